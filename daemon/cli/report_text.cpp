@@ -1,0 +1,87 @@
+// cli/report_text.cpp — human-readable evaluation summaries and verdict tables.
+#include "cli/report_text.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+namespace kbv::cli {
+
+std::string format_seconds(double seconds) {
+  char text[32];
+  if (seconds < 1e-3) std::snprintf(text, sizeof text, "%.1f us", seconds * 1e6);
+  else if (seconds < 1) std::snprintf(text, sizeof text, "%.3f ms", seconds * 1e3);
+  else std::snprintf(text, sizeof text, "%.2f s", seconds);
+  return text;
+}
+
+namespace {
+std::string speedup_text(const eval::EvalResult& result) {
+  if (!result.candidate_time || !result.baseline_fp32_time || result.candidate_time->median_s <= 0) return "-";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2fx", result.baseline_fp32_time->median_s / result.candidate_time->median_s);
+  return text;
+}
+
+std::string upper(std::string_view text) {
+  std::string result(text);
+  std::transform(result.begin(), result.end(), result.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  return result;
+}
+}  // namespace
+
+void print_summary(std::ostream& out, const eval::EvalResult& result) {
+  out << "candidate  " << result.candidate_path;
+  if (!result.candidate_sha256.empty()) out << "  (sha256 " << result.candidate_sha256.substr(0, 12) << ")";
+  out << "\n";
+  if (!result.problem.empty())
+    out << "problem    " << result.problem << "  (level " << result.level << ", shapes " << result.shape_set << ", epoch "
+        << result.epoch << ", device " << result.candidate_device << ")\n";
+  out << "verdict    " << upper(eval::verdict_name(result.verdict));
+  if (result.hack_pattern) out << " [" << *result.hack_pattern << "]";
+  if (result.failed_family) out << " (family " << *result.failed_family << ")";
+  out << "\n           " << result.detail << "\n";
+  if (!result.families.empty()) {
+    out << "families  ";
+    for (const auto& family : result.families) {
+      out << " " << family.family << (family.hidden ? "" : "(public)") << "=";
+      out << (family.degenerate ? "degenerate" : !family.baseline_passed ? "baseline-fails" : family.passed ? "ok" : "FAIL");
+    }
+    out << "\n";
+  }
+  if (result.candidate_time) {
+    out << "timing     candidate " << format_seconds(result.candidate_time->median_s) << " median (IQR "
+        << format_seconds(result.candidate_time->iqr_s) << ", " << result.candidate_time->samples << " samples)";
+    if (result.baseline_fp32_time)
+      out << "; fp32 baseline " << format_seconds(result.baseline_fp32_time->median_s) << "; speedup " << speedup_text(result);
+    out << "\n";
+  }
+  if (!result.flags.empty()) {
+    out << "flags     ";
+    for (const auto& flag : result.flags) out << " " << flag;
+    out << "\n";
+  }
+  out << "wall       " << format_seconds(result.wall_seconds) << "\n";
+}
+
+void print_table(std::ostream& out, const std::vector<eval::EvalResult>& results) {
+  char line[512];
+  std::snprintf(line, sizeof line, "%-34s %-22s %-18s %-22s %12s %9s\n", "candidate", "problem", "verdict", "family / pattern",
+                "median", "vs fp32");
+  out << line;
+  for (const auto& result : results) {
+    const std::string name = std::filesystem::path(result.candidate_path).filename().string();
+    std::string why = result.hack_pattern ? *result.hack_pattern : result.failed_family ? *result.failed_family : "";
+    std::snprintf(line, sizeof line, "%-34s %-22s %-18s %-22s %12s %9s\n", name.c_str(),
+                  (result.problem.empty() ? result.declared_problem : result.problem).c_str(),
+                  std::string(eval::verdict_name(result.verdict)).c_str(), why.c_str(),
+                  result.candidate_time ? format_seconds(result.candidate_time->median_s).c_str() : "-",
+                  speedup_text(result).c_str());
+    out << line;
+  }
+  const auto passed = std::count_if(results.begin(), results.end(), [](const auto& r) { return r.verdict == eval::Verdict::pass; });
+  out << passed << " of " << results.size() << " candidates passed\n";
+}
+
+}  // namespace kbv::cli

@@ -1,0 +1,104 @@
+// inputs/families.hpp — input distribution families, generated element by element from a
+// counter-based Philox stream so host and device produce the same values.
+//
+// Value of element `index` of input `tensor` for a trial seed: a pure function of
+// (family, params, seed, tensor, index, row_length, scale). Only IEEE-exact operations and
+// double-precision libm calls whose result is rounded to float are used, so the host and the
+// CUDA device agree except in the rare case where a 1-ulp double difference straddles a float
+// rounding boundary (probability about 2^-28 per transcendental element).
+#pragma once
+
+#include <Random123/philox.h>
+
+#include <cmath>
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#define KBV_HD __host__ __device__
+#else
+#define KBV_HD
+#endif
+
+namespace kbv::inputs {
+
+enum class Family : uint32_t {
+  uniform01 = 0,  // public: KernelBench's torch.rand, U[0,1)
+  negated,        // -U[0,1)                         (KernelBench-Verified ×−1)
+  scaled3,        // 3·U[0,1)                        (KernelBench-Verified ×3)
+  scaled001,      // 0.01·U[0,1)                     (KernelBench-Verified ×0.01)
+  normal,         // N(0,1)
+  shifted,        // N(shift, 1), shift ∈ [5, 50]
+  large,          // N(0,1)·m, m ∈ [1e3, 1e4]
+  heavy_tailed,   // symmetric Pareto: ±(u^(−1/α) − 1), α ∈ [2, 3]
+  sparse,         // N(0,1) with a fraction p ∈ [0.5, 0.95] of exact zeros
+  tiny,           // N(0,1)·m, m ∈ [1e-6, 1e-4]
+  per_row_scale,  // N(0,1)·10^r per row, r ∈ U(−k, k), k ∈ [1, 3]
+  count
+};
+
+constexpr uint32_t kFamilyCount = static_cast<uint32_t>(Family::count);
+
+// Family-specific parameter drawn per epoch (see epoch_plan.hpp); its meaning is in the enum.
+struct FamilyParams {
+  double a = 0;
+};
+
+// Distinguishes the per-element stream from the per-row stream of one tensor.
+constexpr uint32_t kElementStream = 0x6b627601u;  // "kbv\x01"
+constexpr uint32_t kRowStream = 0x6b627602u;
+
+KBV_HD inline r123::Philox4x32::ctr_type philox_block(uint64_t seed, uint32_t tensor,
+                                                      uint64_t counter, uint32_t stream) {
+  r123::Philox4x32 generator;
+  r123::Philox4x32::ctr_type ctr = {{static_cast<uint32_t>(counter),
+                                     static_cast<uint32_t>(counter >> 32), tensor, stream}};
+  r123::Philox4x32::key_type key = {{static_cast<uint32_t>(seed),
+                                     static_cast<uint32_t>(seed >> 32)}};
+  return generator(ctr, key);
+}
+
+// 24 random bits to [0,1) and (0,1): exactly representable in float.
+KBV_HD inline double unit_closed_open(uint32_t bits) { return (bits >> 8) * (1.0 / 16777216.0); }
+KBV_HD inline double unit_open(uint32_t bits) { return ((bits >> 8) + 0.5) * (1.0 / 16777216.0); }
+
+KBV_HD inline double standard_normal(uint32_t bits0, uint32_t bits1) {
+  const double kTwoPi = 6.283185307179586476925286766559;
+  return sqrt(-2.0 * log(unit_open(bits0))) * cos(kTwoPi * unit_closed_open(bits1));
+}
+
+// The value of one element, before the tensor's own scale.
+KBV_HD inline double family_value(Family family, FamilyParams params, uint64_t seed,
+                                  uint32_t tensor, uint64_t index, uint64_t row_length) {
+  const auto r = philox_block(seed, tensor, index, kElementStream);
+  switch (family) {
+    case Family::uniform01: return unit_closed_open(r[0]);
+    case Family::negated: return -unit_closed_open(r[0]);
+    case Family::scaled3: return 3.0 * unit_closed_open(r[0]);
+    case Family::scaled001: return 0.01 * unit_closed_open(r[0]);
+    case Family::normal: return standard_normal(r[0], r[1]);
+    case Family::shifted: return standard_normal(r[0], r[1]) + params.a;
+    case Family::large: return standard_normal(r[0], r[1]) * params.a;
+    case Family::heavy_tailed: {
+      const double magnitude = pow(unit_open(r[0]), -1.0 / params.a) - 1.0;
+      return (r[1] & 1u) ? magnitude : -magnitude;
+    }
+    case Family::sparse:
+      return unit_closed_open(r[2]) < params.a ? 0.0 : standard_normal(r[0], r[1]);
+    case Family::tiny: return standard_normal(r[0], r[1]) * params.a;
+    case Family::per_row_scale: {
+      const uint64_t row = row_length ? index / row_length : 0;
+      const auto row_bits = philox_block(seed, tensor, row, kRowStream);
+      const double exponent = (2.0 * unit_closed_open(row_bits[0]) - 1.0) * params.a;
+      return standard_normal(r[0], r[1]) * pow(10.0, exponent);
+    }
+    default: return 0.0;
+  }
+}
+
+KBV_HD inline float generate_element(Family family, FamilyParams params, uint64_t seed,
+                                     uint32_t tensor, uint64_t index, uint64_t row_length,
+                                     double scale) {
+  return static_cast<float>(family_value(family, params, seed, tensor, index, row_length) * scale);
+}
+
+}  // namespace kbv::inputs

@@ -1,0 +1,68 @@
+// inputs/secret_key.cpp — load, create and locate the secret key file.
+#include "inputs/secret_key.hpp"
+
+#include <fcntl.h>
+#include <openssl/rand.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace kbv::inputs {
+
+SecretKey SecretKey::from_bytes(const std::array<uint8_t, kSecretKeyBytes>& bytes) {
+  SecretKey key;
+  key.bytes_ = bytes;
+  return key;
+}
+
+SecretKey SecretKey::load(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in)
+    throw std::runtime_error(path.string() + ": cannot read the secret key (fix: create one with `kbv keygen --key-file " +
+                             path.string() + "` or point --key-file/KBV_KEY_FILE at it)");
+  std::string hex;
+  in >> hex;
+  if (hex.size() != 2 * kSecretKeyBytes || hex.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
+    throw std::runtime_error(path.string() + ": secret key must be exactly 64 hex characters (fix: regenerate it with `kbv keygen`)");
+  SecretKey key;
+  for (size_t i = 0; i < kSecretKeyBytes; ++i) key.bytes_[i] = static_cast<uint8_t>(std::stoul(hex.substr(2 * i, 2), nullptr, 16));
+  return key;
+}
+
+SecretKey SecretKey::create(const std::filesystem::path& path) {
+  SecretKey key;
+  if (RAND_bytes(key.bytes_.data(), static_cast<int>(key.bytes_.size())) != 1)
+    throw std::runtime_error("OpenSSL RAND_bytes failed: cannot create a secret key");
+  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0)
+    throw std::runtime_error(path.string() + ": cannot create the secret key file (fix: check the directory, or remove a stale file)");
+  std::ostringstream hex;
+  for (uint8_t byte : key.bytes_) hex << "0123456789abcdef"[byte >> 4] << "0123456789abcdef"[byte & 15];
+  const std::string text = hex.str() + "\n";
+  const bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  ::close(fd);
+  if (!ok) throw std::runtime_error(path.string() + ": short write of the secret key");
+  return key;
+}
+
+SecretKey SecretKey::load_or_create(const std::filesystem::path& path, bool* created) {
+  std::error_code error;
+  const bool exists = std::filesystem::exists(path, error);
+  if (created) *created = !exists;
+  return exists ? load(path) : create(path);
+}
+
+std::filesystem::path default_key_path() {
+  if (const char* env = std::getenv("KBV_KEY_FILE"); env && *env) return env;
+  if (const char* state = std::getenv("XDG_STATE_HOME"); state && *state)
+    return std::filesystem::path(state) / "kbv" / "secret.key";
+  const char* home = std::getenv("HOME");
+  return std::filesystem::path(home && *home ? home : "/tmp") / ".local" / "state" / "kbv" / "secret.key";
+}
+
+}  // namespace kbv::inputs

@@ -1,0 +1,35 @@
+// inputs/secret_key.hpp — the evaluator's secret key: the root of every hidden choice (which
+// families gate an epoch, their parameters, the seeds of every trial). Only trusted code reads
+// it; the worker never can (the sandbox makes the file unreadable to it).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+namespace kbv::inputs {
+
+constexpr size_t kSecretKeyBytes = 32;  // 256 bits: HMAC-SHA256's block of security
+
+class SecretKey {
+ public:
+  // Reads a key file: exactly 64 hex characters (optionally followed by a newline).
+  // Throws std::runtime_error naming the file and the fix.
+  static SecretKey load(const std::filesystem::path& path);
+  // Writes a fresh random key (OpenSSL RAND_bytes) with mode 0600; refuses to overwrite.
+  static SecretKey create(const std::filesystem::path& path);
+  // Loads the key, creating it first when the file does not exist.
+  static SecretKey load_or_create(const std::filesystem::path& path, bool* created = nullptr);
+  static SecretKey from_bytes(const std::array<uint8_t, kSecretKeyBytes>& bytes);
+
+  const std::array<uint8_t, kSecretKeyBytes>& bytes() const { return bytes_; }
+
+ private:
+  std::array<uint8_t, kSecretKeyBytes> bytes_{};
+};
+
+// $KBV_KEY_FILE, else $XDG_STATE_HOME/kbv/secret.key, else ~/.local/state/kbv/secret.key.
+std::filesystem::path default_key_path();
+
+}  // namespace kbv::inputs

@@ -1,0 +1,84 @@
+// ops/op.hpp — the interface every primitive op implements three ways: an fp64 host reference,
+// an fp32 host baseline (one eager op at a time, as PyTorch eager runs it), and its cost.
+//
+// Ops are stateless singletons found by name through the registry (ops/registry.hpp). A problem
+// spec's graph is a list of op applications; shape inference validates it at load time.
+#pragma once
+
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tensor/shape.hpp"
+
+namespace kbv {
+
+// Scalar attributes of one op application (stride, padding, eps, axis…), by name.
+using Attrs = std::map<std::string, double>;
+
+// Thrown by infer_shape() and attribute checks; the spec loader adds file and field.
+struct OpError : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
+// How an op's arithmetic behaves in the baselines, which sets default tolerances:
+// `exact`: fp32 elementwise/reduction arithmetic; `tensor_core`: matmul/conv, TF32-eligible.
+enum class PrecisionClass { exact, tensor_core };
+
+// Work an op must do: floating-point operations, and bytes it must move if run alone
+// (each input read once, the output written once, at 4 bytes an element).
+struct OpCost {
+  double flops = 0;
+  double bytes = 0;
+};
+
+// Read-only inputs and the output of one op application, in one element type.
+template <class T>
+struct OpArgs {
+  std::vector<const T*> inputs;
+  std::vector<Shape> input_shapes;
+  T* output = nullptr;
+  Shape output_shape;
+  const Attrs* attrs = nullptr;
+
+  double attr(const std::string& name, double fallback) const {
+    auto it = attrs->find(name);
+    return it == attrs->end() ? fallback : it->second;
+  }
+};
+
+class Op {
+ public:
+  virtual ~Op() = default;
+  virtual std::string_view name() const = 0;
+  // Inclusive bounds on the number of inputs.
+  virtual size_t min_inputs() const = 0;
+  virtual size_t max_inputs() const = 0;
+  // Attribute names this op accepts with their defaults; any other name is a spec error.
+  virtual Attrs attribute_defaults() const = 0;
+  virtual PrecisionClass precision_class() const = 0;
+  // Output shape for these input shapes; throws OpError naming what is wrong.
+  virtual Shape infer_shape(const std::vector<Shape>& inputs, const Attrs& attrs) const = 0;
+  // fp64 reference (trusted ground truth) and fp32 host baseline.
+  virtual void reference_f64(const OpArgs<double>& args) const = 0;
+  virtual void baseline_f32(const OpArgs<float>& args) const = 0;
+  // FLOPs of this application (multiply-add = 2). Bytes follow from shapes (see OpCost).
+  virtual double flops(const std::vector<Shape>& inputs, const Shape& output,
+                       const Attrs& attrs) const = 0;
+};
+
+// Implements reference_f64/baseline_f32 from one templated `compute<T>(args)` in Derived.
+template <class Derived>
+class TypedOp : public Op {
+ public:
+  void reference_f64(const OpArgs<double>& args) const final {
+    static_cast<const Derived*>(this)->template compute<double>(args);
+  }
+  void baseline_f32(const OpArgs<float>& args) const final {
+    static_cast<const Derived*>(this)->template compute<float>(args);
+  }
+};
+
+}  // namespace kbv

@@ -1,0 +1,315 @@
+// spec/problem.cpp — parse a problem YAML file and validate it; resolve its shapes.
+#include "spec/problem.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <set>
+
+#include "ops/registry.hpp"
+
+namespace kbv {
+
+SpecError::SpecError(const std::string& file, const std::string& field, const std::string& problem,
+                     const std::string& fix)
+    : std::runtime_error(file + ": field '" + field + "': " + problem + " (fix: " + fix + ")"),
+      file_(file),
+      field_(field) {}
+
+namespace {
+
+// Parses one file, remembering its name so every error can cite it.
+class Parser {
+ public:
+  explicit Parser(std::string file) : file_(std::move(file)) {}
+
+  [[noreturn]] void fail(const std::string& field, const std::string& problem,
+                         const std::string& fix) const {
+    throw SpecError(file_, field, problem, fix);
+  }
+
+  YAML::Node require(const YAML::Node& parent, const std::string& key, const std::string& field,
+                     const std::string& fix) const {
+    YAML::Node node = parent[key];
+    if (!node) fail(field, "missing", fix);
+    return node;
+  }
+
+  std::string text(const YAML::Node& node, const std::string& field) const {
+    if (!node.IsScalar()) fail(field, "expected a string", "write a plain scalar");
+    return node.as<std::string>();
+  }
+
+  int64_t integer(const YAML::Node& node, const std::string& field) const {
+    try {
+      if (node.IsScalar()) return node.as<int64_t>();
+    } catch (const YAML::Exception&) {
+    }
+    fail(field, "expected an integer, got '" + (node.IsScalar() ? node.as<std::string>() : "a collection") + "'",
+         "write a whole number");
+  }
+
+  double number(const YAML::Node& node, const std::string& field) const {
+    try {
+      if (node.IsScalar()) return node.as<double>();
+    } catch (const YAML::Exception&) {
+    }
+    fail(field, "expected a number", "write a decimal or scientific number such as 1e-5");
+  }
+
+  std::vector<std::string> string_list(const YAML::Node& node, const std::string& field) const {
+    if (!node.IsSequence()) fail(field, "expected a list", "write [a, b, ...]");
+    std::vector<std::string> items;
+    for (size_t i = 0; i < node.size(); ++i)
+      items.push_back(text(node[i], field + "[" + std::to_string(i) + "]"));
+    return items;
+  }
+
+  TensorDecl tensor(const YAML::Node& node, const std::string& field, bool is_input) const {
+    if (!node.IsMap()) fail(field, "expected a map {name, shape, ...}", "see docs/problem-spec.md");
+    TensorDecl decl;
+    decl.name = text(require(node, "name", field + ".name", "give the tensor a name"), field + ".name");
+    decl.dims = string_list(require(node, "shape", field + ".shape", "give its shape as a list of sizes or symbols"),
+                            field + ".shape");
+    if (decl.dims.size() > 8) fail(field + ".shape", "rank above 8", "kbv tensors have at most 8 dimensions");
+    if (!is_input) return decl;
+    if (YAML::Node role = node["role"]) {
+      const std::string value = text(role, field + ".role");
+      if (value == "activation") decl.role = Role::activation;
+      else if (value == "parameter") decl.role = Role::parameter;
+      else fail(field + ".role", "unknown role '" + value + "'", "use activation or parameter");
+    }
+    if (YAML::Node scale = node["scale"]) {
+      if (scale.IsScalar() && scale.as<std::string>() == "inv_sqrt_fan_in") {
+        decl.scale_inv_sqrt_fan_in = true;
+      } else {
+        decl.scale = number(scale, field + ".scale");
+        if (!(decl.scale > 0) || !std::isfinite(decl.scale))
+          fail(field + ".scale", "must be a positive finite number", "use e.g. 1 or inv_sqrt_fan_in");
+      }
+    }
+    return decl;
+  }
+
+  Node node(const YAML::Node& yaml, const std::string& field) const {
+    if (!yaml.IsMap()) fail(field, "expected a map {name, op, inputs, output}", "see docs/problem-spec.md");
+    Node result;
+    result.name = text(require(yaml, "name", field + ".name", "name the node (attributes reach candidates as <name>.<attr>)"), field + ".name");
+    result.op = text(require(yaml, "op", field + ".op", "name a primitive op"), field + ".op");
+    const Op* op = find_op(result.op);
+    if (!op) {
+      std::string known;
+      for (const Op* candidate : all_ops()) known += (known.empty() ? "" : ", ") + std::string(candidate->name());
+      fail(field + ".op", "unknown op '" + result.op + "'", "use one of: " + known);
+    }
+    result.inputs = string_list(require(yaml, "inputs", field + ".inputs", "list the tensors it reads"), field + ".inputs");
+    result.output = text(require(yaml, "output", field + ".output", "name the tensor it writes"), field + ".output");
+    result.attrs = op->attribute_defaults();
+    if (YAML::Node attrs = yaml["attrs"]) {
+      if (!attrs.IsMap()) fail(field + ".attrs", "expected a map", "write {name: value}");
+      for (auto it = attrs.begin(); it != attrs.end(); ++it) {
+        const std::string key = it->first.as<std::string>();
+        if (!result.attrs.count(key)) {
+          std::string known;
+          for (const auto& [name, value] : op->attribute_defaults()) known += (known.empty() ? "" : ", ") + name;
+          fail(field + ".attrs." + key, "op " + result.op + " has no attribute '" + key + "'",
+               known.empty() ? "remove it: this op takes no attributes" : "use one of: " + known);
+        }
+        result.attrs[key] = number(it->second, field + ".attrs." + key);
+      }
+    }
+    return result;
+  }
+
+ private:
+  std::string file_;
+};
+
+// Default tolerances when a spec gives none, by the strictest precision class in its graph.
+// exact: fp32 arithmetic against fp64 (unit roundoff 6e-8) with room for reduction order.
+// tensor_core: TF32 (unit roundoff 2^-11); per-element error ≈ 4e-4·rms(ref), its maximum over
+// 16M outputs ≈ 2.2e-3; bf16 (≈3e-3 rel-L2) must still fail. Source: docs/problem-spec.md.
+constexpr Tolerance kExactTolerance{1e-4, 1e-4, 1e-5};
+constexpr Tolerance kTensorCoreTolerance{5e-3, 5e-3, 2e-3};
+
+}  // namespace
+
+Problem load_problem_file(const std::filesystem::path& path) {
+  const std::string file = path.string();
+  Parser parser(file);
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(file);
+  } catch (const YAML::BadFile&) {
+    throw SpecError(file, "(file)", "cannot be read", "check the path and its permissions");
+  } catch (const YAML::Exception& error) {
+    throw SpecError(file, "(syntax)", "not valid YAML at line " + std::to_string(error.mark.line + 1) + ": " + error.msg,
+                    "fix the YAML syntax");
+  }
+  if (!root.IsMap()) parser.fail("(top level)", "expected a map of fields", "see docs/problem-spec.md");
+
+  Problem problem;
+  problem.file = file;
+  problem.name = parser.text(parser.require(root, "name", "name", "add name: <problem name>"), "name");
+  problem.level = static_cast<int>(parser.integer(parser.require(root, "level", "level", "add level: 1, 2 or 3"), "level"));
+  if (problem.level < 1 || problem.level > 3) parser.fail("level", "must be 1, 2 or 3", "use KernelBench's level");
+  if (YAML::Node id = root["kernelbench_id"]) problem.kernelbench_id = static_cast<int>(parser.integer(id, "kernelbench_id"));
+  if (YAML::Node description = root["description"]) problem.description = parser.text(description, "description");
+
+  const YAML::Node inputs = parser.require(root, "inputs", "inputs", "list the inputs: [{name, shape, role}]");
+  if (!inputs.IsSequence() || inputs.size() == 0) parser.fail("inputs", "expected a non-empty list", "list at least one input");
+  for (size_t i = 0; i < inputs.size(); ++i)
+    problem.inputs.push_back(parser.tensor(inputs[i], "inputs[" + std::to_string(i) + "]", true));
+
+  const YAML::Node outputs = parser.require(root, "outputs", "outputs", "list the outputs: [{name, shape}]");
+  if (!outputs.IsSequence() || outputs.size() == 0) parser.fail("outputs", "expected a non-empty list", "list at least one output");
+  for (size_t i = 0; i < outputs.size(); ++i)
+    problem.outputs.push_back(parser.tensor(outputs[i], "outputs[" + std::to_string(i) + "]", false));
+
+  const YAML::Node graph = parser.require(root, "graph", "graph", "list the computation as [{name, op, inputs, output}]");
+  if (!graph.IsSequence() || graph.size() == 0) parser.fail("graph", "expected a non-empty list", "list at least one node");
+  for (size_t i = 0; i < graph.size(); ++i)
+    problem.graph.push_back(parser.node(graph[i], "graph[" + std::to_string(i) + "]"));
+
+  bool has_tensor_core = false;
+  for (const Node& node : problem.graph)
+    has_tensor_core |= find_op(node.op)->precision_class() == PrecisionClass::tensor_core;
+  problem.tolerance = has_tensor_core ? kTensorCoreTolerance : kExactTolerance;
+  if (YAML::Node tolerance = root["tolerance"]) {
+    if (!tolerance.IsMap()) parser.fail("tolerance", "expected a map", "write {atol: 1e-4, rtol: 1e-4, rel_l2: 1e-5}");
+    for (auto [key, target] : {std::pair{"atol", &problem.tolerance.atol}, std::pair{"rtol", &problem.tolerance.rtol},
+                               std::pair{"rel_l2", &problem.tolerance.rel_l2}}) {
+      if (YAML::Node value = tolerance[key]) {
+        *target = parser.number(value, std::string("tolerance.") + key);
+        if (!(*target >= 0) || *target >= 1)
+          parser.fail(std::string("tolerance.") + key, "must be in [0, 1)", "tolerances are relative; use e.g. 1e-4");
+      }
+    }
+  }
+
+  const YAML::Node shapes = parser.require(root, "shapes", "shapes", "add shapes: {default: {...}, small: {...}}");
+  if (!shapes.IsMap()) parser.fail("shapes", "expected a map of shape sets", "write shapes: {default: {...}, small: {...}}");
+  for (auto it = shapes.begin(); it != shapes.end(); ++it) {
+    const std::string set_name = it->first.as<std::string>();
+    const std::string field = "shapes." + set_name;
+    if (!it->second.IsMap()) parser.fail(field, "expected a map {symbol: size}", "write {batch: 16, dim: 4096}");
+    auto& symbols = problem.shape_sets[set_name];
+    for (auto sym = it->second.begin(); sym != it->second.end(); ++sym) {
+      const std::string symbol = sym->first.as<std::string>();
+      const int64_t value = parser.integer(sym->second, field + "." + symbol);
+      if (value <= 0) parser.fail(field + "." + symbol, "must be positive", "use a size of at least 1");
+      symbols[symbol] = value;
+    }
+  }
+  for (const char* required : {"default", "small"})
+    if (!problem.shape_sets.count(required))
+      parser.fail(std::string("shapes.") + required, "missing", std::string("add a '") + required + "' shape set");
+
+  // Names must be unique and the graph must produce every output from declared tensors.
+  std::set<std::string> known;
+  for (size_t i = 0; i < problem.inputs.size(); ++i)
+    if (!known.insert(problem.inputs[i].name).second)
+      parser.fail("inputs[" + std::to_string(i) + "].name", "duplicate tensor name '" + problem.inputs[i].name + "'", "rename it");
+  for (size_t i = 0; i < problem.graph.size(); ++i) {
+    const Node& node = problem.graph[i];
+    for (size_t j = 0; j < node.inputs.size(); ++j)
+      if (!known.count(node.inputs[j]))
+        parser.fail("graph[" + std::to_string(i) + "].inputs[" + std::to_string(j) + "]",
+                    "tensor '" + node.inputs[j] + "' is not an input or an earlier node's output",
+                    "declare it under inputs or order the graph so it is produced first");
+    const Op* op = find_op(node.op);
+    if (node.inputs.size() < op->min_inputs() || node.inputs.size() > op->max_inputs())
+      parser.fail("graph[" + std::to_string(i) + "].inputs",
+                  "op " + node.op + " takes " + std::to_string(op->min_inputs()) + ".." + std::to_string(op->max_inputs()) +
+                      " inputs, got " + std::to_string(node.inputs.size()),
+                  "pass the right number of tensors");
+    if (!known.insert(node.output).second)
+      parser.fail("graph[" + std::to_string(i) + "].output", "tensor '" + node.output + "' is written twice", "give each node its own output name");
+  }
+  for (size_t i = 0; i < problem.outputs.size(); ++i)
+    if (!known.count(problem.outputs[i].name))
+      parser.fail("outputs[" + std::to_string(i) + "].name", "no graph node produces '" + problem.outputs[i].name + "'",
+                  "add a node whose output is this name");
+
+  // Resolving every shape set now reports shape errors at load time, not mid-evaluation.
+  for (const auto& [set_name, symbols] : problem.shape_sets) (void)resolve_problem(problem, set_name);
+  return problem;
+}
+
+ResolvedProblem resolve_problem(const Problem& problem, const std::string& shape_set) {
+  auto set = problem.shape_sets.find(shape_set);
+  if (set == problem.shape_sets.end()) {
+    std::string known;
+    for (const auto& [name, symbols] : problem.shape_sets) known += (known.empty() ? "" : ", ") + name;
+    throw SpecError(problem.file, "shapes." + shape_set, "no such shape set", "use one of: " + known);
+  }
+  auto dims_of = [&](const TensorDecl& decl, const std::string& field) {
+    Shape shape;
+    for (size_t d = 0; d < decl.dims.size(); ++d) {
+      const std::string& dim = decl.dims[d];
+      char* end = nullptr;
+      const long long literal = std::strtoll(dim.c_str(), &end, 10);
+      if (!dim.empty() && end && *end == '\0') {
+        if (literal <= 0) throw SpecError(problem.file, field + ".shape[" + std::to_string(d) + "]", "must be positive", "use a size of at least 1");
+        shape.push_back(literal);
+        continue;
+      }
+      auto symbol = set->second.find(dim);
+      if (symbol == set->second.end())
+        throw SpecError(problem.file, field + ".shape[" + std::to_string(d) + "]",
+                        "symbol '" + dim + "' is not defined in shape set '" + shape_set + "'",
+                        "add " + dim + ": <size> under shapes." + shape_set);
+      shape.push_back(symbol->second);
+    }
+    return shape;
+  };
+
+  ResolvedProblem resolved;
+  resolved.problem = problem;
+  resolved.shape_set = shape_set;
+  for (size_t i = 0; i < problem.inputs.size(); ++i) {
+    resolved.input_shapes.push_back(dims_of(problem.inputs[i], "inputs[" + std::to_string(i) + "]"));
+    resolved.tensor_shapes[problem.inputs[i].name] = resolved.input_shapes.back();
+    resolved.compulsory_bytes += 4.0 * static_cast<double>(numel(resolved.input_shapes.back()));
+  }
+  for (size_t i = 0; i < problem.graph.size(); ++i) {
+    const Node& node = problem.graph[i];
+    std::vector<Shape> in;
+    for (const auto& name : node.inputs) in.push_back(resolved.tensor_shapes.at(name));
+    const Op* op = find_op(node.op);
+    Shape out;
+    try {
+      out = op->infer_shape(in, node.attrs);
+    } catch (const OpError& error) {
+      throw SpecError(problem.file, "graph[" + std::to_string(i) + "] (" + node.name + ")",
+                      std::string(error.what()) + " in shape set '" + shape_set + "'",
+                      "fix the input shapes or the op's attributes");
+    }
+    resolved.flops += op->flops(in, out, node.attrs);
+    resolved.tensor_shapes[node.output] = out;
+  }
+  for (size_t i = 0; i < problem.outputs.size(); ++i) {
+    const std::string field = "outputs[" + std::to_string(i) + "]";
+    const Shape declared = dims_of(problem.outputs[i], field);
+    const Shape& produced = resolved.tensor_shapes.at(problem.outputs[i].name);
+    if (declared != produced)
+      throw SpecError(problem.file, field + ".shape",
+                      "declared " + to_string(declared) + " but the graph produces " + to_string(produced) +
+                          " in shape set '" + shape_set + "'",
+                      "declare the shape the graph computes");
+    resolved.output_shapes.push_back(declared);
+    resolved.compulsory_bytes += 4.0 * static_cast<double>(numel(declared));
+  }
+  return resolved;
+}
+
+double ResolvedProblem::input_scale(size_t input_index) const {
+  const TensorDecl& decl = problem.inputs.at(input_index);
+  if (!decl.scale_inv_sqrt_fan_in) return decl.scale;
+  const Shape& shape = input_shapes.at(input_index);
+  const int64_t fan_in = shape.empty() || shape[0] == 0 ? 1 : numel(shape) / shape[0];
+  return 1.0 / std::sqrt(static_cast<double>(fan_in));
+}
+
+}  // namespace kbv

@@ -1,0 +1,97 @@
+// spec/problem.hpp — a problem as its YAML file declares it, and resolved at one shape set.
+//
+// Schema (problems/*.yaml; docs/problem-spec.md documents every field):
+//   name, level, kernelbench_id, description,
+//   inputs:  [{name, shape: [dims], role: activation|parameter, scale?: number|inv_sqrt_fan_in}]
+//   outputs: [{name, shape: [dims]}]
+//   graph:   [{name, op, inputs: [tensor names], output, attrs?: {name: number}}]
+//   tolerance?: {atol, rtol, rel_l2}   (defaults from the ops' precision classes)
+//   shapes:  {default: {symbol: int}, small: {symbol: int}, ...}
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ops/op.hpp"
+#include "tensor/shape.hpp"
+
+namespace kbv {
+
+// A problem spec that cannot be used. what() names the file, the field and the fix.
+class SpecError : public std::runtime_error {
+ public:
+  SpecError(const std::string& file, const std::string& field, const std::string& problem,
+            const std::string& fix);
+  const std::string& file() const { return file_; }
+  const std::string& field() const { return field_; }
+
+ private:
+  std::string file_, field_;
+};
+
+enum class Role { activation, parameter };
+
+struct TensorDecl {
+  std::string name;
+  std::vector<std::string> dims;  // each an integer literal or a shape-set symbol
+  Role role = Role::activation;
+  // Multiplier on every generated value: a number, or 0 meaning 1/sqrt(fan_in) where
+  // fan_in = numel / shape[0] (PyTorch's default init bound for weights).
+  double scale = 1.0;
+  bool scale_inv_sqrt_fan_in = false;
+};
+
+struct Node {
+  std::string name;  // attributes reach candidates as "<name>.<attribute>"
+  std::string op;
+  std::vector<std::string> inputs;
+  std::string output;
+  Attrs attrs;  // complete: op defaults merged in at load time
+};
+
+// An element passes when |out - ref| <= atol * rms(ref) + rtol * |ref|; the whole output
+// passes when that holds everywhere, no value is NaN/Inf where ref is finite, and
+// ||out - ref||_2 / ||ref||_2 <= rel_l2. atol is relative to the reference's RMS so one
+// tolerance serves the ×0.01 and ×1e4 families alike.
+struct Tolerance {
+  double atol = 0;
+  double rtol = 0;
+  double rel_l2 = 0;
+};
+
+struct Problem {
+  std::string name;
+  std::string file;  // where it was loaded from (for messages)
+  int level = 0;
+  int kernelbench_id = 0;
+  std::string description;
+  std::vector<TensorDecl> inputs;
+  std::vector<TensorDecl> outputs;
+  std::vector<Node> graph;
+  Tolerance tolerance;
+  std::map<std::string, std::map<std::string, int64_t>> shape_sets;
+};
+
+// A problem at one shape set: every tensor's concrete shape, and the work it implies.
+struct ResolvedProblem {
+  Problem problem;
+  std::string shape_set;
+  std::vector<Shape> input_shapes;
+  std::vector<Shape> output_shapes;
+  std::map<std::string, Shape> tensor_shapes;  // inputs, intermediates and outputs
+  double flops = 0;                            // sum over graph nodes
+  double compulsory_bytes = 0;                 // inputs read once + outputs written once (fp32)
+  double input_scale(size_t input_index) const;
+};
+
+// Parse and validate one YAML file (throws SpecError).
+Problem load_problem_file(const std::filesystem::path& path);
+
+// Resolve shapes for `shape_set`, validating the graph with every op's shape inference
+// (throws SpecError).
+ResolvedProblem resolve_problem(const Problem& problem, const std::string& shape_set);
+
+}  // namespace kbv

@@ -1,0 +1,75 @@
+// verify/compare.cpp — allclose against rms-scaled atol, relative L2 error, poison detection.
+#include "verify/compare.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <sstream>
+
+namespace kbv {
+
+namespace {
+// Guards the rms-relative atol when the whole reference is (nearly) zero.
+constexpr double kTinyRms = 1e-30;
+}  // namespace
+
+void poison(float* data, int64_t count) {
+  for (int64_t i = 0; i < count; ++i) std::memcpy(&data[i], &kPoisonBits, sizeof(float));
+}
+
+CompareResult compare_output(const float* output, const double* reference, int64_t count, const Tolerance& tolerance) {
+  CompareResult result;
+  result.elements = count;
+  double ref_sq = 0;
+  for (int64_t i = 0; i < count; ++i)
+    if (std::isfinite(reference[i])) ref_sq += reference[i] * reference[i];
+  result.ref_rms = count ? std::sqrt(ref_sq / static_cast<double>(count)) : 0;
+  const double abs_allowance = tolerance.atol * std::max(result.ref_rms, kTinyRms);
+
+  double err_sq = 0;
+  for (int64_t i = 0; i < count; ++i) {
+    uint32_t bits;
+    std::memcpy(&bits, &output[i], sizeof bits);
+    if (bits == kPoisonBits) ++result.unwritten;
+    const double out = output[i];
+    const double ref = reference[i];
+    bool bad = false;
+    if (!std::isfinite(out)) {
+      // Matching non-finite values (e.g. -inf from a max over an empty window) are agreement.
+      const bool same_nonfinite = (std::isnan(out) && std::isnan(ref)) || (std::isinf(out) && out == ref);
+      if (std::isfinite(ref)) ++result.nonfinite_where_ref_finite;
+      bad = !same_nonfinite;
+      if (bad) result.max_abs_error = std::numeric_limits<double>::infinity();
+    } else if (!std::isfinite(ref)) {
+      bad = true;
+    } else {
+      const double diff = std::fabs(out - ref);
+      const double allowed = abs_allowance + tolerance.rtol * std::fabs(ref);
+      err_sq += diff * diff;
+      result.max_abs_error = std::max(result.max_abs_error, diff);
+      const double ratio = allowed > 0 ? diff / allowed : (diff > 0 ? std::numeric_limits<double>::infinity() : 0);
+      result.max_rel_error = std::max(result.max_rel_error, ratio);
+      bad = diff > allowed;
+    }
+    if (bad) {
+      if (result.first_violation_index < 0) result.first_violation_index = i;
+      ++result.violations;
+    }
+  }
+  result.rel_l2_error = ref_sq > 0 ? std::sqrt(err_sq / ref_sq) : std::sqrt(err_sq);
+  if (result.nonfinite_where_ref_finite || result.unwritten) result.rel_l2_error = std::numeric_limits<double>::infinity();
+  result.passed = result.violations == 0 && result.unwritten == 0 && result.rel_l2_error <= tolerance.rel_l2;
+  return result;
+}
+
+std::string CompareResult::summary() const {
+  std::ostringstream text;
+  if (unwritten) text << unwritten << " of " << elements << " output elements never written; ";
+  if (nonfinite_where_ref_finite) text << nonfinite_where_ref_finite << " NaN/Inf where the reference is finite; ";
+  text << violations << " of " << elements << " elements outside tolerance";
+  if (first_violation_index >= 0) text << " (first at " << first_violation_index << ")";
+  text << ", max abs error " << max_abs_error << ", rel L2 error " << rel_l2_error;
+  return text.str();
+}
+
+}  // namespace kbv

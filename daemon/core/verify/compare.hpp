@@ -1,0 +1,35 @@
+// verify/compare.hpp — trusted comparison of a candidate's fp32 output with the fp64 reference,
+// under a problem's Tolerance (semantics in spec/problem.hpp).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "spec/problem.hpp"
+
+namespace kbv {
+
+// The bit pattern written into every output element before each call: a signalling NaN that
+// no arithmetic produces, so an element that still holds it was never written.
+constexpr uint32_t kPoisonBits = 0x7fa00000u;
+
+struct CompareResult {
+  bool passed = false;
+  int64_t elements = 0;
+  int64_t violations = 0;                 // elements outside atol·rms(ref) + rtol·|ref|
+  int64_t nonfinite_where_ref_finite = 0; // NaN/Inf in the output where the reference is finite
+  int64_t unwritten = 0;                  // elements still holding kPoisonBits
+  int64_t first_violation_index = -1;
+  double max_abs_error = 0;
+  double max_rel_error = 0;               // max |out-ref| / (atol·rms + rtol·|ref|): > 1 fails
+  double rel_l2_error = 0;                // ||out-ref||_2 / ||ref||_2
+  double ref_rms = 0;
+  std::string summary() const;            // one line for verdict details
+};
+
+CompareResult compare_output(const float* output, const double* reference, int64_t count, const Tolerance& tolerance);
+
+// Writes kPoisonBits into every element.
+void poison(float* data, int64_t count);
+
+}  // namespace kbv

@@ -1,0 +1,397 @@
+// eval/evaluator.cpp — the evaluation sequence (see evaluator.hpp) and its verdict rules.
+#include "eval/evaluator.hpp"
+
+#include <kbv/plugin.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <memory>
+
+#include "eval/data_plane.hpp"
+#include "eval/elf_check.hpp"
+#include "eval/host_data_plane.hpp"
+#include "eval/sample_stats.hpp"
+#include "eval/worker_process.hpp"
+#include "inputs/family_names.hpp"
+#include "verify/checksum.hpp"
+
+#ifdef KBV_HAVE_CUDA_PLANE
+#include "eval/cuda_data_plane.hpp"
+#endif
+
+namespace kbv::eval {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Host stop rule: at least this many samples of each contender, then stop once the
+// candidate has accumulated kHostMinTimedSeconds or the phase has used its wall budget.
+// (NVBench's GPU rule, 0.5 s of samples, is for the CUDA device; host problems are tiny.)
+constexpr int kMinTimingSamples = 10;
+constexpr int kMaxTimingSamples = 2000;
+constexpr double kHostMinTimedSeconds = 0.05;
+// Upper bounds on a host core's rates, for the host physical floor: no 2-core host reaches
+// 1 TFLOP/s fp32 or 1 TB/s memory bandwidth, so a time below this floor is impossible.
+constexpr double kHostCeilingFlopsPerSecond = 1e12;
+constexpr double kHostCeilingBytesPerSecond = 1e12;
+// A candidate faster than this multiple of the best baseline is flagged for review
+// (issue #4: "a speedup over 10x the TF32 baseline flagged").
+constexpr double kSuspiciousSpeedup = 10.0;
+
+std::filesystem::path make_scratch_dir() {
+  std::string pattern = (std::filesystem::temp_directory_path() / "kbv-scratch-XXXXXX").string();
+  if (!::mkdtemp(pattern.data())) throw std::runtime_error("cannot create a scratch directory under " + std::filesystem::temp_directory_path().string());
+  return pattern;
+}
+
+// Removes the scratch directory however the evaluation ends.
+struct ScratchDir {
+  std::filesystem::path path = make_scratch_dir();
+  ~ScratchDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path, ignored);
+  }
+};
+
+class Evaluation {
+ public:
+  Evaluation(const EvalOptions& options, const ProblemCatalog& catalog, const inputs::SecretKey& key)
+      : options_(options), catalog_(catalog), key_(key) {}
+
+  EvalResult run() {
+    const auto start = Clock::now();
+    result_.candidate_path = options_.candidate.string();
+    result_.candidate_device = options_.device;
+    result_.epoch = options_.epoch;
+    if (options_.problem) (void)catalog_.get(*options_.problem);  // unknown name: exit 2 before any work
+    if (auto problem = check_shared_object(options_.candidate)) {
+      result_.verdict = Verdict::load_error;
+      result_.detail = *problem;
+      result_.input_error = true;
+    } else {
+      result_.candidate_sha256 = sha256_file_hex(options_.candidate);
+      evaluate_candidate();
+    }
+    result_.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return std::move(result_);
+  }
+
+ private:
+  // Ends the evaluation with `verdict` unless one was already decided (first cause wins).
+  bool decide(Verdict verdict, std::string detail, std::optional<std::string> pattern = std::nullopt) {
+    if (decided_) return false;
+    decided_ = true;
+    result_.verdict = verdict;
+    result_.detail = std::move(detail);
+    result_.hack_pattern = std::move(pattern);
+    return true;
+  }
+
+  // The worker stopped answering: classify why, in the taxonomy's words.
+  void worker_lost(const std::string& during, bool timed_out) {
+    if (timed_out) {
+      worker_->kill_and_reap();
+      decide(Verdict::timeout, "no answer within " + std::to_string(options_.call_timeout_s) + " s " + during + "; the worker's process group was killed");
+      return;
+    }
+    const WorkerExit exit = worker_->reap(std::chrono::milliseconds(2000));
+    decide(Verdict::crash, "the worker " + exit.describe() + " " + during);
+  }
+
+  std::optional<nlohmann::json> await(const std::string& during, double timeout_s) {
+    auto message = worker_->receive(std::chrono::milliseconds(static_cast<int64_t>(timeout_s * 1000)));
+    if (!message) worker_lost(during, !worker_->gone());
+    return message;
+  }
+
+  void evaluate_candidate() {
+    ScratchDir scratch;
+    WorkerLaunch launch;
+    launch.worker_binary = options_.worker_binary;
+    launch.candidate = std::filesystem::absolute(options_.candidate);
+    launch.device = options_.device;
+    launch.gpu = options_.gpu;
+    launch.scratch_dir = scratch.path;
+    launch.forbidden = {options_.key_file, catalog_.directory()};
+    launch.sandbox = options_.sandbox;
+
+    std::unique_ptr<DataPlane> plane;
+    std::optional<ResolvedProblem> resolved;
+    worker_ = std::make_unique<WorkerProcess>(launch);
+    auto ready = await("while loading the candidate", options_.load_timeout_s);
+    if (!ready) return finish_worker();
+    const std::string type = ready->value("type", "");
+    if (type == "load_failed") {
+      const std::string kind = ready->value("kind", "load_error");
+      decide(kind == "abi_error" ? Verdict::abi_error : kind == "sandbox_error" ? Verdict::resource : Verdict::load_error,
+             ready->value("error", "the candidate could not be loaded"));
+      return finish_worker();
+    }
+    if (type != "ready") {
+      decide(Verdict::crash, "the worker sent '" + type + "' instead of ready");
+      return finish_worker();
+    }
+    result_.abi_version = ready->value("abi_version", 0u);
+    result_.declared_problem = ready->value("problem", "");
+    result_.candidate_name = ready->value("candidate_name", "");
+    const std::string declared_device = ready->value("device", "");
+    if (declared_device != options_.device) {
+      decide(Verdict::load_error, "the candidate is built for the " + declared_device + " device but was evaluated on " + options_.device +
+                                      " (fix: pass --device " + declared_device + ")");
+      return finish_worker();
+    }
+    const std::string problem_name = options_.problem.value_or(result_.declared_problem);
+    if (problem_name != result_.declared_problem) {
+      decide(Verdict::load_error, "the candidate declares problem '" + result_.declared_problem + "' but was evaluated as '" + problem_name +
+                                      "' (fix: evaluate it with --problem " + result_.declared_problem + " or rebuild it for " + problem_name + ")");
+      return finish_worker();
+    }
+    if (!catalog_.contains(problem_name)) {
+      decide(Verdict::load_error, "the candidate declares unknown problem '" + problem_name + "' (fix: build it for one of kbv's problems: kbv problems)");
+      return finish_worker();
+    }
+    const std::string shape_set = options_.shape_set.value_or(options_.device == "host" ? "small" : "default");
+    resolved = resolve_problem(catalog_.get(problem_name), shape_set);
+    result_.problem = problem_name;
+    result_.shape_set = shape_set;
+    result_.level = resolved->problem.level;
+    result_.flops = resolved->flops;
+    result_.compulsory_bytes = resolved->compulsory_bytes;
+
+    plane = make_plane(*resolved);
+    nlohmann::json setup = plane->allocate(1 + kTimingSlots);
+    nlohmann::json attributes = nlohmann::json::object();
+    for (const Node& node : resolved->problem.graph)
+      for (const auto& [name, value] : node.attrs) attributes[node.name + "." + name] = value;
+    setup["type"] = "setup";
+    setup["problem"] = problem_name;
+    setup["attributes"] = attributes;
+    worker_->send(setup, plane->arena_fd());
+    auto setup_reply = await("during setup", options_.load_timeout_s);
+    if (!setup_reply) return finish_worker();
+    if (setup_reply->value("type", "") != "setup_done") {
+      decide(Verdict::load_error, "worker setup failed: " + setup_reply->value("error", std::string("unknown")));
+      return finish_worker();
+    }
+    baseline_threads_ = worker_->thread_count();
+    result_.environment = plane->environment();
+    result_.physical_floor_s = std::max(resolved->flops / kHostCeilingFlopsPerSecond,
+                                        resolved->compulsory_bytes / kHostCeilingBytesPerSecond);
+
+    const inputs::EpochPlan plan = inputs::plan_epoch(key_, options_.epoch, problem_name, kTrialsPerFamily);
+    validate_and_check(*plane, plan);
+    if (!decided_ && !options_.skip_timing) time_contenders(*plane, plan);
+    if (!decided_) decide(Verdict::pass, "correct on every gating family; timed against the baseline");
+    finish_worker();
+  }
+
+  std::unique_ptr<DataPlane> make_plane(const ResolvedProblem& problem) {
+#ifdef KBV_HAVE_CUDA_PLANE
+    if (options_.device == "cuda") return make_cuda_data_plane(problem, options_.gpu);
+#endif
+    if (options_.device != "host") throw std::runtime_error("this kbv was built without the " + options_.device + " device");
+    return make_host_data_plane(problem);
+  }
+
+  // One checked call of the candidate on `slot`: digests around it, thread count, sandbox.
+  // Returns false when the evaluation is decided (the candidate misbehaved or died).
+  bool checked_call(DataPlane& plane, int slot, double* reported_s = nullptr, double* round_trip_s = nullptr) {
+    plane.poison_outputs(slot);
+    const std::string before = plane.input_digest(slot);
+    const auto sent_at = Clock::now();
+    worker_->send({{"type", "call"}, {"id", ++call_id_}, {"slot", slot}});
+    auto done = await("during call " + std::to_string(call_id_), options_.call_timeout_s);
+    const double round_trip = std::chrono::duration<double>(Clock::now() - sent_at).count();
+    if (!done) return false;
+    if (done->value("type", "") != "done" || done->value("id", -1) != call_id_) {
+      decide(Verdict::hack_suspected, "the worker sent a message that does not answer the call", "result_forgery");
+      return false;
+    }
+    if (auto violations = worker_->drain_violations(); !violations.empty()) {
+      std::string numbers;
+      for (int number : violations) numbers += (numbers.empty() ? "" : ", ") + std::to_string(number);
+      decide(Verdict::sandbox_violation, "the candidate attempted forbidden system calls (numbers " + numbers + ")");
+      return false;
+    }
+    const int threads = worker_->thread_count();
+    if (baseline_threads_ > 0 && threads > baseline_threads_) {
+      decide(Verdict::hack_suspected, "the worker had " + std::to_string(baseline_threads_) + " threads before the calls and " +
+                                          std::to_string(threads) + " after call " + std::to_string(call_id_) +
+                                          ": work may continue after the call returns",
+             "thread_injection");
+      return false;
+    }
+    if (plane.input_digest(slot) != before) {
+      decide(Verdict::hack_suspected, "the candidate modified its inputs during call " + std::to_string(call_id_), "input_mutation");
+      return false;
+    }
+    const int status = done->value("status", -1);
+    if (status != KBV_STATUS_OK) {
+      decide(Verdict::fail_correctness, "run() returned status " + std::to_string(status) + ": " + done->value("error", std::string()));
+      return false;
+    }
+    const double reported = static_cast<double>(done->value("elapsed_ns", int64_t{0})) * 1e-9;
+    if (reported_s) *reported_s = reported;
+    if (round_trip_s) *round_trip_s = round_trip;
+    // The worker's own clock cannot exceed what the evaluator saw from outside.
+    if (reported > round_trip || reported < 0) {
+      decide(Verdict::hack_suspected, "the worker reported " + std::to_string(reported) + " s for a call that took " +
+                                          std::to_string(round_trip) + " s end to end", "timer_tampering");
+      return false;
+    }
+    return true;
+  }
+
+  void validate_and_check(DataPlane& plane, const inputs::EpochPlan& plan) {
+    constexpr int kSlot = 0;  // every correctness trial reuses the same buffers, fresh contents
+    std::string first_output_digest;
+    for (const inputs::FamilyDraw& draw : plan.families) {
+      FamilyResult family;
+      family.family = std::string(inputs::family_name(draw.family));
+      family.hidden = draw.hidden;
+      for (size_t trial = 0; trial < draw.trial_seeds.size(); ++trial) {
+        plane.prepare(kSlot, draw, draw.trial_seeds[trial]);
+        if (trial == 0) {
+          // Problem validation on this family: the baseline must pass; trivial outputs must fail.
+          family.baseline_passed = plane.check_baseline(kSlot).passed;
+          const auto trivial = plane.trivial_outputs_that_pass(kSlot);
+          if (!trivial.empty()) {
+            family.degenerate = true;
+            family.gating = false;
+            for (const auto& name : trivial) family.degenerate_reason += (family.degenerate_reason.empty() ? "" : ", ") + name;
+            family.degenerate_reason += " passes";
+          }
+          if (!family.baseline_passed) {
+            family.gating = false;
+            family.detail = "the fp32 baseline fails this family: the problem's tolerance is too strict for it";
+          }
+        }
+        if (!checked_call(plane, kSlot)) {
+          family.passed = false;
+          result_.families.push_back(family);
+          if (result_.verdict == Verdict::fail_correctness) result_.failed_family = family.family;
+          return;
+        }
+        const CompareResult comparison = plane.check_outputs(kSlot);
+        ++family.trials;
+        family.max_abs_error = std::max(family.max_abs_error, comparison.max_abs_error);
+        family.rel_l2_error = std::max(family.rel_l2_error, comparison.rel_l2_error);
+        if (!comparison.passed && family.passed) {
+          family.passed = false;
+          family.detail = "trial " + std::to_string(trial) + ": " + comparison.summary();
+        }
+        // Run-to-run determinism: the public family's first trial, called a second time.
+        if (!draw.hidden && trial == 0) {
+          const std::string digest = plane.output_digest(kSlot);
+          if (!checked_call(plane, kSlot)) {
+            result_.families.push_back(family);
+            return;
+          }
+          const CompareResult again = plane.check_outputs(kSlot);
+          if (plane.output_digest(kSlot) != digest) {
+            if (!again.passed && comparison.passed) {
+              family.passed = false;
+              family.detail = "a repeated call on the same inputs failed: " + again.summary();
+            } else {
+              add_flag("nondeterministic");
+            }
+          }
+        }
+      }
+      result_.families.push_back(family);
+    }
+    // The verdict: every gating family must pass.
+    bool any_gating = false;
+    bool public_passed = true;
+    for (const FamilyResult& family : result_.families) {
+      if (!family.hidden) public_passed = family.passed;
+      if (!family.gating) continue;
+      any_gating = true;
+      if (!family.passed) {
+        result_.failed_family = family.family;
+        decide(Verdict::fail_correctness, "wrong on family " + family.family + ": " + family.detail);
+        if (family.hidden && public_passed) add_flag("passes_public_inputs_only");
+        return;
+      }
+    }
+    if (!any_gating) decide(Verdict::bad_input, "no family gates this problem in this epoch (every one is degenerate or fails the baseline): the problem spec needs fixing");
+  }
+
+  void time_contenders(DataPlane& plane, const inputs::EpochPlan& plan) {
+    std::vector<const inputs::FamilyDraw*> gating;
+    for (size_t i = 0; i < plan.families.size(); ++i)
+      if (result_.families.at(i).gating) gating.push_back(&plan.families[i]);
+    std::vector<double> candidate_samples, baseline_samples;
+    double candidate_total = 0;
+    const auto phase_start = Clock::now();
+    for (int sample = 0; sample < kMaxTimingSamples; ++sample) {
+      const double elapsed = std::chrono::duration<double>(Clock::now() - phase_start).count();
+      if (sample >= kMinTimingSamples && (candidate_total >= kHostMinTimedSeconds || elapsed >= options_.timing_budget_s)) break;
+      const int slot = 1 + sample % kTimingSlots;
+      const inputs::FamilyDraw& draw = *gating[static_cast<size_t>(sample) % gating.size()];
+      const uint64_t seed = inputs::keyed_u64(key_, "kbv/v1|timing|" + std::to_string(options_.epoch) + "|" + result_.problem + "|" +
+                                                        std::to_string(sample));
+      plane.prepare(slot, draw, seed);
+      // A keyed coin decides who goes first, so neither side can learn the rhythm.
+      const bool baseline_first = (seed >> 63) != 0;
+      if (baseline_first) baseline_samples.push_back(plane.time_baseline(slot));
+      double reported = 0, round_trip = 0;
+      if (!checked_call(plane, slot, &reported, &round_trip)) return;
+      if (!baseline_first) baseline_samples.push_back(plane.time_baseline(slot));
+      const CompareResult recheck = plane.check_outputs(slot);
+      if (!recheck.passed) {
+        result_.failed_family = std::string(inputs::family_name(draw.family));
+        decide(Verdict::fail_correctness, "a timed call's output was wrong (sample " + std::to_string(sample) + ", family " +
+                                              *result_.failed_family + "): " + recheck.summary());
+        return;
+      }
+      if (reported < result_.physical_floor_s) {
+        decide(Verdict::hack_suspected, "a timed call took " + std::to_string(reported) + " s, below the physical floor of " +
+                                            std::to_string(result_.physical_floor_s) + " s", "impossible_time");
+        return;
+      }
+      candidate_samples.push_back(reported);
+      candidate_total += reported;
+    }
+    result_.candidate_time = summarize(candidate_samples);
+    result_.baseline_fp32_time = summarize(baseline_samples);
+    if (result_.candidate_time->median_s > 0 &&
+        result_.baseline_fp32_time->median_s / result_.candidate_time->median_s > kSuspiciousSpeedup)
+      add_flag("speedup_over_10x_review");
+  }
+
+  void add_flag(const std::string& flag) {
+    if (std::find(result_.flags.begin(), result_.flags.end(), flag) == result_.flags.end()) result_.flags.push_back(flag);
+  }
+
+  void finish_worker() {
+    if (!worker_) return;
+    if (!worker_->gone()) {
+      worker_->send({{"type", "exit"}});
+      worker_->reap(std::chrono::milliseconds(2000));
+    }
+    result_.worker_stderr_tail = worker_->stderr_tail();
+    worker_.reset();
+  }
+
+  const EvalOptions& options_;
+  const ProblemCatalog& catalog_;
+  const inputs::SecretKey& key_;
+  EvalResult result_;
+  bool decided_ = false;
+  std::unique_ptr<WorkerProcess> worker_;
+  int baseline_threads_ = -1;
+  int call_id_ = 0;
+};
+
+}  // namespace
+
+EvalResult evaluate(const EvalOptions& options, const ProblemCatalog& catalog, const inputs::SecretKey& key) {
+  return Evaluation(options, catalog, key).run();
+}
+
+}  // namespace kbv::eval

@@ -1,0 +1,47 @@
+// eval/evaluator.hpp — one evaluation of one candidate: the trusted side of the boundary.
+//
+// Order of work: look at the file (ELF), start the worker, learn what it declares, resolve
+// the problem, validate the problem on this epoch's families (fp32 baseline must pass;
+// families where a trivial output passes are degenerate and do not gate), check the
+// candidate on every family and trial (poisoned outputs, input digests around each call,
+// thread count, sandbox reports, determinism), then time candidate and baseline interleaved
+// on fresh inputs of every family, rechecking each timed output.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "eval/verdict.hpp"
+#include "inputs/secret_key.hpp"
+#include "spec/catalog.hpp"
+
+namespace kbv::eval {
+
+// Correctness trials per family: enough to catch pointer caching and phase tricks with
+// fresh contents, few enough for a 2-second host evaluation (issue #2's target).
+constexpr int kTrialsPerFamily = 3;
+// Distinct buffer sets the timed samples rotate through (caching by pointer cannot hit).
+constexpr int kTimingSlots = 4;
+
+struct EvalOptions {
+  std::filesystem::path candidate;
+  std::optional<std::string> problem;     // default: what the candidate declares
+  std::string device = "host";            // host or cuda
+  int gpu = 0;
+  std::optional<std::string> shape_set;   // default: small on host, default on cuda
+  uint64_t epoch = 0;
+  std::filesystem::path key_file;
+  std::filesystem::path worker_binary;
+  double call_timeout_s = 10.0;           // one call of the candidate
+  double load_timeout_s = 60.0;           // worker start, sandbox, dlopen, CUDA context
+  double timing_budget_s = 1.0;           // host: wall-clock cap on the timing phase
+  bool sandbox = true;
+  bool skip_timing = false;
+};
+
+// Never throws for anything the candidate does; throws SpecError / std::runtime_error only
+// for a request that is wrong before any candidate runs (the caller maps those to exit 2).
+EvalResult evaluate(const EvalOptions& options, const ProblemCatalog& catalog, const inputs::SecretKey& key);
+
+}  // namespace kbv::eval

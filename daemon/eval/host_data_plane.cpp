@@ -1,0 +1,224 @@
+// eval/host_data_plane.cpp — host arena (memfd), input generation, reference and checks.
+#include "eval/host_data_plane.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <numeric>
+#include <system_error>
+#include <thread>
+
+#include "graph/run_graph.hpp"
+#include "inputs/generate.hpp"
+#include "verify/checksum.hpp"
+
+namespace kbv::eval {
+
+namespace {
+
+// Tensors start on 256-byte boundaries, as cudaMalloc would place them.
+constexpr size_t kTensorAlignment = 256;
+
+size_t align_up(size_t value) { return (value + kTensorAlignment - 1) / kTensorAlignment * kTensorAlignment; }
+
+// Merges the comparison of several outputs into one: the worst of each figure.
+CompareResult merge(const std::vector<CompareResult>& parts) {
+  CompareResult merged;
+  merged.passed = true;
+  for (const auto& part : parts) {
+    merged.passed = merged.passed && part.passed;
+    merged.elements += part.elements;
+    merged.violations += part.violations;
+    merged.nonfinite_where_ref_finite += part.nonfinite_where_ref_finite;
+    merged.unwritten += part.unwritten;
+    if (merged.first_violation_index < 0) merged.first_violation_index = part.first_violation_index;
+    merged.max_abs_error = std::max(merged.max_abs_error, part.max_abs_error);
+    merged.max_rel_error = std::max(merged.max_rel_error, part.max_rel_error);
+    merged.rel_l2_error = std::max(merged.rel_l2_error, part.rel_l2_error);
+    merged.ref_rms = std::max(merged.ref_rms, part.ref_rms);
+  }
+  return merged;
+}
+
+struct TensorPlace {
+  size_t offset = 0;
+  int64_t count = 0;
+};
+
+struct Slot {
+  std::vector<TensorPlace> inputs, outputs;
+  std::vector<HostTensor<float>> pristine;    // private copy of what the worker was given
+  std::vector<HostTensor<double>> reference;  // fp64 reference of `pristine`
+};
+
+class HostDataPlane final : public DataPlane {
+ public:
+  explicit HostDataPlane(const ResolvedProblem& problem) : problem_(problem) {}
+  ~HostDataPlane() override {
+    if (base_ != MAP_FAILED) ::munmap(base_, bytes_);
+    if (fd_ >= 0) ::close(fd_);
+  }
+
+  nlohmann::json allocate(int slots) override {
+    nlohmann::json slots_json = nlohmann::json::array();
+    size_t offset = 0;
+    for (int s = 0; s < slots; ++s) {
+      Slot slot;
+      nlohmann::json slot_json = {{"inputs", nlohmann::json::array()}, {"outputs", nlohmann::json::array()}};
+      auto place = [&](const TensorDecl& decl, const Shape& shape, std::vector<TensorPlace>& where, nlohmann::json& list) {
+        where.push_back({offset, numel(shape)});
+        list.push_back({{"name", decl.name}, {"shape", shape}, {"offset", offset}});
+        offset = align_up(offset + sizeof(float) * static_cast<size_t>(numel(shape)));
+      };
+      for (size_t i = 0; i < problem_.input_shapes.size(); ++i)
+        place(problem_.problem.inputs[i], problem_.input_shapes[i], slot.inputs, slot_json["inputs"]);
+      for (size_t i = 0; i < problem_.output_shapes.size(); ++i)
+        place(problem_.problem.outputs[i], problem_.output_shapes[i], slot.outputs, slot_json["outputs"]);
+      slots_.push_back(std::move(slot));
+      slots_json.push_back(slot_json);
+    }
+    bytes_ = std::max<size_t>(offset, kTensorAlignment);
+    fd_ = ::memfd_create("kbv-arena", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (fd_ < 0 || ::ftruncate(fd_, static_cast<off_t>(bytes_)) != 0)
+      throw std::system_error(errno, std::generic_category(), "cannot create the shared arena");
+    // Sealed size: a worker that truncates the arena would make the evaluator fault (SIGBUS).
+    if (::fcntl(fd_, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0)
+      throw std::system_error(errno, std::generic_category(), "cannot seal the shared arena");
+    base_ = ::mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
+    if (base_ == MAP_FAILED) throw std::system_error(errno, std::generic_category(), "cannot map the shared arena");
+    return {{"arena_bytes", bytes_}, {"slots", slots_json}};
+  }
+
+  int arena_fd() const override { return fd_; }
+
+  void prepare(int slot_index, const inputs::FamilyDraw& draw, uint64_t seed) override {
+    Slot& slot = slots_.at(static_cast<size_t>(slot_index));
+    slot.pristine.clear();
+    std::vector<HostTensor<double>> widened;
+    std::vector<const double*> reference_inputs;
+    for (size_t i = 0; i < problem_.input_shapes.size(); ++i) {
+      const Shape& shape = problem_.input_shapes[i];
+      HostTensor<float>& tensor = slot.pristine.emplace_back(shape);
+      const uint64_t row_length = shape.empty() ? 1 : static_cast<uint64_t>(shape.back());
+      inputs::generate_host(tensor.data.data(), numel(shape), draw.family, draw.params, seed, static_cast<uint32_t>(i),
+                            row_length, problem_.input_scale(i));
+      HostTensor<double>& wide = widened.emplace_back(shape);
+      std::copy(tensor.data.begin(), tensor.data.end(), wide.data.begin());
+      reference_inputs.push_back(wide.data.data());
+      std::memcpy(at(slot.inputs[i]), tensor.data.data(), tensor.data.size() * sizeof(float));
+    }
+    slot.reference = run_reference_f64(problem_, reference_inputs);
+  }
+
+  void poison_outputs(int slot_index) override {
+    for (const auto& place : slots_.at(static_cast<size_t>(slot_index)).outputs) poison(at(place), place.count);
+  }
+
+  std::string input_digest(int slot_index) override {
+    std::string digest;
+    for (const auto& place : slots_.at(static_cast<size_t>(slot_index)).inputs)
+      digest += sha256_hex(at(place), static_cast<size_t>(place.count) * sizeof(float));
+    return digest;
+  }
+
+  std::string output_digest(int slot_index) override {
+    std::string digest;
+    for (const auto& place : slots_.at(static_cast<size_t>(slot_index)).outputs)
+      digest += sha256_hex(at(place), static_cast<size_t>(place.count) * sizeof(float));
+    return digest;
+  }
+
+  CompareResult check_outputs(int slot_index) override {
+    const Slot& slot = slots_.at(static_cast<size_t>(slot_index));
+    std::vector<CompareResult> parts;
+    for (size_t i = 0; i < slot.outputs.size(); ++i) {
+      // Copy first: the worker shares this memory and must not change it mid-comparison.
+      std::vector<float> output(static_cast<size_t>(slot.outputs[i].count));
+      std::memcpy(output.data(), at(slot.outputs[i]), output.size() * sizeof(float));
+      parts.push_back(compare_output(output.data(), slot.reference[i].data.data(), slot.outputs[i].count, problem_.problem.tolerance));
+    }
+    return merge(parts);
+  }
+
+  CompareResult check_baseline(int slot_index) override {
+    const Slot& slot = slots_.at(static_cast<size_t>(slot_index));
+    const auto outputs = run_baseline_f32(problem_, pristine_pointers(slot));
+    std::vector<CompareResult> parts;
+    for (size_t i = 0; i < outputs.size(); ++i)
+      parts.push_back(compare_output(outputs[i].data.data(), slot.reference[i].data.data(), numel(outputs[i].shape), problem_.problem.tolerance));
+    return merge(parts);
+  }
+
+  std::vector<std::string> trivial_outputs_that_pass(int slot_index) override {
+    const Slot& slot = slots_.at(static_cast<size_t>(slot_index));
+    std::vector<std::string> passing;
+    auto try_trivial = [&](const std::string& name, auto&& fill) {
+      std::vector<CompareResult> parts;
+      for (size_t o = 0; o < slot.reference.size(); ++o) {
+        std::vector<float> trivial(slot.reference[o].data.size());
+        fill(o, trivial);
+        parts.push_back(compare_output(trivial.data(), slot.reference[o].data.data(), static_cast<int64_t>(trivial.size()),
+                                       problem_.problem.tolerance));
+      }
+      if (merge(parts).passed) passing.push_back(name);
+    };
+    try_trivial("zeros", [](size_t, std::vector<float>& out) { std::fill(out.begin(), out.end(), 0.0f); });
+    for (size_t i = 0; i < slot.pristine.size(); ++i) {
+      const auto& input = slot.pristine[i].data;
+      try_trivial("copy of input " + problem_.problem.inputs[i].name, [&](size_t, std::vector<float>& out) {
+        for (size_t e = 0; e < out.size(); ++e) out[e] = input[e % input.size()];
+      });
+    }
+    try_trivial("constant reference mean", [&](size_t o, std::vector<float>& out) {
+      const auto& ref = slot.reference[o].data;
+      const double mean = std::accumulate(ref.begin(), ref.end(), 0.0) / static_cast<double>(ref.size());
+      std::fill(out.begin(), out.end(), static_cast<float>(mean));
+    });
+    return passing;
+  }
+
+  double time_baseline(int slot_index) override {
+    const Slot& slot = slots_.at(static_cast<size_t>(slot_index));
+    if (baseline_outputs_.empty())
+      for (const Shape& shape : problem_.output_shapes) baseline_outputs_.emplace_back(shape);
+    std::vector<float*> outputs;
+    for (auto& output : baseline_outputs_) outputs.push_back(output.data.data());
+    const auto inputs = pristine_pointers(slot);
+    const auto start = std::chrono::steady_clock::now();
+    run_baseline_f32_into(problem_, inputs, outputs);
+    const auto end = std::chrono::steady_clock::now();
+    return std::chrono::duration<double>(end - start).count();
+  }
+
+  nlohmann::json environment() const override {
+    return {{"device", "host"}, {"device_name", "host CPU"}, {"math_mode", "fp32 (host)"},
+            {"hardware_threads", std::thread::hardware_concurrency()}};
+  }
+
+ private:
+  float* at(const TensorPlace& place) { return reinterpret_cast<float*>(static_cast<char*>(base_) + place.offset); }
+  static std::vector<const float*> pristine_pointers(const Slot& slot) {
+    std::vector<const float*> pointers;
+    for (const auto& tensor : slot.pristine) pointers.push_back(tensor.data.data());
+    return pointers;
+  }
+
+  const ResolvedProblem& problem_;
+  std::vector<Slot> slots_;
+  std::vector<HostTensor<float>> baseline_outputs_;
+  int fd_ = -1;
+  void* base_ = MAP_FAILED;
+  size_t bytes_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<DataPlane> make_host_data_plane(const ResolvedProblem& problem) {
+  return std::make_unique<HostDataPlane>(problem);
+}
+
+}  // namespace kbv::eval

@@ -1,0 +1,14 @@
+// eval/sample_stats.hpp — summary statistics of timing samples (median, IQR, min, max).
+#pragma once
+
+#include <vector>
+
+#include "eval/verdict.hpp"
+
+namespace kbv::eval {
+
+TimingStats summarize(std::vector<double> samples_s);
+// IQR / median: the noise figure the stop rule and the reports use.
+double relative_noise(const TimingStats& stats);
+
+}  // namespace kbv::eval

@@ -1,0 +1,73 @@
+// eval/verdict.cpp — names of verdicts and the JSON form of an evaluation.
+#include "eval/verdict.hpp"
+
+#include <array>
+#include <cmath>
+
+namespace kbv::eval {
+
+std::string_view verdict_name(Verdict verdict) {
+  static constexpr std::array<std::string_view, 10> kNames = {
+      "pass", "fail_correctness", "crash", "timeout", "abi_error", "load_error",
+      "resource", "hack_suspected", "sandbox_violation", "bad_input"};
+  return kNames.at(static_cast<size_t>(verdict));
+}
+
+namespace {
+nlohmann::json finite_or_null(double value) { return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr); }
+}  // namespace
+
+nlohmann::json TimingStats::to_json() const {
+  return {{"median_s", median_s}, {"iqr_s", iqr_s}, {"min_s", min_s}, {"max_s", max_s}, {"samples", samples}};
+}
+
+nlohmann::json EvalResult::to_json() const {
+  using nlohmann::json;
+  json families_json = json::array();
+  for (const FamilyResult& family : families) {
+    json entry = {{"family", family.family},       {"hidden", family.hidden},
+                  {"gating", family.gating},       {"degenerate", family.degenerate},
+                  {"baseline_passed", family.baseline_passed},
+                  {"trials", family.trials},       {"passed", family.passed},
+                  {"max_abs_error", finite_or_null(family.max_abs_error)},
+                  {"rel_l2_error", finite_or_null(family.rel_l2_error)}};
+    if (!family.detail.empty()) entry["detail"] = family.detail;
+    if (family.degenerate) entry["degenerate_reason"] = family.degenerate_reason;
+    families_json.push_back(entry);
+  }
+  auto timing_or_null = [](const std::optional<TimingStats>& stats) { return stats ? stats->to_json() : json(nullptr); };
+  auto speedup = [&](const std::optional<TimingStats>& baseline) -> json {
+    if (!baseline || !candidate_time || candidate_time->median_s <= 0) return nullptr;
+    return baseline->median_s / candidate_time->median_s;
+  };
+  json result = {
+      {"kbv_version", KBV_VERSION},
+      {"verdict", verdict_name(verdict)},
+      {"detail", detail},
+      {"hack_pattern", hack_pattern ? json(*hack_pattern) : json(nullptr)},
+      {"failed_family", failed_family ? json(*failed_family) : json(nullptr)},
+      {"flags", flags},
+      {"candidate", {{"path", candidate_path}, {"sha256", candidate_sha256}, {"name", candidate_name},
+                     {"problem", declared_problem}, {"device", candidate_device}, {"abi_version", abi_version}}},
+      {"problem", {{"name", problem}, {"level", level}, {"shape_set", shape_set}, {"flops", flops},
+                   {"compulsory_bytes", compulsory_bytes}, {"physical_floor_s", physical_floor_s}}},
+      {"epoch", epoch},
+      {"families", families_json},
+      {"timing", {{"candidate", timing_or_null(candidate_time)},
+                  {"baseline_fp32", timing_or_null(baseline_fp32_time)},
+                  {"baseline_tf32", timing_or_null(baseline_tf32_time)}}},
+      {"speedup", {{"vs_fp32", speedup(baseline_fp32_time)}, {"vs_tf32", speedup(baseline_tf32_time)}}},
+      {"memory", memory ? *memory : json(nullptr)},
+      {"environment", environment},
+      {"wall_seconds", wall_seconds}};
+  if (!worker_stderr_tail.empty()) result["worker_stderr_tail"] = worker_stderr_tail;
+  return result;
+}
+
+int EvalResult::exit_code() const {
+  if (verdict == Verdict::pass) return 0;
+  if (verdict == Verdict::bad_input || input_error) return 2;
+  return 1;
+}
+
+}  // namespace kbv::eval

@@ -1,0 +1,80 @@
+// eval/verdict.hpp — the verdict taxonomy and everything one evaluation reports.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace kbv::eval {
+
+// DESIGN.md's taxonomy, plus bad_input for a request kbv cannot evaluate at all.
+enum class Verdict {
+  pass,
+  fail_correctness,
+  crash,
+  timeout,
+  abi_error,
+  load_error,
+  resource,
+  hack_suspected,
+  sandbox_violation,
+  bad_input,
+};
+
+std::string_view verdict_name(Verdict verdict);
+
+struct FamilyResult {
+  std::string family;
+  bool hidden = false;
+  bool gating = true;
+  bool degenerate = false;          // a trivial output passes: reported, never gates
+  std::string degenerate_reason;    // which trivial output passed
+  bool baseline_passed = true;      // the fp32 baseline passed this family (problem validation)
+  int trials = 0;
+  bool passed = true;
+  double max_abs_error = 0;
+  double rel_l2_error = 0;
+  std::string detail;               // first failure, in words
+};
+
+struct TimingStats {
+  double median_s = 0, iqr_s = 0, min_s = 0, max_s = 0;
+  int samples = 0;
+  nlohmann::json to_json() const;
+};
+
+struct EvalResult {
+  Verdict verdict = Verdict::pass;
+  std::string detail;
+  std::optional<std::string> hack_pattern;
+  std::optional<std::string> failed_family;
+  std::vector<std::string> flags;
+
+  // Candidate
+  std::string candidate_path, candidate_sha256, candidate_name, declared_problem, candidate_device;
+  uint32_t abi_version = 0;
+  // Problem
+  std::string problem, shape_set;
+  int level = 0;
+  double flops = 0, compulsory_bytes = 0;
+  uint64_t epoch = 0;
+
+  std::vector<FamilyResult> families;
+  std::optional<TimingStats> candidate_time, baseline_fp32_time, baseline_tf32_time;
+  double physical_floor_s = 0;
+  std::optional<nlohmann::json> memory;
+  nlohmann::json environment = nlohmann::json::object();
+  std::string worker_stderr_tail;
+  double wall_seconds = 0;
+  // The request itself was unusable (not a shared object, unknown problem): exit status 2.
+  bool input_error = false;
+
+  nlohmann::json to_json() const;
+  // Exit status of `kbv eval`: 0 pass, 2 bad input, 1 anything else.
+  int exit_code() const;
+};
+
+}  // namespace kbv::eval

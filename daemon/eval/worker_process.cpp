@@ -1,0 +1,210 @@
+// eval/worker_process.cpp — posix_spawn of kbv-worker in its own process group, with fixed fds.
+#include "eval/worker_process.hpp"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <system_error>
+#include <thread>
+
+#include "protocol/messages.hpp"
+
+extern char** environ;
+
+namespace kbv::eval {
+
+namespace {
+
+// Keep this much of the worker's stderr for the verdict's diagnostics.
+constexpr size_t kStderrTailBytes = 4096;
+// Source fds are first moved above this, so the dup2 into 3/4/5 never clobbers one another.
+constexpr int kHighFd = 64;
+
+[[noreturn]] void throw_errno(const std::string& what) { throw std::system_error(errno, std::generic_category(), what); }
+
+int dup_high(int fd) {
+  const int copy = ::fcntl(fd, F_DUPFD_CLOEXEC, kHighFd);
+  if (copy < 0) throw_errno("fcntl(F_DUPFD_CLOEXEC)");
+  return copy;
+}
+
+// The worker's environment: only what the loader and the CUDA driver need. The key file's
+// location, the daemon's settings and anything else of the caller's stay behind.
+std::vector<std::string> worker_environment(const std::filesystem::path& scratch) {
+  std::vector<std::string> env;
+  for (const char* name : {"PATH", "LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "CUDA_MODULE_LOADING",
+                           "NVIDIA_TF32_OVERRIDE", "LANG"})
+    if (const char* value = std::getenv(name)) env.push_back(std::string(name) + "=" + value);
+  env.push_back("HOME=" + scratch.string());
+  env.push_back("TMPDIR=" + scratch.string());
+  return env;
+}
+
+}  // namespace
+
+std::string WorkerExit::describe() const {
+  if (signaled) return std::string("killed by signal ") + std::to_string(signal) + " (" + strsignal(signal) + ")";
+  return "exited with status " + std::to_string(exit_status);
+}
+
+WorkerProcess::WorkerProcess(const WorkerLaunch& launch) {
+  int control[2];
+  if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, control) != 0) throw_errno("socketpair");
+  int err_pipe[2];
+  if (::pipe2(err_pipe, O_CLOEXEC) != 0) throw_errno("pipe2");
+  int violation_pipe[2];
+  if (::pipe2(violation_pipe, O_CLOEXEC) != 0) throw_errno("pipe2");
+  control_fd_ = control[0];
+  stderr_fd_ = err_pipe[0];
+  violation_fd_ = violation_pipe[0];
+  ::fcntl(stderr_fd_, F_SETFL, O_NONBLOCK);
+  ::fcntl(violation_fd_, F_SETFL, O_NONBLOCK);
+
+  const int child_control = dup_high(control[1]);
+  const int child_violation = dup_high(violation_pipe[1]);
+  const int child_stderr = dup_high(err_pipe[1]);
+  ::close(control[1]);
+  ::close(violation_pipe[1]);
+  ::close(err_pipe[1]);
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, child_stderr, STDERR_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, child_control, protocol::kControlFd);
+  posix_spawn_file_actions_adddup2(&actions, child_violation, protocol::kViolationFd);
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  posix_spawnattr_setpgroup(&attributes, 0);
+  sigset_t empty, all;
+  sigemptyset(&empty);
+  sigfillset(&all);
+  posix_spawnattr_setsigmask(&attributes, &empty);
+  posix_spawnattr_setsigdefault(&attributes, &all);
+
+  std::vector<std::string> args = {launch.worker_binary.string(), "--candidate", launch.candidate.string(),
+                                   "--device", launch.device, "--gpu", std::to_string(launch.gpu),
+                                   "--scratch", launch.scratch_dir.string(), "--sandbox", launch.sandbox ? "on" : "off"};
+  for (const auto& path : launch.forbidden) {
+    args.push_back("--forbid");
+    args.push_back(path.string());
+  }
+  std::vector<char*> argv;
+  for (auto& arg : args) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  std::vector<std::string> env = worker_environment(launch.scratch_dir);
+  std::vector<char*> envp;
+  for (auto& entry : env) envp.push_back(entry.data());
+  envp.push_back(nullptr);
+
+  const int spawned = ::posix_spawn(&pid_, launch.worker_binary.c_str(), &actions, &attributes, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
+  for (int fd : {child_control, child_violation, child_stderr})
+    if (fd >= 0) ::close(fd);
+  if (spawned != 0) {
+    errno = spawned;
+    pid_ = -1;
+    throw_errno("cannot start " + launch.worker_binary.string());
+  }
+}
+
+WorkerProcess::~WorkerProcess() {
+  if (pid_ > 0 && !reaped_) kill_and_reap();
+  for (int fd : {control_fd_, stderr_fd_, violation_fd_})
+    if (fd >= 0) ::close(fd);
+}
+
+bool WorkerProcess::send(const nlohmann::json& message, int pass_fd) {
+  if (gone_) return false;
+  if (!protocol::send_message(control_fd_, message, pass_fd)) gone_ = true;
+  return !gone_;
+}
+
+std::optional<nlohmann::json> WorkerProcess::receive(std::chrono::milliseconds timeout) {
+  if (gone_) return std::nullopt;
+  bool eof = false;
+  auto message = protocol::receive_message(control_fd_, static_cast<int>(timeout.count()), &eof);
+  if (eof) gone_ = true;
+  drain_stderr();
+  return message;
+}
+
+WorkerExit WorkerProcess::kill_and_reap() {
+  if (pid_ <= 0 || reaped_) return exit_;
+  ::kill(-pid_, SIGKILL);  // the whole group: the candidate's children too
+  ::kill(pid_, SIGKILL);
+  return reap(std::chrono::milliseconds(0));
+}
+
+WorkerExit WorkerProcess::reap(std::chrono::milliseconds timeout) {
+  if (pid_ <= 0 || reaped_) return exit_;
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  int status = 0;
+  for (;;) {
+    const pid_t done = ::waitpid(pid_, &status, WNOHANG);
+    if (done == pid_) break;
+    if (done < 0 && errno != EINTR) return exit_;
+    if (std::chrono::steady_clock::now() >= deadline) {
+      ::kill(-pid_, SIGKILL);
+      ::kill(pid_, SIGKILL);
+      while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+      }
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ::kill(-pid_, SIGKILL);  // anything the candidate left in the group
+  reaped_ = true;
+  gone_ = true;
+  exit_.exited = true;
+  exit_.signaled = WIFSIGNALED(status);
+  exit_.signal = exit_.signaled ? WTERMSIG(status) : 0;
+  exit_.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  drain_stderr();
+  return exit_;
+}
+
+int WorkerProcess::thread_count() const {
+  const std::string path = "/proc/" + std::to_string(pid_) + "/task";
+  DIR* directory = ::opendir(path.c_str());
+  if (!directory) return -1;
+  int count = 0;
+  while (dirent* entry = ::readdir(directory))
+    if (entry->d_name[0] != '.') ++count;
+  ::closedir(directory);
+  return count;
+}
+
+std::vector<int> WorkerProcess::drain_violations() {
+  std::vector<int> numbers;
+  int32_t value;
+  while (::read(violation_fd_, &value, sizeof value) == static_cast<ssize_t>(sizeof value)) numbers.push_back(value);
+  return numbers;
+}
+
+void WorkerProcess::drain_stderr() {
+  char buffer[4096];
+  ssize_t got;
+  while ((got = ::read(stderr_fd_, buffer, sizeof buffer)) > 0) {
+    stderr_tail_.append(buffer, static_cast<size_t>(got));
+    if (stderr_tail_.size() > kStderrTailBytes) stderr_tail_.erase(0, stderr_tail_.size() - kStderrTailBytes);
+  }
+}
+
+std::string WorkerProcess::stderr_tail() {
+  drain_stderr();
+  return stderr_tail_;
+}
+
+}  // namespace kbv::eval

@@ -1,0 +1,78 @@
+// eval/worker_process.hpp — start, talk to, observe and end one kbv-worker child.
+//
+// The child runs in its own process group (so a candidate's own children die with it), with
+// a scrubbed environment, the control socket on fd 3 and the sandbox violation pipe on fd 5. The destructor kills the whole group and reaps it.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace kbv::eval {
+
+struct WorkerLaunch {
+  std::filesystem::path worker_binary;
+  std::filesystem::path candidate;
+  std::string device = "host";
+  int gpu = 0;
+  std::filesystem::path scratch_dir;
+  std::vector<std::filesystem::path> forbidden;  // the key file, stores: unreadable to the worker
+  bool sandbox = true;
+};
+
+// How the worker ended, in the taxonomy's words.
+struct WorkerExit {
+  bool exited = false;     // reaped
+  bool signaled = false;
+  int signal = 0;
+  int exit_status = 0;
+  std::string describe() const;
+};
+
+class WorkerProcess {
+ public:
+  explicit WorkerProcess(const WorkerLaunch& launch);  // throws std::system_error
+  ~WorkerProcess();
+  WorkerProcess(const WorkerProcess&) = delete;
+  WorkerProcess& operator=(const WorkerProcess&) = delete;
+
+  // Sends a message, optionally passing an fd with it (the host arena).
+  bool send(const nlohmann::json& message, int pass_fd = -1);
+  // The next message within `timeout`; nullopt on timeout or when the worker is gone
+  // (then gone() is true).
+  std::optional<nlohmann::json> receive(std::chrono::milliseconds timeout);
+  bool gone() const { return gone_; }
+
+  // Kills the process group (SIGKILL) and reaps the worker.
+  WorkerExit kill_and_reap();
+  // Waits up to `timeout` for the worker to exit by itself, else kills it.
+  WorkerExit reap(std::chrono::milliseconds timeout);
+
+  pid_t pid() const { return pid_; }
+  // Threads in the worker right now, read by the evaluator from /proc (-1 if unreadable).
+  int thread_count() const;
+  // Syscall numbers the worker's seccomp filter reported since the last call.
+  std::vector<int> drain_violations();
+  // The last bytes the worker (and so the candidate) wrote to stderr.
+  std::string stderr_tail();
+
+ private:
+  void drain_stderr();
+
+  pid_t pid_ = -1;
+  int control_fd_ = -1;
+  int stderr_fd_ = -1;
+  int violation_fd_ = -1;
+  bool gone_ = false;
+  bool reaped_ = false;
+  WorkerExit exit_;
+  std::string stderr_tail_;
+};
+
+}  // namespace kbv::eval

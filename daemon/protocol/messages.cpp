@@ -1,0 +1,78 @@
+// protocol/messages.cpp — JSON messages over a SOCK_SEQPACKET socket, with optional fd passing.
+#include "protocol/messages.hpp"
+
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+namespace kbv::protocol {
+
+bool send_message(int fd, const nlohmann::json& message, int pass_fd) {
+  std::string text = message.dump();
+  if (text.size() > kMaxMessageBytes) return false;
+  iovec part{text.data(), text.size()};
+  msghdr header{};
+  header.msg_iov = &part;
+  header.msg_iovlen = 1;
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))];
+  if (pass_fd >= 0) {
+    std::memset(control, 0, sizeof control);
+    header.msg_control = control;
+    header.msg_controllen = sizeof control;
+    cmsghdr* rights = CMSG_FIRSTHDR(&header);
+    rights->cmsg_level = SOL_SOCKET;
+    rights->cmsg_type = SCM_RIGHTS;
+    rights->cmsg_len = CMSG_LEN(sizeof(int));
+    std::memcpy(CMSG_DATA(rights), &pass_fd, sizeof(int));
+  }
+  ssize_t sent;
+  do {
+    sent = ::sendmsg(fd, &header, MSG_NOSIGNAL);
+  } while (sent < 0 && errno == EINTR);
+  return sent == static_cast<ssize_t>(text.size());
+}
+
+std::optional<nlohmann::json> receive_message(int fd, int timeout_ms, bool* eof, int* received_fd) {
+  if (eof) *eof = false;
+  if (received_fd) *received_fd = -1;
+  pollfd waiter{fd, POLLIN, 0};
+  int ready;
+  do {
+    ready = ::poll(&waiter, 1, timeout_ms);
+  } while (ready < 0 && errno == EINTR);
+  if (ready <= 0) return std::nullopt;
+  std::vector<char> buffer(kMaxMessageBytes + 1);
+  iovec part{buffer.data(), buffer.size()};
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))];
+  msghdr header{};
+  header.msg_iov = &part;
+  header.msg_iovlen = 1;
+  header.msg_control = control;
+  header.msg_controllen = sizeof control;
+  ssize_t received;
+  do {
+    received = ::recvmsg(fd, &header, MSG_CMSG_CLOEXEC);
+  } while (received < 0 && errno == EINTR);
+  if (received <= 0) {
+    if (eof) *eof = true;
+    return std::nullopt;
+  }
+  for (cmsghdr* item = CMSG_FIRSTHDR(&header); item; item = CMSG_NXTHDR(&header, item)) {
+    if (item->cmsg_level == SOL_SOCKET && item->cmsg_type == SCM_RIGHTS) {
+      int passed;
+      std::memcpy(&passed, CMSG_DATA(item), sizeof passed);
+      if (received_fd) *received_fd = passed;
+      else ::close(passed);
+    }
+  }
+  if (static_cast<size_t>(received) > kMaxMessageBytes || (header.msg_flags & MSG_TRUNC)) return std::nullopt;
+  auto parsed = nlohmann::json::parse(buffer.begin(), buffer.begin() + received, nullptr, false);
+  if (parsed.is_discarded() || !parsed.is_object()) return std::nullopt;
+  return parsed;
+}
+
+}  // namespace kbv::protocol

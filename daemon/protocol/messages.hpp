@@ -1,0 +1,42 @@
+// protocol/messages.hpp — the messages between the trusted evaluator and kbv-worker.
+//
+// Transport: one AF_UNIX SOCK_SEQPACKET socketpair (message boundaries kept, no partial
+// reads). Each message is a JSON object with a "type" field; sizes are bounded by
+// kMaxMessageBytes. Nothing the worker sends is trusted: the evaluator only uses it to know
+// that a call ended, and bounds every number it reports by its own observations.
+//
+//  worker → evaluator   {"type":"ready", "abi_version", "problem", "device", "candidate_name"}
+//                       {"type":"load_failed", "kind":"load_error"|"abi_error", "error"}
+//  evaluator → worker   {"type":"setup", "arena_bytes", (host: the arena memfd rides along) "inputs":[{name, shape, offset}] per slot,
+//                        "outputs":[...], "attributes":{name: value}, "slots": N}
+//  worker → evaluator   {"type":"setup_done"} | {"type":"setup_failed", "error"}
+//  evaluator → worker   {"type":"call", "id", "slot"}
+//  worker → evaluator   {"type":"done", "id", "status", "elapsed_ns", "error"}
+//  evaluator → worker   {"type":"exit"}   (worker calls destroy() and exits 0)
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace kbv::protocol {
+
+// Setup messages carry every tensor of every slot; 1 MiB holds thousands of descriptors.
+constexpr size_t kMaxMessageBytes = 1 << 20;
+
+// File descriptors the evaluator hands the worker at these fixed numbers.
+constexpr int kControlFd = 3;
+constexpr int kViolationFd = 5;
+
+// Sends one JSON message, optionally passing a file descriptor along with it (SCM_RIGHTS:
+// the host arena travels with the setup message). false when the peer is gone.
+bool send_message(int fd, const nlohmann::json& message, int pass_fd = -1);
+
+// Receives one message, waiting at most timeout_ms (< 0: forever). nullopt on timeout, EOF
+// or a malformed message; *eof tells the two apart. A passed fd lands in *received_fd
+// (close-on-exec), else -1.
+std::optional<nlohmann::json> receive_message(int fd, int timeout_ms, bool* eof = nullptr, int* received_fd = nullptr);
+
+}  // namespace kbv::protocol

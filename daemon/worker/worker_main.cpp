@@ -1,0 +1,175 @@
+// worker/worker_main.cpp — kbv-worker: the untrusted process that loads ONE candidate.
+//
+// Started by the evaluator with the control socket on fd 3 and the sandbox violation pipe on
+// fd 5; the host arena arrives with the setup message (protocol/messages.hpp). It confines itself, loads the candidate,
+// reports what the candidate declares, then runs the calls it is sent and exits. It holds
+// nothing worth stealing: no reference output, no key, no results.
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <deque>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "protocol/messages.hpp"
+#include "worker/plugin_loader.hpp"
+#include "worker/sandbox_setup.hpp"
+#include "worker/worker_device.hpp"
+
+namespace po = boost::program_options;
+using nlohmann::json;
+
+namespace {
+
+// One slot's tensor descriptors, with storage for the names they point to.
+struct SlotCall {
+  std::deque<std::string> names;
+  std::vector<kbv_tensor> inputs, outputs;
+  kbv_call call{};
+};
+
+kbv_tensor describe(const json& tensor, char* arena, kbv_device device, std::deque<std::string>& names) {
+  kbv_tensor raw{};
+  raw.struct_size = sizeof(kbv_tensor);
+  raw.abi_version = KBV_ABI_VERSION;
+  names.push_back(tensor.at("name").get<std::string>());
+  raw.name = names.back().c_str();
+  raw.dtype = KBV_DTYPE_F32;
+  raw.device = device;
+  const auto shape = tensor.at("shape").get<std::vector<int64_t>>();
+  if (shape.size() > KBV_MAX_RANK) throw std::runtime_error("rank above KBV_MAX_RANK");
+  raw.rank = static_cast<uint32_t>(shape.size());
+  int64_t stride = 1;
+  for (size_t d = shape.size(); d-- > 0;) {
+    raw.shape[d] = shape[d];
+    raw.strides[d] = stride;
+    stride *= shape[d];
+  }
+  raw.data = arena + tensor.at("offset").get<size_t>();
+  return raw;
+}
+
+int run_worker(const po::variables_map& options) {
+  const int control = kbv::protocol::kControlFd;
+  const std::string device_name = options["device"].as<std::string>();
+  const kbv_device device = device_name == "cuda" ? KBV_DEVICE_CUDA : KBV_DEVICE_HOST;
+
+  kbv::worker::SandboxSettings sandbox;
+  sandbox.enabled = options["sandbox"].as<std::string>() != "off";
+  sandbox.scratch_dir = options["scratch"].as<std::string>();
+  sandbox.candidate = options["candidate"].as<std::string>();
+  sandbox.forbidden = options.count("forbid") ? options["forbid"].as<std::vector<std::string>>() : std::vector<std::string>{};
+  sandbox.cuda = device == KBV_DEVICE_CUDA;
+  std::string sandbox_error;
+  if (!kbv::worker::confine_worker(sandbox, &sandbox_error)) {
+    kbv::protocol::send_message(control, {{"type", "load_failed"}, {"kind", "sandbox_error"}, {"error", sandbox_error}});
+    return 3;
+  }
+
+  std::unique_ptr<kbv::worker::WorkerDevice> worker_device;
+#ifdef KBV_HAVE_CUDA
+  if (device == KBV_DEVICE_CUDA) worker_device = kbv::worker::make_cuda_device(options["gpu"].as<int>());
+#endif
+  if (!worker_device && device == KBV_DEVICE_CUDA) {
+    kbv::protocol::send_message(control, {{"type", "load_failed"}, {"kind", "load_error"}, {"error", "this kbv-worker was built without the CUDA device"}});
+    return 3;
+  }
+  if (!worker_device) worker_device = kbv::worker::make_host_device();
+
+  kbv::worker::LoadedPlugin plugin(options["candidate"].as<std::string>(), kbv::worker::worker_host_api());
+  if (plugin.failure() != kbv::worker::LoadFailure::none) {
+    const char* kind = plugin.failure() == kbv::worker::LoadFailure::abi_error ? "abi_error" : "load_error";
+    kbv::protocol::send_message(control, {{"type", "load_failed"}, {"kind", kind}, {"error", plugin.error()}});
+    return 3;
+  }
+  const kbv_plugin_info& info = plugin.info();
+  kbv::protocol::send_message(control, {{"type", "ready"},
+                                        {"abi_version", info.abi_version},
+                                        {"problem", std::string(info.problem)},
+                                        {"device", info.device == KBV_DEVICE_CUDA ? "cuda" : "host"},
+                                        {"candidate_name", info.candidate_name ? std::string(info.candidate_name) : ""}});
+
+  std::deque<SlotCall> slots;
+  std::deque<std::string> attribute_names;
+  std::vector<kbv_attribute> attributes;
+  std::string problem_name;
+  for (;;) {
+    bool eof = false;
+    int passed_fd = -1;
+    auto message = kbv::protocol::receive_message(control, -1, &eof, &passed_fd);
+    if (!message) return eof ? 0 : 4;
+    const std::string type = message->value("type", "");
+    if (type == "exit") return 0;
+    if (type == "setup") {
+      try {
+        char* arena = static_cast<char*>(worker_device->map_arena(*message, passed_fd));
+        problem_name = message->at("problem").get<std::string>();
+        for (const auto& [name, value] : message->at("attributes").items()) {
+          attribute_names.push_back(name);
+          attributes.push_back({sizeof(kbv_attribute), KBV_ABI_VERSION, attribute_names.back().c_str(), value.get<double>()});
+        }
+        for (const auto& slot : message->at("slots")) {
+          SlotCall& built = slots.emplace_back();
+          for (const auto& tensor : slot.at("inputs")) built.inputs.push_back(describe(tensor, arena, device, built.names));
+          for (const auto& tensor : slot.at("outputs")) built.outputs.push_back(describe(tensor, arena, device, built.names));
+          built.call.struct_size = sizeof(kbv_call);
+          built.call.abi_version = info.abi_version;
+          built.call.problem = problem_name.c_str();
+          built.call.inputs = built.inputs.data();
+          built.call.num_inputs = static_cast<uint32_t>(built.inputs.size());
+          built.call.outputs = built.outputs.data();
+          built.call.num_outputs = static_cast<uint32_t>(built.outputs.size());
+          built.call.attributes = attributes.data();
+          built.call.num_attributes = static_cast<uint32_t>(attributes.size());
+          built.call.stream = worker_device->stream();
+        }
+      } catch (const std::exception& error) {
+        kbv::protocol::send_message(control, {{"type", "setup_failed"}, {"error", error.what()}});
+        return 5;
+      }
+      kbv::protocol::send_message(control, {{"type", "setup_done"}});
+      continue;
+    }
+    if (type == "call") {
+      const size_t slot = message->value("slot", size_t{0});
+      if (slot >= slots.size()) return 6;
+      const auto result = worker_device->timed_call(info, plugin.state(), slots[slot].call);
+      kbv::protocol::send_message(control, {{"type", "done"},
+                                            {"id", message->value("id", 0)},
+                                            {"status", static_cast<int>(result.status)},
+                                            {"elapsed_ns", result.elapsed_ns},
+                                            {"error", result.error}});
+      continue;
+    }
+    return 7;  // unknown message: the evaluator and worker disagree; stop
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  po::options_description description("kbv-worker (started by kbv; not for direct use)");
+  description.add_options()("candidate", po::value<std::string>()->required(), "candidate .so")(
+      "device", po::value<std::string>()->default_value("host"), "host or cuda")(
+      "gpu", po::value<int>()->default_value(0), "CUDA device ordinal")(
+      "scratch", po::value<std::string>()->default_value("/tmp"), "the only writable directory")(
+      "forbid", po::value<std::vector<std::string>>(), "paths the candidate must not read")(
+      "sandbox", po::value<std::string>()->default_value("on"), "on or off");
+  po::variables_map options;
+  try {
+    po::store(po::parse_command_line(argc, argv, description), options);
+    po::notify(options);
+  } catch (const std::exception& error) {
+    std::cerr << "kbv-worker: " << error.what() << "\n" << description;
+    return 2;
+  }
+  try {
+    return run_worker(options);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "kbv-worker: %s\n", error.what());
+    return 8;
+  }
+}
