@@ -1,0 +1,78 @@
+// compare_test.cpp — the tolerance rule, poison detection and non-finite handling.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "verify/compare.hpp"
+
+namespace {
+
+const kbv::Tolerance kTolerance{1e-4, 1e-4, 1e-5};
+
+TEST(Compare, ExactOutputPasses) {
+  const std::vector<double> ref = {1, -2, 3, 0.5};
+  const std::vector<float> out = {1, -2, 3, 0.5f};
+  const auto result = kbv::compare_output(out.data(), ref.data(), 4, kTolerance);
+  EXPECT_TRUE(result.passed) << result.summary();
+  EXPECT_EQ(result.violations, 0);
+}
+
+TEST(Compare, OneElementOffFailsAndIsLocated) {
+  const std::vector<double> ref = {1, 1, 1, 1};
+  const std::vector<float> out = {1, 1, 1.01f, 1};
+  const auto result = kbv::compare_output(out.data(), ref.data(), 4, kTolerance);
+  EXPECT_FALSE(result.passed);
+  EXPECT_EQ(result.violations, 1);
+  EXPECT_EQ(result.first_violation_index, 2);
+}
+
+TEST(Compare, AbsoluteToleranceScalesWithTheReferenceRms) {
+  // Same relative error at 1e-6 and at 1e4 magnitude: both pass or both fail.
+  for (double scale : {1e-6, 1.0, 1e4}) {
+    std::vector<double> ref(100);
+    std::vector<float> out(100);
+    for (int i = 0; i < 100; ++i) {
+      ref[i] = scale * std::sin(i + 1.0);
+      out[i] = static_cast<float>(ref[i] * (1 + 2e-7));
+    }
+    EXPECT_TRUE(kbv::compare_output(out.data(), ref.data(), 100, kTolerance).passed) << scale;
+  }
+}
+
+TEST(Compare, PoisonedElementsCountAsUnwritten) {
+  std::vector<double> ref = {1, 2, 3};
+  std::vector<float> out(3);
+  kbv::poison(out.data(), 3);
+  out[0] = 1;
+  const auto result = kbv::compare_output(out.data(), ref.data(), 3, kTolerance);
+  EXPECT_FALSE(result.passed);
+  EXPECT_EQ(result.unwritten, 2);
+}
+
+TEST(Compare, NanWhereReferenceIsFiniteFails) {
+  const std::vector<double> ref = {1, 2};
+  const std::vector<float> out = {1, std::numeric_limits<float>::quiet_NaN()};
+  const auto result = kbv::compare_output(out.data(), ref.data(), 2, kTolerance);
+  EXPECT_FALSE(result.passed);
+  EXPECT_EQ(result.nonfinite_where_ref_finite, 1);
+}
+
+TEST(Compare, MatchingInfinitiesAgree) {
+  const std::vector<double> ref = {-std::numeric_limits<double>::infinity(), 2};
+  const std::vector<float> out = {-std::numeric_limits<float>::infinity(), 2};
+  EXPECT_TRUE(kbv::compare_output(out.data(), ref.data(), 2, kTolerance).passed);
+}
+
+TEST(Compare, RelativeL2CatchesSmallWidespreadErrors) {
+  // Every element within allclose (rtol 5e-3) but the L2 error is 3e-3 > rel_l2 2e-3: a bf16-like result.
+  const kbv::Tolerance tensor_core{5e-3, 5e-3, 2e-3};
+  std::vector<double> ref(1000, 1.0);
+  std::vector<float> out(1000, 1.003f);
+  const auto result = kbv::compare_output(out.data(), ref.data(), 1000, tensor_core);
+  EXPECT_EQ(result.violations, 0);
+  EXPECT_FALSE(result.passed);
+}
+
+}  // namespace
