@@ -127,6 +127,11 @@ class Evaluation {
     const std::string type = ready->value("type", "");
     if (type == "load_failed") {
       const std::string kind = ready->value("kind", "load_error");
+      if (kind == "device_unavailable") {
+        decide(Verdict::bad_input, "the " + options_.device + " device is unavailable: " + ready->value("error", std::string()));
+        result_.input_error = true;
+        return finish_worker();
+      }
       decide(kind == "abi_error" ? Verdict::abi_error : kind == "sandbox_error" ? Verdict::resource : Verdict::load_error,
              ready->value("error", "the candidate could not be loaded"));
       return finish_worker();
@@ -199,11 +204,11 @@ class Evaluation {
 
   // One checked call of the candidate on `slot`: digests around it, thread count, sandbox.
   // Returns false when the evaluation is decided (the candidate misbehaved or died).
-  bool checked_call(DataPlane& plane, int slot, double* reported_s = nullptr, double* round_trip_s = nullptr) {
+  bool checked_call(DataPlane& plane, int slot, double* reported_s = nullptr, double* round_trip_s = nullptr, bool cold = false) {
     plane.poison_outputs(slot);
     const std::string before = plane.input_digest(slot);
     const auto sent_at = Clock::now();
-    worker_->send({{"type", "call"}, {"id", ++call_id_}, {"slot", slot}});
+    worker_->send({{"type", "call"}, {"id", ++call_id_}, {"slot", slot}, {"cold", cold}});
     auto done = await("during call " + std::to_string(call_id_), options_.call_timeout_s);
     const double round_trip = std::chrono::duration<double>(Clock::now() - sent_at).count();
     if (!done) return false;
@@ -340,7 +345,7 @@ class Evaluation {
       const bool baseline_first = (seed >> 63) != 0;
       if (baseline_first) baseline_samples.push_back(plane.time_baseline(slot));
       double reported = 0, round_trip = 0;
-      if (!checked_call(plane, slot, &reported, &round_trip)) return;
+      if (!checked_call(plane, slot, &reported, &round_trip, options_.device == "cuda")) return;
       if (!baseline_first) baseline_samples.push_back(plane.time_baseline(slot));
       const CompareResult recheck = plane.check_outputs(slot);
       if (!recheck.passed) {

@@ -27,8 +27,11 @@ class WorkerDevice {
   virtual void* map_arena(const nlohmann::json& setup, int arena_fd) = 0;
   virtual void* stream() = 0;
   // Runs the plugin once and measures it as the device demands (host: steady clock;
-  // CUDA: events around the call on the stream, then a stream synchronize).
-  virtual TimedCall timed_call(const kbv_plugin_info& info, void* state, const kbv_call& call) = 0;
+  // CUDA: events around the call on the stream, then a stream synchronize). `cold_cache`:
+  // flush the device's caches first (CUDA: reset persisting L2 lines, then overwrite L2).
+  virtual TimedCall timed_call(const kbv_plugin_info& info, void* state, const kbv_call& call, bool cold_cache) = 0;
+  // Extra facts about the last call for the evaluator to cross-check (CUDA: kernel trace).
+  virtual nlohmann::json last_call_observations() { return nlohmann::json::object(); }
 };
 
 std::unique_ptr<WorkerDevice> make_host_device();

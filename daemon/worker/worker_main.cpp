@@ -71,7 +71,14 @@ int run_worker(const po::variables_map& options) {
 
   std::unique_ptr<kbv::worker::WorkerDevice> worker_device;
 #ifdef KBV_HAVE_CUDA
-  if (device == KBV_DEVICE_CUDA) worker_device = kbv::worker::make_cuda_device(options["gpu"].as<int>());
+  if (device == KBV_DEVICE_CUDA) {
+    try {
+      worker_device = kbv::worker::make_cuda_device(options["gpu"].as<int>());
+    } catch (const std::exception& error) {
+      kbv::protocol::send_message(control, {{"type", "load_failed"}, {"kind", "device_unavailable"}, {"error", error.what()}});
+      return 3;
+    }
+  }
 #endif
   if (!worker_device && device == KBV_DEVICE_CUDA) {
     kbv::protocol::send_message(control, {{"type", "load_failed"}, {"kind", "load_error"}, {"error", "this kbv-worker was built without the CUDA device"}});
@@ -136,12 +143,14 @@ int run_worker(const po::variables_map& options) {
     if (type == "call") {
       const size_t slot = message->value("slot", size_t{0});
       if (slot >= slots.size()) return 6;
-      const auto result = worker_device->timed_call(info, plugin.state(), slots[slot].call);
-      kbv::protocol::send_message(control, {{"type", "done"},
-                                            {"id", message->value("id", 0)},
-                                            {"status", static_cast<int>(result.status)},
-                                            {"elapsed_ns", result.elapsed_ns},
-                                            {"error", result.error}});
+      const auto result = worker_device->timed_call(info, plugin.state(), slots[slot].call, message->value("cold", false));
+      json done = {{"type", "done"},
+                   {"id", message->value("id", 0)},
+                   {"status", static_cast<int>(result.status)},
+                   {"elapsed_ns", result.elapsed_ns},
+                   {"error", result.error}};
+      done["observed"] = worker_device->last_call_observations();
+      kbv::protocol::send_message(control, done);
       continue;
     }
     return 7;  // unknown message: the evaluator and worker disagree; stop

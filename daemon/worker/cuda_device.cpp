@@ -1,0 +1,99 @@
+// worker/cuda_device.cpp — the CUDA device in the worker: the evaluator's arena through CUDA
+// IPC, one stream for the candidate, cold-L2 preparation and event timing around each call.
+#include <cuda_runtime_api.h>
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include "common/cuda_error.hpp"
+#include "common/device_buffer.hpp"
+#include "common/event.hpp"
+#include "common/stream.hpp"
+#include "worker/plugin_loader.hpp"
+#include "worker/worker_device.hpp"
+
+namespace kbv::worker {
+namespace {
+
+// NVBench and FIELD-NOTES §2: overwrite at least twice the L2 before a cold sample.
+constexpr int kFlushMultipleOfL2 = 2;
+
+cudaIpcMemHandle_t handle_from_hex(const std::string& hex) {
+  cudaIpcMemHandle_t handle{};
+  if (hex.size() != 2 * sizeof(handle)) throw std::runtime_error("malformed CUDA IPC handle");
+  auto* bytes = reinterpret_cast<unsigned char*>(&handle);
+  for (size_t i = 0; i < sizeof(handle); ++i) bytes[i] = static_cast<unsigned char>(std::stoi(hex.substr(2 * i, 2), nullptr, 16));
+  return handle;
+}
+
+class CudaDevice final : public WorkerDevice {
+ public:
+  explicit CudaDevice(int gpu) {
+    cuda::check(cudaSetDevice(gpu), "cudaSetDevice");
+    cuda::check(cudaFree(nullptr), "CUDA context creation");
+    int l2_bytes = 0;
+    cuda::check(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, gpu), "cudaDeviceGetAttribute(L2)");
+    stream_.emplace();
+    start_.emplace();
+    stop_.emplace();
+    flush_ = cuda::DeviceBuffer<unsigned char>(static_cast<size_t>(kFlushMultipleOfL2) * static_cast<size_t>(l2_bytes));
+  }
+  ~CudaDevice() override {
+    if (arena_) (void)cudaIpcCloseMemHandle(arena_);
+  }
+
+  void* map_arena(const nlohmann::json& setup, int) override {
+    cuda::check(cudaIpcOpenMemHandle(&arena_, handle_from_hex(setup.at("cuda_ipc_handle").get<std::string>()),
+                                     cudaIpcMemLazyEnablePeerAccess),
+                "cudaIpcOpenMemHandle");
+    return arena_;
+  }
+
+  void* stream() override { return stream_->get(); }
+
+  TimedCall timed_call(const kbv_plugin_info& info, void* state, const kbv_call& call, bool cold_cache) override {
+    TimedCall result;
+    last_plugin_error().clear();
+    if (cold_cache) {
+      // A candidate's access-policy window must not keep its data resident through the flush.
+      cuda::check(cudaCtxResetPersistingL2Cache(), "cudaCtxResetPersistingL2Cache");
+      cuda::check(cudaMemsetAsync(flush_.get(), ++flush_value_, flush_.bytes(), stream_->get()), "L2 flush");
+    }
+    cuda::check(cudaEventRecord(start_->get(), stream_->get()), "cudaEventRecord");
+    result.status = info.run(state, &call);
+    cuda::check(cudaEventRecord(stop_->get(), stream_->get()), "cudaEventRecord");
+    const cudaError_t synced = cudaStreamSynchronize(stream_->get());
+    // Device-wide: anything the candidate left running on another stream must end now, and
+    // the evaluator sees how long that took beyond the stream's own end.
+    const cudaError_t device_synced = cudaDeviceSynchronize();
+    result.error = last_plugin_error();
+    if (synced != cudaSuccess || device_synced != cudaSuccess) {
+      const cudaError_t failed = synced != cudaSuccess ? synced : device_synced;
+      result.status = KBV_STATUS_DEVICE_ERROR;
+      result.error = std::string("CUDA error after the call: ") + cudaGetErrorString(failed);
+      sticky_error_ = true;
+      return result;
+    }
+    float milliseconds = 0;
+    cuda::check(cudaEventElapsedTime(&milliseconds, start_->get(), stop_->get()), "cudaEventElapsedTime");
+    result.elapsed_ns = static_cast<int64_t>(static_cast<double>(milliseconds) * 1e6);
+    return result;
+  }
+
+  nlohmann::json last_call_observations() override { return {{"sticky_error", sticky_error_}}; }
+
+ private:
+  std::optional<cuda::Stream> stream_;
+  std::optional<cuda::Event> start_, stop_;
+  cuda::DeviceBuffer<unsigned char> flush_;
+  unsigned char flush_value_ = 0;
+  void* arena_ = nullptr;
+  bool sticky_error_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<WorkerDevice> make_cuda_device(int gpu) { return std::make_unique<CudaDevice>(gpu); }
+
+}  // namespace kbv::worker
