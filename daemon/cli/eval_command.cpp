@@ -41,7 +41,7 @@ int eval_command(const std::vector<std::string>& args) {
       "key-file", po::value<std::string>(), "secret key (default: $KBV_KEY_FILE or ~/.local/state/kbv/secret.key; created if missing)")(
       "problems-dir", po::value<std::string>(), "problem specs directory (default: $KBV_PROBLEMS_DIR or the bundled problems/)")(
       "timeout-s", po::value<double>()->default_value(10.0), "wall-clock limit for one call of the candidate")(
-      "timing-budget-s", po::value<double>()->default_value(1.0), "host: wall-clock cap on the timing phase")(
+      "timing-budget-s", po::value<double>()->default_value(0.5), "host: wall-clock cap on the timing phase")(
       "no-timing", "check correctness only")(
       "no-sandbox", "run the worker without its sandbox (debugging only)")(
       "wait-for-candidate", "initialise, then read one line from stdin: PATH [TAB JSON options] (the daemon's warm spare)")(

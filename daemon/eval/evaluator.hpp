@@ -35,7 +35,7 @@ struct EvalOptions {
   std::filesystem::path worker_binary;
   double call_timeout_s = 10.0;           // one call of the candidate
   double load_timeout_s = 60.0;           // worker start, sandbox, dlopen, CUDA context
-  double timing_budget_s = 1.0;           // host: wall-clock cap on the timing phase
+  double timing_budget_s = 0.5;           // host: wall-clock cap on the timing phase
   bool sandbox = true;
   bool skip_timing = false;
 };

@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""bench_eval_host.py — wall time of `kbv eval` on each host example candidate (small shapes).
+
+Target (issue #2): under 2 s wall per evaluation on a 2-core machine, worker start included.
+Usage: bench/eval_host/bench_eval_host.py [BUILD_DIR] [--repeats N]
+Prints one row per candidate (median and max wall over the repeats, verdict) and a summary.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+TARGET_SECONDS = 2.0  # issue #2
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("build_dir", nargs="?", default="build")
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+    build = Path(args.build_dir)
+    kbv = build / "bin" / "kbv"
+    candidates = sorted((build / "candidates" / "host").glob("*.so"))
+    if not kbv.exists() or not candidates:
+        print(f"no kbv or host candidates under {build}: build first", file=sys.stderr)
+        return 2
+    worst = 0.0
+    with tempfile.TemporaryDirectory() as scratch:
+        env = dict(os.environ, KBV_KEY_FILE=str(Path(scratch) / "key"))
+        print(f"{'candidate':36} {'median s':>9} {'max s':>7}  verdict")
+        for candidate in candidates:
+            walls, verdict = [], "?"
+            for _ in range(args.repeats):
+                start = time.perf_counter()
+                run = subprocess.run([str(kbv), "eval", str(candidate), "--json"], capture_output=True, text=True, env=env)
+                walls.append(time.perf_counter() - start)
+                verdict = json.loads(run.stdout.splitlines()[-1])["verdict"] if run.stdout else f"exit {run.returncode}"
+            worst = max(worst, max(walls))
+            print(f"{candidate.name:36} {statistics.median(walls):9.3f} {max(walls):7.3f}  {verdict}")
+    print(f"worst wall {worst:.3f} s over {len(candidates)} candidates x {args.repeats}; target < {TARGET_SECONDS} s: "
+          f"{'met' if worst < TARGET_SECONDS else 'MISSED'} (nproc {os.cpu_count()})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,33 @@
+// ops/builtin_ops.hpp — accessors for the primitive ops kbv ships; registry.cpp lists them.
+// Each returns a function-local static instance defined next to the op's implementation.
+#pragma once
+
+#include "ops/op.hpp"
+
+namespace kbv::builtin_ops {
+
+// Elementwise, one input (unary.cpp).
+const Op& relu();
+const Op& gelu();
+const Op& leaky_relu();
+const Op& sigmoid();
+const Op& tanh();
+const Op& scale();
+// Elementwise with broadcasting, two inputs (binary.cpp).
+const Op& add();
+const Op& mul();
+// Along one axis (softmax.cpp, reductions.cpp).
+const Op& softmax();
+const Op& sum();
+const Op& mean();
+// Normalisations (layernorm.cpp, rmsnorm.cpp).
+const Op& layernorm();
+const Op& rmsnorm();
+// Products (matmul.cpp) and windows (conv2d.cpp, maxpool2d.cpp).
+const Op& matmul();
+const Op& bmm();
+const Op& linear();
+const Op& conv2d();
+const Op& maxpool2d();
+
+}  // namespace kbv::builtin_ops

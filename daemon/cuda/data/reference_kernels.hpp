@@ -1,0 +1,74 @@
+// data/reference_kernels.hpp — the fp64 device kernels behind the reference ops, as plain
+// functions of pointers and sizes (no op or spec types, so the .cu files stay light to compile).
+// Every function launches asynchronously on `stream` and throws CudaError if a launch fails.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+namespace kbv::cuda::ref {
+
+// ---- elementwise (elementwise_f64.cu) ----
+enum class UnaryKind { relu, gelu, leaky_relu, sigmoid, tanh, scale };
+// y[i] = f(x[i]); `parameter` is leaky_relu's negative slope or scale's factor.
+void unary_f64(UnaryKind kind, double parameter, const double* x, double* y, int64_t n,
+               cudaStream_t stream);
+
+// Numpy broadcasting of two operands to an output of rank ≤ kMaxBroadcastRank: strides are in
+// elements and 0 along broadcast dimensions.
+constexpr int kMaxBroadcastRank = 8;
+struct BroadcastLayout {
+  int rank = 0;
+  int64_t out_dims[kMaxBroadcastRank] = {};
+  int64_t a_strides[kMaxBroadcastRank] = {};
+  int64_t b_strides[kMaxBroadcastRank] = {};
+};
+enum class BinaryKind { add, mul };
+void binary_f64(BinaryKind kind, const double* a, const double* b, double* y,
+                const BroadcastLayout& layout, int64_t n, cudaStream_t stream);
+
+// y[(o * channels + c) * inner + i] += bias[c]: a linear layer's or a convolution's bias.
+void add_channel_bias_f64(double* y, const double* bias, int64_t outer, int64_t channels,
+                          int64_t inner, cudaStream_t stream);
+
+// ---- reductions along one axis (axis_reductions_f64.cu) ----
+// Tensors are viewed as [outer, axis_len, inner] with the reduced axis in the middle.
+void softmax_f64(const double* x, double* y, int64_t outer, int64_t axis_len, int64_t inner,
+                 cudaStream_t stream);
+// y = x / sqrt(mean(x², axis) + eps)
+void rmsnorm_f64(const double* x, double* y, int64_t outer, int64_t axis_len, int64_t inner,
+                 double eps, cudaStream_t stream);
+// y[o, i] = sum (or mean) over the axis of x[o, :, i]
+void reduce_axis_f64(bool mean, const double* x, double* y, int64_t outer, int64_t axis_len,
+                     int64_t inner, cudaStream_t stream);
+// Each of `rows` rows of `row_len` elements normalised to zero mean and unit (biased) variance,
+// then multiplied by weight[j] and shifted by bias[j] (either may be null).
+void layernorm_f64(const double* x, const double* weight, const double* bias, double* y,
+                   int64_t rows, int64_t row_len, double eps, cudaStream_t stream);
+
+// ---- convolution and pooling (conv_pool_f64.cu) ----
+struct ConvGeometry {
+  int64_t batch = 0, in_channels = 0, in_h = 0, in_w = 0;
+  int64_t out_channels = 0, kernel_h = 0, kernel_w = 0, out_h = 0, out_w = 0;
+  int64_t stride = 1, padding = 0, dilation = 1, groups = 1;
+  int64_t group_in_channels() const { return in_channels / groups; }
+  int64_t group_out_channels() const { return out_channels / groups; }
+  // Rows of one group's column matrix: input channels × kernel taps.
+  int64_t column_rows() const { return group_in_channels() * kernel_h * kernel_w; }
+  int64_t out_pixels() const { return out_h * out_w; }
+};
+// columns[r * column_count + (p - first_column)] for r < column_rows(), output pixels
+// p in [first_column, first_column + column_count): the input tap that row r (channel, kh, kw
+// of group `group`) reads for output pixel p of image `image`, 0 where it falls in the padding.
+void im2col_f64(const double* x, double* columns, const ConvGeometry& geometry, int64_t image,
+                int64_t group, int64_t first_column, int64_t column_count, cudaStream_t stream);
+
+struct PoolGeometry {
+  int64_t planes = 0, in_h = 0, in_w = 0, out_h = 0, out_w = 0;  // planes = batch × channels
+  int64_t kernel = 1, stride = 1, padding = 0, dilation = 1;
+};
+// Max over each window; padded positions are skipped (as if −∞); NaN propagates.
+void maxpool2d_f64(const double* x, double* y, const PoolGeometry& geometry, cudaStream_t stream);
+
+}  // namespace kbv::cuda::ref

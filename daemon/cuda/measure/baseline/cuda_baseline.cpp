@@ -1,0 +1,107 @@
+// baseline/cuda_baseline.cpp — builds the node steps and the buffer plan, then runs them.
+#include "measure/baseline/cuda_baseline.hpp"
+
+#include <stdexcept>
+
+#include "measure/baseline/buffer_plan.hpp"
+#include "measure/baseline/library_context.hpp"
+#include "measure/baseline/node_step.hpp"
+#include "measure/support/handles.hpp"
+
+namespace kbv::cuda {
+
+struct CudaBaseline::Impl {
+  Impl(const ResolvedProblem& resolved, MathMode mode)
+      : problem(resolved), context(mode), plan(plan_buffers(resolved)) {
+    for (size_t s = 0; s < plan.slot_bytes.size(); ++s)
+      slots.emplace_back(plan.slot_bytes[s], "baseline intermediate");
+    for (const Node& node : problem.problem.graph) {
+      std::vector<Shape> input_shapes;
+      std::vector<TensorLocation> sources;
+      for (const std::string& name : node.inputs) {
+        input_shapes.push_back(shape_of(name));
+        sources.push_back(location_of(name));
+      }
+      const Shape& output_shape = shape_of(node.output);
+      steps.push_back(make_node_step(
+          measure::NodeContext{node, input_shapes, output_shape}, context));
+      node_sources.push_back(std::move(sources));
+      node_targets.push_back(location_of(node.output));
+    }
+    context.allocate_scratch();
+  }
+
+  const Shape& shape_of(const std::string& name) const {
+    auto it = problem.tensor_shapes.find(name);
+    if (it == problem.tensor_shapes.end())
+      throw std::invalid_argument("problem " + problem.problem.name + ": tensor '" + name +
+                                  "' has no resolved shape");
+    return it->second;
+  }
+  TensorLocation location_of(const std::string& name) const {
+    auto it = plan.tensors.find(name);
+    if (it == plan.tensors.end())
+      throw std::invalid_argument("problem " + problem.problem.name + ": tensor '" + name +
+                                  "' is read before any node writes it");
+    return it->second;
+  }
+
+  ResolvedProblem problem;
+  measure::LibraryContext context;
+  BufferPlan plan;
+  std::vector<measure::DeviceMemory> slots;
+  std::vector<std::unique_ptr<measure::NodeStep>> steps;
+  std::vector<std::vector<TensorLocation>> node_sources;
+  std::vector<TensorLocation> node_targets;
+  std::vector<const float*> gathered;  // reused per node, no allocation per call
+};
+
+CudaBaseline::CudaBaseline(const ResolvedProblem& problem, MathMode mode)
+    : impl_(std::make_unique<Impl>(problem, mode)) {}
+CudaBaseline::~CudaBaseline() = default;
+CudaBaseline::CudaBaseline(CudaBaseline&&) noexcept = default;
+CudaBaseline& CudaBaseline::operator=(CudaBaseline&&) noexcept = default;
+
+void CudaBaseline::run(const std::vector<const float*>& inputs,
+                       const std::vector<float*>& outputs, cudaStream_t stream) {
+  Impl& s = *impl_;
+  if (inputs.size() != s.problem.input_shapes.size() ||
+      outputs.size() != s.problem.output_shapes.size())
+    throw std::invalid_argument("baseline of " + s.problem.problem.name + ": got " +
+                                std::to_string(inputs.size()) + " inputs and " +
+                                std::to_string(outputs.size()) + " outputs, expected " +
+                                std::to_string(s.problem.input_shapes.size()) + " and " +
+                                std::to_string(s.problem.output_shapes.size()));
+  const auto pointer = [&](const TensorLocation& where) -> float* {
+    switch (where.kind) {
+      case TensorLocation::Kind::input: return const_cast<float*>(inputs[where.index]);
+      case TensorLocation::Kind::output: return outputs[where.index];
+      case TensorLocation::Kind::slot: return s.slots[where.index].as<float>();
+    }
+    return nullptr;
+  };
+  s.context.bind_stream(stream);
+  for (size_t n = 0; n < s.steps.size(); ++n) {
+    s.gathered.clear();
+    for (const TensorLocation& source : s.node_sources[n]) s.gathered.push_back(pointer(source));
+    s.steps[n]->run(s.gathered, pointer(s.node_targets[n]), stream);
+  }
+}
+
+size_t CudaBaseline::workspace_bytes() const {
+  return impl_->plan.intermediate_bytes() + impl_->context.held_bytes();
+}
+
+size_t CudaBaseline::intermediate_bytes() const { return impl_->plan.intermediate_bytes(); }
+
+MathMode CudaBaseline::math_mode() const { return impl_->context.mode(); }
+
+std::string CudaBaseline::describe() const {
+  std::string text;
+  const auto& graph = impl_->problem.problem.graph;
+  for (size_t n = 0; n < graph.size(); ++n)
+    text += graph[n].name + " (" + graph[n].op + "): " + impl_->steps[n]->describe() + "\n";
+  return text;
+}
+
+}  // namespace kbv::cuda

@@ -1,0 +1,50 @@
+// baseline/cuda_baseline.hpp — a problem's graph run on the GPU the way PyTorch eager runs it:
+// one library call or kernel per node (cuBLAS, cuBLASLt, cuDNN, kbv's own kernels), in TF32 or
+// strict FP32 math. Intermediates are allocated once at construction, reusing freed slots as
+// PyTorch's caching allocator would, so a call allocates nothing.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "measure/baseline/math_mode.hpp"
+#include "spec/problem.hpp"
+
+namespace kbv::cuda {
+
+class CudaBaseline {
+ public:
+  // Prepares every node on the current device: handles, descriptors, algorithm choices
+  // (cuDNN convolutions are benchmarked here, which runs GPU work). Throws
+  // std::invalid_argument for a graph the CUDA baseline cannot run, std::runtime_error when
+  // `mode` is tf32 and NVIDIA_TF32_OVERRIDE=0, CudaError for library failures.
+  CudaBaseline(const ResolvedProblem& problem, MathMode mode);
+  ~CudaBaseline();
+  CudaBaseline(CudaBaseline&&) noexcept;
+  CudaBaseline& operator=(CudaBaseline&&) noexcept;
+
+  // Enqueues the whole graph on `stream`. `inputs` and `outputs` are device buffers in the
+  // problem's declaration order, each holding its tensor's elements densely (fp32).
+  void run(const std::vector<const float*>& inputs, const std::vector<float*>& outputs,
+           cudaStream_t stream);
+
+  // Device memory the baseline holds beyond its inputs and outputs: intermediate slots,
+  // the cuBLAS/cuBLASLt workspace and scratch (cuDNN workspace, layernorm partials). This is
+  // its memory cost next to a candidate's, since a call allocates nothing more.
+  size_t workspace_bytes() const;
+  size_t intermediate_bytes() const;
+
+  MathMode math_mode() const;
+  // One line per node: the node, its op and what runs it.
+  std::string describe() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace kbv::cuda

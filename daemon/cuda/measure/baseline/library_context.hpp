@@ -1,0 +1,58 @@
+// baseline/library_context.hpp — the library handles and device memory one baseline shares
+// among its graph nodes: a cuBLAS and a cuBLASLt handle with one 32 MiB workspace, a cuDNN
+// handle, and one scratch block (cuDNN workspace, layernorm partials) sized to the largest
+// request, since nodes run one after another on one stream.
+#pragma once
+
+#include <cublasLt.h>
+#include <cublas_v2.h>
+#include <cudnn.h>
+
+#include <cstddef>
+
+#include "measure/baseline/math_mode.hpp"
+#include "measure/support/handles.hpp"
+
+namespace kbv::cuda::measure {
+
+// PyTorch's cuBLAS (and cuBLASLt) workspace on sm90: CUBLAS_WORKSPACE_CONFIG's default
+// ":4096:8", 8 × 4096 KiB = 32 MiB (FIELD-NOTES §4; aten/src/ATen/cuda/CublasHandlePool.cpp).
+constexpr size_t kBlasWorkspaceBytes = size_t{32} << 20;
+
+class LibraryContext {
+ public:
+  explicit LibraryContext(MathMode mode);
+
+  MathMode mode() const { return mode_; }
+  int sm_count() const { return sm_count_; }
+
+  // Created on first use; cuBLAS gets the mode's math mode and the shared workspace.
+  cublasHandle_t cublas();
+  cublasLtHandle_t cublaslt();
+  cudnnHandle_t cudnn();
+  void* blas_workspace();
+
+  // Scratch: steps reserve while they are built, then allocate_scratch() makes one block.
+  void reserve_scratch(size_t bytes);
+  void allocate_scratch();
+  void* scratch() const { return scratch_.get(); }
+
+  // Before a run: every created handle works on `stream` (re-attaching the cuBLAS workspace,
+  // which cublasSetStream resets).
+  void bind_stream(cudaStream_t stream);
+
+  // Device memory this context holds: BLAS workspace plus scratch.
+  size_t held_bytes() const { return blas_workspace_.bytes() + scratch_.bytes(); }
+
+ private:
+  MathMode mode_;
+  int sm_count_ = 0;
+  CublasHandle cublas_;
+  CublasLtHandle cublaslt_;
+  CudnnHandle cudnn_;
+  DeviceMemory blas_workspace_;
+  size_t scratch_reserved_ = 0;
+  DeviceMemory scratch_;
+};
+
+}  // namespace kbv::cuda::measure

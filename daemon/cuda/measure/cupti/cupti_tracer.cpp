@@ -1,0 +1,234 @@
+// cupti/cupti_tracer.cpp — CUPTI activity buffers in, TraceWindow records out.
+#include "measure/cupti/cupti_tracer.hpp"
+
+#include <cupti.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <exception>
+#include <mutex>
+#include <optional>
+
+#include "measure/support/library_errors.hpp"
+
+namespace kbv::cuda {
+namespace detail {
+
+// Collects parsed records while a window is open. CUPTI calls back from its own thread as
+// well as from inside cuptiActivityFlushAll, hence the mutex.
+class TraceCollector {
+ public:
+  void start_window(uint64_t now) {
+    std::lock_guard lock(mutex_);
+    window_ = TraceWindow{};
+    window_.begin_ns = now;
+    collecting_ = true;
+  }
+
+  TraceWindow finish_window(uint64_t now) {
+    std::lock_guard lock(mutex_);
+    collecting_ = false;
+    window_.end_ns = now;
+    return std::move(window_);
+  }
+
+  void add_buffer(CUcontext context, uint32_t stream_id, uint8_t* buffer, size_t valid_bytes) {
+    std::lock_guard lock(mutex_);
+    if (!collecting_) return;
+    CUpti_Activity* record = nullptr;
+    while (cuptiActivityGetNextRecord(buffer, valid_bytes, &record) == CUPTI_SUCCESS) add(record);
+    size_t dropped = 0;
+    if (cuptiActivityGetNumDroppedRecords(context, stream_id, &dropped) == CUPTI_SUCCESS)
+      window_.dropped_records += dropped;
+  }
+
+ private:
+  static MemoryKind memory_kind(CUpti_ActivityMemoryKind kind) {
+    switch (kind) {
+      case CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE: return MemoryKind::pageable;
+      case CUPTI_ACTIVITY_MEMORY_KIND_PINNED: return MemoryKind::pinned;
+      case CUPTI_ACTIVITY_MEMORY_KIND_DEVICE: return MemoryKind::device;
+      case CUPTI_ACTIVITY_MEMORY_KIND_ARRAY: return MemoryKind::array;
+      case CUPTI_ACTIVITY_MEMORY_KIND_MANAGED: return MemoryKind::managed;
+      case CUPTI_ACTIVITY_MEMORY_KIND_DEVICE_STATIC: return MemoryKind::device_static;
+      case CUPTI_ACTIVITY_MEMORY_KIND_MANAGED_STATIC: return MemoryKind::managed_static;
+      default: return MemoryKind::unknown;
+    }
+  }
+
+  // Records that completed before the window opened (delivered late by CUPTI's thread) are
+  // not part of it.
+  bool before_window(uint64_t end_ns) const { return end_ns < window_.begin_ns; }
+
+  void add(const CUpti_Activity* record) {
+    switch (record->kind) {
+      case CUPTI_ACTIVITY_KIND_KERNEL:
+      case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
+        const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
+        if (before_window(k->end)) return;
+        KernelRecord out;
+        out.name = k->name ? k->name : "";
+        out.device_id = k->deviceId;
+        out.context_id = k->contextId;
+        out.stream_id = k->streamId;
+        out.start_ns = k->start;
+        out.end_ns = k->end;
+        out.correlation = k->correlationId;
+        if (out.name == kMarkerKernelName)
+          window_.markers.push_back(out.start_ns);
+        else
+          window_.kernels.push_back(std::move(out));
+        return;
+      }
+      case CUPTI_ACTIVITY_KIND_MEMORY2: {
+        const auto* m = reinterpret_cast<const CUpti_ActivityMemory4*>(record);
+        if (before_window(m->timestamp)) return;
+        MemoryRecord out;
+        out.operation = m->memoryOperationType == CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_RELEASE
+                            ? MemoryOperation::release
+                            : MemoryOperation::allocation;
+        out.kind = memory_kind(m->memoryKind);
+        out.address = m->address;
+        out.bytes = m->bytes;
+        out.timestamp_ns = m->timestamp;
+        out.stream_id = m->streamId;
+        out.correlation = m->correlationId;
+        out.is_async = m->isAsync != 0;
+        window_.memory.push_back(out);
+        return;
+      }
+      case CUPTI_ACTIVITY_KIND_MEMCPY: {
+        const auto* c = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
+        if (before_window(c->end)) return;
+        window_.copies.push_back({CopyRecord::Type::memcpy, c->bytes, c->streamId, c->start,
+                                  c->end, c->correlationId});
+        return;
+      }
+      case CUPTI_ACTIVITY_KIND_MEMSET: {
+        const auto* s = reinterpret_cast<const CUpti_ActivityMemset4*>(record);
+        if (before_window(s->end)) return;
+        window_.copies.push_back({CopyRecord::Type::memset, s->bytes, s->streamId, s->start,
+                                  s->end, s->correlationId});
+        return;
+      }
+      case CUPTI_ACTIVITY_KIND_RUNTIME: {
+        const auto* a = reinterpret_cast<const CUpti_ActivityAPI*>(record);
+        if (before_window(a->end)) return;
+        const char* name = nullptr;
+        if (cuptiGetCallbackName(CUPTI_CB_DOMAIN_RUNTIME_API, a->cbid, &name) != CUPTI_SUCCESS)
+          name = nullptr;
+        window_.api.push_back({name ? name : "", a->cbid, a->threadId, a->start, a->end,
+                               a->correlationId});
+        return;
+      }
+      default: return;
+    }
+  }
+
+  std::mutex mutex_;
+  bool collecting_ = false;
+  TraceWindow window_;
+};
+
+}  // namespace detail
+
+namespace {
+
+// CUPTI's callbacks carry no user pointer: they reach the collector through this. Null
+// outside the tracer's lifetime, when buffers are only freed.
+std::atomic<detail::TraceCollector*> g_collector{nullptr};
+
+// Buffer size per CUPTI request: ~50k kernel records; CUPTI asks again as buffers fill.
+constexpr size_t kActivityBufferBytes = size_t{8} << 20;
+
+// CUPTI owns a buffer between these two callbacks and hands it back by pointer, so it is a
+// plain aligned malloc block rather than an owning C++ object.
+void CUPTIAPI on_buffer_requested(uint8_t** buffer, size_t* size, size_t* max_records) {
+  *buffer = static_cast<uint8_t*>(std::aligned_alloc(ACTIVITY_RECORD_ALIGNMENT,
+                                                     kActivityBufferBytes));
+  *size = *buffer ? kActivityBufferBytes : 0;
+  *max_records = 0;  // as many as fit
+}
+
+void CUPTIAPI on_buffer_completed(CUcontext context, uint32_t stream_id, uint8_t* buffer,
+                                  size_t, size_t valid_bytes) {
+  if (detail::TraceCollector* collector = g_collector.load())
+    collector->add_buffer(context, stream_id, buffer, valid_bytes);
+  std::free(buffer);
+}
+
+}  // namespace
+
+CuptiTracer& CuptiTracer::instance(CuptiOptions options) {
+  struct Holder {
+    std::once_flag once;
+    std::optional<CuptiTracer> tracer;
+    std::exception_ptr failure;
+  };
+  static Holder holder;
+  std::call_once(holder.once, [&] {
+    try {
+      holder.tracer.emplace(Key{}, options);
+    } catch (...) {
+      holder.failure = std::current_exception();
+    }
+  });
+  if (holder.failure) std::rethrow_exception(holder.failure);
+  return *holder.tracer;
+}
+
+CuptiTracer::CuptiTracer(Key, CuptiOptions options)
+    : collector_(std::make_unique<detail::TraceCollector>()), options_(options) {
+  measure::check(cuptiActivityRegisterCallbacks(on_buffer_requested, on_buffer_completed),
+                 "cuptiActivityRegisterCallbacks");
+  measure::check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL),
+                 "cuptiActivityEnable(CONCURRENT_KERNEL)");
+  measure::check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMORY2),
+                 "cuptiActivityEnable(MEMORY2)");
+  measure::check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY), "cuptiActivityEnable(MEMCPY)");
+  measure::check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMSET), "cuptiActivityEnable(MEMSET)");
+  if (options_.runtime_api)
+    measure::check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_RUNTIME),
+                   "cuptiActivityEnable(RUNTIME)");
+  g_collector.store(collector_.get());  // only once everything is enabled
+}
+
+CuptiTracer::~CuptiTracer() { g_collector.store(nullptr); }
+
+const CuptiOptions& CuptiTracer::options() const { return options_; }
+
+void CuptiTracer::begin_window() {
+  measure::check(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED),
+                 "cuptiActivityFlushAll");
+  collector_->start_window(timestamp_ns());
+}
+
+TraceWindow CuptiTracer::end_window() {
+  const cudaError_t synced = cudaDeviceSynchronize();
+  const CUptiResult flushed = cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+  TraceWindow window = collector_->finish_window(timestamp_ns());
+  measure::check(synced, "cudaDeviceSynchronize (end of trace window)");
+  measure::check(flushed, "cuptiActivityFlushAll");
+  return window;
+}
+
+uint32_t CuptiTracer::stream_id(cudaStream_t stream) {
+  uint32_t id = 0;
+  measure::check(cuptiGetStreamIdEx(nullptr, stream, 0, &id), "cuptiGetStreamIdEx");
+  return id;
+}
+
+uint64_t CuptiTracer::timestamp_ns() {
+  uint64_t now = 0;
+  measure::check(cuptiGetTimestamp(&now), "cuptiGetTimestamp");
+  return now;
+}
+
+uint64_t CuptiTracer::gpu_time_after(cudaEvent_t event) {
+  measure::check(cudaEventSynchronize(event), "cudaEventSynchronize");
+  return timestamp_ns();
+}
+
+void CuptiTracer::launch_marker(cudaStream_t stream) { launch_trace_marker_kernel(stream); }
+
+}  // namespace kbv::cuda

@@ -1,0 +1,92 @@
+// cupti/trace_window.hpp — the device activity CUPTI recorded between begin_window() and
+// end_window(): kernels, memory allocations and releases, copies and memsets, and (optionally)
+// runtime API calls, with the questions the evaluator asks of them. Pure host data.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace kbv::cuda {
+
+struct KernelRecord {
+  std::string name;  // as CUPTI reports it (mangled C++ names stay mangled)
+  uint32_t device_id = 0;
+  uint32_t context_id = 0;
+  uint32_t stream_id = 0;
+  uint64_t start_ns = 0;  // CUPTI timestamps (cuptiGetTimestamp's time base)
+  uint64_t end_ns = 0;
+  uint32_t correlation = 0;
+};
+
+// CUPTI_ACTIVITY_MEMORY_KIND_* as kbv needs them.
+enum class MemoryKind { unknown, pageable, pinned, device, array, managed, device_static,
+                        managed_static };
+enum class MemoryOperation { allocation, release };
+
+struct MemoryRecord {
+  MemoryOperation operation = MemoryOperation::allocation;
+  MemoryKind kind = MemoryKind::unknown;
+  uint64_t address = 0;
+  uint64_t bytes = 0;
+  uint64_t timestamp_ns = 0;
+  uint32_t stream_id = 0;  // CUPTI_INVALID_STREAM_ID unless the operation was stream-ordered
+  uint32_t correlation = 0;
+  bool is_async = false;   // cudaMallocAsync / cudaFreeAsync
+};
+
+struct CopyRecord {
+  enum class Type { memcpy, memset };
+  Type type = Type::memcpy;
+  uint64_t bytes = 0;
+  uint32_t stream_id = 0;
+  uint64_t start_ns = 0;
+  uint64_t end_ns = 0;
+  uint32_t correlation = 0;
+};
+
+struct ApiRecord {
+  std::string name;  // e.g. "cudaLaunchKernel_v7000"
+  uint32_t callback_id = 0;
+  uint32_t thread_id = 0;
+  uint64_t start_ns = 0;
+  uint64_t end_ns = 0;
+  uint32_t correlation = 0;
+};
+
+// The name kbv's own marker kernel carries in traces (cupti_tracer.hpp, launch_marker).
+inline constexpr const char* kMarkerKernelName = "kbv_trace_marker";
+
+struct TraceWindow {
+  std::vector<KernelRecord> kernels;  // kbv marker kernels excluded (see markers)
+  std::vector<uint64_t> markers;      // start times of marker kernels, in launch order
+  std::vector<MemoryRecord> memory;
+  std::vector<CopyRecord> copies;
+  std::vector<ApiRecord> api;
+  uint64_t begin_ns = 0;      // cuptiGetTimestamp at begin_window
+  uint64_t end_ns = 0;        // cuptiGetTimestamp at end_window, after the device sync
+  uint64_t dropped_records = 0;  // CUPTI ran out of buffer space: the window is incomplete
+
+  // Peak of device memory held over the window relative to its start: the running maximum,
+  // in timestamp order, of bytes allocated minus bytes released, for memory that lives on the
+  // device (device and managed kinds: managed memory counts so that cudaMallocManaged cannot
+  // hide an allocation). A release of a block the window did not see allocated lowers the
+  // running total; the peak is never below 0.
+  uint64_t peak_device_bytes() const;
+  // Bytes still held at the end of the window (allocated minus released, floored at 0).
+  uint64_t retained_device_bytes() const;
+
+  // First kernel start to last kernel end; nullopt when no kernel ran.
+  std::optional<std::pair<uint64_t, uint64_t>> kernel_span() const;
+  std::set<std::string> kernel_names() const;
+  std::set<uint32_t> kernel_streams() const;
+
+  // Stream-injection check: did every kernel end by `gpu_ns` (e.g. the start of a marker
+  // launched right after the stop event)? Lists the ones that did not.
+  bool all_kernels_end_before(uint64_t gpu_ns) const;
+  std::vector<KernelRecord> kernels_ending_after(uint64_t gpu_ns) const;
+};
+
+}  // namespace kbv::cuda

@@ -1,0 +1,69 @@
+// timing/cold_timer.hpp — NVBench-style cold timing of GPU work (FIELD-NOTES §2).
+//
+// One sample: flush L2 (l2_flush.hpp), record a start event on the harness stream, run the
+// callable, record a stop event, wait, read the elapsed time, read the SM clock. Samples taken
+// below 75 % of the default SM clock are discarded (after a short pause for the GPU to
+// recover). Warm-up runs by wall time first; sampling stops per the NVBench stdrel rule
+// (stop_rule.hpp) or at the wall cap.
+//
+// Several callables (a candidate and its TF32 and FP32 baselines) are timed interleaved,
+// round-robin, each with its own stop rule state, so drift in clocks or temperature hits them
+// alike. Every call receives a running call index (warm-up calls included) so the caller can
+// hand it a fresh input set: call i uses set i % sets, and nothing can be cached by pointer.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "measure/timing/stop_rule.hpp"
+
+namespace kbv::cuda {
+
+struct TimingResult {
+  double median_s = 0;
+  double iqr_s = 0;
+  double min_s = 0;
+  double max_s = 0;
+  size_t samples = 0;              // kept samples
+  size_t discarded_throttled = 0;  // samples dropped for a clock below the threshold
+  double sm_clock_mhz_median = 0;  // over kept samples; 0 when the clock could not be read
+  double noise = 0;                // relative standard deviation of the kept samples
+  double gpu_seconds = 0;          // sum of kept samples
+  double wall_seconds = 0;         // sampling wall time of this callable (warm-up excluded)
+  size_t warmup_calls = 0;
+  bool hit_wall_cap = false;       // stopped by max_wall_seconds, not by the noise rule
+};
+
+using TimedCall = std::function<void(cudaStream_t stream, uint64_t call_index)>;
+
+class ColdTimer {
+ public:
+  // Times work on `stream` (which must belong to the current device).
+  explicit ColdTimer(cudaStream_t stream, StopRule rule = {});
+  ~ColdTimer();
+  ColdTimer(const ColdTimer&) = delete;
+  ColdTimer& operator=(const ColdTimer&) = delete;
+
+  TimingResult measure(const TimedCall& call);
+  // Results in the order of `calls`.
+  std::vector<TimingResult> measure_interleaved(const std::vector<TimedCall>& calls);
+
+  // One cold sample, outside any stop rule: seconds between the events around the call.
+  double cold_sample(const TimedCall& call, uint64_t call_index);
+
+  const StopRule& rule() const;
+  std::string clock_source() const;
+  double default_clock_mhz() const;
+  size_t flush_bytes() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace kbv::cuda

@@ -1,0 +1,48 @@
+// timing/stop_rule.hpp — when to stop sampling, NVBench's "stdrel" criterion with its
+// defaults (nvbench/detail/stdrel_criterion.cxx, measure_cold.cu; FIELD-NOTES §2).
+#pragma once
+
+#include <cstddef>
+#include <deque>
+
+#include "measure/timing/sample_stats.hpp"
+
+namespace kbv::cuda {
+
+struct StopRule {
+  size_t min_samples = 10;          // NVBench --min-samples default
+  double min_gpu_seconds = 0.5;     // NVBench stdrel --min-time default
+  double max_noise = 0.005;         // NVBench stdrel --max-noise default (0.5 % rel. stdev)
+  double max_wall_seconds = 15.0;   // NVBench --timeout default, per timed callable
+  // Warm-up runs by wall time, not count: triton-lang/triton#2306 measured do_bench's 25 ms
+  // default to read 30 % slow and settle only beyond 150 ms; 200 ms clears that.
+  double warmup_wall_seconds = 0.2;
+  double throttle_threshold = 0.75;          // NVBench --throttle-threshold default
+  double throttle_recovery_seconds = 0.05;   // NVBench --throttle-recovery-delay default
+};
+
+// NVBench's stdrel: finished once the accumulated time exceeds min_gpu_seconds and either the
+// relative standard deviation of all samples is below max_noise, or that noise has reached a
+// plateau (checked every 16 samples once 64 noise values exist: the relative spread of the
+// last ≤512 noise values around the current one is under 5 %).
+class NoiseCriterion {
+ public:
+  explicit NoiseCriterion(const StopRule& rule) : rule_(rule) {}
+  void add(double seconds);
+  bool finished() const;
+  double noise() const;  // relative standard deviation so far (0 before two samples)
+  double total_seconds() const { return moments_.sum(); }
+  size_t count() const { return moments_.count(); }
+
+  static constexpr size_t kNoiseHistory = 512;        // NVBench's ring buffer
+  static constexpr size_t kPlateauMinHistory = 64;    // values needed before a plateau check
+  static constexpr size_t kPlateauCheckEvery = 16;    // samples between plateau checks
+  static constexpr double kPlateauSpread = 0.05;      // relative spread that counts as flat
+
+ private:
+  StopRule rule_;
+  RunningMoments moments_;
+  std::deque<double> noise_history_;
+};
+
+}  // namespace kbv::cuda

@@ -1,0 +1,148 @@
+// Parses and validates sidecar manifests (YAML or JSON) with errors naming field and fix.
+#include "identity/manifest.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+#include <yaml-cpp/yaml.h>
+
+namespace kbv::kbvd {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Bounds that keep one manifest from bloating the store or the CLI's tables.
+constexpr std::size_t kMaxTextChars = 256;
+constexpr std::size_t kMaxTags = 32;
+constexpr std::size_t kMaxManifestBytes = 64 * 1024;
+
+[[noreturn]] void fail(const fs::path& file, const std::string& field, const std::string& problem,
+                       const std::string& fix) {
+  throw ManifestError(fmt::format("{}: {}: {}; fix: {}", file.string(), field, problem, fix));
+}
+
+std::string checked_text(const fs::path& file, const std::string& field, const std::string& value) {
+  if (value.size() > kMaxTextChars)
+    fail(file, field, fmt::format("longer than {} characters", kMaxTextChars), "shorten it");
+  if (std::any_of(value.begin(), value.end(), [](unsigned char c) { return c < 0x20; }))
+    fail(file, field, "contains control characters", "use printable text");
+  return value;
+}
+
+void check_problem(const fs::path& file, const std::string& problem) {
+  static const std::regex name("[a-z0-9_]+");
+  if (!problem.empty() && !std::regex_match(problem, name))
+    fail(file, "problem", fmt::format("'{}' is not a problem name", problem),
+         "use the name of a problems/*.yaml file, e.g. relu");
+}
+
+// The same shape for both syntaxes: field name -> scalar or list of scalars.
+struct Fields {
+  std::vector<std::pair<std::string, std::string>> scalars;
+  std::vector<std::string> tags;
+  bool has_tags = false;
+};
+
+Manifest build(const Fields& fields, const fs::path& file) {
+  Manifest m;
+  for (const auto& [key, value] : fields.scalars) {
+    if (key == "model") m.model = checked_text(file, key, value);
+    else if (key == "sample_id") m.sample_id = checked_text(file, key, value);
+    else if (key == "problem") m.problem = checked_text(file, key, value);
+    else
+      fail(file, key, "unknown field", "use only model, sample_id, problem and tags");
+  }
+  check_problem(file, m.problem);
+  if (fields.tags.size() > kMaxTags)
+    fail(file, "tags", fmt::format("more than {} tags", kMaxTags), "keep the tags that matter");
+  for (const auto& tag : fields.tags) m.tags.push_back(checked_text(file, "tags", tag));
+  return m;
+}
+
+Fields from_yaml(const std::string& text, const fs::path& file) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    fail(file, fmt::format("line {}", e.mark.line + 1), e.msg, "correct the YAML syntax");
+  }
+  if (!root.IsDefined() || root.IsNull()) return {};
+  if (!root.IsMap()) fail(file, "(document)", "must be a mapping", "write 'model: NAME' etc.");
+  Fields f;
+  for (const auto& entry : root) {
+    const auto key = entry.first.as<std::string>();
+    if (key == "tags") {
+      if (!entry.second.IsSequence())
+        fail(file, "tags", "must be a list of strings", "write 'tags: [a, b]'");
+      for (const auto& t : entry.second) {
+        if (!t.IsScalar()) fail(file, "tags", "every tag must be a string", "write 'tags: [a, b]'");
+        f.tags.push_back(t.Scalar());
+      }
+      continue;
+    }
+    if (!entry.second.IsScalar())
+      fail(file, key, "must be a single value", fmt::format("write '{}: VALUE'", key));
+    f.scalars.emplace_back(key, entry.second.Scalar());
+  }
+  return f;
+}
+
+Fields from_json(const std::string& text, const fs::path& file) {
+  nlohmann::json root;
+  try {
+    root = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    fail(file, fmt::format("byte {}", e.byte), "is not valid JSON", "correct the JSON syntax");
+  }
+  if (!root.is_object()) fail(file, "(document)", "must be an object", "write {\"model\": ...}");
+  Fields f;
+  for (const auto& [key, value] : root.items()) {
+    if (key == "tags") {
+      if (!value.is_array()) fail(file, "tags", "must be an array of strings", "write \"tags\": [\"a\"]");
+      for (const auto& t : value) {
+        if (!t.is_string()) fail(file, "tags", "every tag must be a string", "quote each tag");
+        f.tags.push_back(t.get<std::string>());
+      }
+      continue;
+    }
+    if (value.is_string()) f.scalars.emplace_back(key, value.get<std::string>());
+    else if (value.is_number_integer()) f.scalars.emplace_back(key, value.dump());
+    else
+      fail(file, key, "must be a string (sample_id may be an integer)", "quote the value");
+  }
+  return f;
+}
+
+}  // namespace
+
+Manifest parse_manifest(const std::string& text, bool json, const fs::path& file) {
+  return build(json ? from_json(text, file) : from_yaml(text, file), file);
+}
+
+fs::path yaml_manifest_path(const fs::path& candidate) { return fs::path(candidate.string() + ".yaml"); }
+fs::path json_manifest_path(const fs::path& candidate) { return fs::path(candidate.string() + ".json"); }
+
+std::optional<Manifest> load_manifest_beside(const fs::path& candidate) {
+  const auto yaml = yaml_manifest_path(candidate);
+  const auto json = json_manifest_path(candidate);
+  std::error_code ec;
+  const bool has_yaml = fs::is_regular_file(yaml, ec);
+  const bool has_json = fs::is_regular_file(json, ec);
+  if (has_yaml && has_json)
+    fail(json, "(file)", "both NAME.so.yaml and NAME.so.json exist", "keep only one of them");
+  if (!has_yaml && !has_json) return std::nullopt;
+  const auto& path = has_yaml ? yaml : json;
+  if (fs::file_size(path, ec) > kMaxManifestBytes)
+    fail(path, "(file)", fmt::format("larger than {} bytes", kMaxManifestBytes), "shorten it");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail(path, "(file)", "cannot be read", "make it readable by kbvd");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_manifest(text.str(), has_json, path);
+}
+
+}  // namespace kbv::kbvd

@@ -1,0 +1,254 @@
+// fork/exec of an evaluator in its own process group; exit seen through a pidfd, output read
+// asynchronously; exec failures reported through a close-on-exec pipe.
+#include "sched/child.hpp"
+
+#include <fcntl.h>
+#include <linux/close_range.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <boost/asio/read.hpp>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <fmt/format.h>
+
+#include "sched/proc_stat.hpp"
+
+namespace kbv::kbvd {
+namespace {
+
+namespace asio = boost::asio;
+
+// Caps on what kbvd keeps of a child's output: a report is a few KiB; stderr's tail suffices.
+constexpr std::size_t kMaxStdoutBytes = 16u << 20;
+constexpr std::size_t kMaxStderrBytes = 64u << 10;
+constexpr std::size_t kReadChunk = 64u << 10;
+// After the evaluator exits its group is killed; pipes close at once unless something escaped
+// the group holding them: stop waiting for EOF after this long.
+constexpr auto kEofGrace = std::chrono::seconds(5);
+
+// An fd that closes itself.
+class Fd {
+ public:
+  Fd() = default;
+  explicit Fd(int fd) : fd_(fd) {}
+  Fd(Fd&& o) noexcept : fd_(o.release()) {}
+  Fd& operator=(Fd&& o) noexcept {
+    reset(o.release());
+    return *this;
+  }
+  ~Fd() { reset(); }
+  int get() const { return fd_; }
+  int release() { return std::exchange(fd_, -1); }
+  void reset(int fd = -1) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = fd;
+  }
+
+ private:
+  int fd_ = -1;
+};
+
+struct Pipe {
+  Fd read, write;
+};
+
+Pipe make_pipe() {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) throw SpawnError(fmt::format("pipe: {}", std::strerror(errno)));
+  return {Fd(fds[0]), Fd(fds[1])};
+}
+
+// Runs in the child between fork and exec: async-signal-safe calls only.
+[[noreturn]] void exec_child(pid_t parent, int in_fd, int out_fd, int err_fd, int report_fd,
+                             char* const* argv) {
+  ::setpgid(0, 0);
+  // Die with kbvd: a killed daemon must not leave evaluations running on a GPU.
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != parent) ::_exit(127);
+  sigset_t none;
+  sigemptyset(&none);
+  ::sigprocmask(SIG_SETMASK, &none, nullptr);
+  ::signal(SIGPIPE, SIG_DFL);  // kbvd ignores it; an ignored disposition survives exec
+  if (::dup2(in_fd, 0) < 0 || ::dup2(out_fd, 1) < 0 || ::dup2(err_fd, 2) < 0) {
+    const int e = errno;
+    [[maybe_unused]] auto n = ::write(report_fd, &e, sizeof e);
+    ::_exit(127);
+  }
+  // Nothing of kbvd's (store, sockets, inotify) reaches the evaluator.
+  ::close_range(3, ~0u, CLOSE_RANGE_CLOEXEC);
+  ::execv(argv[0], argv);
+  const int e = errno;
+  [[maybe_unused]] auto n = ::write(report_fd, &e, sizeof e);
+  ::_exit(127);
+}
+
+}  // namespace
+
+Child::Child(asio::io_context& io, Done done)
+    : io_(io), done_(std::move(done)), out_(io), err_(io), pidfd_(io), eof_grace_(io) {}
+
+Child::~Child() {
+  if (stdin_fd_ >= 0) ::close(stdin_fd_);
+  if (!exited_ && pid_ > 0) {
+    // Destroyed while running (daemon shutting down): end the group and reap the leader.
+    ::kill(-pid_, SIGKILL);
+    ::waitpid(pid_, nullptr, 0);
+  }
+}
+
+std::shared_ptr<Child> Child::spawn(asio::io_context& io, const std::vector<std::string>& argv,
+                                    bool with_stdin, Done done) {
+  if (argv.empty()) throw SpawnError("empty evaluator command");
+  std::vector<std::string> args = argv;
+  std::vector<char*> c_argv;
+  for (auto& a : args) c_argv.push_back(a.data());
+  c_argv.push_back(nullptr);
+
+  Pipe out = make_pipe(), err = make_pipe(), report = make_pipe();
+  Pipe in;
+  if (with_stdin) {
+    in = make_pipe();
+  } else {
+    in.read = Fd(::open("/dev/null", O_RDONLY | O_CLOEXEC));
+    if (in.read.get() < 0) throw SpawnError(fmt::format("/dev/null: {}", std::strerror(errno)));
+  }
+
+  std::shared_ptr<Child> child(new Child(io, std::move(done)));
+  const pid_t parent = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid < 0) throw SpawnError(fmt::format("fork: {}", std::strerror(errno)));
+  if (pid == 0)
+    exec_child(parent, in.read.get(), out.write.get(), err.write.get(), report.write.get(),
+               c_argv.data());
+  child->pid_ = pid;
+  ::setpgid(pid, pid);  // also here, so the group exists before either side goes on
+  in.read.reset();
+  out.write.reset();
+  err.write.reset();
+  report.write.reset();
+
+  int exec_errno = 0;
+  ssize_t n;
+  do {
+    n = ::read(report.read.get(), &exec_errno, sizeof exec_errno);
+  } while (n < 0 && errno == EINTR);
+  if (n > 0) {
+    ::waitpid(pid, nullptr, 0);
+    child->exited_ = true;
+    throw SpawnError(fmt::format("cannot run {}: {}", argv[0], std::strerror(exec_errno)));
+  }
+
+  // glibc 2.36's <sys/pidfd.h> lacks C linkage for C++: call the system call directly.
+  const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+  if (pidfd < 0) {
+    const int e = errno;
+    throw SpawnError(fmt::format("pidfd_open: {}", std::strerror(e)));  // ~Child kills and reaps
+  }
+  child->pidfd_.assign(pidfd);
+  child->out_.assign(out.read.release());
+  child->err_.assign(err.read.release());
+  child->stdin_fd_ = with_stdin ? in.write.release() : -1;
+  child->start_ticks_ = process_start_ticks(pid).value_or(0);
+  child->start();
+  return child;
+}
+
+void Child::start() {
+  out_buf_.resize(kReadChunk);
+  err_buf_.resize(kReadChunk);
+  read_stdout();
+  read_stderr();
+  wait_exit();
+}
+
+void Child::read_stdout() {
+  out_.async_read_some(asio::buffer(out_buf_), [self = shared_from_this()](auto ec, std::size_t n) {
+    if (n > 0 && self->result_.out.size() < kMaxStdoutBytes)
+      self->result_.out.append(self->out_buf_.data(),
+                               std::min(n, kMaxStdoutBytes - self->result_.out.size()));
+    if (ec) {
+      self->out_eof_ = true;
+      self->maybe_finish();
+      return;
+    }
+    self->read_stdout();
+  });
+}
+
+void Child::read_stderr() {
+  err_.async_read_some(asio::buffer(err_buf_), [self = shared_from_this()](auto ec, std::size_t n) {
+    auto& err = self->result_.err;
+    err.append(self->err_buf_.data(), n);
+    if (err.size() > kMaxStderrBytes) err.erase(0, err.size() - kMaxStderrBytes);
+    if (ec) {
+      self->err_eof_ = true;
+      self->maybe_finish();
+      return;
+    }
+    self->read_stderr();
+  });
+}
+
+void Child::wait_exit() {
+  pidfd_.async_wait(asio::posix::stream_descriptor::wait_read, [self = shared_from_this()](auto ec) {
+    if (ec == asio::error::operation_aborted) return;
+    // The leader is a zombie now, so its pid (the group id) cannot be reused: end whatever it
+    // left in its group before reaping it.
+    ::kill(-self->pid_, SIGKILL);
+    siginfo_t info{};
+    if (::waitid(P_PIDFD, static_cast<id_t>(self->pidfd_.native_handle()), &info, WEXITED) == 0) {
+      if (info.si_code == CLD_EXITED) self->result_.exit_code = info.si_status;
+      else self->result_.term_signal = info.si_status;
+    } else {
+      self->result_.exit_code = -1;
+    }
+    self->exited_ = true;
+    if (self->stdin_fd_ >= 0) {
+      ::close(self->stdin_fd_);
+      self->stdin_fd_ = -1;
+    }
+    self->eof_grace_.expires_after(kEofGrace);
+    self->eof_grace_.async_wait([self](auto timer_ec) {
+      if (timer_ec) return;
+      boost::system::error_code ignored;
+      self->out_.close(ignored);
+      self->err_.close(ignored);
+    });
+    self->maybe_finish();
+  });
+}
+
+void Child::maybe_finish() {
+  if (finished_ || !exited_ || !out_eof_ || !err_eof_) return;
+  finished_ = true;
+  eof_grace_.cancel();
+  boost::system::error_code ignored;
+  pidfd_.close(ignored);
+  auto done = std::move(done_);
+  if (done) done(result_);
+}
+
+bool Child::send_line_and_close(const std::string& line) {
+  if (stdin_fd_ < 0) return false;
+  std::size_t sent = 0;
+  while (sent < line.size()) {
+    const ssize_t n = ::write(stdin_fd_, line.data() + sent, line.size() - sent);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    sent += static_cast<std::size_t>(n);
+  }
+  ::close(stdin_fd_);
+  stdin_fd_ = -1;
+  return sent == line.size();
+}
+
+void Child::kill_group(int sig) {
+  if (!exited_ && pid_ > 0) ::kill(-pid_, sig);
+}
+
+}  // namespace kbv::kbvd

@@ -1,0 +1,162 @@
+// Turns an evaluator's exit status and JSON report into a verdict, a detail and figures.
+#include "sched/outcome.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <csignal>
+#include <cstring>
+
+namespace kbv::kbvd {
+namespace {
+
+using nlohmann::json;
+
+// How much of stderr a verdict's detail keeps (the tail holds the error).
+constexpr std::size_t kStderrTailChars = 2000;
+
+std::string tail(const std::string& text) {
+  std::string t = text.size() > kStderrTailChars ? text.substr(text.size() - kStderrTailChars) : text;
+  while (!t.empty() && (t.back() == '\n' || t.back() == ' ')) t.pop_back();
+  return t;
+}
+
+// The evaluator prints one object; tolerate stray lines before it (take the last object line).
+std::optional<json> parse_report(const std::string& out) {
+  if (auto whole = json::parse(out, nullptr, false); !whole.is_discarded() && whole.is_object())
+    return whole;
+  std::size_t end = out.size();
+  while (end > 0) {
+    const auto start = out.rfind('\n', end - 1);
+    const auto from = start == std::string::npos ? 0 : start + 1;
+    const auto line = out.substr(from, end - from);
+    if (!line.empty() && line.front() == '{') {
+      auto parsed = json::parse(line, nullptr, false);
+      if (!parsed.is_discarded() && parsed.is_object()) return parsed;
+    }
+    if (start == std::string::npos) break;
+    end = start;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> string_at(const json& j, const char* key) {
+  if (j.contains(key) && j[key].is_string()) return j[key].get<std::string>();
+  return std::nullopt;
+}
+
+std::optional<double> number_at(const json& j, std::initializer_list<const char*> path) {
+  const json* node = &j;
+  for (const char* key : path) {
+    if (!node->is_object() || !node->contains(key)) return std::nullopt;
+    node = &(*node)[key];
+  }
+  if (node->is_number()) return node->get<double>();
+  return std::nullopt;
+}
+
+void collect_figures(const json& r, Outcome& o) {
+  const std::pair<const char*, std::initializer_list<const char*>> wanted[] = {
+      {"speedup_vs_fp32", {"speedup", "vs_fp32"}},
+      {"speedup_vs_tf32", {"speedup", "vs_tf32"}},
+      {"memory_ratio", {"memory", "ratio"}},
+      {"candidate_peak_bytes", {"memory", "candidate_peak_bytes"}},
+      {"baseline_peak_bytes", {"memory", "baseline_peak_bytes"}},
+      {"candidate_median_s", {"timing", "candidate", "median_s"}},
+      {"candidate_iqr_s", {"timing", "candidate", "iqr_s"}},
+      {"baseline_fp32_median_s", {"timing", "baseline_fp32", "median_s"}},
+      {"baseline_tf32_median_s", {"timing", "baseline_tf32", "median_s"}},
+      {"wall_seconds", {"wall_seconds"}},
+  };
+  for (const auto& [name, path] : wanted)
+    if (auto v = number_at(r, path)) o.figures.emplace_back(name, *v);
+}
+
+std::string signal_name(int sig) {
+  const char* abbrev = sigabbrev_np(sig);
+  return abbrev ? fmt::format("SIG{}", abbrev) : fmt::format("signal {}", sig);
+}
+
+}  // namespace
+
+const std::vector<std::string>& known_verdicts() {
+  static const std::vector<std::string> v = {
+      "pass",     "fail_correctness", "crash",          "timeout",           "abi_error",
+      "load_error", "resource",       "hack_suspected", "sandbox_violation", "bad_input"};
+  return v;
+}
+
+const std::vector<std::string>& worker_exit_reasons() {
+  static const std::vector<std::string> r = {
+      "completed",   // exit 0 or 1 with a report
+      "bad_input",   // exit 2
+      "timeout",     // killed at the deadline
+      "signal",      // died by a signal kbvd did not send
+      "protocol_error",  // no usable report, or an exit code outside the contract
+      "spare_exit",  // a warm spare ended before it was handed a candidate
+      "drained",     // killed by a draining shutdown, candidate requeued
+      "exec_failed"  // the evaluator command could not be started
+  };
+  return r;
+}
+
+Outcome decide_outcome(const ChildExit& exit, const std::string& stdout_text,
+                       const std::string& stderr_text) {
+  Outcome o;
+  o.exit = exit;
+  if (exit.timed_out) {
+    o.verdict = "timeout";
+    o.worker_exit = "timeout";
+    o.detail = fmt::format("evaluator killed after {:.0f} s (evaluator.timeout_s)", exit.timeout_s);
+    return o;
+  }
+  if (exit.term_signal) {
+    o.verdict = "crash";
+    o.worker_exit = "signal";
+    o.detail = fmt::format("evaluator died by {}", signal_name(*exit.term_signal));
+    if (const auto t = tail(stderr_text); !t.empty()) o.detail += ": " + t;
+    return o;
+  }
+  const int code = exit.exit_code.value_or(-1);
+  const auto report = parse_report(stdout_text);
+  const bool verdict_known =
+      report && string_at(*report, "verdict") &&
+      std::find(known_verdicts().begin(), known_verdicts().end(), *string_at(*report, "verdict")) !=
+          known_verdicts().end();
+
+  if (code == 2 && !verdict_known) {
+    o.verdict = "bad_input";
+    o.worker_exit = "bad_input";
+    o.detail = tail(stderr_text);
+    if (o.detail.empty()) o.detail = "evaluator refused the input (exit 2) without a message";
+    if (report) o.report = *report;
+    return o;
+  }
+  if ((code != 0 && code != 1 && code != 2) || !verdict_known) {
+    o.verdict = "crash";
+    o.worker_exit = "protocol_error";
+    o.detail = !report ? fmt::format("evaluator exited {} without a JSON report", code)
+                       : fmt::format("evaluator exited {} with an unusable verdict", code);
+    if (const auto t = tail(stderr_text); !t.empty()) o.detail += ": " + t;
+    if (report) o.report = *report;
+    return o;
+  }
+  const json& r = *report;
+  o.report = r;
+  o.verdict = *string_at(r, "verdict");
+  o.worker_exit = code == 2 ? "bad_input" : "completed";
+  o.detail = string_at(r, "detail").value_or(string_at(r, "error").value_or(""));
+  if (o.detail.empty() && code == 2) o.detail = tail(stderr_text);
+  o.hack_pattern = string_at(r, "hack_pattern");
+  o.failed_family = string_at(r, "failed_family");
+  if (r.contains("flags") && r["flags"].is_array()) o.flags = r["flags"];
+  if (r.contains("problem") && r["problem"].is_object() && r["problem"].contains("level")) {
+    const auto& level = r["problem"]["level"];
+    if (level.is_number_integer()) o.problem_level = std::to_string(level.get<long long>());
+    else if (level.is_string()) o.problem_level = level.get<std::string>();
+  }
+  collect_figures(r, o);
+  return o;
+}
+
+}  // namespace kbv::kbvd

@@ -1,0 +1,108 @@
+// FIFO dispatch from the durable queue to idle slots; busy-time accounting; draining.
+#include "sched/scheduler.hpp"
+
+#include <chrono>
+#include <spdlog/spdlog.h>
+
+#include "sched/epoch.hpp"
+
+namespace kbv::kbvd {
+namespace {
+// How often busy seconds of running evaluations reach the counter between finishes.
+constexpr std::chrono::seconds kBusyTick{5};
+
+double unix_now() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+}  // namespace
+
+Scheduler::Scheduler(boost::asio::io_context& io, Store& store, Metrics& metrics,
+                     const LiveConfig& config, const std::vector<DeviceSlot>& devices)
+    : io_(io), store_(store), metrics_(metrics), config_(config), tick_timer_(io), drain_timer_(io) {
+  for (const auto& d : devices)
+    slots_.push_back(std::make_unique<Slot>(io, d, store, metrics, config, [this] { pump(); }));
+}
+
+void Scheduler::start() {
+  for (auto& s : slots_) s->ensure_spare();
+  tick();
+  pump();
+}
+
+void Scheduler::tick() {
+  for (auto& s : slots_) s->account_busy();
+  tick_timer_.expires_after(kBusyTick);
+  tick_timer_.async_wait([this](const boost::system::error_code& ec) {
+    if (!ec) tick();
+  });
+}
+
+void Scheduler::pump() {
+  if (draining_) {
+    check_drained();
+    return;
+  }
+  if (pumping_) return;
+  pumping_ = true;
+  const auto epoch = epoch_at(config_.get().epoch, std::chrono::system_clock::now());
+  if (epoch.number != epoch_) {
+    if (epoch_ >= 0) {
+      spdlog::info("epoch {} begins; restarting warm spares", epoch.number);
+      for (auto& s : slots_) s->retire_spare();
+    }
+    epoch_ = epoch.number;
+    metrics_.set_epoch(static_cast<double>(epoch_));
+  }
+  for (auto& s : slots_) {
+    while (s->can_take()) {
+      auto job = store_.start_next(epoch, s->device().device, s->device().label, unix_now());
+      if (!job) break;
+      s->start(*job);
+    }
+    s->ensure_spare();
+  }
+  metrics_.set_queue_depth(static_cast<double>(store_.waiting_count()));
+  pumping_ = false;
+}
+
+void Scheduler::drain(double timeout_s, std::function<void()> drained) {
+  draining_ = true;
+  drained_ = std::move(drained);
+  for (auto& s : slots_) s->stop_spares();
+  drain_timer_.expires_after(std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+      std::chrono::duration<double>(timeout_s)));
+  drain_timer_.async_wait([this](const boost::system::error_code& ec) {
+    if (ec) return;
+    spdlog::warn("drain timeout reached: killing in-flight evaluations and requeueing them");
+    abort_now();
+  });
+  check_drained();
+}
+
+void Scheduler::abort_now() {
+  for (auto& s : slots_) s->abort_running();
+}
+
+void Scheduler::check_drained() {
+  for (const auto& s : slots_)
+    if (!s->quiescent()) return;
+  drain_timer_.cancel();
+  tick_timer_.cancel();
+  if (auto done = std::move(drained_)) {
+    drained_ = nullptr;
+    done();
+  }
+}
+
+void Scheduler::config_reloaded() {
+  for (auto& s : slots_) s->retire_spare();
+  pump();
+}
+
+nlohmann::json Scheduler::status() const {
+  nlohmann::json slots = nlohmann::json::array();
+  for (const auto& s : slots_) slots.push_back(s->status());
+  return slots;
+}
+
+}  // namespace kbv::kbvd

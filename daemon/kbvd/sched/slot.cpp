@@ -1,0 +1,219 @@
+// A slot's life: spare started, candidate handed over, deadline enforced, result recorded.
+#include "sched/slot.hpp"
+
+#include <csignal>
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include "sched/epoch.hpp"
+#include "sched/evaluator_command.hpp"
+
+namespace kbv::kbvd {
+namespace {
+using Clock = std::chrono::steady_clock;
+// A spare that keeps dying, or an evaluator that will not start, is retried at 1 s, 2 s, …
+// up to a minute apart: fast recovery from a blip, no fork storm from a broken install.
+constexpr std::chrono::seconds kFirstBackoff{1};
+constexpr std::chrono::seconds kMaxBackoff{60};
+
+double unix_now() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+double seconds_since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+std::string describe(const ChildResult& r) {
+  if (r.term_signal) return fmt::format("signal {}", *r.term_signal);
+  return fmt::format("exit {}", r.exit_code.value_or(-1));
+}
+std::string last_line(const std::string& text) {
+  auto end = text.find_last_not_of("\n ");
+  if (end == std::string::npos) return {};
+  auto start = text.rfind('\n', end);
+  return text.substr(start == std::string::npos ? 0 : start + 1, end + 1 - (start == std::string::npos ? 0 : start + 1));
+}
+}  // namespace
+
+Slot::Slot(boost::asio::io_context& io, DeviceSlot device, Store& store, Metrics& metrics,
+           const LiveConfig& config, Idle on_idle)
+    : io_(io), device_(std::move(device)), store_(store), metrics_(metrics), config_(config),
+      on_idle_(std::move(on_idle)), deadline_(io), backoff_timer_(io) {}
+
+Slot::~Slot() {
+  for (auto* child : {&spare_, &active_})
+    if (*child) {
+      (*child)->set_done(nullptr);
+      (*child)->kill_group(SIGKILL);
+    }
+}
+
+bool Slot::can_take() const { return !active_ && spares_allowed_ && !evaluator_broken_; }
+
+void Slot::start(const Job& job) {
+  const auto t0 = Clock::now();
+  const auto& cfg = config_.get();
+  std::shared_ptr<Child> child;
+  const bool spare_fits = spare_ && spare_->running() && spare_epoch_ == job.epoch &&
+                          spare_generation_ == config_.generation();
+  if (spare_ && !spare_fits) retire_spare();
+  if (spare_fits) {
+    child = std::move(spare_);
+    child->set_done([this](const ChildResult& r) { finish(r); });
+    if (!child->send_line_and_close(spare_line(job))) {
+      // The spare died before it could read: count it as such and start fresh.
+      child->set_done([this](const ChildResult&) { metrics_.worker_exit("spare_exit"); });
+      child->kill_group(SIGKILL);
+      child.reset();
+    }
+  }
+  if (!child) {
+    try {
+      child = Child::spawn(io_, evaluator_argv(cfg.evaluator, device_, job.epoch, &job), false,
+                           [this](const ChildResult& r) { finish(r); });
+    } catch (const SpawnError& e) {
+      store_.interrupt(job, e.what(), unix_now());
+      metrics_.worker_exit("exec_failed");
+      spdlog::error("slot {}: {}; candidate {} requeued", device_.label, e.what(), job.name);
+      back_off(e.what(), true);
+      return;
+    }
+  }
+  active_ = child;
+  job_ = job;
+  timed_out_ = aborted_ = false;
+  handed_over_ = busy_accounted_ = Clock::now();
+  store_.set_process(job.evaluation_id, child->pid(), child->start_ticks());
+  metrics_.set_in_flight(device_.label, true);
+  deadline_.expires_after(std::chrono::duration_cast<Clock::duration>(
+      std::chrono::duration<double>(cfg.evaluator.timeout_s)));
+  deadline_.async_wait([this](const boost::system::error_code& ec) {
+    if (ec || !active_) return;
+    timed_out_ = true;
+    spdlog::warn("slot {}: {} exceeded evaluator.timeout_s; killing its process group",
+                 device_.label, job_ ? job_->name : "?");
+    active_->kill_group(SIGKILL);
+  });
+  dispatch_seconds_ = seconds_since(t0);
+  spdlog::debug("slot {}: evaluating {} ({}), attempt {}", device_.label, job.name,
+                job.sha256.substr(0, 12), job.attempt);
+  ensure_spare();
+}
+
+void Slot::finish(const ChildResult& result) {
+  const auto t0 = Clock::now();
+  deadline_.cancel();
+  account_busy();
+  ChildExit exit;
+  exit.exit_code = result.exit_code;
+  exit.term_signal = result.term_signal;
+  exit.timed_out = timed_out_;
+  exit.timeout_s = config_.get().evaluator.timeout_s;
+  exit.seconds = seconds_since(handed_over_);
+  const Job job = *job_;
+  active_.reset();
+  job_.reset();
+  metrics_.set_in_flight(device_.label, false);
+  if (aborted_) {
+    store_.interrupt(job, "kbvd stopped before the evaluation finished; requeued", unix_now());
+    metrics_.worker_exit("drained");
+    spdlog::info("slot {}: {} interrupted by shutdown and requeued", device_.label, job.name);
+  } else {
+    const auto outcome = decide_outcome(exit, result.out, result.err);
+    store_.finish(job, outcome, unix_now());
+    metrics_.evaluation_finished(outcome);
+    metrics_.observe_overhead(dispatch_seconds_ + seconds_since(t0));
+    if (outcome.worker_exit == "completed" || outcome.worker_exit == "bad_input")
+      backoff_ = std::chrono::seconds(0);
+    spdlog::info("slot {}: {} ({}) -> {} in {:.2f} s{}", device_.label, job.name,
+                 job.sha256.substr(0, 12), outcome.verdict, exit.seconds,
+                 outcome.detail.empty() ? "" : ": " + outcome.detail.substr(0, 200));
+  }
+  on_idle_();
+}
+
+void Slot::ensure_spare() {
+  const auto& cfg = config_.get();
+  if (!cfg.evaluator.warm_spare || !spares_allowed_ || spare_ || backing_off_) return;
+  const auto epoch = epoch_at(cfg.epoch, std::chrono::system_clock::now()).number;
+  try {
+    spare_ = Child::spawn(io_, evaluator_argv(cfg.evaluator, device_, epoch, nullptr), true, nullptr);
+  } catch (const SpawnError& e) {
+    spdlog::error("slot {}: warm spare: {}", device_.label, e.what());
+    metrics_.worker_exit("exec_failed");
+    back_off(e.what(), true);
+    return;
+  }
+  spare_->set_done([this, weak = std::weak_ptr<Child>(spare_)](const ChildResult& r) {
+    spare_ended(weak.lock(), r);
+  });
+  spare_epoch_ = epoch;
+  spare_generation_ = config_.generation();
+}
+
+void Slot::spare_ended(const std::shared_ptr<Child>& child, const ChildResult& result) {
+  if (!child || child != spare_) return;  // a spare kbvd retired on purpose
+  spare_.reset();
+  metrics_.worker_exit("spare_exit");
+  const auto why = fmt::format("warm spare ended ({}) before it got a candidate{}", describe(result),
+                               result.err.empty() ? "" : ": " + last_line(result.err));
+  spdlog::warn("slot {}: {}", device_.label, why);
+  back_off(why, false);
+}
+
+void Slot::back_off(const std::string& why, bool broken) {
+  last_error_ = why;
+  backoff_ = backoff_.count() == 0 ? kFirstBackoff : std::min(backoff_ * 2, kMaxBackoff);
+  backing_off_ = true;
+  evaluator_broken_ = evaluator_broken_ || broken;
+  backoff_timer_.expires_after(backoff_);
+  backoff_timer_.async_wait([this](const boost::system::error_code& ec) {
+    if (ec) return;
+    backing_off_ = false;
+    evaluator_broken_ = false;
+    ensure_spare();
+    on_idle_();
+  });
+}
+
+void Slot::stop_spares() {
+  spares_allowed_ = false;
+  backoff_timer_.cancel();
+  backing_off_ = false;
+  retire_spare();
+}
+
+void Slot::retire_spare() {
+  if (!spare_) return;
+  auto spare = std::move(spare_);
+  spare->kill_group(SIGKILL);
+}
+
+void Slot::abort_running() {
+  if (!active_) return;
+  aborted_ = true;
+  active_->kill_group(SIGKILL);
+}
+
+void Slot::account_busy() {
+  if (!active_) return;
+  const auto now = Clock::now();
+  metrics_.add_busy_seconds(device_.label, std::chrono::duration<double>(now - busy_accounted_).count());
+  busy_accounted_ = now;
+}
+
+nlohmann::json Slot::status() const {
+  nlohmann::json s;
+  s["slot"] = device_.label;
+  s["device"] = device_.device;
+  s["gpu"] = device_.gpu ? nlohmann::json(*device_.gpu) : nlohmann::json(nullptr);
+  s["state"] = active_ ? "busy" : evaluator_broken_ ? "evaluator_unavailable" : "idle";
+  if (job_)
+    s["evaluation"] = {{"evaluation_id", job_->evaluation_id}, {"sha256", job_->sha256},
+                       {"name", job_->name}, {"attempt", job_->attempt},
+                       {"running_s", seconds_since(handed_over_)}};
+  s["spare"] = spare_ ? "warm" : backing_off_ ? "backoff" : "none";
+  s["last_error"] = last_error_.empty() ? nlohmann::json(nullptr) : nlohmann::json(last_error_);
+  return s;
+}
+
+}  // namespace kbv::kbvd

@@ -1,0 +1,81 @@
+// One evaluation slot (a GPU, or the host): runs one evaluation at a time and keeps a warm
+// spare evaluator started so the next candidate does not wait for CUDA start-up.
+#pragma once
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "config/live_config.hpp"
+#include "metrics/metrics.hpp"
+#include "sched/child.hpp"
+#include "sched/devices.hpp"
+#include "store/store.hpp"
+
+namespace kbv::kbvd {
+
+class Slot {
+ public:
+  using Idle = std::function<void()>;  // the slot can take the next job
+
+  Slot(boost::asio::io_context& io, DeviceSlot device, Store& store, Metrics& metrics,
+       const LiveConfig& config, Idle on_idle);
+  ~Slot();
+  Slot(const Slot&) = delete;
+  Slot& operator=(const Slot&) = delete;
+
+  const DeviceSlot& device() const { return device_; }
+  bool can_take() const;  // idle, not draining, evaluator not known to be broken
+  bool quiescent() const { return !active_ && !spare_; }
+
+  // Hands the job (its evaluation row already running) to the spare or a fresh evaluator.
+  void start(const Job& job);
+  // Starts a warm spare if configured and none is there.
+  void ensure_spare();
+  // Shutdown: no more spares; the one there is ended.
+  void stop_spares();
+  // Shutdown past the drain timeout: kill the evaluation and requeue its candidate.
+  void abort_running();
+  // The configuration or epoch changed: the spare was started with old arguments.
+  void retire_spare();
+  // Adds busy time up to now to kbv_gpu_busy_seconds_total.
+  void account_busy();
+
+  nlohmann::json status() const;
+
+ private:
+  void finish(const ChildResult& result);
+  void spare_ended(const std::shared_ptr<Child>& child, const ChildResult& result);
+  void back_off(const std::string& why, bool broken);
+
+  boost::asio::io_context& io_;
+  DeviceSlot device_;
+  Store& store_;
+  Metrics& metrics_;
+  const LiveConfig& config_;
+  Idle on_idle_;
+
+  std::shared_ptr<Child> spare_;
+  std::int64_t spare_epoch_ = -1;
+  int spare_generation_ = -1;
+  bool spares_allowed_ = true;
+
+  std::shared_ptr<Child> active_;
+  std::optional<Job> job_;
+  bool timed_out_ = false, aborted_ = false;
+  std::chrono::steady_clock::time_point handed_over_, busy_accounted_;
+  boost::asio::steady_timer deadline_;
+
+  boost::asio::steady_timer backoff_timer_;
+  std::chrono::seconds backoff_{0};
+  bool backing_off_ = false;     // no spare until the timer fires
+  bool evaluator_broken_ = false;  // no evaluation either: the evaluator would not start
+  double dispatch_seconds_ = 0;
+  std::string last_error_;
+};
+
+}  // namespace kbv::kbvd

@@ -1,0 +1,97 @@
+// The durable queue and results: candidates, queue, evaluations, verdicts, figures, epochs.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "identity/manifest.hpp"
+#include "sched/epoch.hpp"
+#include "sched/outcome.hpp"
+#include "store/sqlite.hpp"
+
+namespace kbv::kbvd {
+
+// A file in the watch folder as last hashed; unchanged files are not hashed again.
+struct SeenFile {
+  std::string name;
+  std::int64_t dev = 0, ino = 0, size = 0, mtime_ns = 0;
+};
+
+struct NewCandidate {
+  std::string sha256;
+  std::string name;  // file name as dropped
+  std::filesystem::path stored_path;
+  std::int64_t size_bytes = 0;
+  std::optional<Manifest> manifest;
+};
+
+enum class IngestResult { queued, duplicate };
+
+// A candidate handed to a slot: the evaluation row already exists in state running.
+struct Job {
+  std::int64_t candidate_id = 0;
+  std::int64_t evaluation_id = 0;
+  std::string sha256;
+  std::string name;
+  std::filesystem::path stored_path;
+  std::string problem;  // from the manifest; empty: the evaluator reads it from the .so
+  int attempt = 0;
+  std::int64_t epoch = 0;
+};
+
+// A process group left by a daemon that died; recovery kills it if it is still that process.
+struct LeftoverProcess {
+  std::int64_t pgid = 0;
+  std::int64_t start_ticks = 0;
+};
+
+struct RecoveryReport {
+  int requeued = 0;       // interrupted evaluations put back in the queue
+  int given_up = 0;       // interrupted max_attempts times: recorded as crash
+  std::vector<LeftoverProcess> leftovers;
+};
+
+class Store {
+ public:
+  Store(const std::filesystem::path& db_path, const std::string& synchronous);
+
+  // Watcher side.
+  bool unchanged(const SeenFile& file);
+  IngestResult add_candidate(const NewCandidate& candidate, const SeenFile& file, double now);
+  std::optional<std::string> sha_of_seen(const std::string& name);
+
+  // Scheduler side.
+  std::optional<Job> start_next(const EpochSpan& epoch, const std::string& device,
+                                const std::string& slot, double now);
+  void set_process(std::int64_t evaluation_id, std::int64_t pgid, std::int64_t start_ticks);
+  void finish(const Job& job, const Outcome& outcome, double now);
+  void interrupt(const Job& job, const std::string& note, double now);  // back to the queue
+  RecoveryReport recover(int max_attempts, double now);
+
+  // Control side.
+  std::int64_t waiting_count();
+  std::int64_t running_count();
+  nlohmann::json verdict_totals();
+  nlohmann::json results_list(int limit, const std::string& verdict, const std::string& state);
+  nlohmann::json results_show(const std::string& id);
+  nlohmann::json requeue(const std::string& id, double now);  // {"sha256","queued"} or throws
+
+ private:
+  std::int64_t resolve(const std::string& id);  // candidate id from sha prefix or number
+  void create_schema();
+  std::int64_t next_seq();
+
+  sqlite::Database db_;
+};
+
+// A lookup the user got wrong (unknown or ambiguous id); the control socket reports it.
+class NotFound : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace kbv::kbvd

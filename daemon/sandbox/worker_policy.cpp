@@ -1,0 +1,51 @@
+// sandbox/worker_policy.cpp — the read-only set kbv-worker needs, host or CUDA.
+#include <cstdlib>
+#include <sstream>
+
+#include "sandbox/sandbox.hpp"
+
+namespace kbv::sandbox {
+namespace {
+
+// What the dynamic loader, glibc and libstdc++ read at run time. Missing ones are skipped.
+const char* const kSystemPaths[] = {
+    "/usr", "/lib", "/lib64", "/lib32", "/bin",
+    "/etc/ld.so.cache",                 // dlopen by soname (cudart → libcuda.so.1)
+    "/etc/localtime",                   // localtime() in log lines
+    "/proc/self",                       // maps, status, fd: glibc, CUDA, the thread count check
+    "/proc/cpuinfo", "/proc/meminfo", "/proc/stat",
+    "/proc/sys/vm/overcommit_memory",   // glibc malloc reads it before shrinking heaps
+    "/sys/devices/system/cpu",          // online CPUs (sysconf), caches
+    "/sys/devices/system/node",         // NUMA nodes
+};
+
+// What the CUDA driver reads besides its device nodes (FIELD-NOTES §5 kept /sys whole).
+const char* const kCudaPaths[] = {
+    "/proc/driver/nvidia",  // params (device file modes), gpus/*, capabilities (MIG)
+    "/proc/devices",        // nvidia-uvm's major number
+    "/sys",                 // PCI topology, NUMA affinity, module parameters
+};
+
+}  // namespace
+
+SandboxPolicy worker_policy(const std::filesystem::path& scratch_dir, const std::filesystem::path& candidate,
+                            const std::vector<std::string>& forbidden, bool cuda) {
+  SandboxPolicy policy;
+  policy.scratch_dir = scratch_dir;
+  policy.read_only.push_back(candidate);
+  for (const char* path : kSystemPaths) policy.read_only.emplace_back(path);
+  if (cuda)
+    for (const char* path : kCudaPaths) policy.read_only.emplace_back(path);
+  // Libraries the evaluator's environment points at (a CUDA toolkit outside /usr, say).
+  if (const char* library_path = std::getenv("LD_LIBRARY_PATH")) {
+    std::istringstream entries(library_path);
+    std::string entry;
+    while (std::getline(entries, entry, ':'))
+      if (!entry.empty() && entry.front() == '/') policy.read_only.emplace_back(entry);
+  }
+  for (const std::string& path : forbidden) policy.forbidden.emplace_back(path);
+  policy.allow_cuda_devices = cuda;
+  return policy;
+}
+
+}  // namespace kbv::sandbox
