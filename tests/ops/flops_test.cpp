@@ -1,0 +1,69 @@
+// tests/ops/flops_test.cpp — FLOP counts on known shapes: exact for products, the documented
+// lower bounds elsewhere (a physical floor must never be overstated).
+#include "op_test_support.hpp"
+
+namespace kbv {
+namespace {
+
+using test::op_named;
+
+double flops(const std::string& name, const std::vector<Shape>& shapes, const Attrs& attrs = {}) {
+  const Op& op = op_named(name);
+  return op.flops(shapes, op.infer_shape(shapes, attrs), attrs);
+}
+
+TEST(Flops, ProductsCountTwoPerMultiplyAdd) {
+  EXPECT_EQ(flops("matmul", {{4096, 4096}, {4096, 4096}}), 2.0 * 4096 * 4096 * 4096);
+  EXPECT_EQ(flops("matmul", {{8205, 2949}, {2949, 5921}}), 2.0 * 8205 * 2949 * 5921);
+  EXPECT_EQ(flops("bmm", {{128, 512, 1024}, {128, 1024, 2048}}), 2.0 * 128 * 512 * 1024 * 2048);
+  // The bias is absorbed by the accumulator: no extra term.
+  EXPECT_EQ(flops("linear", {{1024, 8192}, {4096, 8192}, {4096}}), 2.0 * 1024 * 8192 * 4096);
+  EXPECT_EQ(flops("linear", {{2, 3, 8}, {5, 8}}), 2.0 * 6 * 5 * 8);
+}
+
+TEST(Flops, Conv2dCountsTapsThatTouchTheInput) {
+  // KernelBench L1 #63: 2·N·O·OH·OW·C·KH·KW.
+  EXPECT_EQ(flops("conv2d", {{16, 16, 1024, 1024}, {128, 16, 3, 3}}),
+            2.0 * 16 * 128 * 1022 * 1022 * 16 * 3 * 3);
+  // Groups divide the channels each output sees.
+  EXPECT_EQ(flops("conv2d", {{2, 8, 10, 10}, {6, 4, 3, 3}}, {{"groups", 2}}),
+            2.0 * 2 * 6 * 8 * 8 * 4 * 3 * 3);
+  // Padding: a 2x2 kernel over a 3x3 image padded by 1 has 4x4 outputs, but each of the 9
+  // pixels meets each of the 4 taps once: 36 multiply-adds, not 16·4 = 64.
+  EXPECT_EQ(flops("conv2d", {{1, 1, 3, 3}, {1, 1, 2, 2}}, {{"padding", 1}}), 2.0 * 36);
+}
+
+TEST(Flops, ElementwiseCountOnePerOutput) {
+  for (const char* op : {"relu", "gelu", "leaky_relu", "sigmoid", "tanh", "scale"})
+    EXPECT_EQ(flops(op, {{4096, 393216}}), 4096.0 * 393216) << op;
+  EXPECT_EQ(flops("add", {{128, 128, 126, 126}, {128, 1, 1}}), 128.0 * 128 * 126 * 126);
+  EXPECT_EQ(flops("mul", {{3, 1}, {1, 5}}), 15.0);
+}
+
+TEST(Flops, ReductionsNormsAndSoftmax) {
+  // sum: extent − 1 additions per output.
+  EXPECT_EQ(flops("sum", {{128, 4096, 4095}}, {{"axis", 1}}), 128.0 * 4095 * 4095);
+  EXPECT_EQ(flops("mean", {{4, 10}}), 40.0);
+  EXPECT_EQ(flops("softmax", {{4096, 65536}}, {{"axis", 1}}), 2.0 * 4096 * 65536);
+  EXPECT_EQ(flops("layernorm", {{16, 64, 256, 256}, {64, 256, 256}, {64, 256, 256}},
+                  {{"normalized_rank", 3}}),
+            4.0 * 16 * 64 * 256 * 256);
+  EXPECT_EQ(flops("rmsnorm", {{112, 64, 512, 512}}), 3.0 * 112 * 64 * 512 * 512);
+}
+
+TEST(Flops, MaxPoolCountsOutputsWithAComparison) {
+  // 3x3 image, kernel 2, stride 1, padding 1: 4x4 outputs, the 4 corners see one pixel.
+  EXPECT_EQ(flops("maxpool2d", {{1, 1, 3, 3}}, {{"kernel", 2}, {"stride", 1}, {"padding", 1}}),
+            12.0);
+  // No padding: every window has 4 pixels, one count per output.
+  EXPECT_EQ(flops("maxpool2d", {{2, 3, 8, 8}}), 2.0 * 3 * 4 * 4);
+  // A 1x1 window compares nothing.
+  EXPECT_EQ(flops("maxpool2d", {{1, 1, 5, 5}}, {{"kernel", 1}}), 0.0);
+  // KernelBench L1 #42: 511x511 outputs, windows of at least 3x3 real pixels everywhere.
+  EXPECT_EQ(flops("maxpool2d", {{32, 64, 512, 512}},
+                  {{"kernel", 4}, {"stride", 1}, {"padding", 1}, {"dilation", 1}}),
+            32.0 * 64 * 511 * 511);
+}
+
+}  // namespace
+}  // namespace kbv

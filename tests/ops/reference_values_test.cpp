@@ -1,0 +1,176 @@
+// tests/ops/reference_values_test.cpp — the fp64 reference of every op on small cases worked
+// out by hand (or from closed forms), including padding, broadcasting and NaN propagation.
+#include "op_test_support.hpp"
+
+namespace kbv {
+namespace {
+
+using test::op_named;
+
+// Tight enough to catch any real mistake; loose enough for libm's last-bit differences.
+constexpr double kTolerance = 1e-12;
+
+std::vector<double> reference(const std::string& op, const std::vector<Shape>& shapes,
+                              const std::vector<std::vector<double>>& data, const Attrs& attrs = {}) {
+  return test::run_op<double>(op_named(op), shapes, data, attrs);
+}
+
+void expect_values(const std::vector<double>& actual, const std::vector<double>& expected) {
+  ASSERT_EQ(actual.size(), expected.size());
+  for (size_t i = 0; i < expected.size(); ++i)
+    EXPECT_NEAR(actual[i], expected[i], kTolerance) << "element " << i;
+}
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+TEST(ReferenceValues, Activations) {
+  expect_values(reference("relu", {{4}}, {{-1, 0, 2, -0.5}}), {0, 0, 2, 0});
+  // gelu(x) = 0.5·x·(1 + erf(x/√2)): Φ(1) = 0.8413447460685429.
+  expect_values(reference("gelu", {{3}}, {{1, -1, 0}}),
+                {0.8413447460685429, -0.15865525393145707, 0});
+  expect_values(reference("leaky_relu", {{2}}, {{-2, 3}}), {-0.02, 3});
+  expect_values(reference("leaky_relu", {{2}}, {{-2, 3}}, {{"negative_slope", 0.2}}), {-0.4, 3});
+  expect_values(reference("sigmoid", {{3}}, {{0, 2, -1000}}), {0.5, 0.8807970779778823, 0});
+  expect_values(reference("tanh", {{2}}, {{0.5, -0.5}}), {0.46211715726000974, -0.46211715726000974});
+  expect_values(reference("scale", {{2}}, {{2, -4}}, {{"value", 0.5}}), {1, -2});
+}
+
+TEST(ReferenceValues, ActivationsPropagateNaN) {
+  for (const char* op : {"relu", "gelu", "leaky_relu", "sigmoid", "tanh", "scale"})
+    EXPECT_TRUE(std::isnan(reference(op, {{1}}, {{kNaN}})[0])) << op;
+}
+
+TEST(ReferenceValues, BroadcastingAddAndMul) {
+  // [2, 1] + [1, 3] -> [2, 3]
+  expect_values(reference("add", {{2, 1}, {1, 3}}, {{10, 20}, {1, 2, 3}}), {11, 12, 13, 21, 22, 23});
+  // [2, 2, 2] * [2, 1, 1]: a per-channel factor, as the L2 bias [O, 1, 1] broadcasts.
+  expect_values(reference("mul", {{2, 2, 2}, {2, 1, 1}}, {{1, 2, 3, 4, 5, 6, 7, 8}, {10, -1}}),
+                {10, 20, 30, 40, -5, -6, -7, -8});
+  // [3] + [2, 3]: the lower-rank operand is aligned on the right.
+  expect_values(reference("add", {{3}, {2, 3}}, {{1, 2, 3}, {0, 0, 0, 10, 10, 10}}),
+                {1, 2, 3, 11, 12, 13});
+}
+
+TEST(ReferenceValues, SoftmaxIsStableAndFollowsTheAxis) {
+  const std::vector<double> expected = {0.09003057317038046, 0.24472847105479767,
+                                        0.6652409557748219};
+  expect_values(reference("softmax", {{3}}, {{1, 2, 3}}), expected);
+  // Shifted by 1000: exp would overflow without subtracting the max.
+  expect_values(reference("softmax", {{3}}, {{1001, 1002, 1003}}), expected);
+  // axis 0 of [[1, 5], [2, 5]]: columns normalise independently.
+  const double low = 1 / (1 + std::exp(1.0));
+  expect_values(reference("softmax", {{2, 2}}, {{1, 5, 2, 5}}, {{"axis", 0}}),
+                {low, 0.5, 1 - low, 0.5});
+}
+
+TEST(ReferenceValues, SumAndMean) {
+  const std::vector<double> x = {1, 2, 3, 4, 5, 6};  // [[1, 2, 3], [4, 5, 6]]
+  expect_values(reference("sum", {{2, 3}}, {x}), {6, 15});
+  expect_values(reference("sum", {{2, 3}}, {x}, {{"axis", 0}, {"keepdim", 0}}), {5, 7, 9});
+  expect_values(reference("mean", {{2, 3}}, {x}), {2, 5});
+  expect_values(reference("mean", {{2, 3}}, {x}, {{"axis", -2}}), {2.5, 3.5, 4.5});
+  // [2, 2, 2] summed over the middle axis, as sum_dim1.
+  expect_values(reference("sum", {{2, 2, 2}}, {{1, 2, 3, 4, 5, 6, 7, 8}}, {{"axis", 1}}),
+                {4, 6, 12, 14});
+}
+
+TEST(ReferenceValues, LayerNormUsesBiasedVarianceAndAffine) {
+  // Row [1, 2, 3, 4]: mean 2.5, biased variance 1.25.
+  const double rstd = 1 / std::sqrt(1.25 + 1e-5);
+  const std::vector<double> normalised = {-1.5 * rstd, -0.5 * rstd, 0.5 * rstd, 1.5 * rstd};
+  expect_values(reference("layernorm", {{1, 4}}, {{1, 2, 3, 4}}), normalised);
+  // Over the last two dims of [1, 2, 2] with weight and bias shaped [2, 2].
+  expect_values(reference("layernorm", {{1, 2, 2}, {2, 2}, {2, 2}},
+                          {{1, 2, 3, 4}, {1, 2, 1, 2}, {0, 0, 1, 1}}, {{"normalized_rank", 2}}),
+                {normalised[0], 2 * normalised[1], normalised[2] + 1, 2 * normalised[3] + 1});
+  // eps is honoured: a constant row normalises to 0, not NaN.
+  expect_values(reference("layernorm", {{1, 3}}, {{7, 7, 7}}), {0, 0, 0});
+}
+
+TEST(ReferenceValues, RmsNormDividesByRootMeanSquareAlongAxis1) {
+  // x[1, 2, 2]: channel pairs (3, 4) and (0, 1) normalised over axis 1.
+  const double rms_a = std::sqrt(12.5 + 1e-5), rms_b = std::sqrt(0.5 + 1e-5);
+  expect_values(reference("rmsnorm", {{1, 2, 2}}, {{3, 0, 4, 1}}),
+                {3 / rms_a, 0 / rms_b, 4 / rms_a, 1 / rms_b});
+}
+
+TEST(ReferenceValues, Products) {
+  expect_values(reference("matmul", {{2, 2}, {2, 2}}, {{1, 2, 3, 4}, {5, 6, 7, 8}}),
+                {19, 22, 43, 50});
+  expect_values(reference("matmul", {{1, 3}, {3, 2}}, {{1, 2, 3}, {1, 0, 0, 1, 1, 1}}), {4, 5});
+  expect_values(reference("bmm", {{2, 1, 2}, {2, 2, 1}}, {{1, 2, 3, 4}, {5, 6, 7, 8}}),
+                {17, 53});
+  // x·Wᵀ + b with W = [[1, 0], [0, 1], [1, 1]].
+  expect_values(reference("linear", {{1, 2}, {3, 2}, {3}}, {{1, 2}, {1, 0, 0, 1, 1, 1}, {10, 20, 30}}),
+                {11, 22, 33});
+  expect_values(reference("linear", {{1, 2}, {3, 2}}, {{1, 2}, {1, 0, 0, 1, 1, 1}}), {1, 2, 3});
+}
+
+const std::vector<double> kImage3x3 = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+
+TEST(ReferenceValues, Conv2dTwoByTwo) {
+  // Kernel [[1, 0], [0, 1]]: each output is x[r, s] + x[r+1, s+1].
+  const std::vector<double> diagonal = {1, 0, 0, 1};
+  expect_values(reference("conv2d", {{1, 1, 3, 3}, {1, 1, 2, 2}}, {kImage3x3, diagonal}),
+                {6, 8, 12, 14});
+  // With bias.
+  expect_values(reference("conv2d", {{1, 1, 3, 3}, {1, 1, 2, 2}, {1}}, {kImage3x3, diagonal, {0.5}}),
+                {6.5, 8.5, 12.5, 14.5});
+  // Zero padding 1: a 4x4 output over the zero-bordered 5x5 image.
+  expect_values(reference("conv2d", {{1, 1, 3, 3}, {1, 1, 2, 2}}, {kImage3x3, diagonal},
+                          {{"padding", 1}}),
+                {1, 2, 3, 0, 4, 6, 8, 3, 7, 12, 14, 6, 0, 7, 8, 9});
+}
+
+TEST(ReferenceValues, Conv2dStrideDilationGroups) {
+  expect_values(reference("conv2d", {{1, 1, 3, 3}, {1, 1, 1, 1}}, {kImage3x3, {1}}, {{"stride", 2}}),
+                {1, 3, 7, 9});
+  expect_values(reference("conv2d", {{1, 1, 3, 3}, {1, 1, 2, 2}}, {kImage3x3, {1, 0, 0, 1}},
+                          {{"dilation", 2}}),
+                {10});  // x[0, 0] + x[2, 2]
+  // Stride 2 with padding 1, kernel of ones: windows start at -1 and 1 in each dim.
+  expect_values(reference("conv2d", {{1, 1, 3, 3}, {1, 1, 2, 2}}, {kImage3x3, {1, 1, 1, 1}},
+                          {{"stride", 2}, {"padding", 1}}),
+                {1, 2 + 3, 4 + 7, 5 + 6 + 8 + 9});
+  // groups 2: each output channel sees only its own input channel.
+  expect_values(reference("conv2d", {{1, 2, 1, 2}, {2, 1, 1, 1}}, {{1, 2, 5, 6}, {2, 3}},
+                          {{"groups", 2}}),
+                {2, 4, 15, 18});
+  // groups 1 over two channels sums them: weight [1, 2, 1, 1] = (1, 10).
+  expect_values(reference("conv2d", {{1, 2, 1, 2}, {1, 2, 1, 1}}, {{1, 2, 5, 6}, {1, 10}}),
+                {51, 62});
+}
+
+TEST(ReferenceValues, MaxPoolPaddingIsMinusInfinity) {
+  const Attrs padded = {{"kernel", 2}, {"stride", 1}, {"padding", 1}};
+  expect_values(reference("maxpool2d", {{1, 1, 3, 3}}, {kImage3x3}, padded),
+                {1, 2, 3, 3, 4, 5, 6, 6, 7, 8, 9, 9, 7, 8, 9, 9});
+  // All negative: zero padding would wrongly give 0 on the border.
+  std::vector<double> negative;
+  for (double v : kImage3x3) negative.push_back(-v);
+  expect_values(reference("maxpool2d", {{1, 1, 3, 3}}, {negative}, padded),
+                {-1, -1, -2, -3, -1, -1, -2, -3, -4, -4, -5, -6, -7, -7, -8, -9});
+}
+
+TEST(ReferenceValues, MaxPoolStrideWithPadding) {
+  // Kernel 2, stride 2, padding 1 over 3x3: windows start at -1 and 1 in each dim.
+  const Attrs attrs = {{"kernel", 2}, {"stride", 2}, {"padding", 1}};
+  expect_values(reference("maxpool2d", {{1, 1, 3, 3}}, {kImage3x3}, attrs), {1, 3, 7, 9});
+  std::vector<double> negative;
+  for (double v : kImage3x3) negative.push_back(-v);
+  expect_values(reference("maxpool2d", {{1, 1, 3, 3}}, {negative}, attrs), {-1, -2, -4, -5});
+}
+
+TEST(ReferenceValues, MaxPoolDefaultStrideIsTheKernelAndNaNWins) {
+  // 4x4 -> 2x2 with kernel 2, stride 0 (= kernel).
+  const std::vector<double> x = {1, 5, 2, 0, 3, 4, 8, 1, 0, 0, 9, 9, -1, 2, 9, 10};
+  expect_values(reference("maxpool2d", {{1, 1, 4, 4}}, {x}), {5, 8, 2, 10});
+  std::vector<double> with_nan = x;
+  with_nan[0] = kNaN;
+  std::vector<double> out = reference("maxpool2d", {{1, 1, 4, 4}}, {with_nan});
+  EXPECT_TRUE(std::isnan(out[0]));
+  EXPECT_EQ(out[1], 8);
+}
+
+}  // namespace
+}  // namespace kbv
