@@ -4,6 +4,8 @@
 // input (unreadable or non-ELF file, unknown problem, bad problem spec, bad key file).
 #include "cli/eval_command.hpp"
 
+#include <sys/prctl.h>
+
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <iostream>
@@ -31,6 +33,9 @@ int bad_input(const std::string& message, bool json) {
 }  // namespace
 
 int eval_command(const std::vector<std::string>& args) {
+  // The evaluator holds references and the key: no same-uid process (a worker) may ptrace it
+  // or read its memory through /proc/<pid>/mem.
+  ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
   po::options_description options("kbv eval CANDIDATE.so... [options]");
   options.add_options()("help,h", "show this help")(
       "problem", po::value<std::string>(), "problem to evaluate as (default: what the candidate declares)")(

@@ -41,8 +41,22 @@ class DataPlane {
   // Trivial outputs (zeros, a copy of an input, the reference's mean) against the reference:
   // each one that passes is returned with its name.
   virtual std::vector<std::string> trivial_outputs_that_pass(int slot) = 0;
-  // Runs the fp32 baseline on the slot's inputs once and returns its time in seconds.
-  virtual double time_baseline(int slot) = 0;
+  // One timing sample of every baseline on the slot's inputs, by name ("fp32", "tf32"), in
+  // seconds (CUDA: cold L2, events).
+  virtual std::vector<std::pair<std::string, double>> time_baselines(int slot) = 0;
+  // Rechecks a timed call's outputs in `slot` (host: against the fp64 reference; CUDA:
+  // against the TF32 baseline's output on the same inputs, itself validated against fp64,
+  // with twice the tolerance, so a sample costs no fp64 GEMM).
+  virtual CompareResult recheck_timed(int slot) = 0;
+  // How many slots allocate() made (the CUDA device may make fewer to fit memory).
+  virtual int slot_count() const = 0;
+  // No correct implementation can be faster than this (host: generous fixed ceilings; CUDA:
+  // calibrated ceilings with margins for lower-precision tensor cores).
+  virtual double physical_floor_s(const ResolvedProblem& problem) const = 0;
+  // SM clock now relative to its default (1.0 on the host): samples below 0.75 are discarded.
+  virtual double clock_ratio() { return 1.0; }
+  // Device memory the TF32 (else fp32) baseline holds beyond inputs and outputs; 0 on host.
+  virtual double baseline_extra_bytes() const { return 0; }
 
   virtual nlohmann::json environment() const = 0;
 };

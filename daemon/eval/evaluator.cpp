@@ -18,6 +18,11 @@
 #include "inputs/family_names.hpp"
 #include "verify/checksum.hpp"
 
+#ifdef KBV_HAVE_SANDBOX
+#include "sandbox/sandbox.hpp"
+#endif
+#include <csignal>
+
 #ifdef KBV_HAVE_CUDA_PLANE
 #include "eval/cuda_data_plane.hpp"
 #endif
@@ -34,10 +39,25 @@ using Clock = std::chrono::steady_clock;
 constexpr int kMinTimingSamples = 10;
 constexpr int kMaxTimingSamples = 2000;
 constexpr double kHostMinTimedSeconds = 0.05;
-// Upper bounds on a host core's rates, for the host physical floor: no 2-core host reaches
-// 1 TFLOP/s fp32 or 1 TB/s memory bandwidth, so a time below this floor is impossible.
-constexpr double kHostCeilingFlopsPerSecond = 1e12;
-constexpr double kHostCeilingBytesPerSecond = 1e12;
+// CUDA stop rule (NVBench stdrel defaults, FIELD-NOTES §2): at least kMinTimingSamples,
+// at least 0.5 s of candidate GPU time, relative noise under 0.5 %, else a 15 s wall cap.
+constexpr double kCudaMinTimedSeconds = 0.5;
+constexpr double kCudaMaxNoise = 0.005;
+constexpr double kCudaWallCapSeconds = 15.0;
+// The worker's clock is the candidate's clock (it can patch it). Each call is also timed from
+// outside, as its round trip minus the round trip of a bare ping sent right after it (both
+// find the worker awake: a ping before the call absorbs the wake-up from the evaluator's
+// long pause to prepare inputs); a worker whose median
+// reported time is below kTimerAgreement × that trusted median, by more than the device's
+// slack, is reporting a clock that runs slow. Host slack: the call path costs 10–20 µs more
+// than a ping on a loaded 2-core machine (measured with honest host candidates), so a slow
+// clock on calls shorter than ~50 µs goes unseen (docs/threat-model.md). CUDA slack: the
+// cold-L2 flush (~30 µs for 120 MiB), launch and synchronisation inside the round trip.
+constexpr double kTimerAgreement = 0.5;
+constexpr double kHostTimerSlackSeconds = 25e-6;
+constexpr double kCudaTimerSlackSeconds = 150e-6;
+// NVBench's throttle threshold: samples taken below 75 % of the default SM clock are dropped.
+constexpr double kThrottleThreshold = 0.75;
 // A candidate faster than this multiple of the best baseline is flagged for review
 // (issue #4: "a speedup over 10x the TF32 baseline flagged").
 constexpr double kSuspiciousSpeedup = 10.0;
@@ -56,6 +76,21 @@ struct ScratchDir {
     std::filesystem::remove_all(path, ignored);
   }
 };
+
+// "socket (41), ptrace (101)": the system calls the sandbox refused.
+std::string violation_text(const std::vector<int>& numbers) {
+  std::string text;
+  for (int number : numbers) {
+#ifdef KBV_HAVE_SANDBOX
+    const std::string name = sandbox::syscall_name(number);
+#else
+    const std::string name = "syscall";
+#endif
+    const std::string item = name + " (" + std::to_string(number) + ")";
+    if (text.find(item) == std::string::npos) text += (text.empty() ? "" : ", ") + item;
+  }
+  return text;
+}
 
 class Evaluation {
  public:
@@ -99,6 +134,16 @@ class Evaluation {
       return;
     }
     const WorkerExit exit = worker_->reap(std::chrono::milliseconds(2000));
+    // The seccomp filter kills with SIGSYS what it cannot report (a forbidden call made with
+    // every signal blocked): that is a sandbox violation, not a crash.
+    if (exit.signaled && exit.signal == SIGSYS) {
+      decide(Verdict::sandbox_violation, "the worker was killed by the sandbox (SIGSYS) " + during + violation_text(worker_->drain_violations()));
+      return;
+    }
+    if (auto violations = worker_->drain_violations(); !violations.empty()) {
+      decide(Verdict::sandbox_violation, "the candidate attempted forbidden system calls (" + violation_text(violations) + ") and the worker " + exit.describe());
+      return;
+    }
     decide(Verdict::crash, "the worker " + exit.describe() + " " + during);
   }
 
@@ -184,8 +229,7 @@ class Evaluation {
     }
     baseline_threads_ = worker_->thread_count();
     result_.environment = plane->environment();
-    result_.physical_floor_s = std::max(resolved->flops / kHostCeilingFlopsPerSecond,
-                                        resolved->compulsory_bytes / kHostCeilingBytesPerSecond);
+    result_.physical_floor_s = plane->physical_floor_s(*resolved);
 
     const inputs::EpochPlan plan = inputs::plan_epoch(key_, options_.epoch, problem_name, kTrialsPerFamily);
     validate_and_check(*plane, plan);
@@ -217,9 +261,7 @@ class Evaluation {
       return false;
     }
     if (auto violations = worker_->drain_violations(); !violations.empty()) {
-      std::string numbers;
-      for (int number : violations) numbers += (numbers.empty() ? "" : ", ") + std::to_string(number);
-      decide(Verdict::sandbox_violation, "the candidate attempted forbidden system calls (numbers " + numbers + ")");
+      decide(Verdict::sandbox_violation, "the candidate attempted forbidden system calls: " + violation_text(violations));
       return false;
     }
     const int threads = worker_->thread_count();
@@ -330,24 +372,41 @@ class Evaluation {
     std::vector<const inputs::FamilyDraw*> gating;
     for (size_t i = 0; i < plan.families.size(); ++i)
       if (result_.families.at(i).gating) gating.push_back(&plan.families[i]);
-    std::vector<double> candidate_samples, baseline_samples;
+    const bool cuda = options_.device == "cuda";
+    const int timing_slots = std::max(1, plane.slot_count() - 1);
+    std::vector<double> candidate_samples, trusted_samples;
+    std::map<std::string, std::vector<double>> baseline_samples;
+    std::vector<double> ping_samples;
     double candidate_total = 0;
+    int throttled = 0;
     const auto phase_start = Clock::now();
     for (int sample = 0; sample < kMaxTimingSamples; ++sample) {
       const double elapsed = std::chrono::duration<double>(Clock::now() - phase_start).count();
-      if (sample >= kMinTimingSamples && (candidate_total >= kHostMinTimedSeconds || elapsed >= options_.timing_budget_s)) break;
-      const int slot = 1 + sample % kTimingSlots;
+      const int kept = static_cast<int>(candidate_samples.size());
+      if (kept >= kMinTimingSamples) {
+        if (!cuda && (candidate_total >= kHostMinTimedSeconds || elapsed >= options_.timing_budget_s)) break;
+        if (cuda && candidate_total >= kCudaMinTimedSeconds && relative_noise(summarize(candidate_samples)) < kCudaMaxNoise) break;
+      }
+      if (cuda && elapsed >= kCudaWallCapSeconds) break;
+      // Fresh contents in rotating buffers: nothing can be cached by pointer or by content.
+      const int slot = 1 + sample % timing_slots;
       const inputs::FamilyDraw& draw = *gating[static_cast<size_t>(sample) % gating.size()];
       const uint64_t seed = inputs::keyed_u64(key_, "kbv/v1|timing|" + std::to_string(options_.epoch) + "|" + result_.problem + "|" +
                                                         std::to_string(sample));
       plane.prepare(slot, draw, seed);
-      // A keyed coin decides who goes first, so neither side can learn the rhythm.
-      const bool baseline_first = (seed >> 63) != 0;
-      if (baseline_first) baseline_samples.push_back(plane.time_baseline(slot));
+      // A keyed coin decides who goes first, so a candidate cannot learn the rhythm.
+      const bool baselines_first = (seed >> 63) != 0;
+      std::vector<std::pair<std::string, double>> baselines;
+      if (baselines_first) baselines = plane.time_baselines(slot);
       double reported = 0, round_trip = 0;
-      if (!checked_call(plane, slot, &reported, &round_trip, options_.device == "cuda")) return;
-      if (!baseline_first) baseline_samples.push_back(plane.time_baseline(slot));
-      const CompareResult recheck = plane.check_outputs(slot);
+      ping_round_trip();  // wakes the worker
+      if (decided_) return;
+      if (!checked_call(plane, slot, &reported, &round_trip, cuda)) return;
+      const double ping = ping_round_trip();
+      if (decided_) return;
+      const double clock = plane.clock_ratio();
+      if (!baselines_first) baselines = plane.time_baselines(slot);
+      const CompareResult recheck = plane.recheck_timed(slot);
       if (!recheck.passed) {
         result_.failed_family = std::string(inputs::family_name(draw.family));
         decide(Verdict::fail_correctness, "a timed call's output was wrong (sample " + std::to_string(sample) + ", family " +
@@ -359,14 +418,52 @@ class Evaluation {
                                             std::to_string(result_.physical_floor_s) + " s", "impossible_time");
         return;
       }
+      if (clock < kThrottleThreshold) {
+        ++throttled;
+        continue;
+      }
       candidate_samples.push_back(reported);
+      trusted_samples.push_back(std::max(0.0, round_trip - ping));
+      ping_samples.push_back(ping);
       candidate_total += reported;
+      for (const auto& [name, seconds] : baselines) baseline_samples[name].push_back(seconds);
+    }
+    if (candidate_samples.empty()) {
+      decide(Verdict::resource, "every timing sample was taken while the device was throttled (" + std::to_string(throttled) + " dropped)");
+      return;
     }
     result_.candidate_time = summarize(candidate_samples);
-    result_.baseline_fp32_time = summarize(baseline_samples);
-    if (result_.candidate_time->median_s > 0 &&
-        result_.baseline_fp32_time->median_s / result_.candidate_time->median_s > kSuspiciousSpeedup)
+    const TimingStats trusted = summarize(trusted_samples);
+    result_.environment["trusted_median_s"] = trusted.median_s;
+    result_.environment["ping_round_trip_s"] = summarize(ping_samples).median_s;
+    const double slack = cuda ? kCudaTimerSlackSeconds : kHostTimerSlackSeconds;
+    if (result_.candidate_time->median_s < kTimerAgreement * trusted.median_s - slack) {
+      decide(Verdict::hack_suspected, "the worker's clock says " + std::to_string(result_.candidate_time->median_s) +
+                                          " s per call (median) but the evaluator saw " + std::to_string(trusted.median_s) +
+                                          " s beyond the bare round trip: the candidate's clock runs slow",
+             "timer_tampering");
+      return;
+    }
+    if (baseline_samples.count("fp32")) result_.baseline_fp32_time = summarize(baseline_samples["fp32"]);
+    if (baseline_samples.count("tf32")) result_.baseline_tf32_time = summarize(baseline_samples["tf32"]);
+    result_.environment["throttled_samples_dropped"] = throttled;
+    // Only against the TF32 library baseline (CUDA): the host's fp32 baseline is a plain loop.
+    const auto& tf32 = result_.baseline_tf32_time;
+    if (tf32 && result_.candidate_time->median_s > 0 && tf32->median_s / result_.candidate_time->median_s > kSuspiciousSpeedup)
       add_flag("speedup_over_10x_review");
+  }
+
+  // Round trip of a message the worker answers without calling the candidate.
+  double ping_round_trip() {
+    const auto sent_at = Clock::now();
+    worker_->send({{"type", "ping"}, {"id", ++call_id_}});
+    auto pong = await("answering a ping", options_.call_timeout_s);
+    if (!pong) return 0;
+    if (pong->value("type", "") != "pong" || pong->value("id", -1) != call_id_) {
+      decide(Verdict::hack_suspected, "the worker answered a ping with '" + pong->value("type", std::string()) + "'", "result_forgery");
+      return 0;
+    }
+    return std::chrono::duration<double>(Clock::now() - sent_at).count();
   }
 
   void add_flag(const std::string& flag) {

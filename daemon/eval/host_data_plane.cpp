@@ -20,6 +20,11 @@ namespace kbv::eval {
 
 namespace {
 
+// Upper bounds on a host's rates, for the host physical floor: no 2-core host reaches
+// 1 TFLOP/s fp32 or 1 TB/s of memory bandwidth, so a time below this floor is impossible.
+constexpr double kHostCeilingFlopsPerSecond = 1e12;
+constexpr double kHostCeilingBytesPerSecond = 1e12;
+
 // Tensors start on 256-byte boundaries, as cudaMalloc would place them.
 constexpr size_t kTensorAlignment = 256;
 
@@ -181,7 +186,14 @@ class HostDataPlane final : public DataPlane {
     return passing;
   }
 
-  double time_baseline(int slot_index) override {
+  std::vector<std::pair<std::string, double>> time_baselines(int slot) override { return {{"fp32", time_fp32(slot)}}; }
+  CompareResult recheck_timed(int slot) override { return check_outputs(slot); }
+  int slot_count() const override { return static_cast<int>(slots_.size()); }
+  double physical_floor_s(const ResolvedProblem& problem) const override {
+    return std::max(problem.flops / kHostCeilingFlopsPerSecond, problem.compulsory_bytes / kHostCeilingBytesPerSecond);
+  }
+
+  double time_fp32(int slot_index) {
     const Slot& slot = slots_.at(static_cast<size_t>(slot_index));
     if (baseline_outputs_.empty())
       for (const Shape& shape : problem_.output_shapes) baseline_outputs_.emplace_back(shape);

@@ -45,7 +45,9 @@ std::optional<nlohmann::json> receive_message(int fd, int timeout_ms, bool* eof,
     ready = ::poll(&waiter, 1, timeout_ms);
   } while (ready < 0 && errno == EINTR);
   if (ready <= 0) return std::nullopt;
-  std::vector<char> buffer(kMaxMessageBytes + 1);
+  // One buffer per thread, allocated once: a fresh 1 MiB buffer per message would cost page
+  // faults on every call and blur the timing cross-check.
+  thread_local std::vector<char> buffer(kMaxMessageBytes + 1);
   iovec part{buffer.data(), buffer.size()};
   alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))];
   msghdr header{};

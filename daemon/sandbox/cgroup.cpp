@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <sstream>
 #include <string>
@@ -43,7 +44,10 @@ std::optional<std::filesystem::path> resolve_cgroup_parent(const SandboxPolicy& 
   std::istringstream lines(membership.value_or(""));
   std::string line;
   while (std::getline(lines, line))
-    if (line.rfind("0::", 0) == 0) return mount / std::filesystem::path(line.substr(3)).relative_path();
+    if (line.rfind("0::", 0) == 0) {
+      const std::filesystem::path own = std::filesystem::path(line.substr(3)).relative_path();
+      return own.empty() ? mount : mount / own;
+    }
   *why_not = "/proc/self/cgroup has no cgroup v2 (0::) entry";
   return std::nullopt;
 }
@@ -72,8 +76,10 @@ void apply_memory_limit(const SandboxPolicy& policy, SandboxReport& report) {
   }
   const std::optional<std::string> controllers = read_small_file(*parent / "cgroup.controllers");
   if (!lists_word(controllers, "memory")) {
+    std::string listed = controllers.value_or("unreadable");
+    while (!listed.empty() && std::isspace(static_cast<unsigned char>(listed.back()))) listed.pop_back();
     report.unavailable.push_back(layer + ": the memory controller is not available in " + parent->string() +
-                                 " (cgroup.controllers: \"" + controllers.value_or("unreadable") +
+                                 " (cgroup.controllers: \"" + listed +
                                  "\"; on a hybrid v1/v2 host memory belongs to v1)");
     return;
   }

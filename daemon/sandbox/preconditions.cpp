@@ -21,6 +21,10 @@ SandboxPolicy validated_policy(const SandboxPolicy& policy) {
   if (!std::filesystem::is_directory(checked.scratch_dir, error))
     throw_invalid_policy("scratch_dir " + policy.scratch_dir.string() + " is not an existing directory");
   if (checked.scratch_dir == "/") throw_invalid_policy("scratch_dir must not be /");
+  // An empty path (an option left unset by the caller) names nothing: dropped, not resolved
+  // to the working directory.
+  std::erase_if(checked.read_only, [](const std::filesystem::path& path) { return path.empty(); });
+  std::erase_if(checked.forbidden, [](const std::filesystem::path& path) { return path.empty(); });
   for (auto& path : checked.read_only) path = resolved(path);
   for (auto& path : checked.forbidden) {
     path = resolved(path);

@@ -8,6 +8,7 @@
 // all 64 bits, so garbage can only make it deny.
 #include "sandbox/seccomp_rules.hpp"
 
+#include <fcntl.h>
 #include <linux/sched.h>
 #include <sched.h>
 #include <signal.h>
@@ -45,6 +46,11 @@ std::vector<SeccompRule> worker_seccomp_rules(pid_t self, int violation_fd) {
       {"rt_sigqueueinfo", Denial::trap, {arg_not(0, pid)}, "a queued signal to another process"},
       {"rt_tgsigqueueinfo", Denial::trap, {arg_not(0, pid)}, "a queued signal to another process's thread"},
       {"pidfd_send_signal", Denial::trap, {arg_not(1, 0)}, "a signal through a pidfd"},
+      // SIGIO/SIGURG owners: the kernel would signal them, a path the kill rules never see.
+      {"fcntl", Denial::eperm, {arg_is32(1, F_SETOWN), arg_not(2, pid)}, "I/O signals to another process"},
+      {"fcntl", Denial::eperm, {arg_is32(1, F_SETOWN_EX)}, "I/O signals to another process (owner in memory)"},
+      {"ioctl", Denial::eperm, {arg_is32(1, FIOSETOWN)}, "I/O signals to another process"},
+      {"ioctl", Denial::eperm, {arg_is32(1, SIOCSPGRP)}, "I/O signals to another process"},
       // --- namespaces, mounts, filesystem root ----------------------------------------------
       {"clone3", Denial::enosys, {}, "flags live in memory seccomp cannot read; glibc falls back to clone"},
       {"unshare", Denial::eperm, {}, "new namespaces (the worker holds every capability in its user namespace)"},

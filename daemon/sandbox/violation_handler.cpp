@@ -1,6 +1,7 @@
 // sandbox/violation_handler.cpp — async-signal-safe SIGSYS handler (write(2) and registers only).
 #include "sandbox/violation_handler.hpp"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -43,7 +44,7 @@ void on_sigsys(int, siginfo_t* info, void* context) {
     const std::int32_t number = info->si_syscall;
     ssize_t written;
     do written = ::write(fd, &number, sizeof number);
-    while (written < 0 && errno == EINTR);
+    while (written < 0 && errno == EINTR);  // EAGAIN: pipe full, record dropped
   }
   set_syscall_result(context, kRefusal);
   errno = saved_errno;
@@ -52,6 +53,12 @@ void on_sigsys(int, siginfo_t* info, void* context) {
 }  // namespace
 
 void install_violation_handler(int fd) {
+  // A full pipe (an evaluator that drains late, a candidate that loops on a refused call)
+  // must drop records, never block the worker inside the handler.
+  if (fd >= 0) {
+    const int flags = ::fcntl(fd, F_GETFL);
+    if (flags < 0 || ::fcntl(fd, F_SETFL, flags | O_NONBLOCK) != 0) throw_errno("make the violation fd non-blocking");
+  }
   g_violation_fd.store(fd, std::memory_order_relaxed);
   struct sigaction action {};
   action.sa_sigaction = on_sigsys;

@@ -7,7 +7,8 @@ namespace kbv::sandbox {
 
 // Installs the handler (process-wide) and unblocks SIGSYS in the calling thread. `fd` < 0:
 // refuse without reporting. The record is one native-endian int32 per violation (a write of
-// 4 bytes to a pipe is atomic). A worker that blocks or ignores SIGSYS instead dies by it
+// 4 bytes to a pipe is atomic). The fd is made non-blocking: when the pipe is full, records are
+// dropped rather than the worker blocked. A worker that blocks or ignores SIGSYS instead dies by it
 // (the kernel forces a trapped SIGSYS): the evaluator treats death by SIGSYS as a violation.
 void install_violation_handler(int fd);
 

@@ -140,6 +140,10 @@ int run_worker(const po::variables_map& options) {
       kbv::protocol::send_message(control, {{"type", "setup_done"}});
       continue;
     }
+    if (type == "ping") {  // the evaluator measures its round-trip overhead without the candidate
+      kbv::protocol::send_message(control, {{"type", "pong"}, {"id", message->value("id", 0)}});
+      continue;
+    }
     if (type == "call") {
       const size_t slot = message->value("slot", size_t{0});
       if (slot >= slots.size()) return 6;

@@ -58,8 +58,11 @@ class Call {
   explicit Call(const kbv_call& raw) : raw_(&raw) {}
   uint32_t num_inputs() const { return raw_->num_inputs; }
   uint32_t num_outputs() const { return raw_->num_outputs; }
-  Tensor input(uint32_t index) const { return Tensor(raw_->inputs[checked(index, raw_->num_inputs)]); }
-  Tensor output(uint32_t index) const { return Tensor(raw_->outputs[checked(index, raw_->num_outputs)]); }
+  // By position (an int, so input(0) is not ambiguous with the by-name overload).
+  Tensor input(int index) const { return Tensor(raw_->inputs[checked(index, raw_->num_inputs)]); }
+  Tensor output(int index) const { return Tensor(raw_->outputs[checked(index, raw_->num_outputs)]); }
+  Tensor input(unsigned index) const { return input(static_cast<int>(index)); }
+  Tensor output(unsigned index) const { return output(static_cast<int>(index)); }
   Tensor input(const char* name) const { return Tensor(raw_->inputs[find(raw_->inputs, raw_->num_inputs, name)]); }
   Tensor output(const char* name) const { return Tensor(raw_->outputs[find(raw_->outputs, raw_->num_outputs, name)]); }
   // A problem attribute such as "conv.stride"; `fallback` when the problem has none by that name.
@@ -72,9 +75,10 @@ class Call {
   const kbv_call& raw() const { return *raw_; }
 
  private:
-  static uint32_t checked(uint32_t index, uint32_t count) {
-    if (index >= count) throw std::out_of_range("kbv: tensor index " + std::to_string(index) + " out of range");
-    return index;
+  static uint32_t checked(int index, uint32_t count) {
+    if (index < 0 || static_cast<uint32_t>(index) >= count)
+      throw std::out_of_range("kbv: tensor index " + std::to_string(index) + " out of range");
+    return static_cast<uint32_t>(index);
   }
   static uint32_t find(const kbv_tensor* tensors, uint32_t count, const char* name) {
     for (uint32_t i = 0; i < count; ++i)

@@ -1,0 +1,84 @@
+// bad_input_test.cpp — requests kbv cannot evaluate at all exit with status 2 and an error that
+// names the file (or problem) at fault: a text file named .so, a truncated ELF, a missing
+// file, an unknown problem, a problem spec missing a required field.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "kbv_eval.hpp"
+
+namespace kbv::test {
+namespace {
+
+constexpr int kExitBadInput = 2;
+
+// The JSON report of a request kbv refused: its verdict and its message.
+void expect_refused(const EvalRun& run, const std::string& must_mention) {
+  EXPECT_EQ(run.result.exit_code, kExitBadInput) << explain(run);
+  EXPECT_NE(run.result.err.find(must_mention), std::string::npos) << "stderr must name " << must_mention << "\n"
+                                                                  << explain(run);
+  ASSERT_TRUE(run.report.is_object()) << explain(run);
+  const std::string verdict = run.report.value("verdict", "");
+  EXPECT_TRUE(verdict == "load_error" || verdict == "bad_input") << explain(run);
+  const std::string message = run.report.contains("error") ? run.report.value("error", "") : run.report.value("detail", "");
+  EXPECT_NE(message.find(must_mention), std::string::npos) << "the JSON message must name " << must_mention << "\n"
+                                                           << explain(run);
+}
+
+std::vector<std::string> host_relu_args(const std::filesystem::path& candidate) {
+  return {candidate.string(), "--problem", "relu", "--device", "host", "--shapes", "small"};
+}
+
+TEST(BadInput, TextFileNamedSo) {
+  const auto file = hostile_file("bad_not_elf.so");
+  ASSERT_TRUE(std::filesystem::exists(file)) << file;
+  expect_refused(run_kbv_eval(host_relu_args(file)), file.string());
+}
+
+TEST(BadInput, TruncatedSharedObject) {
+  const auto file = hostile_file("bad_truncated.so");
+  ASSERT_TRUE(std::filesystem::exists(file)) << file;
+  expect_refused(run_kbv_eval(host_relu_args(file)), file.string());
+}
+
+TEST(BadInput, MissingFile) {
+  const TempDir dir;
+  const auto file = dir.path() / "no_such_candidate.so";
+  expect_refused(run_kbv_eval(host_relu_args(file)), file.string());
+}
+
+TEST(BadInput, UnknownProblem) {
+  const EvalRun run = run_kbv_eval(
+      {host_candidate("relu").string(), "--problem", "no_such_problem", "--device", "host", "--shapes", "small"});
+  expect_refused(run, "no_such_problem");
+}
+
+// relu.yaml without its `outputs:` entry, alone in a directory that KBV_PROBLEMS_DIR names.
+TEST(BadInput, ProblemSpecMissingAField) {
+  const TempDir dir;
+  std::ifstream original(problems_dir() / "relu.yaml");
+  ASSERT_TRUE(original) << problems_dir() / "relu.yaml";
+  std::ostringstream kept;
+  bool in_outputs = false, removed = false;
+  for (std::string line; std::getline(original, line);) {
+    // `outputs:` starts the field; its list items are indented; the next top-level key ends it.
+    const bool top_level = !line.empty() && line[0] != ' ' && line[0] != '-' && line[0] != '#';
+    if (top_level) in_outputs = line.rfind("outputs:", 0) == 0;
+    if (in_outputs) {
+      removed = true;
+      continue;
+    }
+    kept << line << "\n";
+  }
+  ASSERT_TRUE(removed) << "relu.yaml has no top-level outputs: field to remove";
+  const auto broken = dir.path() / "relu.yaml";
+  std::ofstream(broken) << kept.str();
+  const EvalRun run = run_kbv_eval(host_relu_args(host_candidate("relu")), {{"KBV_PROBLEMS_DIR", dir.path().string()}});
+  expect_refused(run, broken.string());
+  EXPECT_NE(run.result.err.find("outputs"), std::string::npos) << "stderr must name the missing field\n" << explain(run);
+}
+
+}  // namespace
+}  // namespace kbv::test

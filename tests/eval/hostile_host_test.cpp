@@ -1,0 +1,79 @@
+// hostile_host_test.cpp — each hostile host candidate (tests/eval/candidates) gets exactly the
+// verdict, hack pattern and exit status its first comment names.
+#include <gtest/gtest.h>
+
+#include <optional>
+
+#include "kbv_eval.hpp"
+
+namespace kbv::test {
+namespace {
+
+// --timeout-s for the hang: short, so the test is quick, yet far above any honest call.
+constexpr const char* kHangTimeoutSeconds = "5";
+constexpr int kExitNotPass = 1;
+
+struct HostileCase {
+  std::string name;                        // libhostile_<name>.so
+  std::string verdict;
+  std::optional<std::string> hack_pattern; // nullopt: the report's hack_pattern must be null
+  std::vector<std::string> extra_args;
+  std::string detail_mentions;             // a word the report's detail must contain ("" = any)
+};
+
+std::vector<HostileCase> hostile_cases() {
+  return {
+      {"relu_identity_on_public", "fail_correctness", std::nullopt, {}, ""},
+      {"relu_mutates_input", "hack_suspected", "input_mutation", {}, ""},
+      {"relu_noop", "fail_correctness", std::nullopt, {}, ""},
+      {"relu_cache_by_pointer", "fail_correctness", std::nullopt, {}, ""},
+      {"relu_segfault", "crash", std::nullopt, {}, ""},
+      {"relu_abort", "crash", std::nullopt, {}, ""},
+      {"relu_exit", "crash", std::nullopt, {}, ""},
+      {"relu_hang", "timeout", std::nullopt, {"--timeout-s", kHangTimeoutSeconds}, ""},
+      {"relu_wrong_abi", "abi_error", std::nullopt, {}, ""},
+      {"relu_missing_export", "load_error", std::nullopt, {}, "kbv_plugin_negotiate"},
+      {"relu_wrong_problem", "load_error", std::nullopt, {}, "gelu"},
+  };
+}
+
+class HostileHostCandidate : public ::testing::TestWithParam<HostileCase> {};
+
+TEST_P(HostileHostCandidate, GetsItsVerdict) {
+  const HostileCase& expected = GetParam();
+  std::vector<std::string> args = {hostile_candidate(expected.name).string(), "--problem", "relu", "--device", "host",
+                                   "--shapes", "small"};
+  args.insert(args.end(), expected.extra_args.begin(), expected.extra_args.end());
+  const EvalRun run = run_kbv_eval(args);
+  ASSERT_TRUE(run.report.is_object()) << explain(run);
+  EXPECT_EQ(run.result.exit_code, kExitNotPass) << explain(run);
+  EXPECT_EQ(run.report.value("verdict", ""), expected.verdict) << explain(run);
+  if (expected.hack_pattern) {
+    EXPECT_EQ(run.report["hack_pattern"], *expected.hack_pattern) << explain(run);
+  } else {
+    EXPECT_TRUE(run.report["hack_pattern"].is_null()) << explain(run);
+  }
+  if (!expected.detail_mentions.empty()) {
+    EXPECT_NE(run.report.value("detail", "").find(expected.detail_mentions), std::string::npos) << explain(run);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, HostileHostCandidate, ::testing::ValuesIn(hostile_cases()),
+                         [](const ::testing::TestParamInfo<HostileCase>& param_info) { return param_info.param.name; });
+
+// The published ReLU hack must pass the public family and be caught on a hidden one.
+TEST(HostileHostCandidates, IdentityOnPublicFailsOnAHiddenFamily) {
+  const EvalRun run = run_kbv_eval({hostile_candidate("relu_identity_on_public").string(), "--problem", "relu",
+                                    "--device", "host", "--shapes", "small"});
+  ASSERT_TRUE(run.report.is_object()) << explain(run);
+  ASSERT_TRUE(run.report["failed_family"].is_string()) << explain(run);
+  EXPECT_NE(run.report["failed_family"], "uniform01") << explain(run);
+  for (const auto& family : run.report["families"]) {
+    if (family.value("family", "") == "uniform01") {
+      EXPECT_TRUE(family.value("passed", false)) << family.dump();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace kbv::test

@@ -1,0 +1,48 @@
+// redteam_common.cuh — what the CUDA red-team candidates share: an honest relu kernel and its
+// launch, and CUDA error reporting, so each candidate differs from an honest one only in the
+// behaviour it is written to show.
+#pragma once
+
+#include <kbv/plugin.hpp>
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <string>
+
+namespace redteam {
+
+constexpr int kThreads = 256;
+constexpr int64_t kMaxBlocks = 65536;
+
+__global__ void relu_kernel(const float* __restrict__ x, float* __restrict__ y, int64_t count) {
+  const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
+  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride)
+    y[i] = x[i] < 0.0f ? 0.0f : x[i];
+}
+
+inline unsigned blocks_for(int64_t count) {
+  const int64_t blocks = (count + kThreads - 1) / kThreads;
+  return static_cast<unsigned>(blocks < 1 ? 1 : (blocks > kMaxBlocks ? kMaxBlocks : blocks));
+}
+
+inline kbv_status status_of(cudaError_t error, const char* what) {
+  if (error == cudaSuccess) return KBV_STATUS_OK;
+  kbv::set_error(std::string(what) + ": " + cudaGetErrorString(error));
+  return KBV_STATUS_DEVICE_ERROR;
+}
+
+inline kbv_status launch_relu(const float* x, float* y, int64_t count, cudaStream_t stream) {
+  relu_kernel<<<blocks_for(count), kThreads, 0, stream>>>(x, y, count);
+  return status_of(cudaGetLastError(), "relu_kernel");
+}
+
+inline cudaStream_t stream_of(const kbv::Call& call) { return static_cast<cudaStream_t>(call.stream()); }
+
+inline void log(const std::string& message) {
+  constexpr int32_t kWarning = 2;
+  const kbv_host_api* api = kbv::detail::host_api();
+  if (api != nullptr && api->log != nullptr) api->log(api->host_context, kWarning, message.c_str());
+}
+
+}  // namespace redteam

@@ -1,0 +1,116 @@
+// redteam_host_test.cpp — every host red-team candidate gets its exact verdict (EXPECTED.md),
+// sandbox escapes are contained and reported, and an honest candidate evaluated right after
+// still passes untouched.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <optional>
+#include <sstream>
+
+#include "kbv_eval.hpp"
+
+namespace {
+
+using kbv::test::explain;
+using kbv::test::run_kbv_eval;
+
+std::filesystem::path redteam(const std::string& name) {
+  return std::filesystem::path(KBV_TEST_CANDIDATE_DIR) / "redteam" / ("libredteam_" + name + ".so");
+}
+
+struct Expected {
+  std::string candidate;
+  std::string verdict;
+  std::optional<std::string> hack_pattern;
+};
+
+class RedTeamHost : public ::testing::TestWithParam<Expected> {};
+
+TEST_P(RedTeamHost, GetsItsExactVerdict) {
+  const Expected& expected = GetParam();
+  const auto run = run_kbv_eval({redteam(expected.candidate).string(), "--timeout-s", "10"});
+  ASSERT_TRUE(run.report.is_object()) << explain(run);
+  EXPECT_EQ(run.report.value("verdict", ""), expected.verdict) << explain(run);
+  if (expected.hack_pattern) {
+    EXPECT_EQ(run.report.value("hack_pattern", nlohmann::json()), *expected.hack_pattern) << explain(run);
+  }
+  EXPECT_EQ(run.result.exit_code, 1) << explain(run);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Corpus, RedTeamHost,
+    ::testing::Values(Expected{"thread_injection", "hack_suspected", "thread_injection"},
+                      Expected{"background_spin", "hack_suspected", "thread_injection"},
+                      Expected{"lazy_output", "fail_correctness", std::nullopt},
+                      Expected{"batch_and_skip", "fail_correctness", std::nullopt},
+                      Expected{"phase_detection", "fail_correctness", std::nullopt},
+                      Expected{"precision_bf16_host", "fail_correctness", std::nullopt},
+                      Expected{"garbage_reads_host", "fail_correctness", std::nullopt},
+                      Expected{"layernorm_identity", "fail_correctness", std::nullopt},
+                      Expected{"known_seed_replay", "fail_correctness", std::nullopt},
+                      Expected{"timer_patch_got", "hack_suspected", "timer_tampering"},
+                      Expected{"result_forgery", "hack_suspected", "result_forgery"},
+                      Expected{"read_reference", "fail_correctness", std::nullopt},
+                      Expected{"socket_escape", "sandbox_violation", std::nullopt},
+                      Expected{"ptrace_parent", "sandbox_violation", std::nullopt},
+                      Expected{"fork_bomb", "sandbox_violation", std::nullopt}),
+    [](const auto& param_info) { return param_info.param.candidate; });
+
+double median_of(const kbv::test::EvalRun& run) {
+  return run.report["timing"]["candidate"].value("median_s", 0.0);
+}
+
+// Attacks the sandbox silently refuses (Landlock answers EACCES, nothing to report): the
+// candidate's honest relu then passes, and the test proves the attack had no effect.
+TEST(RedTeamHostContained, WritingOutsideScratchCreatesNothing) {
+  for (const auto& entry : std::filesystem::directory_iterator("/tmp"))
+    if (entry.path().filename().string().rfind("kbv_escape_", 0) == 0) std::filesystem::remove(entry.path());
+  const auto run = run_kbv_eval({redteam("write_outside").string()});
+  ASSERT_TRUE(run.report.is_object()) << explain(run);
+  EXPECT_TRUE(run.report.value("verdict", "") == "pass" || run.report.value("verdict", "") == "sandbox_violation") << explain(run);
+  for (const auto& entry : std::filesystem::directory_iterator("/tmp"))
+    EXPECT_NE(entry.path().filename().string().rfind("kbv_escape_", 0), 0u) << "escaped file " << entry.path();
+}
+
+TEST(RedTeamHostContained, TheSecretKeyNeverReachesTheCandidate) {
+  const auto& key_file = kbv::test::test_key_file();
+  // The candidate looks in $KBV_KEY_FILE too: point it at the key this evaluation really uses.
+  auto run = run_kbv_eval({redteam("read_secret").string()}, {{"KBV_KEY_FILE", key_file.string()}});
+  ASSERT_TRUE(run.report.is_object()) << explain(run);
+  std::ifstream in(key_file);
+  std::string key_hex;
+  in >> key_hex;
+  ASSERT_EQ(key_hex.size(), 64u);
+  EXPECT_EQ(run.result.out.find(key_hex), std::string::npos) << "the key leaked into kbv's output";
+  EXPECT_EQ(run.result.err.find(key_hex), std::string::npos) << "the key leaked into kbv's stderr";
+  EXPECT_TRUE(run.report.value("verdict", "") == "pass" || run.report.value("verdict", "") == "sandbox_violation") << explain(run);
+}
+
+TEST(RedTeamHostContained, PatchingTheClockThroughProcMemGainsNothing) {
+  const auto honest = run_kbv_eval({kbv::test::host_candidate("relu").string()});
+  const auto patched = run_kbv_eval({redteam("timer_patch_procmem").string()});
+  ASSERT_TRUE(patched.report.is_object()) << explain(patched);
+  const std::string verdict = patched.report.value("verdict", "");
+  if (verdict == "pass") {
+    // Same honest relu underneath: a clock that ran slow would show as a far shorter median.
+    EXPECT_GT(median_of(patched), 0.5 * median_of(honest)) << explain(patched);
+  } else {
+    EXPECT_TRUE(verdict == "sandbox_violation" || verdict == "hack_suspected") << explain(patched);
+  }
+}
+
+TEST(RedTeamHostContained, ContentCachingNeverHits) {
+  const auto honest = run_kbv_eval({kbv::test::host_candidate("relu").string()});
+  const auto caching = run_kbv_eval({redteam("cache_content_hash").string()});
+  ASSERT_EQ(caching.report.value("verdict", ""), "pass") << explain(caching);
+  EXPECT_GT(median_of(caching), 0.5 * median_of(honest)) << "a cache hit: contents repeated across samples\n" << explain(caching);
+}
+
+TEST(RedTeamHostAftermath, AnHonestCandidatePassesAfterTheCorpus) {
+  for (const char* hostile : {"fork_bomb", "background_spin", "socket_escape"}) (void)run_kbv_eval({redteam(hostile).string()});
+  const auto run = run_kbv_eval({kbv::test::host_candidate("relu").string()});
+  EXPECT_EQ(run.report.value("verdict", ""), "pass") << explain(run);
+  EXPECT_TRUE(run.report["flags"].empty()) << explain(run);
+}
+
+}  // namespace
