@@ -9,6 +9,7 @@ packages=(
   prometheus-cpp-dev libcivetweb-dev
   libgtest-dev libgmock-dev
   prometheus curl python3 python3-yaml
+  systemd  # systemd-analyze, for the checks of systemd/ in tests/kbvd
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -5,6 +5,7 @@
 
 #include "cli/eval_command.hpp"
 #include "cli/problems_command.hpp"
+#include "client/control_command.hpp"
 
 namespace {
 
@@ -28,6 +29,8 @@ int main(int argc, char** argv) {
   if (command == "eval") return kbv::cli::eval_command(args);
   if (command == "problems") return kbv::cli::problems_command(args);
   if (command == "keygen") return kbv::cli::keygen_command(args);
+  if (command == "status" || command == "submit" || command == "results" || command == "requeue")
+    return kbv::control::run_control_command(argc, argv);
   if (command == "version" || command == "--version") {
     std::cout << "kbv " << KBV_VERSION << "\n";
     return 0;

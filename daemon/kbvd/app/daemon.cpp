@@ -110,6 +110,7 @@ int Daemon::run() {
 void Daemon::step_store() {
   const auto& cfg = config_->get();
   fs::create_directories(cfg.store.state_dir / "objects");
+  state_lock_ = std::make_unique<StateLock>(cfg.store.state_dir);
   store_ = std::make_unique<Store>(cfg.store.state_dir / "kbvd.sqlite3", cfg.store.synchronous);
 }
 

@@ -15,6 +15,7 @@
 #include "control/server.hpp"
 #include "metrics/metrics.hpp"
 #include "sched/scheduler.hpp"
+#include "store/state_lock.hpp"
 #include "store/store.hpp"
 #include "watch/watcher.hpp"
 
@@ -47,6 +48,7 @@ class Daemon {
   CommandLine command_line_;
   boost::asio::io_context io_;
   std::optional<LiveConfig> config_;
+  std::unique_ptr<StateLock> state_lock_;
   std::unique_ptr<Store> store_;
   std::vector<DeviceSlot> devices_;
   std::unique_ptr<Metrics> metrics_;

@@ -4,13 +4,11 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <climits>
 #include <iomanip>
 #include <ctime>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <map>
-#include <set>
 #include <sstream>
 #include <yaml-cpp/yaml.h>
 

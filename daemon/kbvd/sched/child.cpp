@@ -30,6 +30,8 @@ constexpr std::size_t kReadChunk = 64u << 10;
 // After the evaluator exits its group is killed; pipes close at once unless something escaped
 // the group holding them: stop waiting for EOF after this long.
 constexpr auto kEofGrace = std::chrono::seconds(5);
+// How soon to look again after a pidfd said "exited" too early.
+constexpr auto kExitRetry = std::chrono::milliseconds(2);
 
 // An fd that closes itself.
 class Fd {
@@ -64,8 +66,17 @@ Pipe make_pipe() {
 }
 
 // Runs in the child between fork and exec: async-signal-safe calls only.
+// systemd's variables are kbvd's alone: an evaluator (and the candidate it loads) must not
+// ping the watchdog or send notifications on kbvd's behalf.
+bool inherited(const char* entry) {
+  for (const char* name : {"NOTIFY_SOCKET=", "WATCHDOG_USEC=", "WATCHDOG_PID=", "LISTEN_FDS=",
+                           "LISTEN_PID=", "LISTEN_FDNAMES="})
+    if (std::strncmp(entry, name, std::strlen(name)) == 0) return false;
+  return true;
+}
+
 [[noreturn]] void exec_child(pid_t parent, int in_fd, int out_fd, int err_fd, int report_fd,
-                             char* const* argv) {
+                             char* const* argv, char* const* envp) {
   ::setpgid(0, 0);
   // Die with kbvd: a killed daemon must not leave evaluations running on a GPU.
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -81,7 +92,7 @@ Pipe make_pipe() {
   }
   // Nothing of kbvd's (store, sockets, inotify) reaches the evaluator.
   ::close_range(3, ~0u, CLOSE_RANGE_CLOEXEC);
-  ::execv(argv[0], argv);
+  ::execve(argv[0], argv, envp);
   const int e = errno;
   [[maybe_unused]] auto n = ::write(report_fd, &e, sizeof e);
   ::_exit(127);
@@ -90,7 +101,7 @@ Pipe make_pipe() {
 }  // namespace
 
 Child::Child(asio::io_context& io, Done done)
-    : io_(io), done_(std::move(done)), out_(io), err_(io), pidfd_(io), eof_grace_(io) {}
+    : io_(io), done_(std::move(done)), out_(io), err_(io), pidfd_(io), eof_grace_(io), exit_retry_(io) {}
 
 Child::~Child() {
   if (stdin_fd_ >= 0) ::close(stdin_fd_);
@@ -108,6 +119,10 @@ std::shared_ptr<Child> Child::spawn(asio::io_context& io, const std::vector<std:
   std::vector<char*> c_argv;
   for (auto& a : args) c_argv.push_back(a.data());
   c_argv.push_back(nullptr);
+  std::vector<char*> c_envp;
+  for (char** e = environ; *e; ++e)
+    if (inherited(*e)) c_envp.push_back(*e);
+  c_envp.push_back(nullptr);
 
   Pipe out = make_pipe(), err = make_pipe(), report = make_pipe();
   Pipe in;
@@ -124,7 +139,7 @@ std::shared_ptr<Child> Child::spawn(asio::io_context& io, const std::vector<std:
   if (pid < 0) throw SpawnError(fmt::format("fork: {}", std::strerror(errno)));
   if (pid == 0)
     exec_child(parent, in.read.get(), out.write.get(), err.write.get(), report.write.get(),
-               c_argv.data());
+               c_argv.data(), c_envp.data());
   child->pid_ = pid;
   ::setpgid(pid, pid);  // also here, so the group exists before either side goes on
   in.read.reset();
@@ -196,16 +211,32 @@ void Child::read_stderr() {
 
 void Child::wait_exit() {
   pidfd_.async_wait(asio::posix::stream_descriptor::wait_read, [self = shared_from_this()](auto ec) {
-    if (ec == asio::error::operation_aborted) return;
+    if (ec == asio::error::operation_aborted || !self->pidfd_.is_open()) return;
+    const auto fd = static_cast<id_t>(self->pidfd_.native_handle());
+    // The pidfd has been seen readable while its process was still running (kernel 6.18, a #!
+    // script as evaluator): look without reaping first, and wait again if it is no zombie yet.
+    siginfo_t peek{};
+    if (::waitid(P_PIDFD, fd, &peek, WEXITED | WNOHANG | WNOWAIT) != 0 || peek.si_pid == 0) {
+      self->exit_retry_.expires_after(kExitRetry);
+      self->exit_retry_.async_wait([self](auto timer_ec) {
+        if (!timer_ec) self->wait_exit();
+      });
+      return;
+    }
     // The leader is a zombie now, so its pid (the group id) cannot be reused: end whatever it
     // left in its group before reaping it.
     ::kill(-self->pid_, SIGKILL);
     siginfo_t info{};
-    if (::waitid(P_PIDFD, static_cast<id_t>(self->pidfd_.native_handle()), &info, WEXITED) == 0) {
+    int rc;
+    do {
+      rc = ::waitid(P_PIDFD, fd, &info, WEXITED);
+    } while (rc != 0 && errno == EINTR);
+    if (rc == 0) {
       if (info.si_code == CLD_EXITED) self->result_.exit_code = info.si_status;
       else self->result_.term_signal = info.si_status;
     } else {
       self->result_.exit_code = -1;
+      self->result_.err += fmt::format("\nkbvd: waitid: {}", std::strerror(errno));
     }
     self->exited_ = true;
     if (self->stdin_fd_ >= 0) {

@@ -67,7 +67,7 @@ class Child : public std::enable_shared_from_this<Child> {
   std::int64_t start_ticks_ = 0;
   int stdin_fd_ = -1;
   boost::asio::posix::stream_descriptor out_, err_, pidfd_;
-  boost::asio::steady_timer eof_grace_;
+  boost::asio::steady_timer eof_grace_, exit_retry_;
   std::vector<char> out_buf_, err_buf_;
   ChildResult result_;
   bool exited_ = false, out_eof_ = false, err_eof_ = false, finished_ = false;

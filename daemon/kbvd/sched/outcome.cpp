@@ -45,7 +45,7 @@ std::optional<std::string> string_at(const json& j, const char* key) {
   return std::nullopt;
 }
 
-std::optional<double> number_at(const json& j, std::initializer_list<const char*> path) {
+std::optional<double> number_at(const json& j, const std::vector<const char*>& path) {
   const json* node = &j;
   for (const char* key : path) {
     if (!node->is_object() || !node->contains(key)) return std::nullopt;
@@ -56,7 +56,8 @@ std::optional<double> number_at(const json& j, std::initializer_list<const char*
 }
 
 void collect_figures(const json& r, Outcome& o) {
-  const std::pair<const char*, std::initializer_list<const char*>> wanted[] = {
+  // Vectors, not initializer_lists: a list inside a pair would dangle after this line.
+  static const std::vector<std::pair<const char*, std::vector<const char*>>> wanted = {
       {"speedup_vs_fp32", {"speedup", "vs_fp32"}},
       {"speedup_vs_tf32", {"speedup", "vs_tf32"}},
       {"memory_ratio", {"memory", "ratio"}},

@@ -185,7 +185,10 @@ void Store::interrupt(const Job& job, const std::string& note, double now) {
               " state='running'")
       .bind(1, now).bind(2, note).bind(3, job.evaluation_id)
       .run();
-  db_.prepare("UPDATE queue SET state='waiting' WHERE candidate_id=?").bind(1, job.candidate_id).run();
+  // Not the candidate's fault (shutdown, evaluator missing): the attempt does not count.
+  db_.prepare("UPDATE queue SET state='waiting', attempts=MAX(attempts-1, 0) WHERE candidate_id=?")
+      .bind(1, job.candidate_id)
+      .run();
   tx.commit();
 }
 

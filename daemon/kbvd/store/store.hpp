@@ -69,7 +69,8 @@ class Store {
                                 const std::string& slot, double now);
   void set_process(std::int64_t evaluation_id, std::int64_t pgid, std::int64_t start_ticks);
   void finish(const Job& job, const Outcome& outcome, double now);
-  void interrupt(const Job& job, const std::string& note, double now);  // back to the queue
+  // Back to the queue without counting the attempt (shutdown, evaluator could not start).
+  void interrupt(const Job& job, const std::string& note, double now);
   RecoveryReport recover(int max_attempts, double now);
 
   // Control side.

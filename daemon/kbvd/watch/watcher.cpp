@@ -106,7 +106,15 @@ void Watcher::read_events() {
 void Watcher::ingest_batch(const std::vector<std::string>& names) {
   bool queued = false;
   for (const auto& name : names) {
-    const auto r = ingestor_.ingest(name);
+    IngestReport r;
+    try {
+      r = ingestor_.ingest(name);
+    } catch (const std::exception& e) {
+      // The object store or database refused (disk full, permissions): the file stays in the
+      // folder and the next rescan retries it.
+      spdlog::error("cannot take {}: {}", name, e.what());
+      continue;
+    }
     switch (r.status) {
       case IngestStatus::queued:
         queued = true;

@@ -1,0 +1,101 @@
+// client/control_command.cpp — the control commands (status, submit, results, requeue) shared
+// by kbvctl and `kbv status|submit|results|requeue`.
+#include "client/control_command.hpp"
+#include <cstring>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "client/control_client.hpp"
+#include "client/format.hpp"
+
+namespace {
+constexpr const char* kUsage =
+    "usage: kbvctl [--socket PATH] COMMAND [--json]\n"
+    "  status                          daemon, queue and slots\n"
+    "  submit FILE.so [--manifest M]   copy a candidate into the watch folder (atomically)\n"
+    "  results [list] [--limit N] [--verdict V] [--state queued|running|done]\n"
+    "  results show ID                 one candidate (number or sha256 prefix)\n"
+    "  requeue ID                      evaluate a finished candidate again\n"
+    "The socket defaults to $KBV_SOCKET, else /run/kbvd/control.sock.\n";
+
+int usage_error(const std::string& why) {
+  std::cerr << "kbvctl: " << why << "\n" << kUsage;
+  return 2;
+}
+}  // namespace
+
+namespace kbv::control {
+
+int run_control_command(int argc, char** argv) {
+  namespace control = kbv::control;
+  std::filesystem::path socket = control::default_socket_path();
+  bool as_json = false;
+  int limit = 50;
+  std::string verdict, state;
+  std::optional<std::filesystem::path> manifest;
+  std::vector<std::string> words;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::optional<std::string> {
+      if (i + 1 >= argc) return std::nullopt;
+      return std::string(argv[++i]);
+    };
+    if (a == "--json") as_json = true;
+    else if (a == "-h" || a == "--help") {
+      std::cout << kUsage;
+      return 0;
+    } else if (a == "--socket" || a == "--limit" || a == "--verdict" || a == "--state" || a == "--manifest") {
+      const auto v = value();
+      if (!v) return usage_error(a + " needs a value");
+      if (a == "--socket") socket = *v;
+      else if (a == "--limit") {
+        try {
+          limit = std::stoi(*v);
+        } catch (const std::exception&) {
+          return usage_error("--limit needs a number");
+        }
+      } else if (a == "--verdict") verdict = *v;
+      else if (a == "--state") state = *v;
+      else manifest = *v;
+    } else if (!a.empty() && a[0] == '-') {
+      return usage_error("unknown option " + a);
+    } else {
+      words.push_back(a);
+    }
+  }
+  if (words.empty()) return usage_error("no command");
+  try {
+    nlohmann::json answer;
+    std::string text;
+    const auto& cmd = words[0];
+    if (cmd == "status" && words.size() == 1) {
+      answer = control::status(socket);
+      text = control::format_status(answer);
+    } else if (cmd == "submit" && words.size() == 2) {
+      answer = control::submit(socket, words[1], manifest);
+      text = control::format_submit(answer);
+    } else if (cmd == "results" && (words.size() == 1 || (words.size() == 2 && words[1] == "list"))) {
+      answer = control::results_list(socket, limit, verdict, state);
+      text = control::format_results(answer);
+    } else if (cmd == "results" && words.size() == 3 && words[1] == "show") {
+      answer = control::results_show(socket, words[2]);
+      text = control::format_result(answer);
+    } else if (cmd == "requeue" && words.size() == 2) {
+      answer = control::requeue(socket, words[1]);
+      text = "requeued " + answer.value("sha256", std::string()) + "\n";
+    } else {
+      return usage_error("unknown command or wrong arguments: " + cmd);
+    }
+    if (as_json) std::cout << answer.dump(2) << "\n";
+    else std::cout << text;
+    if (cmd == "submit" && answer.value("result", std::string()) == "rejected") return 1;
+    return 0;
+  } catch (const std::exception& e) {
+    std::cerr << "kbvctl: " << e.what() << "\n";
+    return 1;
+  }
+}
+
+}  // namespace kbv::control

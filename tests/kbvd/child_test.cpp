@@ -1,0 +1,102 @@
+// Tests for evaluator child processes: output collection, exit status, signals, process
+// groups, exec failures and stdin hand-over.
+#include <gtest/gtest.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <csignal>
+#include <sstream>
+
+#include "harness.hpp"
+#include "sched/child.hpp"
+
+namespace kbv::kbvd {
+namespace {
+using test::TempDir;
+
+struct ChildRun {
+  boost::asio::io_context io;
+  std::optional<ChildResult> result;
+  std::shared_ptr<Child> child;
+
+  void start(const std::vector<std::string>& argv, bool with_stdin = false) {
+    child = Child::spawn(io, argv, with_stdin, [this](const ChildResult& r) { result = r; });
+  }
+  void run_for(std::chrono::milliseconds limit) { io.run_for(limit); }
+};
+
+TEST(Child, CollectsOutputAndExitCode) {
+  ChildRun r;
+  r.start({"/bin/sh", "-c", "echo out; echo err >&2; exit 3"});
+  r.run_for(std::chrono::seconds(5));
+  ASSERT_TRUE(r.result);
+  EXPECT_EQ(r.result->exit_code, 3);
+  EXPECT_EQ(r.result->out, "out\n");
+  EXPECT_EQ(r.result->err, "err\n");
+}
+
+TEST(Child, ReportsTheSignal) {
+  ChildRun r;
+  r.start({"/bin/sh", "-c", "kill -SEGV $$"});
+  r.run_for(std::chrono::seconds(5));
+  ASSERT_TRUE(r.result);
+  EXPECT_FALSE(r.result->exit_code);
+  EXPECT_EQ(r.result->term_signal, SIGSEGV);
+}
+
+TEST(Child, KillGroupEndsGrandchildrenToo) {
+  TempDir dir;
+  const auto marker = dir.path() / "grandchild.pid";
+  ChildRun r;
+  r.start({"/bin/sh", "-c", "sleep 30 & echo $! > " + marker.string() + "; wait"});
+  ASSERT_TRUE(test::wait_until([&] { return std::filesystem::exists(marker); }, std::chrono::seconds(5)));
+  r.io.run_for(std::chrono::milliseconds(50));
+  r.child->kill_group(SIGKILL);
+  r.run_for(std::chrono::seconds(5));
+  ASSERT_TRUE(r.result);
+  EXPECT_EQ(r.result->term_signal, SIGKILL);
+  const auto grandchild = std::stoi(test::read_file(marker));
+  EXPECT_TRUE(test::wait_until([&] { return test::process_gone(grandchild); }, std::chrono::seconds(5)))
+      << "the sleep in the evaluator's group survived";
+}
+
+TEST(Child, LeftoversAreKilledWhenTheLeaderExits) {
+  TempDir dir;
+  const auto marker = dir.path() / "left.pid";
+  ChildRun r;
+  // The leader exits at once, leaving a background child holding stdout open.
+  r.start({"/bin/sh", "-c", "sleep 30 & echo $! > " + marker.string() + "; exit 0"});
+  r.run_for(std::chrono::seconds(4));
+  ASSERT_TRUE(r.result) << "finished without waiting the 5 s EOF grace: the group was killed";
+  const auto left = std::stoi(test::read_file(marker));
+  EXPECT_TRUE(test::wait_until([&] { return test::process_gone(left); }, std::chrono::seconds(5)));
+}
+
+TEST(Child, ExecFailureIsAnError) {
+  boost::asio::io_context io;
+  EXPECT_THROW(Child::spawn(io, {"/nonexistent/kbv", "eval"}, false, nullptr), SpawnError);
+}
+
+TEST(Child, LineOnStdin) {
+  ChildRun r;
+  r.start({"/bin/sh", "-c", "read -r line; echo \"got $line\""}, true);
+  EXPECT_TRUE(r.child->send_line_and_close("hello\n"));
+  r.run_for(std::chrono::seconds(5));
+  ASSERT_TRUE(r.result);
+  EXPECT_EQ(r.result->out, "got hello\n");
+}
+
+TEST(Child, HasItsOwnProcessGroupAndNoInheritedFds) {
+  ChildRun r;
+  r.start({"/bin/sh", "-c", "cut -d' ' -f5 /proc/$$/stat; ls /proc/$$/fd | wc -l"});
+  r.run_for(std::chrono::seconds(5));
+  ASSERT_TRUE(r.result);
+  std::istringstream out(r.result->out);
+  int pgid = 0, fds = 0;
+  out >> pgid >> fds;
+  EXPECT_EQ(pgid, r.child->pid());
+  EXPECT_LE(fds, 4) << "stdin, stdout, stderr (+ the fd ls uses): " << r.result->out;
+}
+
+}  // namespace
+}  // namespace kbv::kbvd

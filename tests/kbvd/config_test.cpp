@@ -1,0 +1,115 @@
+// Tests for kbvd's configuration loader: defaults, the shipped file, overrides, and errors
+// that name the file, the field and the fix.
+#include <gtest/gtest.h>
+
+#include "config/config.hpp"
+#include "harness.hpp"
+
+namespace kbv::kbvd {
+namespace {
+using test::TempDir;
+using test::write_file;
+
+std::string error_of(const std::filesystem::path& file, const std::vector<Override>& o = {}) {
+  try {
+    load_config(file, o);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Config, DefaultsWithoutAFile) {
+  const auto c = load_config({}, {});
+  EXPECT_EQ(c.store.state_dir, "/var/lib/kbvd");
+  EXPECT_EQ(c.watch.dir, "/var/lib/kbvd/inbox");
+  EXPECT_EQ(c.control.socket, "/run/kbvd/control.sock");
+  EXPECT_EQ(c.metrics.listen, "127.0.0.1:9464");
+  EXPECT_EQ(c.epoch.length_days, 7.0);
+  EXPECT_EQ(c.epoch.origin_text, "2026-01-01");
+  EXPECT_EQ(c.evaluator.command.filename(), "kbv");
+  EXPECT_TRUE(c.evaluator.warm_spare);
+  EXPECT_EQ(c.devices.kind, DeviceKind::automatic);
+  EXPECT_FALSE(c.devices.gpus.has_value());
+}
+
+TEST(Config, ShippedConfigIsValid) {
+  const auto c = load_config(KBV_SOURCE_DIR "/configs/kbvd.yaml", {});
+  EXPECT_EQ(c.metrics.listen.rfind("127.0.0.1:", 0), 0u) << "metrics stay on loopback by default";
+  EXPECT_FALSE(c.watch.dir.empty());
+}
+
+TEST(Config, RelativePathsFollowTheFile) {
+  TempDir dir;
+  write_file(dir.path() / "k.yaml", "store:\n  state_dir: st\nwatch:\n  dir: in\n");
+  const auto c = load_config(dir.path() / "k.yaml", {});
+  EXPECT_EQ(c.store.state_dir, dir.path() / "st");
+  EXPECT_EQ(c.watch.dir, dir.path() / "in");
+}
+
+TEST(Config, OverridesWinAndAreValidated) {
+  TempDir dir;
+  write_file(dir.path() / "k.yaml", "evaluator:\n  timeout_s: 100\n");
+  const auto c = load_config(dir.path() / "k.yaml", {{"evaluator.timeout_s", "5", "--set"},
+                                                     {"devices.gpus", "2", "--gpus"}});
+  EXPECT_EQ(c.evaluator.timeout_s, 5.0);
+  ASSERT_TRUE(c.devices.gpus.has_value());
+  EXPECT_EQ(*c.devices.gpus, 2);
+  const auto e = error_of(dir.path() / "k.yaml", {{"evaluator.timeout_s", "soon", "--set"}});
+  EXPECT_NE(e.find("option --set evaluator.timeout_s=soon"), std::string::npos) << e;
+  EXPECT_NE(e.find("fix:"), std::string::npos) << e;
+}
+
+TEST(Config, ErrorsNameFileFieldAndFix) {
+  TempDir dir;
+  const auto f = dir.path() / "k.yaml";
+  struct Case {
+    std::string yaml, field;
+  };
+  const Case cases[] = {
+      {"evaluator:\n  timeout_s: -3\n", "evaluator.timeout_s"},
+      {"evaluator:\n  timout_s: 3\n", "evaluator.timout_s"},
+      {"watch:\n  dir: [a, b]\n", "watch.dir"},
+      {"epoch:\n  origin: yesterday\n", "epoch.origin"},
+      {"epoch:\n  length_days: 0\n", "epoch.length_days"},
+      {"devices:\n  kind: tpu\n", "devices.kind"},
+      {"devices:\n  gpus: many\n", "devices.gpus"},
+      {"metrics:\n  listen: localhost\n", "metrics.listen"},
+      {"control:\n  mode: rw\n", "control.mode"},
+      {"store:\n  synchronous: sometimes\n", "store.synchronous"},
+      {"evaluator:\n  warm_spare: maybe\n", "evaluator.warm_spare"},
+      {"evaluator:\n  shapes: huge\n", "evaluator.shapes"},
+      {"queue:\n  max_depth: 0\n", "queue.max_depth"},
+      {"bogus:\n  x: 1\n", "bogus"},
+  };
+  for (const auto& c : cases) {
+    write_file(f, c.yaml);
+    const auto e = error_of(f);
+    EXPECT_NE(e.find(f.string() + ":"), std::string::npos) << c.yaml << " -> " << e;
+    EXPECT_NE(e.find(c.field + ":"), std::string::npos) << c.yaml << " -> " << e;
+    EXPECT_NE(e.find("fix:"), std::string::npos) << c.yaml << " -> " << e;
+  }
+}
+
+TEST(Config, ErrorsGiveTheLine) {
+  TempDir dir;
+  write_file(dir.path() / "k.yaml", "log:\n  level: info\nevaluator:\n  timeout_s: abc\n");
+  const auto e = error_of(dir.path() / "k.yaml");
+  EXPECT_NE(e.find("k.yaml:4"), std::string::npos) << e;
+}
+
+TEST(Config, SyntaxErrorsAndMissingFiles) {
+  TempDir dir;
+  write_file(dir.path() / "k.yaml", "watch: [\n");
+  EXPECT_NE(error_of(dir.path() / "k.yaml").find("(syntax)"), std::string::npos);
+  EXPECT_NE(error_of(dir.path() / "missing.yaml").find("does not exist"), std::string::npos);
+}
+
+TEST(Config, EmptyMetricsListenTurnsTheExporterOff) {
+  TempDir dir;
+  write_file(dir.path() / "k.yaml", "metrics:\n  listen: \"\"\n");
+  EXPECT_TRUE(load_config(dir.path() / "k.yaml", {}).metrics.listen.empty());
+}
+
+}  // namespace
+}  // namespace kbv::kbvd

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# A stand-in for `kbv eval` that honours its contract (argv, --json, exit codes, --wait-for-candidate)
+# so kbvd can be tested without building candidates. What it does is read from a marker in the
+# candidate file: KBV_FAKE:pass (default), fail, hack:PATTERN, crash, hang, badinput, garbage,
+# sleep:SECONDS, level:N. Environment: FAKE_KBV_LOG (append start/end lines), FAKE_KBV_DELAY_S
+# (extra seconds per evaluation), FAKE_KBV_SPARE_FAIL=1 (a spare exits at once with status 3).
+set -u
+[ "${1:-}" = eval ] || { echo "fake_kbv: only 'eval' is supported" >&2; exit 2; }
+shift
+path="" device="" gpu="" problem="" epoch="" wait_mode=0 json=0 extra=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --json) json=1 ;;
+    --device) device="$2"; shift ;;
+    --gpu) gpu="$2"; shift ;;
+    --problem) problem="$2"; shift ;;
+    --epoch) epoch="$2"; shift ;;
+    --key-file|--shapes|--timeout-s) extra="$extra $1=$2"; shift ;;
+    --wait-for-candidate) wait_mode=1 ;;
+    --*) echo "fake_kbv: unknown option $1" >&2; exit 2 ;;
+    *) path="$1" ;;
+  esac
+  shift
+done
+mode=cold
+if [ "$wait_mode" = 1 ]; then
+  [ "${FAKE_KBV_SPARE_FAIL:-0}" = 1 ] && { echo "fake_kbv: spare refuses to start" >&2; exit 3; }
+  mode=spare
+  IFS=$'\t' read -r path options || { echo "fake_kbv: no candidate line on stdin" >&2; exit 2; }
+  case "$options" in *'"problem":"'*) problem="${options#*\"problem\":\"}"; problem="${problem%%\"*}" ;; esac
+fi
+start="$EPOCHREALTIME"
+log() { [ -n "${FAKE_KBV_LOG:-}" ] && echo "$1 $(basename "$path") epoch=$epoch device=$device gpu=${gpu:--} mode=$mode problem=${problem:--} pid=$$ t=$EPOCHREALTIME$extra" >>"$FAKE_KBV_LOG"; return 0; }
+log start
+[ -f "$path" ] || { echo "fake_kbv: $path: no such file; fix: pass an existing candidate" >&2; exit 2; }
+marker=$(grep -aoE 'KBV_FAKE:[a-z_]+(:[a-z0-9_.]+)?' "$path" | head -n 1)
+behaviour="${marker#KBV_FAKE:}"; behaviour="${behaviour:-pass}"
+level=1
+[ -n "${FAKE_KBV_DELAY_S:-}" ] && sleep "$FAKE_KBV_DELAY_S"
+verdict=pass code=0 pattern=null detail="all families passed"
+case "$behaviour" in
+  pass) ;;
+  level:*) level="${behaviour#level:}" ;;
+  fail) verdict=fail_correctness code=1 detail="family normal: max abs error 3.2" ;;
+  hack:*) verdict=hack_suspected code=1 pattern="\"${behaviour#hack:}\"" detail="caught" ;;
+  crash) log crash; kill -SEGV $$ ;;
+  hang) sleep 3600 ;;
+  badinput) echo "fake_kbv: $path: not a shared object; fix: build it with kbv_add_candidate" >&2; log end; exit 2 ;;
+  garbage) echo "this is not json"; log end; exit 0 ;;
+  sleep:*) sleep "${behaviour#sleep:}" ;;
+esac
+wall=$(( ${EPOCHREALTIME/./} - ${start/./} ))
+printf '{"kbv_version":"0.0-fake","verdict":"%s","detail":"%s","hack_pattern":%s,"failed_family":null,"flags":[],' \
+  "$verdict" "$detail" "$pattern"
+printf '"candidate":{"path":"%s","sha256":null,"name":"fake","problem":"%s","device":"%s","abi_version":1},' \
+  "$path" "${problem:-relu}" "$device"
+printf '"problem":{"name":"%s","level":%s,"shape_set":"small","flops":1,"compulsory_bytes":1},"epoch":%s,"families":[],' \
+  "${problem:-relu}" "$level" "${epoch:-0}"
+printf '"timing":{"candidate":{"median_s":0.001,"iqr_s":0.0001,"min_s":0.001,"max_s":0.002,"samples":10},"baseline_fp32":{"median_s":0.002,"iqr_s":0.0001,"min_s":0.002,"max_s":0.002,"samples":10},"baseline_tf32":null},'
+printf '"speedup":{"vs_fp32":2.0,"vs_tf32":1.25},"memory":{"candidate_peak_bytes":1024,"baseline_peak_bytes":2048,"ratio":0.5},"environment":{},"wall_seconds":%s}\n' \
+  "$(printf '%d.%06d' $((wall / 1000000)) $((wall % 1000000)))"
+log end
+exit $code

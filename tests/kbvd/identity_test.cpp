@@ -1,0 +1,75 @@
+// Tests for candidate identity (SHA-256) and sidecar manifests.
+#include <gtest/gtest.h>
+
+#include "client/control_client.hpp"
+#include "harness.hpp"
+#include "identity/manifest.hpp"
+#include "identity/sha256.hpp"
+
+namespace kbv::kbvd {
+namespace {
+using test::TempDir;
+using test::write_file;
+
+TEST(Sha256, KnownVectors) {
+  Sha256 empty;
+  EXPECT_EQ(empty.hex(), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  Sha256 abc;
+  abc.update("a", 1);
+  abc.update("bc", 2);
+  EXPECT_EQ(abc.hex(), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
+TEST(Sha256, ClientAndDaemonAgree) {
+  TempDir dir;
+  write_file(dir.path() / "x.so", "abc");
+  EXPECT_EQ(control::file_sha256(dir.path() / "x.so"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
+TEST(Manifest, YamlAndJson) {
+  const auto y = parse_manifest("model: m1\nsample_id: 7\nproblem: relu\ntags: [a, b]\n", false, "x.yaml");
+  EXPECT_EQ(y.model, "m1");
+  EXPECT_EQ(y.sample_id, "7");
+  EXPECT_EQ(y.problem, "relu");
+  EXPECT_EQ(y.tags, (std::vector<std::string>{"a", "b"}));
+  const auto j = parse_manifest(R"({"model":"m2","sample_id":3,"problem":"gelu","tags":["t"]})", true, "x.json");
+  EXPECT_EQ(j.model, "m2");
+  EXPECT_EQ(j.sample_id, "3");
+  EXPECT_EQ(j.problem, "gelu");
+}
+
+TEST(Manifest, ErrorsNameFieldAndFix) {
+  const std::pair<std::string, std::string> cases[] = {
+      {"modle: x\n", "modle"},
+      {"problem: Relu!\n", "problem"},
+      {"tags: a\n", "tags"},
+      {"model: [x]\n", "model"},
+  };
+  for (const auto& [text, field] : cases) {
+    try {
+      parse_manifest(text, false, "c.so.yaml");
+      ADD_FAILURE() << text << " was accepted";
+    } catch (const ManifestError& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("c.so.yaml: " + field + ":"), std::string::npos) << what;
+      EXPECT_NE(what.find("fix:"), std::string::npos) << what;
+    }
+  }
+  EXPECT_THROW(parse_manifest("{not json", true, "c.so.json"), ManifestError);
+}
+
+TEST(Manifest, FoundBesideTheCandidate) {
+  TempDir dir;
+  const auto so = dir.path() / "k.so";
+  write_file(so, "x");
+  EXPECT_FALSE(load_manifest_beside(so).has_value());
+  write_file(yaml_manifest_path(so), "problem: softmax\n");
+  ASSERT_TRUE(load_manifest_beside(so).has_value());
+  EXPECT_EQ(load_manifest_beside(so)->problem, "softmax");
+  write_file(json_manifest_path(so), "{}");
+  EXPECT_THROW(load_manifest_beside(so), ManifestError) << "both sidecars is ambiguous";
+}
+
+}  // namespace
+}  // namespace kbv::kbvd

@@ -1,0 +1,146 @@
+// Tests for the SQLite store: ingest once per identity, FIFO dispatch, finish, requeue, and
+// recovery of evaluations a dead daemon left running.
+#include <gtest/gtest.h>
+
+#include "harness.hpp"
+#include "store/store.hpp"
+
+namespace kbv::kbvd {
+namespace {
+using test::TempDir;
+
+NewCandidate candidate(const std::string& sha, const std::string& name) {
+  NewCandidate c;
+  c.sha256 = sha;
+  c.name = name;
+  c.stored_path = "/objects/" + sha + ".so";
+  c.size_bytes = 10;
+  return c;
+}
+SeenFile seen(const std::string& name, std::int64_t ino) { return {name, 1, ino, 10, 100}; }
+const EpochSpan kEpoch{4, 0, 1};
+
+Outcome passed() {
+  Outcome o;
+  o.verdict = "pass";
+  o.worker_exit = "completed";
+  o.exit.exit_code = 0;
+  o.exit.seconds = 0.5;
+  o.figures = {{"speedup_vs_tf32", 1.5}};
+  o.report = {{"verdict", "pass"}};
+  return o;
+}
+
+TEST(Store, SameBytesQueuedOnce) {
+  TempDir dir;
+  Store s(dir.path() / "db", "normal");
+  EXPECT_EQ(s.add_candidate(candidate("aaaaaaaa11", "a.so"), seen("a.so", 1), 1), IngestResult::queued);
+  EXPECT_EQ(s.add_candidate(candidate("aaaaaaaa11", "copy.so"), seen("copy.so", 2), 2), IngestResult::duplicate);
+  EXPECT_TRUE(s.unchanged(seen("a.so", 1)));
+  EXPECT_FALSE(s.unchanged(seen("a.so", 3)));
+  EXPECT_EQ(s.waiting_count(), 1);
+  const auto rows = s.results_list(10, "", "");
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0]["drop_count"], 2);
+  EXPECT_EQ(rows[0]["state"], "queued");
+}
+
+TEST(Store, FifoDispatchFinishAndShow) {
+  TempDir dir;
+  Store s(dir.path() / "db", "full");
+  NewCandidate first = candidate("bbbbbbbb11", "first.so");
+  first.manifest = Manifest{"m", "3", "relu", {"x"}};
+  s.add_candidate(first, seen("first.so", 1), 1);
+  s.add_candidate(candidate("cccccccc22", "second.so"), seen("second.so", 2), 2);
+  auto job = s.start_next(kEpoch, "host", "host", 3);
+  ASSERT_TRUE(job);
+  EXPECT_EQ(job->name, "first.so");
+  EXPECT_EQ(job->problem, "relu");
+  EXPECT_EQ(job->attempt, 1);
+  EXPECT_EQ(s.running_count(), 1);
+  s.finish(*job, passed(), 4);
+  EXPECT_THROW(s.finish(*job, passed(), 5), sqlite::Error) << "finished twice";
+  const auto shown = s.results_show("bbbbbb");
+  EXPECT_EQ(shown["state"], "done");
+  EXPECT_EQ(shown["model"], "m");
+  EXPECT_EQ(shown["evaluation"]["verdict"], "pass");
+  EXPECT_EQ(shown["evaluation"]["epoch"], 4);
+  EXPECT_DOUBLE_EQ(shown["evaluation"]["speedup_vs_tf32"].get<double>(), 1.5);
+  EXPECT_EQ(shown["evaluations"][0]["report"]["verdict"], "pass");
+  EXPECT_EQ(s.verdict_totals()["pass"], 1);
+  EXPECT_EQ(s.start_next(kEpoch, "host", "host", 6)->name, "second.so");
+  EXPECT_FALSE(s.start_next(kEpoch, "host", "host", 7)) << "nothing left waiting";
+}
+
+TEST(Store, LookupErrors) {
+  TempDir dir;
+  Store s(dir.path() / "db", "normal");
+  s.add_candidate(candidate("dddddd0001", "a.so"), seen("a.so", 1), 1);
+  s.add_candidate(candidate("dddddd0002", "b.so"), seen("b.so", 2), 1);
+  EXPECT_THROW(s.results_show("dddddd"), NotFound) << "ambiguous prefix";
+  EXPECT_EQ(s.results_show("dddddd0002")["name"], "b.so");
+  EXPECT_EQ(s.results_show("1")["name"], "a.so") << "short numbers are candidate ids";
+  EXPECT_THROW(s.results_show("99"), NotFound);
+  EXPECT_THROW(s.results_show("zz"), NotFound);
+}
+
+TEST(Store, RequeueOnlyWhenFinished) {
+  TempDir dir;
+  Store s(dir.path() / "db", "normal");
+  s.add_candidate(candidate("eeeeeeee01", "a.so"), seen("a.so", 1), 1);
+  EXPECT_THROW(s.requeue("eeeeeeee", 2), NotFound) << "already queued";
+  auto job = s.start_next(kEpoch, "host", "host", 2);
+  s.finish(*job, passed(), 3);
+  EXPECT_EQ(s.requeue("eeeeeeee", 4)["queued"], true);
+  auto again = s.start_next(kEpoch, "host", "host", 5);
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->attempt, 1);
+  s.finish(*again, passed(), 6);
+  EXPECT_EQ(s.results_show("eeeeeeee")["evaluations"].size(), 2u);
+}
+
+TEST(Store, RecoveryRequeuesThenGivesUp) {
+  TempDir dir;
+  const auto db = dir.path() / "db";
+  {
+    Store s(db, "normal");
+    s.add_candidate(candidate("ffffffff01", "a.so"), seen("a.so", 1), 1);
+    auto job = s.start_next(kEpoch, "host", "host", 2);
+    s.set_process(job->evaluation_id, 999999, 12345);
+  }  // the daemon "dies" with the evaluation running
+  for (int attempt = 1; attempt <= 2; ++attempt) {
+    Store s(db, "normal");
+    const auto r = s.recover(3, 10);
+    EXPECT_EQ(r.requeued, 1);
+    if (attempt == 1) {
+      ASSERT_EQ(r.leftovers.size(), 1u);
+      EXPECT_EQ(r.leftovers[0].pgid, 999999);
+    }
+    EXPECT_EQ(s.waiting_count(), 1);
+    auto job = s.start_next(kEpoch, "host", "host", 11);
+    ASSERT_TRUE(job);
+    EXPECT_EQ(job->attempt, attempt + 1);
+  }
+  Store s(db, "normal");
+  const auto r = s.recover(3, 20);
+  EXPECT_EQ(r.given_up, 1);
+  EXPECT_EQ(s.waiting_count(), 0);
+  const auto shown = s.results_show("ffffffff");
+  EXPECT_EQ(shown["state"], "done");
+  EXPECT_EQ(shown["evaluation"]["verdict"], "crash");
+  EXPECT_EQ(shown["evaluations"].size(), 3u);
+}
+
+TEST(Store, InterruptRefundsTheAttempt) {
+  TempDir dir;
+  Store s(dir.path() / "db", "normal");
+  s.add_candidate(candidate("abababab01", "a.so"), seen("a.so", 1), 1);
+  auto job = s.start_next(kEpoch, "host", "host", 2);
+  s.interrupt(*job, "drained", 3);
+  auto again = s.start_next(kEpoch, "host", "host", 4);
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->attempt, 1);
+}
+
+}  // namespace
+}  // namespace kbv::kbvd
