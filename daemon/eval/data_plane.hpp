@@ -55,6 +55,10 @@ class DataPlane {
   virtual double physical_floor_s(const ResolvedProblem& problem) const = 0;
   // SM clock now relative to its default (1.0 on the host): samples below 0.75 are discarded.
   virtual double clock_ratio() { return 1.0; }
+  // Device memory in use on the whole device now, seen from the evaluator's process (CUDA:
+  // cudaMemGetInfo), and the device's total; -1 where there is no such figure (host).
+  virtual double device_used_bytes() { return -1; }
+  virtual double device_total_bytes() { return -1; }
   // Device memory the TF32 (else fp32) baseline holds beyond inputs and outputs; 0 on host.
   virtual double baseline_extra_bytes() const { return 0; }
 

@@ -3,7 +3,11 @@
 
 #include <elf.h>
 
+#include <cstring>
+#include <iterator>
+
 #include <fstream>
+#include <vector>
 
 namespace kbv::eval {
 
@@ -29,6 +33,46 @@ std::optional<std::string> check_shared_object(const std::filesystem::path& path
       table_end(header.e_shoff, header.e_shnum, header.e_shentsize) > size)
     return name + ": truncated (" + std::to_string(size) + " bytes, but its ELF tables reach further) (fix: rebuild the candidate; the file is incomplete)";
   return std::nullopt;
+}
+
+namespace {
+// Prefixes of sonames that provide ready-made compute kernels.
+constexpr const char* kComputeLibraries[] = {"libcublas", "libcublasLt", "libcudnn", "libcutlass", "libcufft", "libcusparse",
+                                             "libcusolver", "libnvrtc", "libopenblas", "libblas", "libmkl", "libtorch", "libdnnl"};
+}  // namespace
+
+std::vector<std::string> needed_libraries(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<std::string> needed;
+  if (bytes.size() < sizeof(Elf64_Ehdr)) return needed;
+  Elf64_Ehdr header;
+  std::memcpy(&header, bytes.data(), sizeof header);
+  if (header.e_ident[EI_CLASS] != ELFCLASS64 || header.e_shoff + static_cast<uint64_t>(header.e_shnum) * sizeof(Elf64_Shdr) > bytes.size())
+    return needed;
+  std::vector<Elf64_Shdr> sections(header.e_shnum);
+  std::memcpy(sections.data(), bytes.data() + header.e_shoff, sections.size() * sizeof(Elf64_Shdr));
+  for (const Elf64_Shdr& section : sections) {
+    if (section.sh_type != SHT_DYNAMIC || section.sh_link >= sections.size()) continue;
+    const Elf64_Shdr& strings = sections[section.sh_link];
+    if (section.sh_offset + section.sh_size > bytes.size() || strings.sh_offset + strings.sh_size > bytes.size()) continue;
+    for (uint64_t at = section.sh_offset; at + sizeof(Elf64_Dyn) <= section.sh_offset + section.sh_size; at += sizeof(Elf64_Dyn)) {
+      Elf64_Dyn entry;
+      std::memcpy(&entry, bytes.data() + at, sizeof entry);
+      if (entry.d_tag == DT_NULL) break;
+      if (entry.d_tag == DT_NEEDED && entry.d_un.d_val < strings.sh_size)
+        needed.emplace_back(bytes.data() + strings.sh_offset + entry.d_un.d_val,
+                            strnlen(bytes.data() + strings.sh_offset + entry.d_un.d_val, strings.sh_size - entry.d_un.d_val));
+    }
+  }
+  return needed;
+}
+
+bool needs_compute_library(const std::vector<std::string>& needed) {
+  for (const std::string& library : needed)
+    for (const char* prefix : kComputeLibraries)
+      if (library.rfind(prefix, 0) == 0) return true;
+  return false;
 }
 
 }  // namespace kbv::eval

@@ -5,10 +5,18 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace kbv::eval {
 
 // nullopt when the file looks loadable; otherwise what is wrong, naming the file and the fix.
 std::optional<std::string> check_shared_object(const std::filesystem::path& path);
+
+// The DT_NEEDED entries of a shared object (empty when it has none or cannot be parsed).
+std::vector<std::string> needed_libraries(const std::filesystem::path& path);
+
+// True when a needed library is a compute library (cuBLAS, cuDNN, CUTLASS, BLAS, MKL…): the
+// candidate may call it rather than ship its own kernel (FIELD-NOTES §1 pattern 17).
+bool needs_compute_library(const std::vector<std::string>& needed);
 
 }  // namespace kbv::eval

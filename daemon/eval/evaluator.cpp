@@ -56,6 +56,15 @@ constexpr double kCudaWallCapSeconds = 15.0;
 constexpr double kTimerAgreement = 0.5;
 constexpr double kHostTimerSlackSeconds = 25e-6;
 constexpr double kCudaTimerSlackSeconds = 150e-6;
+// Memory beyond inputs and outputs that a candidate may hold above the TF32 baseline before it
+// is flagged. The worker's CUDA context allocates lazily at its first launches (module code,
+// local-memory pools): about 36 MB for an honest wmma GEMM with no allocation of its own on
+// the H200 (docs/figures/h200-round-c.jsonl), so 64 MiB of slack.
+constexpr double kMemorySlackBytes = 64.0 * 1024 * 1024;
+// A candidate that keeps more than this share of the device memory that was free when its
+// worker was set up is not evaluated further: it would starve the trusted side and the next
+// candidate (verdict `resource`).
+constexpr double kMaxCandidateMemoryShare = 0.5;
 // NVBench's throttle threshold: samples taken below 75 % of the default SM clock are dropped.
 constexpr double kThrottleThreshold = 0.75;
 // A candidate faster than this multiple of the best baseline is flagged for review
@@ -109,6 +118,7 @@ class Evaluation {
       result_.input_error = true;
     } else {
       result_.candidate_sha256 = sha256_file_hex(options_.candidate);
+      if (needs_compute_library(needed_libraries(options_.candidate))) add_flag("calls_library");
       evaluate_candidate();
     }
     result_.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
@@ -228,12 +238,30 @@ class Evaluation {
       return finish_worker();
     }
     baseline_threads_ = worker_->thread_count();
+    plane_ = plane.get();
+    device_used_at_start_ = plane->device_used_bytes();
     result_.environment = plane->environment();
     result_.physical_floor_s = plane->physical_floor_s(*resolved);
 
     const inputs::EpochPlan plan = inputs::plan_epoch(key_, options_.epoch, problem_name, kTrialsPerFamily);
     validate_and_check(*plane, plan);
     if (!decided_ && !options_.skip_timing) time_contenders(*plane, plan);
+    if (device_used_at_start_ >= 0 && traced_calls_ == 0) {
+      const double baseline_bytes = plane->baseline_extra_bytes();
+      result_.memory = nlohmann::json{{"candidate_peak_bytes", std::max(0.0, device_held_by_candidate_)},
+                                      {"baseline_peak_bytes", baseline_bytes},
+                                      {"ratio", baseline_bytes > 0 ? nlohmann::json(std::max(0.0, device_held_by_candidate_) / baseline_bytes) : nlohmann::json(nullptr)},
+                                      {"source", "device memory held between calls, seen by the evaluator (cudaMemGetInfo); baseline workspace and intermediates (TF32)"}};
+      if (device_held_by_candidate_ > baseline_bytes + kMemorySlackBytes) add_flag("more_memory_than_baseline");
+    }
+    if (traced_calls_ > 0) {
+      const double baseline_bytes = plane->baseline_extra_bytes();
+      result_.memory = nlohmann::json{{"candidate_peak_bytes", peak_candidate_bytes_},
+                                      {"baseline_peak_bytes", baseline_bytes},
+                                      {"ratio", baseline_bytes > 0 ? nlohmann::json(peak_candidate_bytes_ / baseline_bytes) : nlohmann::json(nullptr)},
+                                      {"source", "CUPTI MEMORY2 in the worker (candidate); baseline workspace and intermediates (TF32)"}};
+      if (peak_candidate_bytes_ > baseline_bytes + kMemorySlackBytes) add_flag("more_memory_than_baseline");
+    }
     if (!decided_) decide(Verdict::pass, "correct on every gating family; timed against the baseline");
     finish_worker();
   }
@@ -275,6 +303,20 @@ class Evaluation {
     if (plane.input_digest(slot) != before) {
       decide(Verdict::hack_suspected, "the candidate modified its inputs during call " + std::to_string(call_id_), "input_mutation");
       return false;
+    }
+    if (!check_observations(done->value("observed", nlohmann::json::object()))) return false;
+    if (device_used_at_start_ >= 0) {
+      // Trusted: device-wide memory seen from the evaluator, beyond what was in use when the
+      // worker was set up. It sees what the candidate keeps between calls (not transient peaks).
+      const double held = plane_->device_used_bytes() - device_used_at_start_;
+      device_held_by_candidate_ = std::max(device_held_by_candidate_, held);
+      const double free_at_start = plane_->device_total_bytes() - device_used_at_start_;
+      if (free_at_start > 0 && held > kMaxCandidateMemoryShare * free_at_start) {
+        decide(Verdict::resource, "the candidate holds " + std::to_string(held / 1e9) + " GB of device memory after call " +
+                                      std::to_string(call_id_) + ", more than " + std::to_string(static_cast<int>(kMaxCandidateMemoryShare * 100)) +
+                                      " % of the device memory free when its worker started");
+        return false;
+      }
     }
     const int status = done->value("status", -1);
     if (status != KBV_STATUS_OK) {
@@ -414,8 +456,13 @@ class Evaluation {
         return;
       }
       if (reported < result_.physical_floor_s) {
-        decide(Verdict::hack_suspected, "a timed call took " + std::to_string(reported) + " s, below the physical floor of " +
-                                            std::to_string(result_.physical_floor_s) + " s", "impossible_time");
+        // If the evaluator itself saw the call take longer than the floor, the work happened,
+        // just outside the timed window (CUDA: another stream; host: a patched clock).
+        const bool work_seen = round_trip - ping >= result_.physical_floor_s;
+        decide(Verdict::hack_suspected, "a timed call took " + std::to_string(reported) + " s by the worker's clock, below the physical floor of " +
+                                            std::to_string(result_.physical_floor_s) + " s" +
+                                            (work_seen ? "; the evaluator saw " + std::to_string(round_trip - ping) + " s: the work ran outside the timed window" : ""),
+               work_seen ? (cuda ? "stream_injection" : "timer_tampering") : "impossible_time");
         return;
       }
       if (clock < kThrottleThreshold) {
@@ -438,10 +485,13 @@ class Evaluation {
     result_.environment["ping_round_trip_s"] = summarize(ping_samples).median_s;
     const double slack = cuda ? kCudaTimerSlackSeconds : kHostTimerSlackSeconds;
     if (result_.candidate_time->median_s < kTimerAgreement * trusted.median_s - slack) {
+      // On the host only the clock can be wrong; on CUDA the worker also waits for the whole
+      // device after the call, so work left on another stream shows up here too.
       decide(Verdict::hack_suspected, "the worker's clock says " + std::to_string(result_.candidate_time->median_s) +
                                           " s per call (median) but the evaluator saw " + std::to_string(trusted.median_s) +
-                                          " s beyond the bare round trip: the candidate's clock runs slow",
-             "timer_tampering");
+                                          " s beyond the bare round trip: " +
+                                          (cuda ? "work ran outside the timed window (another stream, or a patched clock)" : "the candidate's clock runs slow"),
+             cuda ? "stream_injection" : "timer_tampering");
       return;
     }
     if (baseline_samples.count("fp32")) result_.baseline_fp32_time = summarize(baseline_samples["fp32"]);
@@ -451,6 +501,41 @@ class Evaluation {
     const auto& tf32 = result_.baseline_tf32_time;
     if (tf32 && result_.candidate_time->median_s > 0 && tf32->median_s / result_.candidate_time->median_s > kSuspiciousSpeedup)
       add_flag("speedup_over_10x_review");
+  }
+
+  // What the worker's CUPTI trace saw of the call. The trace lives in the candidate's process,
+  // so it can only convict, never acquit: every figure that matters is also bounded from
+  // outside (timing cross-check, physical floor, recheck of outputs).
+  bool check_observations(const nlohmann::json& observed) {
+    if (!observed.is_object()) return true;
+    if (observed.value("sticky_error", false)) {
+      decide(Verdict::crash, "the candidate left a sticky CUDA error in the worker");
+      return false;
+    }
+    if (observed.value("trace", "") != "cupti") {
+      if (observed.contains("trace")) result_.environment["trace"] = observed["trace"];
+      return true;
+    }
+    const auto late = observed.value("late_kernels", std::vector<std::string>{});
+    if (!late.empty()) {
+      decide(Verdict::hack_suspected, std::to_string(late.size()) + " kernel(s) launched by the call were still running after its end event (first: " +
+                                          late.front() + "): work on another stream escapes the timed window",
+             "stream_injection");
+      return false;
+    }
+    const auto names = observed.value("kernel_names", std::vector<std::string>{});
+    if (!first_kernel_names_) {
+      first_kernel_names_ = names;
+    } else if (*first_kernel_names_ != names) {
+      decide(Verdict::hack_suspected, "call " + std::to_string(call_id_) + " launched a different set of kernels (" + std::to_string(names.size()) +
+                                          " names) than the first call (" + std::to_string(first_kernel_names_->size()) + "): behaviour depends on the call count",
+             "phase_detection");
+      return false;
+    }
+    if (observed.value("library_kernels", false)) add_flag("calls_library");
+    peak_candidate_bytes_ = std::max(peak_candidate_bytes_, observed.value("peak_device_bytes", 0.0));
+    traced_calls_++;
+    return true;
   }
 
   // Round trip of a message the worker answers without calling the candidate.
@@ -487,6 +572,12 @@ class Evaluation {
   bool decided_ = false;
   std::unique_ptr<WorkerProcess> worker_;
   int baseline_threads_ = -1;
+  DataPlane* plane_ = nullptr;
+  double device_used_at_start_ = -1;
+  double device_held_by_candidate_ = 0;
+  std::optional<std::vector<std::string>> first_kernel_names_;
+  double peak_candidate_bytes_ = 0;
+  int traced_calls_ = 0;
   int call_id_ = 0;
 };
 

@@ -22,6 +22,8 @@ const char* layer_name(FilesystemLayer layer) {
       return "landlock";
     case FilesystemLayer::mount_namespace:
       return "mount_namespace";
+    case FilesystemLayer::hide_only:
+      return "hide_only";
   }
   return "?";
 }

@@ -127,6 +127,8 @@ void apply_landlock(const SandboxPolicy& policy, int abi, const DeviceAccess& de
       missing += (missing.empty() ? "" : ", ") + path.string();
   }
   if (!allow_beneath(ruleset.get(), policy.scratch_dir, read_write)) throw_error(ENOENT, "landlock: scratch " + policy.scratch_dir.string());
+  for (const std::filesystem::path& path : policy.extra_writable)
+    if (!allow_beneath(ruleset.get(), path, read_write)) missing += (missing.empty() ? "" : ", ") + path.string();
   int device_count = 0;
   for (const std::filesystem::path& device : devices.devices)
     if (allow_beneath(ruleset.get(), device, device_rights)) ++device_count;

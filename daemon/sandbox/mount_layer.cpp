@@ -150,12 +150,24 @@ void apply_mount_layer(const SandboxPolicy& policy, const MountPlan& plan, Sandb
     const int extra = reduce_proc(policy, scratch);
     report.applied.push_back("mount: /proc reduced to this process and " + std::to_string(extra) + " read_only paths");
   }
+  // Extra writable directories: a private tmpfs each (unless shared), kept writable below.
+  for (const std::filesystem::path& path : policy.extra_writable) {
+    std::error_code missing;
+    if (!std::filesystem::is_directory(path, missing) || policy.shared_extra_writable) continue;
+    if (::mount("kbv-worker-tmpfs", path.c_str(), "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777,size=1g") != 0)
+      throw_errno("mount a private tmpfs on " + path.string());
+    report.applied.push_back("mount: private tmpfs on " + path.string());
+  }
+  if (!plan.read_only_everything) return;
   // scratch becomes a mount of its own, so it stays writable when everything else is not.
   if (::mount(scratch.c_str(), scratch.c_str(), nullptr, MS_BIND | MS_REC, nullptr) != 0) throw_errno("bind scratch on itself");
   std::string refused;
   int read_only = 0;
   for (const MountEntry& entry : read_mount_table()) {
     if (is_within(entry.mount_point, scratch)) continue;
+    bool extra = false;
+    for (const std::filesystem::path& path : policy.extra_writable) extra |= is_within(entry.mount_point, path);
+    if (extra) continue;
     const int error = remount_read_only(entry.mount_point);
     if (error == 0) {
       ++read_only;

@@ -13,6 +13,7 @@ namespace kbv::sandbox {
 struct MountPlan {
   std::vector<std::filesystem::path> hide;  // forbidden paths (and unusable devices) to cover
   bool reduce_proc = false;                 // fallback: /proc shows only self + read_only files
+  bool read_only_everything = true;         // remount every mount but scratch read-only
 };
 
 // Needs the process to be in its own, private mount namespace with CAP_SYS_ADMIN there.

@@ -38,8 +38,14 @@ DeviceAccess usable_devices(const SandboxPolicy& policy) {
 
 // Landlock when wanted and present, else the mount-namespace fallback; neither is fatal.
 void confine_filesystem(const SandboxPolicy& policy, const NamespaceState& namespaces, SandboxReport& report) {
+  if (policy.filesystem == FilesystemLayer::hide_only) {
+    if (!namespaces.mount) throw_error(EOPNOTSUPP, "hide_only filesystem layer needs a mount namespace");
+    apply_mount_layer(policy, {paths_to_hide(policy), false, false}, report);
+    report.unavailable.push_back("filesystem: hide_only: forbidden paths covered; the rest of the filesystem stays as it is (CUDA device)");
+    return;
+  }
   std::string why_no_landlock;
-  const int abi = policy.filesystem == FilesystemLayer::mount_namespace ? 0 : landlock_abi(&why_no_landlock);
+  const int abi = policy.filesystem == FilesystemLayer::mount_namespace ? 0 : landlock_abi(&why_no_landlock);  // hide_only returned above
   const bool use_landlock = abi > 0;
   if (policy.filesystem == FilesystemLayer::landlock && !use_landlock)
     throw_error(EOPNOTSUPP, "policy requires Landlock but " + why_no_landlock);
@@ -89,11 +95,13 @@ SandboxReport apply_sandbox(const SandboxPolicy& requested) {
   if (::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) throw_errno("prctl(PR_SET_DUMPABLE, 0)");
   report.applied.push_back("not dumpable");
   // 7-8. Mounts need CAP_SYS_ADMIN in the namespace, and Landlock forbids mount changes.
-  confine_filesystem(policy, namespaces, report);
+  if (policy.confine_filesystem) confine_filesystem(policy, namespaces, report);
+  else report.unavailable.push_back("filesystem: skipped by the operator (KBV_SANDBOX_SKIP)");
   // 9. Capabilities: nothing after this needs one.
   drop_capabilities(report);
   // 10. seccomp last: it refuses the mount, unshare and capability calls the layers above make.
-  install_seccomp_filter(policy, report);
+  if (policy.install_seccomp) install_seccomp_filter(policy, report);
+  else report.unavailable.push_back("seccomp: skipped by the operator (KBV_SANDBOX_SKIP)");
 
   verify_forbidden_unreadable(policy.forbidden, report);
   return report;

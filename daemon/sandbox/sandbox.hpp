@@ -57,6 +57,9 @@ enum class FilesystemLayer {
   automatic,        // Landlock when the kernel has it, else the mount-namespace fallback
   landlock,         // Landlock or a hard failure
   mount_namespace,  // the fallback only (read-only binds; for tests and Landlock-less kernels)
+  hide_only,        // only cover the forbidden paths in the mount namespace (the CUDA device:
+                    // Landlock and read-only mounts both broke CUDA context creation on the
+                    // H200, 2026-11-29; docs/sandbox.md)
 };
 
 struct SandboxPolicy {
@@ -64,6 +67,11 @@ struct SandboxPolicy {
   std::vector<std::filesystem::path> read_only;  // readable (and executable) paths; missing ones are skipped
   std::vector<std::filesystem::path> forbidden;  // must become unreadable (key file, results store, watch folder)
   bool allow_cuda_devices = true;                // /dev/nvidia* stay usable (read, write, ioctl)
+  // Extra writable directories (CUDA: /dev/shm, where the driver keeps shared-memory files).
+  // With a mount namespace each gets a private, empty tmpfs first unless shared_extra_writable,
+  // so nothing written there is seen outside the worker.
+  std::vector<std::filesystem::path> extra_writable;
+  bool shared_extra_writable = false;
 
   bool new_user_namespace = true;
   bool new_network_namespace = true;
@@ -89,6 +97,10 @@ struct SandboxPolicy {
   std::filesystem::path cgroup_parent;
 
   FilesystemLayer filesystem = FilesystemLayer::automatic;
+  // Operator switches for diagnosis (kbv-worker reads KBV_SANDBOX_SKIP): leaving a layer out
+  // is reported in SandboxReport::unavailable, never silent.
+  bool confine_filesystem = true;
+  bool install_seccomp = true;
 
   // Pre-opened fd (a pipe to the evaluator) that receives one native-endian int32 syscall
   // number per trapped violation; -1: violations are refused (EPERM) but not reported.

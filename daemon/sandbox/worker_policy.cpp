@@ -45,6 +45,12 @@ SandboxPolicy worker_policy(const std::filesystem::path& scratch_dir, const std:
   }
   for (const std::string& path : forbidden) policy.forbidden.emplace_back(path);
   policy.allow_cuda_devices = cuda;
+  if (cuda) {
+    policy.extra_writable.emplace_back("/dev/shm");  // the CUDA driver's shared-memory files
+    // Landlock and read-only mounts both made cudaSetDevice fail (cudaErrorOperatingSystem) on
+    // the H200 (2026-11-29, driver 580.159, every other layer on); the cause is not found yet.
+    policy.filesystem = FilesystemLayer::hide_only;
+  }
   return policy;
 }
 

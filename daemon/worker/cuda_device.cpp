@@ -2,6 +2,7 @@
 // IPC, one stream for the candidate, cold-L2 preparation and event timing around each call.
 #include <cuda_runtime_api.h>
 
+#include <cstdlib>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -10,6 +11,7 @@
 #include "common/device_buffer.hpp"
 #include "common/event.hpp"
 #include "common/stream.hpp"
+#include "measure/cupti/cupti_tracer.hpp"
 #include "worker/plugin_loader.hpp"
 #include "worker/worker_device.hpp"
 
@@ -18,6 +20,12 @@ namespace {
 
 // NVBench and FIELD-NOTES §2: overwrite at least twice the L2 before a cold sample.
 constexpr int kFlushMultipleOfL2 = 2;
+// Kernel names (as CUPTI reports them, mangled) that belong to NVIDIA's compute libraries:
+// a candidate that launches them calls a library (FIELD-NOTES §1 pattern 17, non-gating).
+constexpr const char* kLibraryKernelMarkers[] = {"cublas", "cudnn", "cutlass", "xmma", "gemmk", "cutensor", "nvjet"};
+// At most this many distinct kernel names travel back per call (a candidate could launch
+// thousands to bloat the message).
+constexpr size_t kMaxReportedKernelNames = 64;
 
 cudaIpcMemHandle_t handle_from_hex(const std::string& hex) {
   cudaIpcMemHandle_t handle{};
@@ -60,9 +68,13 @@ class CudaDevice final : public WorkerDevice {
       cuda::check(cudaCtxResetPersistingL2Cache(), "cudaCtxResetPersistingL2Cache");
       cuda::check(cudaMemsetAsync(flush_.get(), ++flush_value_, flush_.bytes(), stream_->get()), "L2 flush");
     }
+    cuda::CuptiTracer* tracer = tracer_or_null();
+    if (tracer) tracer->begin_window();
     cuda::check(cudaEventRecord(start_->get(), stream_->get()), "cudaEventRecord");
     result.status = info.run(state, &call);
     cuda::check(cudaEventRecord(stop_->get(), stream_->get()), "cudaEventRecord");
+    // A marker kernel right behind the stop event: its start is when the timed stream was done.
+    if (tracer) cuda::CuptiTracer::launch_marker(stream_->get());
     const cudaError_t synced = cudaStreamSynchronize(stream_->get());
     // Device-wide: anything the candidate left running on another stream must end now, and
     // the evaluator sees how long that took beyond the stream's own end.
@@ -78,12 +90,55 @@ class CudaDevice final : public WorkerDevice {
     float milliseconds = 0;
     cuda::check(cudaEventElapsedTime(&milliseconds, start_->get(), stop_->get()), "cudaEventElapsedTime");
     result.elapsed_ns = static_cast<int64_t>(static_cast<double>(milliseconds) * 1e6);
+    observations_ = {{"sticky_error", sticky_error_}};
+    if (tracer) observe(tracer->end_window());
+    else observations_["trace"] = trace_error_;
     return result;
   }
 
-  nlohmann::json last_call_observations() override { return {{"sticky_error", sticky_error_}}; }
+  nlohmann::json last_call_observations() override { return observations_; }
 
  private:
+  cuda::CuptiTracer* tracer_or_null() {
+    // CUPTI in the worker hung the first traced call on the H200 (2026-11-29, CUDA 13.0, driver
+    // 580): off unless KBV_WORKER_TRACE=on. Without it, work outside the timed window is
+    // caught by the evaluator's own clock (evaluator.cpp, untimed work check).
+    const char* trace = std::getenv("KBV_WORKER_TRACE");
+    if (trace_error_.empty() && !(trace && std::string(trace) == "on")) trace_error_ = "off (set KBV_WORKER_TRACE=on to enable)";
+    if (!trace_error_.empty()) return nullptr;
+    try {
+      return &cuda::CuptiTracer::instance();
+    } catch (const std::exception& error) {
+      trace_error_ = std::string("unavailable: ") + error.what();
+      return nullptr;
+    }
+  }
+
+  // What the trace says about the call, for the evaluator's checks (it trusts none of it
+  // alone: it is the candidate's process; see docs/threat-model.md).
+  void observe(const cuda::TraceWindow& window) {
+    std::vector<std::string> names(window.kernel_names().begin(), window.kernel_names().end());
+    bool library = false;
+    for (const auto& name : names)
+      for (const char* marker : kLibraryKernelMarkers) library |= name.find(marker) != std::string::npos;
+    if (names.size() > kMaxReportedKernelNames) names.resize(kMaxReportedKernelNames);
+    const uint64_t boundary = window.markers.empty() ? window.end_ns : window.markers.back();
+    std::vector<std::string> late;
+    for (const auto& kernel : window.kernels_ending_after(boundary)) late.push_back(kernel.name);
+    observations_["trace"] = "cupti";
+    observations_["kernels"] = window.kernels.size();
+    observations_["kernel_names"] = names;
+    observations_["streams"] = window.kernel_streams().size();
+    observations_["late_kernels"] = late;
+    observations_["library_kernels"] = library;
+    observations_["peak_device_bytes"] = window.peak_device_bytes();
+    observations_["retained_device_bytes"] = window.retained_device_bytes();
+    observations_["dropped_records"] = window.dropped_records;
+    if (const auto span = window.kernel_span()) observations_["kernel_span_ns"] = span->second - span->first;
+  }
+
+  nlohmann::json observations_ = nlohmann::json::object();
+  std::string trace_error_;
   std::optional<cuda::Stream> stream_;
   std::optional<cuda::Event> start_, stop_;
   cuda::DeviceBuffer<unsigned char> flush_;

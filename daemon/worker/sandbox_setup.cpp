@@ -4,6 +4,8 @@
 #include <sys/prctl.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <string>
 #include <system_error>
 
 #ifdef KBV_HAVE_SANDBOX
@@ -24,6 +26,33 @@ bool confine_worker(const SandboxSettings& settings, std::string* error) {
   try {
     sandbox::SandboxPolicy policy = sandbox::worker_policy(settings.scratch_dir, settings.candidate, settings.forbidden, settings.cuda);
     policy.violation_fd = protocol::kViolationFd;
+    // KBV_SANDBOX_SKIP=userns,netns,mountns,filesystem,landlock,seccomp: the operator leaves layers out
+    // to diagnose a device that fails under the full sandbox. Each is reported on stderr.
+    if (const char* skip = std::getenv("KBV_SANDBOX_SKIP")) {
+      const std::string layers = skip;
+      auto has = [&](const char* layer) { return layers.find(layer) != std::string::npos; };
+      if (has("userns")) policy.new_user_namespace = false;
+      if (has("netns")) policy.new_network_namespace = false;
+      if (has("mountns")) policy.new_mount_namespace = false;
+      if (has("filesystem")) policy.confine_filesystem = false;
+      if (has("seccomp")) policy.install_seccomp = false;
+      if (has("landlock")) policy.filesystem = sandbox::FilesystemLayer::mount_namespace;
+      if (has("forcelandlock")) policy.filesystem = sandbox::FilesystemLayer::automatic;
+      if (has("privateshm")) policy.shared_extra_writable = true;
+      if (has("readall")) policy.read_only.emplace_back("/");
+      if (has("procall")) policy.read_only.emplace_back("/proc");
+      if (has("devall")) policy.read_only.emplace_back("/dev");
+      if (has("runall")) policy.read_only.emplace_back("/run");
+      if (has("noforbid")) policy.forbidden.clear();
+      if (has("devnullrw")) policy.extra_writable.emplace_back("/dev/null");
+      if (has("procselfrw")) policy.extra_writable.emplace_back("/proc/self");
+      if (has("devrw")) policy.extra_writable.emplace_back("/dev");
+      if (has("tmprw")) policy.extra_writable.emplace_back("/tmp");
+      if (has("rlimit_as")) policy.max_address_space_bytes.reset();
+      if (has("rlimit_fsize")) policy.max_file_size_bytes.reset();
+      if (has("rlimit_nproc")) policy.max_processes.reset();
+      if (has("rlimit_nofile")) policy.max_open_files.reset();
+    }
     const sandbox::SandboxReport report = sandbox::apply_sandbox(policy);
     for (const auto& line : report.unavailable) std::fprintf(stderr, "kbv-worker: sandbox layer unavailable: %s\n", line.c_str());
   } catch (const std::exception& failure) {

@@ -9,8 +9,8 @@
 
 namespace kbv::cuda {
 
-// The math mode is set explicitly by whoever creates the handle (reference: default math, which
-// never uses FP64 emulation or TF32; baselines: TF32 or pedantic FP32).
+// The math mode is set explicitly by whoever creates the handle (the fp64 reference: pedantic;
+// baselines: TF32 or strict FP32), never left to cuBLAS's default.
 class CublasHandle {
  public:
   CublasHandle(cudaStream_t stream, cublasMath_t math_mode) {

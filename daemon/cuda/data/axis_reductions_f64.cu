@@ -128,9 +128,9 @@ __global__ void layernorm_rows(const double* x, const double* weight, const doub
       squares += (in[j] - mean) * (in[j] - mean);
     }
     const double variance = block_sum(squares) / static_cast<double>(row_len);
-    const double deviation = sqrt(variance + eps);
+    const double rstd = 1.0 / sqrt(variance + eps);  // as the host op: multiply by 1/σ
     for (int64_t j = threadIdx.x; j < row_len; j += blockDim.x) {
-      double value = (in[j] - mean) / deviation;
+      double value = (in[j] - mean) * rstd;
       if (weight != nullptr) value *= weight[j];
       if (bias != nullptr) value += bias[j];
       out[j] = value;

@@ -11,9 +11,9 @@ __device__ double apply_unary(UnaryKind kind, double parameter, double x) {
   // 1/sqrt(2) to double precision, for GELU's exact erf form (PyTorch approximate='none').
   constexpr double kInvSqrt2 = 0.70710678118654752440084436210485;
   switch (kind) {
-    case UnaryKind::relu: return x > 0.0 ? x : 0.0;
+    case UnaryKind::relu: return x < 0.0 ? 0.0 : x;  // NaN propagates, as torch.relu
     case UnaryKind::gelu: return 0.5 * x * (1.0 + erf(x * kInvSqrt2));
-    case UnaryKind::leaky_relu: return x >= 0.0 ? x : x * parameter;
+    case UnaryKind::leaky_relu: return x < 0.0 ? x * parameter : x;
     case UnaryKind::sigmoid: return 1.0 / (1.0 + exp(-x));
     case UnaryKind::tanh: return tanh(x);
     case UnaryKind::scale: return x * parameter;

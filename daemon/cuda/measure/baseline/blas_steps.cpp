@@ -217,7 +217,7 @@ std::unique_ptr<NodeStep> make_blas_step(const NodeContext& node, LibraryContext
                                         as_blas_int(b[2], node, "N"),
                                         as_blas_int(a[2], node, "K"));
     throw std::invalid_argument(node.where() + ": the CUDA baseline runs [M,K]·[K,N] and "
-                                "[B,M,K]·[B,K,N]; got " + to_string(a) + " · " + to_string(b));
+                                "[B,M,K]·[B,K,N]; got " + kbv::to_string(a) + " · " + kbv::to_string(b));
   }
   // linear: x[..., K], weight[N, K], bias[N] optional; leading dims of x flatten into M.
   if (in.size() < 2 || in.size() > 3 || in[1].size() != 2 || in[0].empty() ||

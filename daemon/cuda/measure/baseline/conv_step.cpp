@@ -136,9 +136,9 @@ class ConvStep final : public NodeStep {
     results.resize(static_cast<size_t>(returned));
     for (const cudnnConvolutionFwdAlgoPerf_t& perf : results) {  // sorted fastest first
       if (perf.status != CUDNN_STATUS_SUCCESS) continue;
-      const bool tensor_op = perf.mathType == CUDNN_TENSOR_OP_MATH ||
-                             perf.mathType == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION;
-      if (requested == CUDNN_FMA_MATH && tensor_op) continue;
+      // ALLOW_CONVERSION may run fp32 data through fp16 tensor cores: never a baseline.
+      if (perf.mathType == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION) continue;
+      if (requested == CUDNN_FMA_MATH && perf.mathType == CUDNN_TENSOR_OP_MATH) continue;
       algo_ = perf.algo;
       workspace_ = perf.memory;
       // cuDNN decides tensor-core use from algorithm and math type together. TF32 mode takes

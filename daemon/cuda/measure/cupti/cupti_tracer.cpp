@@ -3,6 +3,7 @@
 
 #include <cupti.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <exception>
@@ -29,6 +30,7 @@ class TraceCollector {
     std::lock_guard lock(mutex_);
     collecting_ = false;
     window_.end_ns = now;
+    std::sort(window_.markers.begin(), window_.markers.end());
     return std::move(window_);
   }
 
@@ -198,6 +200,8 @@ CuptiTracer::~CuptiTracer() { g_collector.store(nullptr); }
 const CuptiOptions& CuptiTracer::options() const { return options_; }
 
 void CuptiTracer::begin_window() {
+  // Work still running would be flushed half-recorded; let it finish and drop it.
+  measure::check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (start of trace window)");
   measure::check(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED),
                  "cuptiActivityFlushAll");
   collector_->start_window(timestamp_ns());

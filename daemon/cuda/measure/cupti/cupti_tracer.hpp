@@ -6,7 +6,8 @@
 // serialises kernels), MEMORY2, MEMCPY, MEMSET, and RUNTIME when asked. Tracing adds a small
 // per-launch cost, so timing and tracing of one call are best done in separate runs.
 //
-// A window: begin_window() flushes and discards what came before; end_window() waits for the
+// A window: begin_window() waits for the device, flushes and discards what came before (so
+// it throws CudaError if earlier work left a sticky error); end_window() waits for the
 // device (every kernel launched in the window, on any stream, has then finished and been
 // recorded), flushes, and returns the window's records. Kernels that started before
 // begin_window() and ended after it also appear.
@@ -63,16 +64,18 @@ class CuptiTracer {
   static uint64_t timestamp_ns();
 
   // An upper bound on the GPU time at which `event` completed: waits for the event, then reads
-  // cuptiGetTimestamp. The bound is late by the host's wake-up latency after the event
-  // (spin-wait by default: typically a few µs; with cudaEventBlockingSync up to tens of µs),
-  // so a kernel ending within that slack after the event passes a check against it. For a
-  // skew-free boundary use launch_marker().
+  // cuptiGetTimestamp. Skew bound: the result is late by the host's wake-up latency after the
+  // event completes (spin-wait, the default event flag: a few µs; cudaEventBlockingSync: up to
+  // tens of µs; longer if the host thread is descheduled), plus CUPTI's error in converting GPU
+  // timestamps to its host time base; a kernel ending within that slack after the event passes
+  // a check against it. For a tighter boundary use launch_marker().
   static uint64_t gpu_time_after(cudaEvent_t event);
 
   // Enqueues an empty kernel named kMarkerKernelName on `stream`. Its start time, in
-  // TraceWindow::markers, is the GPU time at which `stream` reached this point, in the same
-  // time base as every kernel record: launch one right after the stop event and check
-  // window.all_kernels_end_before(window.markers.back()).
+  // TraceWindow::markers, is when `stream` reached this point, read from the same GPU clock as
+  // every kernel record: launch one right after the stop event and check
+  // window.all_kernels_end_before(window.markers.back()). Slack: the gap between the stop
+  // event and the marker's start, one kernel launch on an already-queued stream.
   static void launch_marker(cudaStream_t stream);
 
  private:

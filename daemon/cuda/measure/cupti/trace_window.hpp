@@ -61,7 +61,7 @@ inline constexpr const char* kMarkerKernelName = "kbv_trace_marker";
 
 struct TraceWindow {
   std::vector<KernelRecord> kernels;  // kbv marker kernels excluded (see markers)
-  std::vector<uint64_t> markers;      // start times of marker kernels, in launch order
+  std::vector<uint64_t> markers;      // start times of marker kernels, ascending
   std::vector<MemoryRecord> memory;
   std::vector<CopyRecord> copies;
   std::vector<ApiRecord> api;

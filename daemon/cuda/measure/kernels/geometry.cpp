@@ -13,8 +13,8 @@ namespace kbv::cuda::kernels {
 
 BroadcastGeometry make_broadcast_geometry(const Shape& a, const Shape& b, const Shape& out) {
   if (op_support::broadcast_shapes("broadcast", a, b) != out)
-    throw std::invalid_argument("shapes " + to_string(a) + " and " + to_string(b) +
-                                " do not broadcast to " + to_string(out));
+    throw std::invalid_argument("shapes " + kbv::to_string(a) + " and " + kbv::to_string(b) +
+                                " do not broadcast to " + kbv::to_string(out));
   const std::vector<int64_t> sa = op_support::broadcast_strides(a, out);
   const std::vector<int64_t> sb = op_support::broadcast_strides(b, out);
 
@@ -38,7 +38,7 @@ BroadcastGeometry make_broadcast_geometry(const Shape& a, const Shape& b, const 
     stride_b.push_back(0);
   }
   if (dims.size() > static_cast<size_t>(kMaxBroadcastRank))
-    throw std::invalid_argument("broadcast of " + to_string(a) + " with " + to_string(b) +
+    throw std::invalid_argument("broadcast of " + kbv::to_string(a) + " with " + kbv::to_string(b) +
                                 " needs " + std::to_string(dims.size()) +
                                 " dims after coalescing; the CUDA kernel handles " +
                                 std::to_string(kMaxBroadcastRank));
@@ -55,8 +55,9 @@ BroadcastGeometry make_broadcast_geometry(const Shape& a, const Shape& b, const 
 }
 
 namespace {
-// Resident blocks wanted per SM before long rows are split: enough to hide memory latency.
-constexpr int64_t kLayerNormBlocksPerSm = 4;
+// Blocks wanted per SM before long rows are split: 8 blocks of 256 threads fill an SM's
+// 2048 thread slots (sm_90), which memory-bound code needs to hide DRAM latency.
+constexpr int64_t kLayerNormBlocksPerSm = 8;
 // Rows at least this many times the SM count fill the GPU one block per row.
 constexpr int64_t kLayerNormRowsPerSmForFused = 2;
 // A chunk shorter than this spends more on combining partial moments than it saves.

@@ -24,6 +24,8 @@
 
 namespace kbv::cuda {
 
+// samples == 0 means no valid measurement (every sample throttled until the wall cap); the
+// times are then 0 and must not be used.
 struct TimingResult {
   double median_s = 0;
   double iqr_s = 0;

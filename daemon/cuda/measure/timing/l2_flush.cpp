@@ -35,6 +35,10 @@ void L2Flusher::flush(cudaStream_t stream, uint64_t sample) {
     if (carve_out != 0)
       measure::check(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0),
                      "cudaDeviceSetLimit(PersistingL2CacheSize, 0)");
+  }
+  // Stream attributes are per created stream; the legacy default stream (nullptr) is left as
+  // it is, and the harness times on a created stream.
+  if (max_persisting_bytes_ > 0 && stream != nullptr) {
     cudaStreamAttrValue no_window{};
     no_window.accessPolicyWindow.base_ptr = nullptr;
     no_window.accessPolicyWindow.num_bytes = 0;

@@ -38,6 +38,7 @@ struct SmClock::Nvml {
   std::unique_ptr<void, DlCloser> library;
   NvmlShutdownFn shutdown = nullptr;
   NvmlClockInfoFn clock_info = nullptr;
+  NvmlClockInfoFn max_clock_info = nullptr;  // may stay null: only a fallback uses it
   NvmlDevice device = nullptr;
 
   ~Nvml() {
@@ -58,6 +59,8 @@ struct SmClock::Nvml {
     auto* shutdown = reinterpret_cast<NvmlShutdownFn>(dlsym(nvml->library.get(), "nvmlShutdown"));
     nvml->clock_info =
         reinterpret_cast<NvmlClockInfoFn>(dlsym(nvml->library.get(), "nvmlDeviceGetClockInfo"));
+    nvml->max_clock_info =
+        reinterpret_cast<NvmlClockInfoFn>(dlsym(nvml->library.get(), "nvmlDeviceGetMaxClockInfo"));
     if (!init || !by_bus || !shutdown || !nvml->clock_info) return nullptr;
     if (init() != kNvmlSuccess) return nullptr;
     nvml->shutdown = shutdown;  // from here the destructor balances nvmlInit
@@ -71,6 +74,12 @@ struct SmClock::Nvml {
   double current_mhz() const {
     unsigned int mhz = 0;
     return clock_info(device, kNvmlClockSm, &mhz) == kNvmlSuccess ? mhz : 0.0;
+  }
+
+  double max_mhz() const {
+    unsigned int mhz = 0;
+    return max_clock_info && max_clock_info(device, kNvmlClockSm, &mhz) == kNvmlSuccess ? mhz
+                                                                                          : 0.0;
   }
 };
 
@@ -101,6 +110,8 @@ SmClock::SmClock() {
     default_mhz_ = khz / 1e3;
   nvml_ = Nvml::open(device);
   if (!nvml_) probe_ = std::make_unique<Probe>();
+  // A device that does not report its clock rate: NVML's maximum SM clock is the same figure.
+  if (default_mhz_ <= 0 && nvml_) default_mhz_ = nvml_->max_mhz();
 }
 
 SmClock::~SmClock() = default;

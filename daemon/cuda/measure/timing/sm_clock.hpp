@@ -20,7 +20,8 @@ class SmClock {
   SmClock& operator=(const SmClock&) = delete;
 
   // The SM clock the throttle threshold is relative to: cudaDevAttrClockRate, the clock
-  // NVBench calls the default (get_sm_default_clock_rate). 0 when the device does not say.
+  // NVBench calls the default (get_sm_default_clock_rate); NVML's maximum SM clock when the
+  // attribute is 0; 0 when neither says (then nothing counts as throttled).
   double default_mhz() const { return default_mhz_; }
 
   // The current SM clock in MHz; 0 when it cannot be read. The probe path enqueues a short

@@ -1,0 +1,168 @@
+// bench/calibrate/calibrate_main.cpp — kbv-calibrate --out FILE [--device N]
+//
+// Measures, with the cold timer, what the device does at best:
+//   copy_bytes_per_s   a 1 GiB device-to-device cudaMemcpy; bytes read + written per second
+//   tf32_flops_per_s   cuBLAS SGEMM 8192³ in CUBLAS_TF32_TENSOR_OP_MATH on random data
+//   fp32_flops_per_s   the same in CUBLAS_DEFAULT_MATH (strict fp32)
+// Each rate uses the fastest sample (a ceiling: what the hardware did at least once), and the
+// median is printed beside it. Writes {device_name, driver, copy_bytes_per_s,
+// tf32_flops_per_s, fp32_flops_per_s, measured_at} to FILE.
+#include <cuda_runtime_api.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <exception>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "measure/ceilings/ceilings.hpp"
+#include "measure/support/handles.hpp"
+#include "measure/support/library_errors.hpp"
+#include "measure/support/random_fill.hpp"
+#include "measure/timing/cold_timer.hpp"
+
+namespace {
+
+using namespace kbv::cuda;
+
+// 1 GiB: ≥ 16× the largest L2 (H200: 60 MiB), so the copy streams from and to DRAM.
+constexpr size_t kCopyBytes = size_t{1} << 30;
+// 8192³: large enough for cuBLAS to reach its peak rate on Hopper (FIELD-NOTES §4 lists
+// PyTorch at 3.05 ms TF32 / 21.58 ms fp32 for this size on an H200).
+constexpr int kGemmSize = 8192;
+// PyTorch's cuBLAS workspace on sm90 (FIELD-NOTES §4).
+constexpr size_t kBlasWorkspaceBytes = size_t{32} << 20;
+
+std::string utc_now() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm parts{};
+  gmtime_r(&now, &parts);
+  char text[32];
+  std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", &parts);
+  return text;
+}
+
+// "580.65.06 (CUDA 13.0)": the kernel module's version when /proc says it, and the CUDA
+// version the driver supports.
+std::string driver_version() {
+  int cuda = 0;
+  measure::check(cudaDriverGetVersion(&cuda), "cudaDriverGetVersion");
+  constexpr int kMajorFactor = 1000, kMinorFactor = 10;
+  const std::string api = "CUDA " + std::to_string(cuda / kMajorFactor) + "." +
+                          std::to_string((cuda % kMajorFactor) / kMinorFactor);
+  std::ifstream proc("/proc/driver/nvidia/version");
+  std::string line;
+  if (std::getline(proc, line)) {
+    // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.65.06  Sun Jul 27 …"
+    const std::string marker = "Kernel Module";
+    if (auto at = line.find(marker); at != std::string::npos) {
+      std::istringstream rest(line.substr(at + marker.size()));
+      std::string version;
+      if (rest >> version) return version + " (" + api + ")";
+    }
+  }
+  return api;
+}
+
+void print(const char* what, const TimingResult& r, double rate_at_min, const char* unit) {
+  std::printf("%-28s min %.4f ms  median %.4f ms  IQR/median %.3f%%  samples %zu  throttled %zu"
+              "  clock %.0f MHz  -> %.2f %s (at min), %.2f (at median)\n",
+              what, r.min_s * 1e3, r.median_s * 1e3, r.median_s > 0 ? r.iqr_s / r.median_s * 100 : 0,
+              r.samples, r.discarded_throttled, r.sm_clock_mhz_median, rate_at_min, unit,
+              rate_at_min * r.min_s / r.median_s);
+}
+
+double gemm_rate(ColdTimer& timer, cublasMath_t math, const char* label) {
+  const size_t elements = static_cast<size_t>(kGemmSize) * kGemmSize;
+  const measure::DeviceMemory a(elements * sizeof(float), "GEMM A");
+  const measure::DeviceMemory b(elements * sizeof(float), "GEMM B");
+  const measure::DeviceMemory c(elements * sizeof(float), "GEMM C");
+  const measure::DeviceMemory workspace(kBlasWorkspaceBytes, "cuBLAS workspace");
+  fill_random_uniform(a.as<float>(), static_cast<int64_t>(elements), 1, 1.f, nullptr);
+  fill_random_uniform(b.as<float>(), static_cast<int64_t>(elements), 2, 1.f, nullptr);
+  measure::check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  measure::CublasHandle handle = measure::make_cublas();
+  measure::check(cublasSetMathMode(handle.get(), math), "cublasSetMathMode");
+  const float one = 1.f, zero = 0.f;
+  const TimingResult r = timer.measure([&](cudaStream_t stream, uint64_t) {
+    measure::check(cublasSetStream(handle.get(), stream), "cublasSetStream");
+    measure::check(cublasSetWorkspace(handle.get(), workspace.get(), workspace.bytes()),
+                   "cublasSetWorkspace");
+    measure::check(cublasSgemm(handle.get(), CUBLAS_OP_N, CUBLAS_OP_N, kGemmSize, kGemmSize,
+                               kGemmSize, &one, a.as<float>(), kGemmSize, b.as<float>(),
+                               kGemmSize, &zero, c.as<float>(), kGemmSize),
+                   "cublasSgemm");
+  });
+  const double flops = 2.0 * kGemmSize * static_cast<double>(kGemmSize) * kGemmSize;
+  const double rate = flops / r.min_s;
+  print(label, r, rate / 1e12, "TFLOP/s");
+  return rate;
+}
+
+int usage() {
+  std::fprintf(stderr, "usage: kbv-calibrate --out FILE [--device N]\n"
+                       "  measures copy bandwidth and TF32/FP32 GEMM rates; writes JSON to FILE\n");
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string out;
+  int device = 0;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
+      out = argv[++i];
+    } else if (std::strcmp(argv[i], "--device") == 0 && i + 1 < argc) {
+      device = std::atoi(argv[++i]);
+    } else {
+      return usage();
+    }
+  }
+  if (out.empty()) return usage();
+  try {
+    measure::check(cudaSetDevice(device), "cudaSetDevice");
+    cudaDeviceProp properties{};
+    measure::check(cudaGetDeviceProperties(&properties, device), "cudaGetDeviceProperties");
+    const std::string name = properties.name;
+
+    const measure::Stream stream = measure::make_stream(cudaStreamNonBlocking);
+    ColdTimer timer(stream.get());
+    std::printf("kbv-calibrate on %s; clock source %s, default SM clock %.0f MHz, L2 flush %zu MiB\n",
+                name.c_str(), timer.clock_source().c_str(), timer.default_clock_mhz(),
+                timer.flush_bytes() >> 20);
+
+    Ceilings ceilings;
+    ceilings.device_name = name;
+    ceilings.driver = driver_version();
+    {
+      const measure::DeviceMemory source(kCopyBytes, "copy source");
+      const measure::DeviceMemory target(kCopyBytes, "copy target");
+      fill_random_uniform(source.as<float>(), kCopyBytes / sizeof(float), 3, 1.f, nullptr);
+      measure::check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+      const TimingResult r = timer.measure([&](cudaStream_t s, uint64_t) {
+        measure::check(cudaMemcpyAsync(target.get(), source.get(), kCopyBytes,
+                                       cudaMemcpyDeviceToDevice, s),
+                       "cudaMemcpyAsync");
+      });
+      ceilings.copy_bytes_per_s = 2.0 * kCopyBytes / r.min_s;  // read + write
+      print("copy 1 GiB device-to-device", r, ceilings.copy_bytes_per_s / 1e12, "TB/s");
+    }
+    ceilings.tf32_flops_per_s = gemm_rate(timer, CUBLAS_TF32_TENSOR_OP_MATH, "SGEMM 8192^3 TF32");
+    ceilings.fp32_flops_per_s = gemm_rate(timer, CUBLAS_DEFAULT_MATH, "SGEMM 8192^3 FP32");
+    ceilings.measured_at = utc_now();
+    save_ceilings(ceilings, out);
+    std::printf("wrote %s:\n%s\n", out.c_str(), to_json(ceilings).dump(2).c_str());
+    std::printf("reference (FIELD-NOTES §4, PyTorch eager on an H200): device copy 4.27 TB/s; "
+                "matmul 8192^3 3.05 ms TF32 (%.0f TFLOP/s), 21.58 ms FP32 (%.1f TFLOP/s)\n",
+                2.0 * 8192.0 * 8192 * 8192 / 3.05e-3 / 1e12,
+                2.0 * 8192.0 * 8192 * 8192 / 21.58e-3 / 1e12);
+    return 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "kbv-calibrate: %s\n", e.what());
+    return 1;
+  }
+}

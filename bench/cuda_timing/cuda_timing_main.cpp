@@ -1,0 +1,223 @@
+// bench/cuda_timing/cuda_timing_main.cpp — kbv_bench_cuda_timing [--problems DIR]
+//     [--only NAME]... [--skip-problems]
+//
+// Prints, for the lead to check against FIELD-NOTES §2 and §4:
+//   1. noise (IQR/median and relative stdev) of the cold timer on globaltimer spin kernels of
+//      100 µs to 10 ms;
+//   2. kbv's median for cuBLAS SGEMM 4096³ in TF32 (and FP32), next to PyTorch's;
+//   3. for every problem in DIR at its default shapes: the TF32 and FP32 baseline medians,
+//      timed interleaved on rotating input sets, with noise, achieved bandwidth or FLOP rate,
+//      and what each node runs.
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "measure/baseline/cuda_baseline.hpp"
+#include "measure/support/handles.hpp"
+#include "measure/support/library_errors.hpp"
+#include "measure/support/random_fill.hpp"
+#include "measure/timing/cold_timer.hpp"
+#include "ops/registry.hpp"
+#include "spec/catalog.hpp"
+
+namespace kbv::bench {
+void launch_spin(unsigned long long nanoseconds, cudaStream_t stream);
+}
+
+namespace {
+
+using namespace kbv;
+using namespace kbv::cuda;
+
+// Most input sets rotated per problem: enough that no two consecutive calls of one callable
+// see the same buffers (the evaluator's rule), few enough for the largest inputs (sum_dim1:
+// 8.6 GB per set) to fit.
+constexpr size_t kMaxInputSets = 4;
+// Share of the free device memory the rotated input sets may take.
+constexpr double kInputMemoryShare = 0.5;
+
+// PyTorch 2.11 eager on an H200, median (FIELD-NOTES §4), where the shape matches a problem's
+// default: {tf32 s, fp32 s}; memory-bound ops are the same in both modes.
+const std::map<std::string, std::pair<double, double>> kPytorchReference = {
+    {"matmul_square", {0.376e-3, 2.675e-3}},
+    {"softmax", {1.055e-3, 1.055e-3}},
+    {"layernorm", {0.238e-3, 0.238e-3}},
+};
+
+void print_result(const char* label, const TimingResult& r) {
+  std::printf("  %-6s median %9.4f ms  IQR/median %6.3f%%  noise %6.3f%%  min %9.4f  max %9.4f"
+              "  samples %5zu  throttled %zu  clock %4.0f MHz%s\n",
+              label, r.median_s * 1e3, r.median_s > 0 ? 100 * r.iqr_s / r.median_s : 0,
+              100 * r.noise, r.min_s * 1e3, r.max_s * 1e3, r.samples, r.discarded_throttled,
+              r.sm_clock_mhz_median, r.hit_wall_cap ? "  (wall cap)" : "");
+}
+
+void spin_noise(ColdTimer& timer) {
+  std::printf("\n== 1. cold-timer noise on globaltimer spin kernels (kernels >= 100 us)\n");
+  for (unsigned long long ns : {100'000ull, 300'000ull, 1'000'000ull, 3'000'000ull,
+                                10'000'000ull}) {
+    const TimingResult r =
+        timer.measure([ns](cudaStream_t s, uint64_t) { kbv::bench::launch_spin(ns, s); });
+    char label[32];
+    std::snprintf(label, sizeof(label), "%lluus", ns / 1000);
+    print_result(label, r);
+    std::printf("         median - nominal = %+.2f us\n", (r.median_s - ns * 1e-9) * 1e6);
+  }
+}
+
+// A one-node matmul problem [n,n]·[n,n], built in code so this part needs no YAML.
+ResolvedProblem square_matmul(int64_t n) {
+  ResolvedProblem r;
+  r.problem.name = "matmul_" + std::to_string(n);
+  for (const char* name : {"a", "b"}) {
+    TensorDecl d;
+    d.name = name;
+    r.problem.inputs.push_back(d);
+    r.input_shapes.push_back({n, n});
+    r.tensor_shapes[name] = {n, n};
+  }
+  Node node;
+  node.name = "mm";
+  node.op = "matmul";
+  node.inputs = {"a", "b"};
+  node.output = "c";
+  r.problem.graph.push_back(node);
+  TensorDecl c;
+  c.name = "c";
+  r.problem.outputs.push_back(c);
+  r.output_shapes.push_back({n, n});
+  r.tensor_shapes["c"] = {n, n};
+  r.flops = 2.0 * n * n * n;
+  r.compulsory_bytes = 3.0 * n * n * sizeof(float);
+  return r;
+}
+
+// Times both baselines of `problem` interleaved on rotating inputs and prints the figures.
+void time_problem(const ResolvedProblem& problem, ColdTimer& timer) {
+  size_t input_bytes = 0, output_bytes = 0;
+  for (const Shape& s : problem.input_shapes) input_bytes += numel(s) * sizeof(float);
+  for (const Shape& s : problem.output_shapes) output_bytes += numel(s) * sizeof(float);
+
+  std::vector<measure::DeviceMemory> outputs;  // one output set per baseline
+  std::vector<std::vector<float*>> output_sets(2);
+  for (auto& set : output_sets)
+    for (const Shape& s : problem.output_shapes) {
+      outputs.emplace_back(numel(s) * sizeof(float), "bench output");
+      set.push_back(outputs.back().as<float>());
+    }
+  CudaBaseline tf32(problem, MathMode::tf32);
+  CudaBaseline fp32(problem, MathMode::fp32);
+
+  size_t free_bytes = 0, total_bytes = 0;
+  measure::check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+  const size_t sets = std::clamp<size_t>(
+      static_cast<size_t>(kInputMemoryShare * free_bytes) / std::max<size_t>(input_bytes, 1), 1,
+      kMaxInputSets);
+  std::vector<measure::DeviceMemory> inputs;
+  std::vector<std::vector<const float*>> input_sets(sets);
+  for (size_t set = 0; set < sets; ++set)
+    for (size_t i = 0; i < problem.input_shapes.size(); ++i) {
+      const int64_t count = numel(problem.input_shapes[i]);
+      inputs.emplace_back(static_cast<size_t>(count) * sizeof(float), "bench input");
+      fill_random_uniform(inputs.back().as<float>(), count, 100 * set + i,
+                          static_cast<float>(problem.input_scale(i)), nullptr);
+      input_sets[set].push_back(inputs.back().as<float>());
+    }
+  measure::check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+
+  std::printf("  inputs %.1f MB x %zu sets, outputs %.1f MB, baseline workspace tf32 %.1f MB "
+              "(intermediates %.1f MB), fp32 %.1f MB\n",
+              input_bytes / 1e6, sets, output_bytes / 1e6, tf32.workspace_bytes() / 1e6,
+              tf32.intermediate_bytes() / 1e6, fp32.workspace_bytes() / 1e6);
+  std::printf("  tf32 runs:\n    %s", tf32.describe().c_str());
+  std::printf("  fp32 runs:\n    %s", fp32.describe().c_str());
+
+  const auto results = timer.measure_interleaved(
+      {[&](cudaStream_t s, uint64_t i) { tf32.run(input_sets[i % sets], output_sets[0], s); },
+       [&](cudaStream_t s, uint64_t i) { fp32.run(input_sets[i % sets], output_sets[1], s); }});
+  print_result("tf32", results[0]);
+  print_result("fp32", results[1]);
+  const double t = results[0].median_s, f = results[1].median_s;
+  std::printf("  fp32/tf32 = %.2fx;  at the tf32 median: %.2f TB/s of compulsory bytes, "
+              "%.1f TFLOP/s\n",
+              t > 0 ? f / t : 0, t > 0 ? problem.compulsory_bytes / t / 1e12 : 0,
+              t > 0 ? problem.flops / t / 1e12 : 0);
+  if (auto it = kPytorchReference.find(problem.problem.name); it != kPytorchReference.end())
+    std::printf("  PyTorch eager H200 (FIELD-NOTES §4): tf32 %.4f ms, fp32 %.4f ms\n",
+                it->second.first * 1e3, it->second.second * 1e3);
+}
+
+int usage() {
+  std::fprintf(stderr,
+               "usage: kbv_bench_cuda_timing [--problems DIR] [--only NAME]... [--skip-problems]\n");
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::filesystem::path problems_dir;
+  std::set<std::string> only;
+  bool skip_problems = false;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--problems") == 0 && i + 1 < argc)
+      problems_dir = argv[++i];
+    else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc)
+      only.insert(argv[++i]);
+    else if (std::strcmp(argv[i], "--skip-problems") == 0)
+      skip_problems = true;
+    else
+      return usage();
+  }
+  int failures = 0;
+  try {
+    cudaDeviceProp properties{};
+    measure::check(cudaGetDeviceProperties(&properties, 0), "cudaGetDeviceProperties");
+    const measure::Stream stream = measure::make_stream(cudaStreamNonBlocking);
+    ColdTimer timer(stream.get());
+    const StopRule& rule = timer.rule();
+    std::printf("kbv_bench_cuda_timing on %s: clock source %s, default SM clock %.0f MHz, "
+                "L2 flush buffer %zu MiB\nstop rule: >= %zu samples, > %.2f s GPU time, noise < "
+                "%.2f%% or plateau, wall cap %.0f s; warm-up %.2f s; throttle < %.0f%% of the "
+                "default clock\n",
+                properties.name, timer.clock_source().c_str(), timer.default_clock_mhz(),
+                timer.flush_bytes() >> 20, rule.min_samples, rule.min_gpu_seconds,
+                100 * rule.max_noise, rule.max_wall_seconds, rule.warmup_wall_seconds,
+                100 * rule.throttle_threshold);
+
+    spin_noise(timer);
+
+    std::printf("\n== 2. cuBLAS SGEMM 4096^3 through the baseline (one cublasSgemm)\n");
+    time_problem(square_matmul(4096), timer);
+
+    if (skip_problems) return 0;
+    if (problems_dir.empty()) problems_dir = default_problems_directory();
+    std::printf("\n== 3. every problem in %s at its default shapes\n", problems_dir.c_str());
+    const ProblemCatalog catalog = ProblemCatalog::load(problems_dir);
+    for (const std::string& name : catalog.names()) {
+      if (!only.empty() && !only.count(name)) continue;
+      std::printf("\n-- %s\n", name.c_str());
+      std::fflush(stdout);
+      try {
+        time_problem(resolve_problem(catalog.get(name), "default"), timer);
+      } catch (const std::exception& e) {
+        ++failures;
+        std::printf("  FAILED: %s\n", e.what());
+        // A sticky device error ends every later measurement in this process.
+        if (cudaGetLastError() != cudaSuccess && cudaDeviceSynchronize() != cudaSuccess) throw;
+      }
+      std::fflush(stdout);
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "kbv_bench_cuda_timing: %s\n", e.what());
+    return 1;
+  }
+  return failures == 0 ? 0 : 1;
+}

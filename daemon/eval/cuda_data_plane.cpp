@@ -1,0 +1,382 @@
+// eval/cuda_data_plane.cpp — the CUDA device's data plane: one device arena shared with the
+// worker through CUDA IPC, inputs generated on the device, the fp64 reference on the device,
+// TF32 and FP32 library baselines, comparisons and digests on the device. Nothing large
+// crosses to the host.
+#include "eval/cuda_data_plane.hpp"
+
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+#include <openssl/rand.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <stdexcept>
+
+#include "common/cuda_error.hpp"
+#include "common/device_buffer.hpp"
+#include "common/stream.hpp"
+#include "data/checksum.hpp"
+#include "data/device_compare.hpp"
+#include "data/device_inputs.hpp"
+#include "data/poison.hpp"
+#include "data/reference_context.hpp"
+#include "data/reference_graph.hpp"
+#include "measure/baseline/cuda_baseline.hpp"
+#include "measure/baseline/math_mode.hpp"
+#include "measure/ceilings/ceilings.hpp"
+#include "measure/timing/cold_timer.hpp"
+#include "measure/timing/sm_clock.hpp"
+
+namespace kbv::eval {
+namespace {
+
+constexpr size_t kTensorAlignment = 256;
+// The arena may take at most this share of the free device memory; the rest holds the fp64
+// reference scratch, the baselines' outputs and workspaces.
+constexpr double kArenaShareOfFreeMemory = 0.45;
+// Physical floor margins over calibrated ceilings: a correct candidate may use fp16/bf16
+// tensor cores (2x TF32's rate) or fp8 (4x) on some families, and reach ~10 % more bandwidth
+// than a device copy; the floor must stay a strict lower bound.
+constexpr double kComputeCeilingMargin = 4.0;
+constexpr double kBandwidthCeilingMargin = 1.25;
+// H200 datasheet leads, used only when `kbv-calibrate` has not stored measured ceilings:
+// 4.8 TB/s HBM3e, 495 TFLOP/s dense TF32 (higher than measured: a lower, safe floor).
+constexpr double kDatasheetBandwidth = 4.8e12;
+constexpr double kDatasheetTf32Flops = 495e12;
+// A timed output is rechecked against the TF32 baseline's output on the same inputs: both
+// are within the tolerance of the fp64 reference, so they agree within twice it.
+constexpr double kRecheckToleranceFactor = 2.0;
+
+size_t align_up(size_t value) { return (value + kTensorAlignment - 1) / kTensorAlignment * kTensorAlignment; }
+
+std::string to_hex(const void* data, size_t bytes) {
+  static const char* digits = "0123456789abcdef";
+  std::string hex;
+  for (size_t i = 0; i < bytes; ++i) {
+    const unsigned char byte = static_cast<const unsigned char*>(data)[i];
+    hex += digits[byte >> 4];
+    hex += digits[byte & 15];
+  }
+  return hex;
+}
+
+CompareResult merge(const std::vector<CompareResult>& parts) {
+  CompareResult merged;
+  merged.passed = true;
+  for (const auto& part : parts) {
+    merged.passed = merged.passed && part.passed;
+    merged.elements += part.elements;
+    merged.violations += part.violations;
+    merged.nonfinite_where_ref_finite += part.nonfinite_where_ref_finite;
+    merged.unwritten += part.unwritten;
+    if (merged.first_violation_index < 0) merged.first_violation_index = part.first_violation_index;
+    merged.max_abs_error = std::max(merged.max_abs_error, part.max_abs_error);
+    merged.max_rel_error = std::max(merged.max_rel_error, part.max_rel_error);
+    merged.rel_l2_error = std::max(merged.rel_l2_error, part.rel_l2_error);
+    merged.ref_rms = std::max(merged.ref_rms, part.ref_rms);
+  }
+  return merged;
+}
+
+struct Place {
+  size_t offset = 0;
+  int64_t count = 0;
+};
+
+class CudaDataPlane final : public DataPlane {
+ public:
+  CudaDataPlane(const ResolvedProblem& problem, int gpu) : problem_(problem), gpu_(gpu) {
+    cuda::check(cudaSetDevice(gpu), "cudaSetDevice");
+    stream_.emplace();
+    reference_.emplace(stream_->get());
+    cuda::require_math_mode_available(cuda::MathMode::tf32);
+    baseline_tf32_.emplace(problem_, cuda::MathMode::tf32);
+    baseline_fp32_.emplace(problem_, cuda::MathMode::fp32);
+    timer_.emplace(stream_->get());
+    clock_.emplace();
+    if (RAND_bytes(reinterpret_cast<unsigned char*>(&digest_key_), sizeof digest_key_) != 1) digest_key_ = 0x6b62762d6469676bULL;
+    for (const Shape& shape : problem_.output_shapes) {
+      tf32_outputs_.emplace_back(static_cast<size_t>(numel(shape)));
+      fp32_outputs_.emplace_back(static_cast<size_t>(numel(shape)));
+      reference_outputs_.emplace_back(static_cast<size_t>(numel(shape)));
+    }
+    for (const Shape& shape : problem_.input_shapes) reference_inputs_.emplace_back(static_cast<size_t>(numel(shape)));
+    cudaDeviceProp properties{};
+    cuda::check(cudaGetDeviceProperties(&properties, gpu), "cudaGetDeviceProperties");
+    device_name_ = properties.name;
+    load_ceilings();
+  }
+
+  nlohmann::json allocate(int slots) override {
+    size_t slot_bytes = 0;
+    for (const Shape& shape : problem_.input_shapes) slot_bytes += align_up(sizeof(float) * static_cast<size_t>(numel(shape)));
+    for (const Shape& shape : problem_.output_shapes) slot_bytes += align_up(sizeof(float) * static_cast<size_t>(numel(shape)));
+    size_t free_bytes = 0, total_bytes = 0;
+    cuda::check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+    const auto fitting = static_cast<int>(static_cast<double>(free_bytes) * kArenaShareOfFreeMemory / static_cast<double>(slot_bytes));
+    // At least one correctness slot and one timing slot; fewer timing slots when memory is short.
+    slots = std::max(2, std::min(slots, fitting));
+    nlohmann::json slots_json = nlohmann::json::array();
+    size_t offset = 0;
+    for (int s = 0; s < slots; ++s) {
+      SlotPlaces slot;
+      nlohmann::json slot_json = {{"inputs", nlohmann::json::array()}, {"outputs", nlohmann::json::array()}};
+      for (size_t i = 0; i < problem_.input_shapes.size(); ++i) {
+        slot.inputs.push_back({offset, numel(problem_.input_shapes[i])});
+        slot_json["inputs"].push_back({{"name", problem_.problem.inputs[i].name}, {"shape", problem_.input_shapes[i]}, {"offset", offset}});
+        offset = align_up(offset + sizeof(float) * static_cast<size_t>(numel(problem_.input_shapes[i])));
+      }
+      for (size_t i = 0; i < problem_.output_shapes.size(); ++i) {
+        slot.outputs.push_back({offset, numel(problem_.output_shapes[i])});
+        slot_json["outputs"].push_back({{"name", problem_.problem.outputs[i].name}, {"shape", problem_.output_shapes[i]}, {"offset", offset}});
+        offset = align_up(offset + sizeof(float) * static_cast<size_t>(numel(problem_.output_shapes[i])));
+      }
+      places_.push_back(std::move(slot));
+      slots_json.push_back(slot_json);
+    }
+    arena_ = cuda::DeviceBuffer<unsigned char>(std::max<size_t>(offset, kTensorAlignment));
+    cudaIpcMemHandle_t handle{};
+    cuda::check(cudaIpcGetMemHandle(&handle, arena_.get()), "cudaIpcGetMemHandle");
+    return {{"arena_bytes", arena_.bytes()}, {"slots", slots_json}, {"cuda_ipc_handle", to_hex(&handle, sizeof handle)}};
+  }
+
+  int arena_fd() const override { return -1; }
+  int slot_count() const override { return static_cast<int>(places_.size()); }
+
+  void prepare(int slot, const inputs::FamilyDraw& draw, uint64_t seed) override {
+    const SlotPlaces& place = places_.at(static_cast<size_t>(slot));
+    for (size_t i = 0; i < place.inputs.size(); ++i) {
+      const Shape& shape = problem_.input_shapes[i];
+      const uint64_t row_length = shape.empty() ? 1 : static_cast<uint64_t>(shape.back());
+      cuda::generate_inputs_on_device(at(place.inputs[i]), place.inputs[i].count, draw.family, draw.params, seed,
+                                      static_cast<uint32_t>(i), row_length, problem_.input_scale(i), stream_->get());
+    }
+    reference_slot_ = -1;  // the reference is computed on first need, from these inputs
+    tf32_slot_ = -1;
+  }
+
+  void poison_outputs(int slot) override {
+    for (const Place& output : places_.at(static_cast<size_t>(slot)).outputs) cuda::poison_on_device(at(output), output.count, stream_->get());
+    stream_->synchronize();
+  }
+
+  std::string input_digest(int slot) override { return digest(places_.at(static_cast<size_t>(slot)).inputs); }
+  std::string output_digest(int slot) override { return digest(places_.at(static_cast<size_t>(slot)).outputs); }
+
+  CompareResult check_outputs(int slot) override {
+    ensure_reference(slot);
+    const SlotPlaces& place = places_.at(static_cast<size_t>(slot));
+    std::vector<CompareResult> parts;
+    for (size_t o = 0; o < place.outputs.size(); ++o)
+      parts.push_back(compare(at(place.outputs[o]), reference_outputs_[o].get(), place.outputs[o].count, problem_.problem.tolerance));
+    return merge(parts);
+  }
+
+  CompareResult check_baseline(int slot) override {
+    ensure_reference(slot);
+    const auto inputs = input_pointers(slot);
+    std::vector<CompareResult> parts;
+    for (auto* baseline : {&*baseline_tf32_, &*baseline_fp32_}) {
+      auto& outputs = baseline == &*baseline_tf32_ ? tf32_outputs_ : fp32_outputs_;
+      baseline->run(inputs, pointers(outputs), stream_->get());
+      for (size_t o = 0; o < outputs.size(); ++o)
+        parts.push_back(compare(outputs[o].get(), reference_outputs_[o].get(), static_cast<int64_t>(outputs[o].size()), problem_.problem.tolerance));
+    }
+    return merge(parts);
+  }
+
+  std::vector<std::string> trivial_outputs_that_pass(int slot) override {
+    ensure_reference(slot);
+    const SlotPlaces& place = places_.at(static_cast<size_t>(slot));
+    std::vector<std::string> passing;
+    auto try_trivial = [&](const std::string& name, auto&& fill) {
+      std::vector<CompareResult> parts;
+      for (size_t o = 0; o < fp32_outputs_.size(); ++o) {
+        fill(o, fp32_outputs_[o]);
+        parts.push_back(compare(fp32_outputs_[o].get(), reference_outputs_[o].get(), static_cast<int64_t>(fp32_outputs_[o].size()),
+                                problem_.problem.tolerance));
+      }
+      if (merge(parts).passed) passing.push_back(name);
+    };
+    try_trivial("zeros", [&](size_t, cuda::DeviceBuffer<float>& out) {
+      cuda::check(cudaMemsetAsync(out.get(), 0, out.bytes(), stream_->get()), "cudaMemsetAsync");
+    });
+    for (size_t i = 0; i < place.inputs.size(); ++i) {
+      try_trivial("copy of input " + problem_.problem.inputs[i].name, [&](size_t, cuda::DeviceBuffer<float>& out) {
+        // Repeat the input until the output is full (the host's rule).
+        const size_t input_bytes = sizeof(float) * static_cast<size_t>(place.inputs[i].count);
+        for (size_t done = 0; done < out.bytes(); done += input_bytes)
+          cuda::check(cudaMemcpyAsync(reinterpret_cast<char*>(out.get()) + done, at(place.inputs[i]), std::min(input_bytes, out.bytes() - done),
+                                      cudaMemcpyDeviceToDevice, stream_->get()),
+                      "cudaMemcpyAsync");
+      });
+    }
+    try_trivial("constant reference mean", [&](size_t o, cuda::DeviceBuffer<float>& out) {
+      // The mean of the reference, from a comparison of zeros against it is not available;
+      // use the TF32 baseline's sum (within tolerance of the reference's) instead.
+      const auto figures = cuda::compare_on_device(tf32_outputs_[o].get(), reference_outputs_[o].get(),
+                                                   static_cast<int64_t>(out.size()), problem_.problem.tolerance, stream_->get());
+      const float mean = static_cast<float>(figures.output_sum / static_cast<double>(out.size()));
+      unsigned int bits;
+      std::memcpy(&bits, &mean, sizeof bits);
+      if (cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(out.get()), bits, out.size(), stream_->get()) != CUDA_SUCCESS)
+        throw std::runtime_error("cuMemsetD32Async failed");
+    });
+    return passing;
+  }
+
+  std::vector<std::pair<std::string, double>> time_baselines(int slot) override {
+    const auto inputs = input_pointers(slot);
+    const auto tf32_out = pointers(tf32_outputs_);
+    const auto fp32_out = pointers(fp32_outputs_);
+    const double tf32 = timer_->cold_sample([&](cudaStream_t stream, uint64_t) { baseline_tf32_->run(inputs, tf32_out, stream); }, ++sample_);
+    const double fp32 = timer_->cold_sample([&](cudaStream_t stream, uint64_t) { baseline_fp32_->run(inputs, fp32_out, stream); }, ++sample_);
+    tf32_slot_ = slot;
+    return {{"tf32", tf32}, {"fp32", fp32}};
+  }
+
+  CompareResult recheck_timed(int slot) override {
+    if (tf32_slot_ != slot) {  // the baselines ran on another slot: refresh the TF32 output
+      baseline_tf32_->run(input_pointers(slot), pointers(tf32_outputs_), stream_->get());
+      tf32_slot_ = slot;
+    }
+    Tolerance doubled = problem_.problem.tolerance;
+    doubled.atol *= kRecheckToleranceFactor;
+    doubled.rtol *= kRecheckToleranceFactor;
+    doubled.rel_l2 *= kRecheckToleranceFactor;
+    const SlotPlaces& place = places_.at(static_cast<size_t>(slot));
+    std::vector<CompareResult> parts;
+    for (size_t o = 0; o < place.outputs.size(); ++o) {
+      cuda::widen_f32_to_f64(tf32_outputs_[o].get(), reference_outputs_[o].get(), place.outputs[o].count, stream_->get());
+      parts.push_back(compare(at(place.outputs[o]), reference_outputs_[o].get(), place.outputs[o].count, doubled));
+    }
+    reference_slot_ = -1;  // the scratch now holds the TF32 output, not the reference
+    return merge(parts);
+  }
+
+  double physical_floor_s(const ResolvedProblem& problem) const override {
+    return std::max(problem.flops / (tf32_flops_ * kComputeCeilingMargin), problem.compulsory_bytes / (bandwidth_ * kBandwidthCeilingMargin));
+  }
+
+  double clock_ratio() override {
+    const double now = clock_->sample_mhz(stream_->get());
+    return now > 0 && clock_->default_mhz() > 0 ? now / clock_->default_mhz() : 1.0;
+  }
+
+  double device_used_bytes() override {
+    size_t free_bytes = 0, total_bytes = 0;
+    cuda::check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+    return static_cast<double>(total_bytes - free_bytes);
+  }
+  double device_total_bytes() override {
+    size_t free_bytes = 0, total_bytes = 0;
+    cuda::check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+    return static_cast<double>(total_bytes);
+  }
+
+  double baseline_extra_bytes() const override { return static_cast<double>(baseline_tf32_->workspace_bytes()); }
+
+  nlohmann::json environment() const override {
+    int driver = 0, runtime = 0;
+    cudaDriverGetVersion(&driver);
+    cudaRuntimeGetVersion(&runtime);
+    return {{"device", "cuda"},
+            {"gpu", gpu_},
+            {"device_name", device_name_},
+            {"cuda_driver_api", driver},
+            {"cuda_runtime", runtime},
+            {"math_mode", "candidate: as built; baselines: tf32 (TF32 tensor-op math) and fp32 (strict)"},
+            {"baseline_tf32", baseline_tf32_->describe()},
+            {"sm_clock_source", clock_->source()},
+            {"sm_default_clock_mhz", clock_->default_mhz()},
+            {"ceilings", ceilings_source_},
+            {"timing_slots", slot_count() - 1}};
+  }
+
+ private:
+  struct SlotPlaces {
+    std::vector<Place> inputs, outputs;
+  };
+
+  float* at(const Place& place) const { return reinterpret_cast<float*>(arena_.get() + place.offset); }
+
+  std::vector<const float*> input_pointers(int slot) const {
+    std::vector<const float*> result;
+    for (const Place& input : places_.at(static_cast<size_t>(slot)).inputs) result.push_back(at(input));
+    return result;
+  }
+  static std::vector<float*> pointers(std::vector<cuda::DeviceBuffer<float>>& buffers) {
+    std::vector<float*> result;
+    for (auto& buffer : buffers) result.push_back(buffer.get());
+    return result;
+  }
+
+  std::string digest(const std::vector<Place>& places) {
+    std::string text;
+    for (const Place& place : places)
+      text += std::to_string(cuda::checksum_on_device(at(place), sizeof(float) * static_cast<uint64_t>(place.count), stream_->get(), digest_key_)) + ",";
+    return text;
+  }
+
+  CompareResult compare(const float* output, const double* reference, int64_t count, const Tolerance& tolerance) {
+    return cuda::to_compare_result(cuda::compare_on_device(output, reference, count, tolerance, stream_->get()), tolerance);
+  }
+
+  // The fp64 reference of the slot's current inputs (computed from the arena after the
+  // worker was last idle: input digests around every call prove the bytes unchanged).
+  void ensure_reference(int slot) {
+    if (reference_slot_ == slot) return;
+    const SlotPlaces& place = places_.at(static_cast<size_t>(slot));
+    std::vector<const double*> wide_inputs;
+    for (size_t i = 0; i < place.inputs.size(); ++i) {
+      cuda::widen_f32_to_f64(at(place.inputs[i]), reference_inputs_[i].get(), place.inputs[i].count, stream_->get());
+      wide_inputs.push_back(reference_inputs_[i].get());
+    }
+    std::vector<double*> wide_outputs;
+    for (auto& output : reference_outputs_) wide_outputs.push_back(output.get());
+    cuda::run_reference_graph_device(problem_, wide_inputs, wide_outputs, *reference_);
+    stream_->synchronize();
+    reference_slot_ = slot;
+  }
+
+  void load_ceilings() {
+    tf32_flops_ = kDatasheetTf32Flops;
+    bandwidth_ = kDatasheetBandwidth;
+    ceilings_source_ = "datasheet leads (run kbv-calibrate to measure)";
+    if (const char* path = std::getenv("KBV_CEILINGS"); path && *path) {
+      const cuda::Ceilings measured = cuda::load_ceilings(path);
+      if (measured.tf32_flops_per_s > 0) tf32_flops_ = measured.tf32_flops_per_s;
+      if (measured.copy_bytes_per_s > 0) bandwidth_ = measured.copy_bytes_per_s;
+      ceilings_source_ = std::string("measured: ") + path;
+    }
+  }
+
+  const ResolvedProblem& problem_;
+  int gpu_;
+  std::optional<cuda::Stream> stream_;
+  std::optional<cuda::ReferenceContext> reference_;
+  std::optional<cuda::CudaBaseline> baseline_tf32_, baseline_fp32_;
+  std::optional<cuda::ColdTimer> timer_;
+  std::optional<cuda::SmClock> clock_;
+  cuda::DeviceBuffer<unsigned char> arena_;
+  std::vector<SlotPlaces> places_;
+  std::vector<cuda::DeviceBuffer<float>> tf32_outputs_, fp32_outputs_;
+  std::vector<cuda::DeviceBuffer<double>> reference_inputs_, reference_outputs_;
+  int reference_slot_ = -1;
+  int tf32_slot_ = -1;
+  uint64_t digest_key_ = 0;
+  uint64_t sample_ = 0;
+  std::string device_name_;
+  double tf32_flops_ = 0, bandwidth_ = 0;
+  std::string ceilings_source_;
+};
+
+}  // namespace
+
+std::unique_ptr<DataPlane> make_cuda_data_plane(const ResolvedProblem& problem, int gpu) {
+  return std::make_unique<CudaDataPlane>(problem, gpu);
+}
+
+}  // namespace kbv::eval

@@ -1,0 +1,13 @@
+// eval/cuda_data_plane.hpp — the CUDA device's data plane (device arena shared through CUDA
+// IPC, device inputs, fp64 device reference, TF32/FP32 library baselines, device checks).
+#pragma once
+
+#include <memory>
+
+#include "eval/data_plane.hpp"
+
+namespace kbv::eval {
+
+std::unique_ptr<DataPlane> make_cuda_data_plane(const ResolvedProblem& problem, int gpu);
+
+}  // namespace kbv::eval

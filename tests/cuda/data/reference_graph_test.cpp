@@ -1,0 +1,204 @@
+// tests/cuda/data/reference_graph_test.cpp — the device graph runner agrees with the host's
+// run_reference_f64 on hand-built graphs (fused problems, multiple outputs, an output read by a
+// later node) and on every bundled problem at its small shape set.
+#include <filesystem>
+#include <optional>
+
+#include "data/device_inputs.hpp"
+#include "data/reference_graph.hpp"
+#include "gpu_test_support.hpp"
+#include "graph/run_graph.hpp"
+#include "inputs/generate.hpp"
+#include "ops/registry.hpp"
+#include "spec/catalog.hpp"
+
+namespace kbv::cuda::testing {
+namespace {
+
+// Same margin as the per-op test (reference_ops_test.cpp): ulp-level reordering only.
+constexpr double kMaxNormwiseDifference = 1e-12;
+
+struct HandGraph {
+  std::string name;
+  std::vector<std::pair<std::string, Shape>> inputs;
+  std::vector<std::string> outputs;
+  std::vector<Node> graph;  // attrs: overrides only
+};
+
+// What resolve_problem does for a YAML file: defaults merged into each node, shapes inferred.
+ResolvedProblem resolve_by_hand(const HandGraph& g) {
+  ResolvedProblem r;
+  r.problem.name = g.name;
+  r.shape_set = "test";
+  for (const auto& [name, shape] : g.inputs) {
+    TensorDecl decl;
+    decl.name = name;
+    r.problem.inputs.push_back(decl);
+    r.input_shapes.push_back(shape);
+    r.tensor_shapes[name] = shape;
+  }
+  for (Node node : g.graph) {
+    const Op* op = find_op(node.op);
+    Attrs attrs = op->attribute_defaults();
+    for (const auto& [name, value] : node.attrs) attrs[name] = value;
+    node.attrs = attrs;
+    std::vector<Shape> in;
+    for (const auto& name : node.inputs) in.push_back(r.tensor_shapes.at(name));
+    r.tensor_shapes[node.output] = op->infer_shape(in, node.attrs);
+    r.problem.graph.push_back(node);
+  }
+  for (const auto& name : g.outputs) {
+    TensorDecl decl;
+    decl.name = name;
+    r.problem.outputs.push_back(decl);
+    r.output_shapes.push_back(r.tensor_shapes.at(name));
+  }
+  return r;
+}
+
+std::vector<HandGraph> hand_graphs() {
+  return {
+      {"conv2d_relu_biasadd",
+       {{"x", {2, 4, 12, 12}}, {"weight", {8, 4, 3, 3}}, {"conv_bias", {8}}, {"bias", {8, 1, 1}}},
+       {"y"},
+       {{"conv", "conv2d", {"x", "weight", "conv_bias"}, "c", {}},
+        {"act", "relu", {"c"}, "r", {}},
+        {"bias_add", "add", {"r", "bias"}, "y", {}}}},
+      {"matmul_scale_residual",
+       {{"x", {32, 64}}, {"weight", {48, 64}}, {"bias", {48}}},
+       {"y"},
+       {{"fc", "linear", {"x", "weight", "bias"}, "z", {}},
+        {"half", "scale", {"z"}, "s", {{"value", 0.5}}},
+        {"residual", "add", {"s", "z"}, "y", {}}}},
+      {"gemm_bias_gelu",
+       {{"x", {32, 64}}, {"weight", {48, 64}}, {"bias", {48}}},
+       {"y"},
+       {{"fc", "linear", {"x", "weight", "bias"}, "z", {}}, {"act", "gelu", {"z"}, "y", {}}}},
+      {"two_outputs_one_read_later",
+       {{"x", {4, 6, 10}}},
+       {"activated", "row_sums"},
+       {{"act", "sigmoid", {"x"}, "activated", {}},
+        {"unused", "tanh", {"x"}, "dead", {}},
+        {"reduce", "sum", {"activated"}, "row_sums", {{"axis", 2}, {"keepdim", 0}}}}},
+  };
+}
+
+class ReferenceGraphTest : public GpuTest {
+ protected:
+  // Runs `problem` on host and device from the same fp64 inputs; checks every output.
+  void expect_agreement(const ResolvedProblem& problem, const std::vector<std::vector<double>>& inputs) {
+    std::vector<const double*> host_inputs;
+    std::vector<DeviceBuffer<double>> device_buffers;
+    std::vector<const double*> device_inputs;
+    for (const auto& values : inputs) {
+      host_inputs.push_back(values.data());
+      device_buffers.push_back(upload(values));
+      device_inputs.push_back(device_buffers.back().get());
+    }
+    const std::vector<HostTensor<double>> host = run_reference_f64(problem, host_inputs);
+    std::vector<DeviceBuffer<double>> outputs;
+    std::vector<double*> output_pointers;
+    for (const Shape& shape : problem.output_shapes) {
+      outputs.push_back(nan_filled(static_cast<size_t>(numel(shape))));
+      output_pointers.push_back(outputs.back().get());
+    }
+    run_reference_graph_device(problem, device_inputs, output_pointers, stream());
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      const Difference d = normwise_difference(download(outputs[i].get(), outputs[i].size()),
+                                               host.at(i).data);
+      EXPECT_LT(d.relative, kMaxNormwiseDifference)
+          << problem.problem.name << " (" << problem.shape_set << ") output "
+          << problem.problem.outputs[i].name << ": device vs host differ by " << d.relative
+          << " (normwise), max abs " << d.max_abs << " at element " << d.worst_index;
+    }
+  }
+};
+
+TEST_F(ReferenceGraphTest, HandBuiltGraphsMatchTheHostReference) {
+  uint64_t seed = 500;
+  for (const HandGraph& g : hand_graphs()) {
+    const ResolvedProblem problem = resolve_by_hand(g);
+    std::vector<std::vector<double>> inputs;
+    for (const Shape& shape : problem.input_shapes) {
+      inputs.push_back(random_normal(static_cast<size_t>(numel(shape)), seed++));
+    }
+    expect_agreement(problem, inputs);
+  }
+}
+
+TEST_F(ReferenceGraphTest, MissingOutputOrInputIsReported) {
+  HandGraph g = hand_graphs()[2];
+  const ResolvedProblem problem = resolve_by_hand(g);
+  DeviceBuffer<double> y(static_cast<size_t>(numel(problem.output_shapes[0])));
+  EXPECT_THROW(run_reference_graph_device(problem, {}, {y.get()}, stream()), OpError);
+  ResolvedProblem no_producer = problem;
+  no_producer.problem.outputs[0].name = "x";  // an input, produced by no node
+  DeviceBuffer<double> x(static_cast<size_t>(numel(problem.input_shapes[0])));
+  DeviceBuffer<double> w(static_cast<size_t>(numel(problem.input_shapes[1])));
+  DeviceBuffer<double> b(static_cast<size_t>(numel(problem.input_shapes[2])));
+  EXPECT_THROW(run_reference_graph_device(no_producer, {x.get(), w.get(), b.get()}, {y.get()}, stream()),
+               OpError);
+}
+
+// Every bundled problem at its small shape set, from inputs generated on the device (normal
+// family, the problem's own scales) against the host pipeline from generate_host.
+TEST_F(ReferenceGraphTest, BundledProblemsAtSmallShapesMatchTheHostReference) {
+  const std::filesystem::path directory = default_problems_directory();
+  std::optional<ProblemCatalog> catalog;
+  try {
+    catalog = ProblemCatalog::load(directory);
+  } catch (const std::exception& error) {
+    GTEST_SKIP() << "no problem catalog at " << directory << ": " << error.what();
+  }
+  if (catalog->names().empty()) GTEST_SKIP() << "no problems in " << directory;
+  constexpr uint64_t kSeed = 0x5eed;
+  for (const std::string& name : catalog->names()) {
+    const ResolvedProblem problem = resolve_problem(catalog->get(name), "small");
+    std::vector<std::vector<double>> host_inputs;
+    std::vector<DeviceBuffer<double>> device_inputs;
+    for (size_t i = 0; i < problem.input_shapes.size(); ++i) {
+      const int64_t count = numel(problem.input_shapes[i]);
+      const Shape& shape = problem.input_shapes[i];
+      const uint64_t row_length = shape.empty() ? 1 : static_cast<uint64_t>(shape.back());
+      const double scale = problem.input_scale(i);
+      std::vector<float> host_f32(static_cast<size_t>(count));
+      inputs::generate_host(host_f32.data(), count, inputs::Family::normal, {}, kSeed,
+                            static_cast<uint32_t>(i), row_length, scale);
+      DeviceBuffer<float> device_f32(static_cast<size_t>(count));
+      generate_inputs_on_device(device_f32.get(), count, inputs::Family::normal, {}, kSeed,
+                                static_cast<uint32_t>(i), row_length, scale, stream());
+      device_inputs.emplace_back(static_cast<size_t>(count));
+      widen_f32_to_f64(device_f32.get(), device_inputs.back().get(), count, stream());
+      // Both graphs read the device's widened inputs, so a (rare, 1-ulp) generation difference
+      // cannot blur this comparison; generation itself is checked in device_inputs_test.cpp.
+      host_inputs.push_back(download(device_inputs.back().get(), static_cast<size_t>(count)));
+      int64_t differing = 0;
+      for (int64_t e = 0; e < count; ++e) differing += host_inputs.back()[e] != double(host_f32[e]);
+      EXPECT_EQ(differing, 0) << name << ": input " << i << " has " << differing << " of " << count
+                              << " elements that differ between generate_host and the device";
+    }
+    std::vector<const double*> device_pointers;
+    for (const auto& buffer : device_inputs) device_pointers.push_back(buffer.get());
+
+    std::vector<const double*> host_pointers;
+    for (const auto& values : host_inputs) host_pointers.push_back(values.data());
+    const auto host = run_reference_f64(problem, host_pointers);
+    std::vector<DeviceBuffer<double>> outputs;
+    std::vector<double*> output_pointers;
+    for (const Shape& shape : problem.output_shapes) {
+      outputs.push_back(nan_filled(static_cast<size_t>(numel(shape))));
+      output_pointers.push_back(outputs.back().get());
+    }
+    run_reference_graph_device(problem, device_pointers, output_pointers, stream());
+    for (size_t o = 0; o < outputs.size(); ++o) {
+      const Difference d = normwise_difference(download(outputs[o].get(), outputs[o].size()),
+                                               host.at(o).data);
+      EXPECT_LT(d.relative, kMaxNormwiseDifference)
+          << name << " (small) output " << o << ": device vs host differ by " << d.relative
+          << " (normwise), max abs " << d.max_abs << " at element " << d.worst_index;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace kbv::cuda::testing

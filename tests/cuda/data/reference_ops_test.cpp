@@ -1,0 +1,183 @@
+// tests/cuda/data/reference_ops_test.cpp — every fp64 device op agrees with the host registry's
+// reference_f64 on small random shapes (normwise relative difference below 1e-12), and every
+// host op has a device twin and a case here.
+#include <set>
+
+#include "data/reference_ops.hpp"
+#include "gpu_test_support.hpp"
+#include "ops/registry.hpp"
+
+namespace kbv::cuda::testing {
+namespace {
+
+// fp64 references computed in different orders (a loop vs a tree reduction or cuBLAS's
+// blocking) differ by a few ulps times the length of the longest sum: ~1e-15 for these shapes.
+// 1e-12 leaves three orders of magnitude of margin and still catches any real disagreement
+// (a wrong index, attribute or formula shows up at 1e-3 or worse).
+constexpr double kMaxNormwiseDifference = 1e-12;
+
+struct OpCase {
+  std::string op;
+  std::vector<Shape> inputs;
+  Attrs attrs;  // overrides of the op's defaults
+  std::string label() const {
+    std::string text = op + "(";
+    for (size_t i = 0; i < inputs.size(); ++i) text += (i ? ", " : "") + to_string(inputs[i]);
+    text += ")";
+    for (const auto& [name, value] : attrs) text += " " + name + "=" + std::to_string(value);
+    return text;
+  }
+};
+
+// Shapes exercise each kernel path: elementwise tails, broadcasting in both operands, reductions
+// with a wide inner extent (one thread per column) and a narrow one (one block per line),
+// negative axes, optional inputs, strides/padding/dilation/groups.
+const std::vector<OpCase>& op_cases() {
+  static const std::vector<OpCase> cases = {
+      {"relu", {{3, 5, 7}}, {}},
+      {"gelu", {{3, 5, 7}}, {}},
+      {"sigmoid", {{1000}}, {}},
+      {"tanh", {{2, 513}}, {}},
+      {"leaky_relu", {{4, 33}}, {}},
+      {"leaky_relu", {{4, 33}}, {{"negative_slope", 0.2}}},
+      {"scale", {{5, 9}}, {{"value", -1.5}}},
+      {"add", {{7, 8}, {7, 8}}, {}},
+      {"add", {{4, 1, 6}, {5, 1}}, {}},
+      {"add", {{2, 8, 5, 5}, {8, 1, 1}}, {}},
+      {"mul", {{2, 3, 4}, {3, 1}}, {}},
+      {"mul", {{1}, {6, 2}}, {}},
+      {"softmax", {{6, 40}}, {{"axis", 1}}},
+      {"softmax", {{3, 8, 50}}, {{"axis", 1}}},
+      {"softmax", {{2, 3, 700}}, {{"axis", -1}}},
+      {"softmax", {{5, 64}}, {{"axis", 0}}},
+      {"sum", {{4, 32, 33}}, {{"axis", 1}, {"keepdim", 1}}},
+      {"sum", {{5, 300}}, {{"axis", -1}, {"keepdim", 0}}},
+      {"sum", {{3, 4, 5}}, {{"axis", 0}, {"keepdim", 0}}},
+      {"mean", {{4, 32, 33}}, {{"axis", 1}, {"keepdim", 1}}},
+      {"mean", {{6, 7, 2}}, {{"axis", -2}, {"keepdim", 0}}},
+      {"layernorm", {{4, 8, 16, 16}, {8, 16, 16}, {8, 16, 16}}, {{"normalized_rank", 3}}},
+      {"layernorm", {{6, 50}}, {}},
+      {"layernorm", {{3, 4, 10}, {4, 10}}, {{"normalized_rank", 2}, {"eps", 1e-3}}},
+      {"rmsnorm", {{4, 16, 8, 8}}, {}},
+      {"rmsnorm", {{5, 10, 3}}, {{"axis", 1}}},
+      {"rmsnorm", {{7, 100}}, {{"axis", -1}, {"eps", 1e-6}}},
+      {"matmul", {{67, 45}, {45, 83}}, {}},
+      {"matmul", {{1, 1}, {1, 5}}, {}},
+      {"bmm", {{4, 32, 48}, {4, 48, 40}}, {}},
+      {"linear", {{32, 64}, {48, 64}, {48}}, {}},
+      {"linear", {{2, 3, 10}, {7, 10}}, {}},
+      {"conv2d", {{2, 4, 16, 16}, {8, 4, 3, 3}}, {}},
+      {"conv2d", {{2, 4, 12, 12}, {8, 4, 3, 3}, {8}}, {}},
+      {"conv2d",
+       {{2, 4, 13, 11}, {6, 2, 3, 3}, {6}},
+       {{"stride", 2}, {"padding", 1}, {"dilation", 2}, {"groups", 2}}},
+      {"conv2d", {{1, 3, 9, 10}, {5, 3, 1, 2}}, {{"stride", 3}, {"padding", 2}}},
+      {"maxpool2d", {{2, 4, 16, 16}}, {{"kernel", 4}, {"stride", 1}, {"padding", 1}}},
+      {"maxpool2d", {{2, 3, 11, 9}}, {{"kernel", 3}, {"padding", 1}, {"dilation", 2}}},
+      {"maxpool2d", {{1, 2, 8, 8}}, {}},
+  };
+  return cases;
+}
+
+Attrs complete_attrs(const Op& op, const Attrs& overrides) {
+  Attrs attrs = op.attribute_defaults();
+  for (const auto& [name, value] : overrides) attrs[name] = value;
+  return attrs;
+}
+
+class ReferenceOpsTest : public GpuTest {
+ protected:
+  // Runs one case on host and device from the same random inputs; returns the difference.
+  Difference run_case(const OpCase& c, uint64_t seed, size_t conv_column_budget = 0) {
+    const Op* op = find_op(c.op);
+    if (op == nullptr) throw std::runtime_error("no host op " + c.op);
+    const Attrs attrs = complete_attrs(*op, c.attrs);
+    const Shape out_shape = op->infer_shape(c.inputs, attrs);
+
+    std::vector<std::vector<double>> host_inputs;
+    std::vector<DeviceBuffer<double>> device_inputs;
+    OpArgs<double> host_args, device_args;
+    for (size_t i = 0; i < c.inputs.size(); ++i) {
+      host_inputs.push_back(random_normal(static_cast<size_t>(numel(c.inputs[i])), seed + i));
+      device_inputs.push_back(upload(host_inputs.back()));
+    }
+    std::vector<double> host_out(static_cast<size_t>(numel(out_shape)));
+    for (size_t i = 0; i < c.inputs.size(); ++i) {
+      host_args.inputs.push_back(host_inputs[i].data());
+      device_args.inputs.push_back(device_inputs[i].get());
+    }
+    host_args.input_shapes = device_args.input_shapes = c.inputs;
+    host_args.output_shape = device_args.output_shape = out_shape;
+    host_args.attrs = device_args.attrs = &attrs;
+    host_args.output = host_out.data();
+    op->reference_f64(host_args);
+
+    DeviceBuffer<double> device_out = nan_filled(host_out.size());
+    device_args.output = device_out.get();
+    const ReferenceContext context(stream());
+    if (conv_column_budget != 0) {
+      conv2d_f64_device(device_args, context, conv_column_budget);
+    } else {
+      run_op_f64_device(c.op, device_args, context);
+    }
+    return normwise_difference(download(device_out.get(), host_out.size()), host_out);
+  }
+
+  void expect_agreement(const OpCase& c, const Difference& d) {
+    EXPECT_LT(d.relative, kMaxNormwiseDifference)
+        << c.label() << ": device vs host fp64 reference differ by " << d.relative
+        << " (normwise), max abs " << d.max_abs << " at element " << d.worst_index;
+  }
+};
+
+TEST_F(ReferenceOpsTest, EveryHostOpHasADeviceReferenceAndATestCase) {
+  std::set<std::string> covered;
+  for (const OpCase& c : op_cases()) covered.insert(c.op);
+  for (const Op* op : all_ops()) {
+    const std::string name(op->name());
+    EXPECT_TRUE(has_device_reference(name)) << "host op " << name << " has no device reference";
+    EXPECT_TRUE(covered.count(name)) << "host op " << name << " has no case in op_cases()";
+  }
+  for (const std::string& name : device_reference_op_names()) {
+    EXPECT_NE(find_op(name), nullptr) << "device op " << name << " is not in the host registry";
+  }
+}
+
+TEST_F(ReferenceOpsTest, EveryOpMatchesTheHostReference) {
+  uint64_t seed = 1000;
+  for (const OpCase& c : op_cases()) {
+    SCOPED_TRACE(c.label());
+    expect_agreement(c, run_case(c, seed));
+    seed += 10;
+  }
+}
+
+TEST_F(ReferenceOpsTest, ConvolutionInManySmallChunksMatchesTheHostReference) {
+  // A budget of a few columns forces im2col chunks that split output rows and images.
+  constexpr size_t kTinyColumnBudget = 8 * 36 * 7;  // 7 columns of 36 fp64 rows
+  for (const OpCase& c : op_cases()) {
+    if (c.op != "conv2d") continue;
+    SCOPED_TRACE(c.label() + " chunked");
+    expect_agreement(c, run_case(c, 77, kTinyColumnBudget));
+  }
+}
+
+TEST_F(ReferenceOpsTest, MismatchedShapesAreRejectedBeforeAnyLaunch) {
+  const ReferenceContext context(stream());
+  DeviceBuffer<double> a(6), b(6), y(4);
+  OpArgs<double> args;
+  args.inputs = {a.get(), b.get()};
+  args.input_shapes = {{2, 3}, {2, 3}};  // inner dims 3 vs 2 do not match
+  args.output = y.get();
+  args.output_shape = {2, 3};
+  const Attrs none;
+  args.attrs = &none;
+  EXPECT_THROW(run_op_f64_device("matmul", args, context), OpError);
+  EXPECT_THROW(run_op_f64_device("no_such_op", args, context), OpError);
+  args.input_shapes = {{2, 3}, {3, 2}};
+  args.output_shape = {2, 3};  // should be [2, 2]
+  EXPECT_THROW(run_op_f64_device("matmul", args, context), OpError);
+}
+
+}  // namespace
+}  // namespace kbv::cuda::testing

@@ -1,0 +1,167 @@
+// tests/cuda/measure/baseline_ops_test.cpp — every op's CUDA baseline, in TF32 and in FP32
+// mode, against the fp64 host reference (kbv::find_op(op)->reference_f64) on small shapes that
+// reach both the vectorised and the scalar paths, rows and columns, fused and split kernels.
+#include <cstdio>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "gpu_test_support.hpp"
+#include "measure/baseline/cuda_baseline.hpp"
+#include "measure/support/library_errors.hpp"
+#include "ops/registry.hpp"
+#include "verify/compare.hpp"
+
+namespace kbv::cuda::measure_testing {
+namespace {
+
+struct OpCase {
+  std::string label;
+  std::string op;
+  std::vector<Shape> inputs;
+  Attrs attrs;
+};
+
+// Readable parameters in test listings and failure messages.
+void PrintTo(const OpCase& op_case, std::ostream* os) { *os << op_case.label; }
+
+// Tolerances as in spec/problem.hpp: |out − ref| ≤ atol·rms(ref) + rtol·|ref|, rel_l2 bound.
+// exact: fp32 arithmetic, a few ulps per element plus reduction rounding.
+constexpr Tolerance kExact{2e-5, 2e-5, 1e-5};
+// tensor-core ops in strict fp32: K-term dot products; cuDNN may pick FFT or Winograd.
+constexpr Tolerance kTensorFp32{1e-4, 1e-4, 5e-5};
+// tensor-core ops in TF32: inputs rounded to 10 mantissa bits (2^-11 relative each).
+constexpr Tolerance kTensorTf32{1e-2, 1e-2, 5e-3};
+
+Tolerance tolerance_for(const std::string& op, MathMode mode) {
+  if (find_op(op)->precision_class() == PrecisionClass::exact) return kExact;
+  return mode == MathMode::tf32 ? kTensorTf32 : kTensorFp32;
+}
+
+std::vector<OpCase> op_cases() {
+  return {
+      {"relu_vector", "relu", {{16, 256}}, {}},
+      {"relu_tail", "relu", {{7, 129}}, {}},
+      {"gelu", "gelu", {{16, 257}}, {}},
+      {"leaky_relu", "leaky_relu", {{9, 64}}, {{"negative_slope", 0.2}}},
+      {"sigmoid", "sigmoid", {{5, 100}}, {}},
+      {"tanh", "tanh", {{5, 100}}, {}},
+      {"scale", "scale", {{33, 31}}, {{"value", 0.5}}},
+      {"add_same_shape", "add", {{8, 132}, {8, 132}}, {}},
+      {"add_channel_bias", "add", {{2, 8, 6, 6}, {8, 1, 1}}, {}},
+      {"add_outer", "add", {{5, 1}, {1, 7}}, {}},
+      {"mul_row_broadcast", "mul", {{6, 12}, {12}}, {}},
+      {"softmax_rows", "softmax", {{16, 1024}}, {{"axis", -1}}},
+      {"softmax_rows_odd", "softmax", {{7, 999}}, {{"axis", 1}}},
+      {"softmax_columns", "softmax", {{4, 33, 5}}, {{"axis", 1}}},
+      {"softmax_axis0", "softmax", {{40, 70}}, {{"axis", 0}}},
+      {"sum_dim1_keepdim", "sum", {{4, 32, 33}}, {{"axis", 1}, {"keepdim", 1}}},
+      {"sum_last_drop", "sum", {{6, 100}}, {{"axis", -1}, {"keepdim", 0}}},
+      {"mean_dim1", "mean", {{4, 32, 33}}, {{"axis", 1}, {"keepdim", 1}}},
+      {"mean_rows", "mean", {{10, 64}}, {{"axis", 1}, {"keepdim", 0}}},
+      {"rmsnorm_columns", "rmsnorm", {{4, 16, 8, 8}}, {{"axis", 1}, {"eps", 1e-5}}},
+      {"rmsnorm_rows", "rmsnorm", {{8, 256}}, {{"axis", -1}, {"eps", 1e-5}}},
+      {"layernorm_fused", "layernorm", {{4, 8, 16, 16}, {8, 16, 16}, {8, 16, 16}},
+       {{"normalized_rank", 3}, {"eps", 1e-5}}},
+      {"layernorm_split", "layernorm", {{2, 64, 32, 32}, {64, 32, 32}, {64, 32, 32}},
+       {{"normalized_rank", 3}, {"eps", 1e-5}}},
+      {"layernorm_no_affine_odd", "layernorm", {{300, 45}}, {{"normalized_rank", 1}}},
+      {"matmul", "matmul", {{64, 48}, {48, 80}}, {}},
+      {"matmul_irregular", "matmul", {{67, 45}, {45, 83}}, {}},
+      {"bmm", "bmm", {{4, 32, 48}, {4, 48, 40}}, {}},
+      {"linear_bias", "linear", {{32, 64}, {48, 64}, {48}}, {}},
+      {"linear_no_bias", "linear", {{32, 64}, {48, 64}}, {}},
+      {"conv2d", "conv2d", {{2, 4, 16, 16}, {8, 4, 3, 3}}, {}},
+      {"conv2d_bias", "conv2d", {{2, 4, 12, 12}, {8, 4, 3, 3}, {8}}, {}},
+      {"conv2d_strided_padded", "conv2d", {{2, 4, 15, 15}, {8, 4, 3, 3}},
+       {{"stride", 2}, {"padding", 1}}},
+      {"conv2d_dilated_grouped", "conv2d", {{2, 4, 16, 16}, {8, 2, 3, 3}},
+       {{"dilation", 2}, {"groups", 2}}},
+      {"maxpool2d_k4_s1_p1", "maxpool2d", {{2, 4, 16, 16}},
+       {{"kernel", 4}, {"stride", 1}, {"padding", 1}}},
+      {"maxpool2d_k2_default_stride", "maxpool2d", {{2, 3, 9, 9}}, {{"kernel", 2}}},
+  };
+}
+
+class BaselineOpTest : public GpuTest,
+                       public ::testing::WithParamInterface<std::tuple<OpCase, MathMode>> {};
+
+TEST_P(BaselineOpTest, MatchesFp64Reference) {
+  const auto& [op_case, mode] = GetParam();
+  const ResolvedProblem problem = single_op_problem(op_case.op, op_case.inputs, op_case.attrs);
+
+  std::vector<std::vector<float>> host_inputs;
+  std::vector<measure::DeviceMemory> device_inputs;
+  std::vector<const float*> inputs;
+  for (size_t i = 0; i < problem.input_shapes.size(); ++i) {
+    host_inputs.push_back(random_values(static_cast<size_t>(numel(problem.input_shapes[i])),
+                                        1000 + i));
+    device_inputs.push_back(upload(host_inputs.back()));
+    inputs.push_back(device_inputs.back().as<float>());
+  }
+  const auto out_count = static_cast<size_t>(numel(problem.output_shapes[0]));
+  measure::DeviceMemory output(out_count * sizeof(float), "test output");
+  // A NaN pattern, so an element the baseline never writes fails the comparison.
+  measure::check(cudaMemset(output.get(), 0xff, out_count * sizeof(float)), "cudaMemset");
+
+  CudaBaseline baseline(problem, mode);
+  std::printf("[%s %s] %s", op_case.label.c_str(), std::string(to_string(mode)).c_str(),
+              baseline.describe().c_str());
+  baseline.run(inputs, {output.as<float>()}, nullptr);
+  const std::vector<float> result = download(output.get(), out_count);
+
+  // Inputs must come back unchanged (the baseline never writes them).
+  for (size_t i = 0; i < host_inputs.size(); ++i)
+    EXPECT_EQ(download(device_inputs[i].get(), host_inputs[i].size()), host_inputs[i])
+        << "input " << i << " was modified";
+
+  const std::vector<double> reference = reference_of(problem, host_inputs);
+  const CompareResult compared =
+      compare_output(result.data(), reference.data(), static_cast<int64_t>(out_count),
+                     tolerance_for(op_case.op, mode));
+  std::printf("[%s %s] %s\n", op_case.label.c_str(), std::string(to_string(mode)).c_str(),
+              compared.summary().c_str());
+  EXPECT_TRUE(compared.passed) << compared.summary();
+}
+
+std::string case_name(const ::testing::TestParamInfo<BaselineOpTest::ParamType>& info) {
+  return std::get<0>(info.param).label + "_" + std::string(to_string(std::get<1>(info.param)));
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryOp, BaselineOpTest,
+                         ::testing::Combine(::testing::ValuesIn(op_cases()),
+                                            ::testing::Values(MathMode::tf32, MathMode::fp32)),
+                         case_name);
+
+// TF32 must really be engaged in tf32 mode (and absent in fp32 mode): on a GEMM large enough
+// for cuBLAS to pick tensor-core kernels, TF32's input rounding (2^-11) shows as an error far
+// above strict fp32's.
+TEST_F(GpuTest, Tf32ModeRoundsAndFp32ModeDoesNot) {
+  constexpr int64_t kSize = 1024;
+  const ResolvedProblem problem = single_op_problem("matmul", {{kSize, kSize}, {kSize, kSize}});
+  const std::vector<std::vector<float>> host = {random_values(kSize * kSize, 7),
+                                                random_values(kSize * kSize, 8)};
+  const measure::DeviceMemory a = upload(host[0]), b = upload(host[1]);
+  measure::DeviceMemory out(kSize * kSize * sizeof(float), "test output");
+  const std::vector<double> reference = reference_of(problem, host);
+  double errors[2] = {0, 0};
+  for (MathMode mode : {MathMode::tf32, MathMode::fp32}) {
+    CudaBaseline baseline(problem, mode);
+    baseline.run({a.as<float>(), b.as<float>()}, {out.as<float>()}, nullptr);
+    const std::vector<float> result = download(out.get(), kSize * kSize);
+    errors[mode == MathMode::tf32 ? 0 : 1] =
+        compare_output(result.data(), reference.data(), kSize * kSize, kTensorTf32).rel_l2_error;
+  }
+  std::printf("matmul 1024^3 rel_l2 error: tf32 %.3e, fp32 %.3e (ratio %.1f)\n", errors[0],
+              errors[1], errors[1] > 0 ? errors[0] / errors[1] : 0.0);
+  constexpr double kMinimumRatio = 10;  // TF32 ≈ 1e-4, strict fp32 ≈ 1e-7 here
+  EXPECT_GT(errors[0], kMinimumRatio * errors[1]) << "TF32 does not seem to be engaged";
+  EXPECT_LT(errors[0], kTensorTf32.rel_l2);
+}
+
+}  // namespace
+}  // namespace kbv::cuda::measure_testing
+
+namespace kbv::cuda {
+void PrintTo(MathMode mode, std::ostream* os) { *os << to_string(mode); }
+}  // namespace kbv::cuda

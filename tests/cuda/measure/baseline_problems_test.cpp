@@ -1,0 +1,72 @@
+// tests/cuda/measure/baseline_problems_test.cpp — every bundled problem at its small shapes:
+// both CUDA baselines (TF32 and FP32) must pass the problem's own tolerance against the fp64
+// host graph reference, as DESIGN.md requires of a problem's baselines.
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "graph/run_graph.hpp"
+#include "gpu_test_support.hpp"
+#include "measure/baseline/cuda_baseline.hpp"
+#include "measure/support/library_errors.hpp"
+#include "spec/catalog.hpp"
+#include "verify/compare.hpp"
+
+namespace kbv::cuda::measure_testing {
+namespace {
+
+class BaselineProblemTest : public GpuTest {};
+
+TEST_F(BaselineProblemTest, EveryProblemPassesItsToleranceInBothModes) {
+  const std::filesystem::path directory = default_problems_directory();
+  if (!std::filesystem::is_directory(directory))
+    GTEST_SKIP() << "no problems directory at " << directory << " (set KBV_PROBLEMS_DIR)";
+  const ProblemCatalog catalog = ProblemCatalog::load(directory);
+  ASSERT_FALSE(catalog.names().empty()) << "no problems in " << directory;
+  for (const std::string& name : catalog.names()) {
+    SCOPED_TRACE(name);
+    const ResolvedProblem problem = resolve_problem(catalog.get(name), "small");
+    std::vector<std::vector<float>> host;
+    std::vector<std::vector<double>> wide;
+    std::vector<measure::DeviceMemory> device;
+    std::vector<const float*> inputs;
+    std::vector<const double*> wide_inputs;
+    for (size_t i = 0; i < problem.input_shapes.size(); ++i) {
+      host.push_back(random_values(static_cast<size_t>(numel(problem.input_shapes[i])), 77 + i,
+                                   problem.input_scale(i)));
+      wide.emplace_back(host.back().begin(), host.back().end());
+      device.push_back(upload(host.back()));
+      inputs.push_back(device.back().as<float>());
+    }
+    for (const auto& w : wide) wide_inputs.push_back(w.data());
+    const std::vector<HostTensor<double>> reference = run_reference_f64(problem, wide_inputs);
+
+    for (MathMode mode : {MathMode::tf32, MathMode::fp32}) {
+      std::vector<measure::DeviceMemory> outputs;
+      std::vector<float*> output_pointers;
+      for (const Shape& shape : problem.output_shapes) {
+        const size_t bytes = static_cast<size_t>(numel(shape)) * sizeof(float);
+        outputs.emplace_back(bytes, "test output");
+        measure::check(cudaMemset(outputs.back().get(), 0xff, bytes), "cudaMemset");
+        output_pointers.push_back(outputs.back().as<float>());
+      }
+      CudaBaseline baseline(problem, mode);
+      baseline.run(inputs, output_pointers, nullptr);
+      for (size_t o = 0; o < outputs.size(); ++o) {
+        const auto count = static_cast<size_t>(numel(problem.output_shapes[o]));
+        const std::vector<float> result = download(outputs[o].get(), count);
+        const CompareResult compared =
+            compare_output(result.data(), reference[o].data.data(),
+                           static_cast<int64_t>(count), problem.problem.tolerance);
+        std::printf("[%s %s] output %zu: %s\n", name.c_str(), std::string(to_string(mode)).c_str(),
+                    o, compared.summary().c_str());
+        EXPECT_TRUE(compared.passed) << name << " " << to_string(mode) << ": "
+                                     << compared.summary() << "\n" << baseline.describe();
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace kbv::cuda::measure_testing

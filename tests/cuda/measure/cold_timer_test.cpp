@@ -1,0 +1,75 @@
+// tests/cuda/measure/cold_timer_test.cpp — the cold timer reads a kernel of known duration
+// correctly: a clock64 spin of fixed cycles lasts cycles / SM clock; its median must be within
+// 10 % of that. Also checks the stop rule's outcome and the call indices given to callables.
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include "gpu_test_support.hpp"
+#include "measure/timing/cold_timer.hpp"
+
+namespace kbv::cuda::measure_testing {
+namespace {
+
+constexpr double kAllowedRelativeError = 0.10;  // the brief's bound for the timer
+
+TEST_F(GpuTest, MedianOfSpinKernelMatchesItsCycleCount) {
+  const measure::Stream stream = measure::make_stream(cudaStreamNonBlocking);
+  ColdTimer timer(stream.get());
+  std::printf("clock source: %s, default SM clock %.0f MHz, flush buffer %zu MiB\n",
+              timer.clock_source().c_str(), timer.default_clock_mhz(),
+              timer.flush_bytes() >> 20);
+  // About 2 ms at the default clock: launch and event overheads (a few µs) stay under 1 %.
+  constexpr double kTargetSeconds = 2e-3;
+  const auto cycles = static_cast<long long>(kTargetSeconds * timer.default_clock_mhz() * 1e6);
+  ASSERT_GT(cycles, 0) << "the device reports no default SM clock";
+  const TimingResult r =
+      timer.measure([&](cudaStream_t s, uint64_t) { launch_spin_cycles(cycles, s); });
+  std::printf("spin %lld cycles: median %.4f ms, IQR %.4f ms, min %.4f, max %.4f, %zu samples, "
+              "%zu throttled, clock %.0f MHz, noise %.3f%%, warm-up calls %zu, wall %.2f s%s\n",
+              cycles, r.median_s * 1e3, r.iqr_s * 1e3, r.min_s * 1e3, r.max_s * 1e3, r.samples,
+              r.discarded_throttled, r.sm_clock_mhz_median, r.noise * 100, r.warmup_calls,
+              r.wall_seconds, r.hit_wall_cap ? " (hit the wall cap)" : "");
+  if (r.sm_clock_mhz_median <= 0) GTEST_SKIP() << "the SM clock could not be read";
+  const double expected = static_cast<double>(cycles) / (r.sm_clock_mhz_median * 1e6);
+  std::printf("expected %.4f ms at the measured clock; error %.2f%%\n", expected * 1e3,
+              (r.median_s / expected - 1) * 100);
+  EXPECT_NEAR(r.median_s, expected, kAllowedRelativeError * expected);
+  EXPECT_GE(r.samples, timer.rule().min_samples);
+  EXPECT_TRUE(r.hit_wall_cap || r.gpu_seconds > timer.rule().min_gpu_seconds);
+}
+
+TEST_F(GpuTest, GlobaltimerSpinReadsItsDuration) {
+  const measure::Stream stream = measure::make_stream(cudaStreamNonBlocking);
+  ColdTimer timer(stream.get());
+  constexpr unsigned long long kNanoseconds = 1'000'000;  // 1 ms, independent of the clock
+  const TimingResult r =
+      timer.measure([&](cudaStream_t s, uint64_t) { launch_spin_ns(kNanoseconds, s); });
+  std::printf("globaltimer spin 1 ms: median %.4f ms, IQR %.4f ms, %zu samples, noise %.3f%%\n",
+              r.median_s * 1e3, r.iqr_s * 1e3, r.samples, r.noise * 100);
+  EXPECT_NEAR(r.median_s, 1e-3, kAllowedRelativeError * 1e-3);
+}
+
+TEST_F(GpuTest, InterleavedCallablesGetRunningCallIndices) {
+  const measure::Stream stream = measure::make_stream(cudaStreamNonBlocking);
+  StopRule quick;
+  quick.min_gpu_seconds = 0.01;
+  quick.warmup_wall_seconds = 0.01;
+  ColdTimer timer(stream.get(), quick);
+  std::vector<std::vector<uint64_t>> seen(2);
+  const auto results = timer.measure_interleaved(
+      {[&](cudaStream_t s, uint64_t i) { seen[0].push_back(i); launch_spin_ns(100'000, s); },
+       [&](cudaStream_t s, uint64_t i) { seen[1].push_back(i); launch_spin_ns(200'000, s); }});
+  for (size_t c = 0; c < 2; ++c) {
+    ASSERT_FALSE(seen[c].empty());
+    for (size_t i = 0; i < seen[c].size(); ++i) EXPECT_EQ(seen[c][i], i);
+    EXPECT_EQ(results[c].samples + results[c].discarded_throttled + results[c].warmup_calls,
+              seen[c].size());
+  }
+  std::printf("100 us: %.4f ms, 200 us: %.4f ms\n", results[0].median_s * 1e3,
+              results[1].median_s * 1e3);
+  EXPECT_LT(results[0].median_s, results[1].median_s);
+}
+
+}  // namespace
+}  // namespace kbv::cuda::measure_testing

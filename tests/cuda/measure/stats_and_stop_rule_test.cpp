@@ -1,0 +1,97 @@
+// tests/cuda/measure/stats_and_stop_rule_test.cpp — sample statistics and the NVBench stdrel
+// stop rule, on synthetic samples (no GPU).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "measure/baseline/math_mode.hpp"
+#include "measure/timing/stop_rule.hpp"
+
+namespace kbv::cuda {
+namespace {
+
+TEST(SampleStats, QuantilesInterpolateBetweenOrderStatistics) {
+  const SampleSummary s = summarize({4, 1, 3, 2, 5});
+  EXPECT_EQ(s.count, 5u);
+  EXPECT_DOUBLE_EQ(s.median, 3);
+  EXPECT_DOUBLE_EQ(s.q1, 2);
+  EXPECT_DOUBLE_EQ(s.q3, 4);
+  EXPECT_DOUBLE_EQ(s.iqr, 2);
+  EXPECT_DOUBLE_EQ(s.min, 1);
+  EXPECT_DOUBLE_EQ(s.max, 5);
+  EXPECT_DOUBLE_EQ(s.mean, 3);
+  EXPECT_NEAR(s.stdev, 1.5811388300841898, 1e-12);  // sample stdev of 1..5
+  const SampleSummary even = summarize({1, 2, 3, 4});
+  EXPECT_DOUBLE_EQ(even.median, 2.5);
+  EXPECT_DOUBLE_EQ(even.q1, 1.75);  // numpy.percentile([1,2,3,4], 25)
+  EXPECT_EQ(summarize({}).count, 0u);
+}
+
+TEST(StopRule, StableSamplesStopAtMinimumTimeAndCount) {
+  StopRule rule;
+  NoiseCriterion criterion(rule);
+  // 1 ms samples: min time 0.5 s needs just over 500 of them.
+  size_t added = 0;
+  while (!criterion.finished()) {
+    criterion.add(1e-3);
+    ++added;
+    ASSERT_LT(added, 1000u);
+  }
+  // "accumulated > min-time", strictly: 500 or 501 samples depending on the sum's rounding.
+  EXPECT_GE(added, 500u);
+  EXPECT_LE(added, 501u);
+  EXPECT_DOUBLE_EQ(criterion.noise(), 0);
+}
+
+TEST(StopRule, NeedsMinimumSamplesEvenForLongKernels) {
+  StopRule rule;
+  NoiseCriterion criterion(rule);
+  for (int i = 0; i < 9; ++i) {
+    criterion.add(1.0);
+    EXPECT_FALSE(criterion.finished());
+  }
+  criterion.add(1.0);
+  EXPECT_TRUE(criterion.finished());
+}
+
+TEST(StopRule, PersistentNoiseStopsOnAPlateau) {
+  StopRule rule;
+  NoiseCriterion criterion(rule);
+  // Alternating 1.0 ms / 1.2 ms: ~9 % noise forever, far above 0.5 %.
+  size_t added = 0;
+  while (!criterion.finished()) {
+    criterion.add(added % 2 ? 1.2e-3 : 1.0e-3);
+    ++added;
+    ASSERT_LT(added, 100000u) << "never reached a plateau";
+  }
+  EXPECT_GT(criterion.noise(), rule.max_noise);
+  EXPECT_EQ(added % NoiseCriterion::kPlateauCheckEvery, 0u);
+  EXPECT_GT(criterion.total_seconds(), rule.min_gpu_seconds);
+}
+
+TEST(StopRule, LowNoiseStopsBeforeAnyPlateau) {
+  StopRule rule;
+  NoiseCriterion criterion(rule);
+  size_t added = 0;
+  while (!criterion.finished()) {
+    criterion.add(added % 2 ? 1.001e-3 : 0.999e-3);  // 0.1 % noise
+    ++added;
+  }
+  EXPECT_LT(criterion.noise(), rule.max_noise);
+  EXPECT_LE(added, 502u);
+}
+
+TEST(MathModeGuard, RefusesTf32WhenOverriddenOff) {
+  ASSERT_EQ(setenv("NVIDIA_TF32_OVERRIDE", "0", 1), 0);
+  EXPECT_THROW(require_math_mode_available(MathMode::tf32), std::runtime_error);
+  EXPECT_NO_THROW(require_math_mode_available(MathMode::fp32));
+  ASSERT_EQ(setenv("NVIDIA_TF32_OVERRIDE", "1", 1), 0);
+  EXPECT_NO_THROW(require_math_mode_available(MathMode::tf32));
+  ASSERT_EQ(unsetenv("NVIDIA_TF32_OVERRIDE"), 0);
+  EXPECT_NO_THROW(require_math_mode_available(MathMode::tf32));
+  EXPECT_EQ(to_string(MathMode::tf32), "tf32");
+  EXPECT_EQ(to_string(MathMode::fp32), "fp32");
+}
+
+}  // namespace
+}  // namespace kbv::cuda
