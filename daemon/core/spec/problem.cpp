@@ -128,10 +128,10 @@ class Parser {
 
 // Default tolerances when a spec gives none, by the strictest precision class in its graph.
 // exact: fp32 arithmetic against fp64 (unit roundoff 6e-8) with room for reduction order.
-// tensor_core: TF32 (unit roundoff 2^-11); per-element error ≈ 4e-4·rms(ref), its maximum over
-// 16M outputs ≈ 2.2e-3; bf16 (≈3e-3 rel-L2) must still fail. Source: docs/problem-spec.md.
+// tensor_core: TF32 (unit roundoff 2^-11); honest TF32 GEMMs missed 5e-3 on 1 element in 1e8 on
+// the H200, so KernelBench's 1e-2 elementwise; rel-L2 2e-3 rejects bf16. Source: docs/problem-spec.md.
 constexpr Tolerance kExactTolerance{1e-4, 1e-4, 1e-5};
-constexpr Tolerance kTensorCoreTolerance{5e-3, 5e-3, 2e-3};
+constexpr Tolerance kTensorCoreTolerance{1e-2, 1e-2, 2e-3};
 
 }  // namespace
 
