@@ -62,23 +62,6 @@ std::string to_hex(const void* data, size_t bytes) {
   return hex;
 }
 
-CompareResult merge(const std::vector<CompareResult>& parts) {
-  CompareResult merged;
-  merged.passed = true;
-  for (const auto& part : parts) {
-    merged.passed = merged.passed && part.passed;
-    merged.elements += part.elements;
-    merged.violations += part.violations;
-    merged.nonfinite_where_ref_finite += part.nonfinite_where_ref_finite;
-    merged.unwritten += part.unwritten;
-    if (merged.first_violation_index < 0) merged.first_violation_index = part.first_violation_index;
-    merged.max_abs_error = std::max(merged.max_abs_error, part.max_abs_error);
-    merged.max_rel_error = std::max(merged.max_rel_error, part.max_rel_error);
-    merged.rel_l2_error = std::max(merged.rel_l2_error, part.rel_l2_error);
-    merged.ref_rms = std::max(merged.ref_rms, part.ref_rms);
-  }
-  return merged;
-}
 
 struct Place {
   size_t offset = 0;
@@ -171,7 +154,7 @@ class CudaDataPlane final : public DataPlane {
     std::vector<CompareResult> parts;
     for (size_t o = 0; o < place.outputs.size(); ++o)
       parts.push_back(compare(at(place.outputs[o]), reference_outputs_[o].get(), place.outputs[o].count, problem_.problem.tolerance));
-    return merge(parts);
+    return merge_results(parts);
   }
 
   CompareResult check_baseline(int slot) override {
@@ -184,7 +167,7 @@ class CudaDataPlane final : public DataPlane {
       for (size_t o = 0; o < outputs.size(); ++o)
         parts.push_back(compare(outputs[o].get(), reference_outputs_[o].get(), static_cast<int64_t>(outputs[o].size()), problem_.problem.tolerance));
     }
-    return merge(parts);
+    return merge_results(parts);
   }
 
   std::vector<std::string> trivial_outputs_that_pass(int slot) override {
@@ -198,7 +181,7 @@ class CudaDataPlane final : public DataPlane {
         parts.push_back(compare(fp32_outputs_[o].get(), reference_outputs_[o].get(), static_cast<int64_t>(fp32_outputs_[o].size()),
                                 problem_.problem.tolerance));
       }
-      if (merge(parts).passed) passing.push_back(name);
+      if (merge_results(parts).passed) passing.push_back(name);
     };
     try_trivial("zeros", [&](size_t, cuda::DeviceBuffer<float>& out) {
       cuda::check(cudaMemsetAsync(out.get(), 0, out.bytes(), stream_->get()), "cudaMemsetAsync");
@@ -221,8 +204,7 @@ class CudaDataPlane final : public DataPlane {
       const float mean = static_cast<float>(figures.output_sum / static_cast<double>(out.size()));
       unsigned int bits;
       std::memcpy(&bits, &mean, sizeof bits);
-      if (cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(out.get()), bits, out.size(), stream_->get()) != CUDA_SUCCESS)
-        throw std::runtime_error("cuMemsetD32Async failed");
+      fill_32bit(out.get(), bits, out.size());
     });
     return passing;
   }
@@ -253,7 +235,7 @@ class CudaDataPlane final : public DataPlane {
       parts.push_back(compare(at(place.outputs[o]), reference_outputs_[o].get(), place.outputs[o].count, doubled));
     }
     reference_slot_ = -1;  // the scratch now holds the TF32 output, not the reference
-    return merge(parts);
+    return merge_results(parts);
   }
 
   double physical_floor_s(const ResolvedProblem& problem) const override {
@@ -299,6 +281,22 @@ class CudaDataPlane final : public DataPlane {
   struct SlotPlaces {
     std::vector<Place> inputs, outputs;
   };
+
+  // cuMemsetD32Async through the runtime's driver entry point: linking libcuda directly would
+  // stop kbv from starting at all on a machine without the NVIDIA driver (CI, host device).
+  void fill_32bit(void* data, unsigned int bits, size_t count) {
+    using MemsetD32Async = CUresult (*)(CUdeviceptr, unsigned int, size_t, CUstream);
+    static MemsetD32Async memset_d32 = [] {
+      void* function = nullptr;
+      cudaDriverEntryPointQueryResult found{};
+      cuda::check(cudaGetDriverEntryPointByVersion("cuMemsetD32Async", &function, 12000, cudaEnableDefault, &found),
+                  "cudaGetDriverEntryPointByVersion(cuMemsetD32Async)");
+      if (found != cudaDriverEntryPointSuccess || !function) throw std::runtime_error("the driver has no cuMemsetD32Async");
+      return reinterpret_cast<MemsetD32Async>(function);
+    }();
+    if (memset_d32(reinterpret_cast<CUdeviceptr>(data), bits, count, stream_->get()) != CUDA_SUCCESS)
+      throw std::runtime_error("cuMemsetD32Async failed");
+  }
 
   float* at(const Place& place) const { return reinterpret_cast<float*>(arena_.get() + place.offset); }
 

@@ -30,24 +30,6 @@ constexpr size_t kTensorAlignment = 256;
 
 size_t align_up(size_t value) { return (value + kTensorAlignment - 1) / kTensorAlignment * kTensorAlignment; }
 
-// Merges the comparison of several outputs into one: the worst of each figure.
-CompareResult merge(const std::vector<CompareResult>& parts) {
-  CompareResult merged;
-  merged.passed = true;
-  for (const auto& part : parts) {
-    merged.passed = merged.passed && part.passed;
-    merged.elements += part.elements;
-    merged.violations += part.violations;
-    merged.nonfinite_where_ref_finite += part.nonfinite_where_ref_finite;
-    merged.unwritten += part.unwritten;
-    if (merged.first_violation_index < 0) merged.first_violation_index = part.first_violation_index;
-    merged.max_abs_error = std::max(merged.max_abs_error, part.max_abs_error);
-    merged.max_rel_error = std::max(merged.max_rel_error, part.max_rel_error);
-    merged.rel_l2_error = std::max(merged.rel_l2_error, part.rel_l2_error);
-    merged.ref_rms = std::max(merged.ref_rms, part.ref_rms);
-  }
-  return merged;
-}
 
 struct TensorPlace {
   size_t offset = 0;
@@ -146,7 +128,7 @@ class HostDataPlane final : public DataPlane {
       std::memcpy(output.data(), at(slot.outputs[i]), output.size() * sizeof(float));
       parts.push_back(compare_output(output.data(), slot.reference[i].data.data(), slot.outputs[i].count, problem_.problem.tolerance));
     }
-    return merge(parts);
+    return merge_results(parts);
   }
 
   CompareResult check_baseline(int slot_index) override {
@@ -155,7 +137,7 @@ class HostDataPlane final : public DataPlane {
     std::vector<CompareResult> parts;
     for (size_t i = 0; i < outputs.size(); ++i)
       parts.push_back(compare_output(outputs[i].data.data(), slot.reference[i].data.data(), numel(outputs[i].shape), problem_.problem.tolerance));
-    return merge(parts);
+    return merge_results(parts);
   }
 
   std::vector<std::string> trivial_outputs_that_pass(int slot_index) override {
@@ -169,7 +151,7 @@ class HostDataPlane final : public DataPlane {
         parts.push_back(compare_output(trivial.data(), slot.reference[o].data.data(), static_cast<int64_t>(trivial.size()),
                                        problem_.problem.tolerance));
       }
-      if (merge(parts).passed) passing.push_back(name);
+      if (merge_results(parts).passed) passing.push_back(name);
     };
     try_trivial("zeros", [](size_t, std::vector<float>& out) { std::fill(out.begin(), out.end(), 0.0f); });
     for (size_t i = 0; i < slot.pristine.size(); ++i) {

@@ -62,6 +62,24 @@ CompareResult compare_output(const float* output, const double* reference, int64
   return result;
 }
 
+CompareResult merge_results(const std::vector<CompareResult>& parts) {
+  CompareResult merged;
+  merged.passed = true;
+  for (const auto& part : parts) {
+    merged.passed = merged.passed && part.passed;
+    merged.elements += part.elements;
+    merged.violations += part.violations;
+    merged.nonfinite_where_ref_finite += part.nonfinite_where_ref_finite;
+    merged.unwritten += part.unwritten;
+    if (merged.first_violation_index < 0) merged.first_violation_index = part.first_violation_index;
+    merged.max_abs_error = std::max(merged.max_abs_error, part.max_abs_error);
+    merged.max_rel_error = std::max(merged.max_rel_error, part.max_rel_error);
+    merged.rel_l2_error = std::max(merged.rel_l2_error, part.rel_l2_error);
+    merged.ref_rms = std::max(merged.ref_rms, part.ref_rms);
+  }
+  return merged;
+}
+
 std::string CompareResult::summary() const {
   std::ostringstream text;
   if (unwritten) text << unwritten << " of " << elements << " output elements never written; ";

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "spec/problem.hpp"
 
@@ -28,6 +29,9 @@ struct CompareResult {
 };
 
 CompareResult compare_output(const float* output, const double* reference, int64_t count, const Tolerance& tolerance);
+
+// One result for several outputs: passed only if all passed; counts summed; errors the worst.
+CompareResult merge_results(const std::vector<CompareResult>& parts);
 
 // Writes kPoisonBits into every element.
 void poison(float* data, int64_t count);
