@@ -4,6 +4,8 @@
 // crosses to the host.
 #include "eval/cuda_data_plane.hpp"
 
+#include "eval/arena_layout.hpp"
+
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 #include <openssl/rand.h>
@@ -32,7 +34,6 @@
 namespace kbv::eval {
 namespace {
 
-constexpr size_t kTensorAlignment = 256;
 // The arena may take at most this share of the free device memory; the rest holds the fp64
 // reference scratch, the baselines' outputs and workspaces.
 constexpr double kArenaShareOfFreeMemory = 0.45;
@@ -49,8 +50,6 @@ constexpr double kDatasheetTf32Flops = 495e12;
 // are within the tolerance of the fp64 reference, so they agree within twice it.
 constexpr double kRecheckToleranceFactor = 2.0;
 
-size_t align_up(size_t value) { return (value + kTensorAlignment - 1) / kTensorAlignment * kTensorAlignment; }
-
 std::string to_hex(const void* data, size_t bytes) {
   static const char* digits = "0123456789abcdef";
   std::string hex;
@@ -62,11 +61,6 @@ std::string to_hex(const void* data, size_t bytes) {
   return hex;
 }
 
-
-struct Place {
-  size_t offset = 0;
-  int64_t count = 0;
-};
 
 class CudaDataPlane final : public DataPlane {
  public:
@@ -93,36 +87,16 @@ class CudaDataPlane final : public DataPlane {
   }
 
   nlohmann::json allocate(int slots) override {
-    size_t slot_bytes = 0;
-    for (const Shape& shape : problem_.input_shapes) slot_bytes += align_up(sizeof(float) * static_cast<size_t>(numel(shape)));
-    for (const Shape& shape : problem_.output_shapes) slot_bytes += align_up(sizeof(float) * static_cast<size_t>(numel(shape)));
     size_t free_bytes = 0, total_bytes = 0;
     cuda::check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
-    const auto fitting = static_cast<int>(static_cast<double>(free_bytes) * kArenaShareOfFreeMemory / static_cast<double>(slot_bytes));
+    const auto fitting = static_cast<int>(static_cast<double>(free_bytes) * kArenaShareOfFreeMemory / static_cast<double>(slot_bytes(problem_)));
     // At least one correctness slot and one timing slot; fewer timing slots when memory is short.
-    slots = std::max(2, std::min(slots, fitting));
-    nlohmann::json slots_json = nlohmann::json::array();
-    size_t offset = 0;
-    for (int s = 0; s < slots; ++s) {
-      SlotPlaces slot;
-      nlohmann::json slot_json = {{"inputs", nlohmann::json::array()}, {"outputs", nlohmann::json::array()}};
-      for (size_t i = 0; i < problem_.input_shapes.size(); ++i) {
-        slot.inputs.push_back({offset, numel(problem_.input_shapes[i])});
-        slot_json["inputs"].push_back({{"name", problem_.problem.inputs[i].name}, {"shape", problem_.input_shapes[i]}, {"offset", offset}});
-        offset = align_up(offset + sizeof(float) * static_cast<size_t>(numel(problem_.input_shapes[i])));
-      }
-      for (size_t i = 0; i < problem_.output_shapes.size(); ++i) {
-        slot.outputs.push_back({offset, numel(problem_.output_shapes[i])});
-        slot_json["outputs"].push_back({{"name", problem_.problem.outputs[i].name}, {"shape", problem_.output_shapes[i]}, {"offset", offset}});
-        offset = align_up(offset + sizeof(float) * static_cast<size_t>(numel(problem_.output_shapes[i])));
-      }
-      places_.push_back(std::move(slot));
-      slots_json.push_back(slot_json);
-    }
-    arena_ = cuda::DeviceBuffer<unsigned char>(std::max<size_t>(offset, kTensorAlignment));
+    ArenaLayout layout = layout_arena(problem_, std::max(2, std::min(slots, fitting)));
+    places_ = std::move(layout.slots);
+    arena_ = cuda::DeviceBuffer<unsigned char>(layout.bytes);
     cudaIpcMemHandle_t handle{};
     cuda::check(cudaIpcGetMemHandle(&handle, arena_.get()), "cudaIpcGetMemHandle");
-    return {{"arena_bytes", arena_.bytes()}, {"slots", slots_json}, {"cuda_ipc_handle", to_hex(&handle, sizeof handle)}};
+    return {{"arena_bytes", arena_.bytes()}, {"slots", std::move(layout.slots_json)}, {"cuda_ipc_handle", to_hex(&handle, sizeof handle)}};
   }
 
   int arena_fd() const override { return -1; }
@@ -141,7 +115,7 @@ class CudaDataPlane final : public DataPlane {
   }
 
   void poison_outputs(int slot) override {
-    for (const Place& output : places_.at(static_cast<size_t>(slot)).outputs) cuda::poison_on_device(at(output), output.count, stream_->get());
+    for (const TensorPlace& output : places_.at(static_cast<size_t>(slot)).outputs) cuda::poison_on_device(at(output), output.count, stream_->get());
     stream_->synchronize();
   }
 
@@ -247,15 +221,10 @@ class CudaDataPlane final : public DataPlane {
     return now > 0 && clock_->default_mhz() > 0 ? now / clock_->default_mhz() : 1.0;
   }
 
-  double device_used_bytes() override {
+  DeviceMemory device_memory() override {
     size_t free_bytes = 0, total_bytes = 0;
     cuda::check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
-    return static_cast<double>(total_bytes - free_bytes);
-  }
-  double device_total_bytes() override {
-    size_t free_bytes = 0, total_bytes = 0;
-    cuda::check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
-    return static_cast<double>(total_bytes);
+    return {static_cast<double>(total_bytes - free_bytes), static_cast<double>(total_bytes)};
   }
 
   double baseline_extra_bytes() const override { return static_cast<double>(baseline_tf32_->workspace_bytes()); }
@@ -278,10 +247,6 @@ class CudaDataPlane final : public DataPlane {
   }
 
  private:
-  struct SlotPlaces {
-    std::vector<Place> inputs, outputs;
-  };
-
   // cuMemsetD32Async through the runtime's driver entry point: linking libcuda directly would
   // stop kbv from starting at all on a machine without the NVIDIA driver (CI, host device).
   void fill_32bit(void* data, unsigned int bits, size_t count) {
@@ -298,11 +263,11 @@ class CudaDataPlane final : public DataPlane {
       throw std::runtime_error("cuMemsetD32Async failed");
   }
 
-  float* at(const Place& place) const { return reinterpret_cast<float*>(arena_.get() + place.offset); }
+  float* at(const TensorPlace& place) const { return reinterpret_cast<float*>(arena_.get() + place.offset); }
 
   std::vector<const float*> input_pointers(int slot) const {
     std::vector<const float*> result;
-    for (const Place& input : places_.at(static_cast<size_t>(slot)).inputs) result.push_back(at(input));
+    for (const TensorPlace& input : places_.at(static_cast<size_t>(slot)).inputs) result.push_back(at(input));
     return result;
   }
   static std::vector<float*> pointers(std::vector<cuda::DeviceBuffer<float>>& buffers) {
@@ -311,9 +276,9 @@ class CudaDataPlane final : public DataPlane {
     return result;
   }
 
-  std::string digest(const std::vector<Place>& places) {
+  std::string digest(const std::vector<TensorPlace>& places) {
     std::string text;
-    for (const Place& place : places)
+    for (const TensorPlace& place : places)
       text += std::to_string(cuda::checksum_on_device(at(place), sizeof(float) * static_cast<uint64_t>(place.count), stream_->get(), digest_key_)) + ",";
     return text;
   }

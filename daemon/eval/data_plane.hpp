@@ -56,9 +56,12 @@ class DataPlane {
   // SM clock now relative to its default (1.0 on the host): samples below 0.75 are discarded.
   virtual double clock_ratio() { return 1.0; }
   // Device memory in use on the whole device now, seen from the evaluator's process (CUDA:
-  // cudaMemGetInfo), and the device's total; -1 where there is no such figure (host).
-  virtual double device_used_bytes() { return -1; }
-  virtual double device_total_bytes() { return -1; }
+  // cudaMemGetInfo), and the device's total; both -1 where there is no such figure (host).
+  struct DeviceMemory {
+    double used_bytes = -1;
+    double total_bytes = -1;
+  };
+  virtual DeviceMemory device_memory() { return {}; }
   // Device memory the TF32 (else fp32) baseline holds beyond inputs and outputs; 0 on host.
   virtual double baseline_extra_bytes() const { return 0; }
 

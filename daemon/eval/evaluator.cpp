@@ -241,30 +241,14 @@ class Evaluation {
       return finish_worker();
     }
     baseline_threads_ = worker_->thread_count();
-    plane_ = plane.get();
-    device_used_at_start_ = plane->device_used_bytes();
+    device_used_at_start_ = plane->device_memory().used_bytes;
     result_.environment = plane->environment();
     result_.physical_floor_s = plane->physical_floor_s(*resolved);
 
     const inputs::EpochPlan plan = inputs::plan_epoch(key_, options_.epoch, problem_name, kTrialsPerFamily);
     validate_and_check(*plane, plan);
     if (!decided_ && !options_.skip_timing) time_contenders(*plane, plan);
-    if (device_used_at_start_ >= 0 && traced_calls_ == 0) {
-      const double baseline_bytes = plane->baseline_extra_bytes();
-      result_.memory = nlohmann::json{{"candidate_peak_bytes", std::max(0.0, device_held_by_candidate_)},
-                                      {"baseline_peak_bytes", baseline_bytes},
-                                      {"ratio", baseline_bytes > 0 ? nlohmann::json(std::max(0.0, device_held_by_candidate_) / baseline_bytes) : nlohmann::json(nullptr)},
-                                      {"source", "device memory held between calls, seen by the evaluator (cudaMemGetInfo); baseline workspace and intermediates (TF32)"}};
-      if (device_held_by_candidate_ > baseline_bytes + kMemorySlackBytes) add_flag("more_memory_than_baseline");
-    }
-    if (traced_calls_ > 0) {
-      const double baseline_bytes = plane->baseline_extra_bytes();
-      result_.memory = nlohmann::json{{"candidate_peak_bytes", peak_candidate_bytes_},
-                                      {"baseline_peak_bytes", baseline_bytes},
-                                      {"ratio", baseline_bytes > 0 ? nlohmann::json(peak_candidate_bytes_ / baseline_bytes) : nlohmann::json(nullptr)},
-                                      {"source", "CUPTI MEMORY2 in the worker (candidate); baseline workspace and intermediates (TF32)"}};
-      if (peak_candidate_bytes_ > baseline_bytes + kMemorySlackBytes) add_flag("more_memory_than_baseline");
-    }
+    report_memory(*plane);
     if (!decided_) decide(Verdict::pass, "correct on every gating family; timed against the baseline");
     finish_worker();
   }
@@ -311,9 +295,10 @@ class Evaluation {
     if (device_used_at_start_ >= 0) {
       // Trusted: device-wide memory seen from the evaluator, beyond what was in use when the
       // worker was set up. It sees what the candidate keeps between calls (not transient peaks).
-      const double held = plane_->device_used_bytes() - device_used_at_start_;
+      const DataPlane::DeviceMemory now = plane.device_memory();
+      const double held = now.used_bytes - device_used_at_start_;
       device_held_by_candidate_ = std::max(device_held_by_candidate_, held);
-      const double free_at_start = plane_->device_total_bytes() - device_used_at_start_;
+      const double free_at_start = now.total_bytes - device_used_at_start_;
       if (free_at_start > 0 && held > kMaxCandidateMemoryShare * free_at_start) {
         decide(Verdict::resource, "the candidate holds " + std::to_string(held / 1e9) + " GB of device memory after call " +
                                       std::to_string(call_id_) + ", more than " + std::to_string(static_cast<int>(kMaxCandidateMemoryShare * 100)) +
@@ -506,6 +491,22 @@ class Evaluation {
       add_flag("speedup_over_10x_review");
   }
 
+  // The candidate's device memory next to the TF32 baseline's: from the worker's CUPTI trace
+  // when it ran (per-call peaks), else from the evaluator's own view (memory held between calls).
+  void report_memory(const DataPlane& plane) {
+    const bool traced = traced_calls_ > 0;
+    if (!traced && device_used_at_start_ < 0) return;  // the host device has no such figure
+    const double candidate_bytes = traced ? peak_candidate_bytes_ : std::max(0.0, device_held_by_candidate_);
+    const double baseline_bytes = plane.baseline_extra_bytes();
+    result_.memory = nlohmann::json{
+        {"candidate_peak_bytes", candidate_bytes},
+        {"baseline_peak_bytes", baseline_bytes},
+        {"ratio", baseline_bytes > 0 ? nlohmann::json(candidate_bytes / baseline_bytes) : nlohmann::json(nullptr)},
+        {"source", std::string(traced ? "CUPTI MEMORY2 in the worker" : "device memory held between calls, seen by the evaluator (cudaMemGetInfo)") +
+                       " (candidate); baseline workspace and intermediates (TF32)"}};
+    if (candidate_bytes > baseline_bytes + kMemorySlackBytes) add_flag("more_memory_than_baseline");
+  }
+
   // What the worker's CUPTI trace saw of the call. The trace lives in the candidate's process,
   // so it can only convict, never acquit: every figure that matters is also bounded from
   // outside (timing cross-check, physical floor, recheck of outputs).
@@ -575,7 +576,6 @@ class Evaluation {
   bool decided_ = false;
   std::unique_ptr<WorkerProcess> worker_;
   int baseline_threads_ = -1;
-  DataPlane* plane_ = nullptr;
   double device_used_at_start_ = -1;
   double device_held_by_candidate_ = 0;
   std::optional<std::vector<std::string>> first_kernel_names_;

@@ -1,6 +1,8 @@
 // eval/host_data_plane.cpp — host arena (memfd), input generation, reference and checks.
 #include "eval/host_data_plane.hpp"
 
+#include "eval/arena_layout.hpp"
+
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -25,19 +27,7 @@ namespace {
 constexpr double kHostCeilingFlopsPerSecond = 1e12;
 constexpr double kHostCeilingBytesPerSecond = 1e12;
 
-// Tensors start on 256-byte boundaries, as cudaMalloc would place them.
-constexpr size_t kTensorAlignment = 256;
-
-size_t align_up(size_t value) { return (value + kTensorAlignment - 1) / kTensorAlignment * kTensorAlignment; }
-
-
-struct TensorPlace {
-  size_t offset = 0;
-  int64_t count = 0;
-};
-
-struct Slot {
-  std::vector<TensorPlace> inputs, outputs;
+struct Slot : SlotPlaces {
   std::vector<HostTensor<float>> pristine;    // private copy of what the worker was given
   std::vector<HostTensor<double>> reference;  // fp64 reference of `pristine`
 };
@@ -51,24 +41,12 @@ class HostDataPlane final : public DataPlane {
   }
 
   nlohmann::json allocate(int slots) override {
-    nlohmann::json slots_json = nlohmann::json::array();
-    size_t offset = 0;
-    for (int s = 0; s < slots; ++s) {
-      Slot slot;
-      nlohmann::json slot_json = {{"inputs", nlohmann::json::array()}, {"outputs", nlohmann::json::array()}};
-      auto place = [&](const TensorDecl& decl, const Shape& shape, std::vector<TensorPlace>& where, nlohmann::json& list) {
-        where.push_back({offset, numel(shape)});
-        list.push_back({{"name", decl.name}, {"shape", shape}, {"offset", offset}});
-        offset = align_up(offset + sizeof(float) * static_cast<size_t>(numel(shape)));
-      };
-      for (size_t i = 0; i < problem_.input_shapes.size(); ++i)
-        place(problem_.problem.inputs[i], problem_.input_shapes[i], slot.inputs, slot_json["inputs"]);
-      for (size_t i = 0; i < problem_.output_shapes.size(); ++i)
-        place(problem_.problem.outputs[i], problem_.output_shapes[i], slot.outputs, slot_json["outputs"]);
-      slots_.push_back(std::move(slot));
-      slots_json.push_back(slot_json);
+    ArenaLayout layout = layout_arena(problem_, slots);
+    for (SlotPlaces& places : layout.slots) {
+      Slot& slot = slots_.emplace_back();
+      static_cast<SlotPlaces&>(slot) = std::move(places);
     }
-    bytes_ = std::max<size_t>(offset, kTensorAlignment);
+    bytes_ = layout.bytes;
     fd_ = ::memfd_create("kbv-arena", MFD_CLOEXEC | MFD_ALLOW_SEALING);
     if (fd_ < 0 || ::ftruncate(fd_, static_cast<off_t>(bytes_)) != 0)
       throw std::system_error(errno, std::generic_category(), "cannot create the shared arena");
@@ -77,7 +55,7 @@ class HostDataPlane final : public DataPlane {
       throw std::system_error(errno, std::generic_category(), "cannot seal the shared arena");
     base_ = ::mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
     if (base_ == MAP_FAILED) throw std::system_error(errno, std::generic_category(), "cannot map the shared arena");
-    return {{"arena_bytes", bytes_}, {"slots", slots_json}};
+    return {{"arena_bytes", bytes_}, {"slots", std::move(layout.slots_json)}};
   }
 
   int arena_fd() const override { return fd_; }
