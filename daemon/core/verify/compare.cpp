@@ -8,11 +8,6 @@
 
 namespace kbv {
 
-namespace {
-// Guards the rms-relative atol when the whole reference is (nearly) zero.
-constexpr double kTinyRms = 1e-30;
-}  // namespace
-
 void poison(float* data, int64_t count) {
   for (int64_t i = 0; i < count; ++i) std::memcpy(&data[i], &kPoisonBits, sizeof(float));
 }
@@ -24,7 +19,7 @@ CompareResult compare_output(const float* output, const double* reference, int64
   for (int64_t i = 0; i < count; ++i)
     if (std::isfinite(reference[i])) ref_sq += reference[i] * reference[i];
   result.ref_rms = count ? std::sqrt(ref_sq / static_cast<double>(count)) : 0;
-  const double abs_allowance = tolerance.atol * std::max(result.ref_rms, kTinyRms);
+  const double abs_allowance = tolerance.atol * std::max(result.ref_rms, kTinyReferenceRms);
 
   double err_sq = 0;
   for (int64_t i = 0; i < count; ++i) {
@@ -56,10 +51,14 @@ CompareResult compare_output(const float* output, const double* reference, int64
       ++result.violations;
     }
   }
-  result.rel_l2_error = ref_sq > 0 ? std::sqrt(err_sq / ref_sq) : std::sqrt(err_sq);
+  finish_comparison(result, err_sq, ref_sq, tolerance);
+  return result;
+}
+
+void finish_comparison(CompareResult& result, double sum_sq_error, double sum_sq_ref, const Tolerance& tolerance) {
+  result.rel_l2_error = sum_sq_ref > 0 ? std::sqrt(sum_sq_error / sum_sq_ref) : std::sqrt(sum_sq_error);
   if (result.nonfinite_where_ref_finite || result.unwritten) result.rel_l2_error = std::numeric_limits<double>::infinity();
   result.passed = result.violations == 0 && result.unwritten == 0 && result.rel_l2_error <= tolerance.rel_l2;
-  return result;
 }
 
 CompareResult merge_results(const std::vector<CompareResult>& parts) {

@@ -14,6 +14,9 @@ namespace kbv {
 // no arithmetic produces, so an element that still holds it was never written.
 constexpr uint32_t kPoisonBits = 0x7fa00000u;
 
+// Guards the rms-relative atol when the whole reference is (nearly) zero (host and device).
+constexpr double kTinyReferenceRms = 1e-30;
+
 struct CompareResult {
   bool passed = false;
   int64_t elements = 0;
@@ -29,6 +32,11 @@ struct CompareResult {
 };
 
 CompareResult compare_output(const float* output, const double* reference, int64_t count, const Tolerance& tolerance);
+
+// Completes a result whose element counts and maxima are filled in: the relative L2 error
+// from the two sums (infinite when anything was unwritten or non-finite where the reference is
+// finite) and the verdict. Shared by the host comparison and the device one.
+void finish_comparison(CompareResult& result, double sum_sq_error, double sum_sq_ref, const Tolerance& tolerance);
 
 // One result for several outputs: passed only if all passed; counts summed; errors the worst.
 CompareResult merge_results(const std::vector<CompareResult>& parts);

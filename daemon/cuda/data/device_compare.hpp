@@ -11,9 +11,6 @@
 
 namespace kbv::cuda {
 
-// Guards the rms-relative atol when the whole reference is (nearly) zero: the same value as
-// kTinyRms in verify/compare.cpp, which the device rule must reproduce.
-constexpr double kTinyReferenceRms = 1e-30;
 
 // Raw figures of one comparison. An element passes when |out − ref| ≤ atol·rms(ref) + rtol·|ref|
 // (rms over the finite reference values, divided by all `elements`); a non-finite output

@@ -1,8 +1,6 @@
 // data/device_compare_result.cpp — turns device comparison figures into the host's
-// CompareResult, with compare_output()'s rules for the relative L2 error and the verdict.
-#include <cmath>
-#include <limits>
-
+// CompareResult, with compare_output()'s rules for the relative L2 error and the verdict
+// (verify/compare.hpp's finish_comparison).
 #include "data/device_compare.hpp"
 
 namespace kbv::cuda {
@@ -17,12 +15,7 @@ CompareResult to_compare_result(const DeviceComparison& c, const Tolerance& tole
   result.max_abs_error = c.max_abs_error;
   result.max_rel_error = c.max_rel_error;
   result.ref_rms = c.ref_rms;
-  result.rel_l2_error =
-      c.sum_sq_ref > 0 ? std::sqrt(c.sum_sq_error / c.sum_sq_ref) : std::sqrt(c.sum_sq_error);
-  if (c.nonfinite_where_ref_finite != 0 || c.unwritten != 0)
-    result.rel_l2_error = std::numeric_limits<double>::infinity();
-  result.passed = result.violations == 0 && result.unwritten == 0 &&
-                  result.rel_l2_error <= tolerance.rel_l2;
+  finish_comparison(result, c.sum_sq_error, c.sum_sq_ref, tolerance);
   return result;
 }
 
