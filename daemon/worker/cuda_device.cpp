@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 
@@ -46,6 +47,9 @@ class CudaDevice final : public WorkerDevice {
     start_.emplace();
     stop_.emplace();
     flush_ = cuda::DeviceBuffer<unsigned char>(static_cast<size_t>(kFlushMultipleOfL2) * static_cast<size_t>(l2_bytes));
+    // CUPTI starts its own thread: enabled here, before the candidate is loaded, it is part of
+    // the thread count the evaluator takes at setup, and the candidate's load is traced too.
+    enable_trace();
   }
   ~CudaDevice() override {
     if (arena_) (void)cudaIpcCloseMemHandle(arena_);
@@ -63,13 +67,15 @@ class CudaDevice final : public WorkerDevice {
   TimedCall timed_call(const kbv_plugin_info& info, void* state, const kbv_call& call, bool cold_cache) override {
     TimedCall result;
     last_plugin_error().clear();
+    // The trace window opens first (it waits for the device), so the L2 flush comes right
+    // before the start event, as it does for the baselines (measure/timing/cold_timer.cpp).
+    cuda::CuptiTracer* tracer = tracer_or_null();
+    if (tracer) tracer->begin_window();
     if (cold_cache) {
       // A candidate's access-policy window must not keep its data resident through the flush.
       cuda::check(cudaCtxResetPersistingL2Cache(), "cudaCtxResetPersistingL2Cache");
       cuda::check(cudaMemsetAsync(flush_.get(), ++flush_value_, flush_.bytes(), stream_->get()), "L2 flush");
     }
-    cuda::CuptiTracer* tracer = tracer_or_null();
-    if (tracer) tracer->begin_window();
     cuda::check(cudaEventRecord(start_->get(), stream_->get()), "cudaEventRecord");
     result.status = info.run(state, &call);
     cuda::check(cudaEventRecord(stop_->get(), stream_->get()), "cudaEventRecord");
@@ -99,25 +105,36 @@ class CudaDevice final : public WorkerDevice {
   nlohmann::json last_call_observations() override { return observations_; }
 
  private:
-  cuda::CuptiTracer* tracer_or_null() {
-    // CUPTI in the worker hung the first traced call on the H200 (2026-11-29, CUDA 13.0, driver
-    // 580): off unless KBV_WORKER_TRACE=on. Without it, work outside the timed window is
-    // caught by the evaluator's own clock (evaluator.cpp, untimed work check).
+  void enable_trace() {
+    // On unless KBV_WORKER_TRACE=off (an operator's escape hatch where CUPTI is unavailable or
+    // its per-launch cost matters more than the checks; work outside the timed window is then
+    // still caught by the evaluator's own clock, evaluator.cpp).
     const char* trace = std::getenv("KBV_WORKER_TRACE");
-    if (trace_error_.empty() && !(trace && std::string(trace) == "on")) trace_error_ = "off (set KBV_WORKER_TRACE=on to enable)";
-    if (!trace_error_.empty()) return nullptr;
+    if (trace && std::string(trace) == "off") {
+      trace_error_ = "off (KBV_WORKER_TRACE=off)";
+      return;
+    }
     try {
-      return &cuda::CuptiTracer::instance();
+      tracer_ = &cuda::CuptiTracer::instance();
+      // One empty window now: CUPTI starts its buffer threads at the first flush, and they
+      // must be there before the evaluator counts the worker's threads at setup.
+      tracer_->begin_window();
+      (void)tracer_->end_window();
     } catch (const std::exception& error) {
+      tracer_ = nullptr;
       trace_error_ = std::string("unavailable: ") + error.what();
-      return nullptr;
     }
   }
+  cuda::CuptiTracer* tracer_or_null() const { return tracer_; }
 
   // What the trace says about the call, for the evaluator's checks (it trusts none of it
   // alone: it is the candidate's process; see docs/threat-model.md).
   void observe(const cuda::TraceWindow& window) {
-    std::vector<std::string> names(window.kernel_names().begin(), window.kernel_names().end());
+    // One set, then its range: two calls of kernel_names() are two different sets, and a range
+    // from one's begin() to the other's end() walked the heap until the call timed out (the
+    // "CUPTI hang" of 2026-11-29 was this, not CUPTI).
+    const std::set<std::string> name_set = window.kernel_names();
+    std::vector<std::string> names(name_set.begin(), name_set.end());
     bool library = false;
     for (const auto& name : names)
       for (const char* marker : kLibraryKernelMarkers) library |= name.find(marker) != std::string::npos;
@@ -139,6 +156,7 @@ class CudaDevice final : public WorkerDevice {
 
   nlohmann::json observations_ = nlohmann::json::object();
   std::string trace_error_;
+  cuda::CuptiTracer* tracer_ = nullptr;
   std::optional<cuda::Stream> stream_;
   std::optional<cuda::Event> start_, stop_;
   cuda::DeviceBuffer<unsigned char> flush_;

@@ -5,6 +5,9 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
+#include <sstream>
+#include <vector>
 #include <string>
 #include <system_error>
 
@@ -30,7 +33,10 @@ bool confine_worker(const SandboxSettings& settings, std::string* error) {
     // to diagnose a device that fails under the full sandbox. Each is reported on stderr.
     if (const char* skip = std::getenv("KBV_SANDBOX_SKIP")) {
       const std::string layers = skip;
-      auto has = [&](const char* layer) { return layers.find(layer) != std::string::npos; };
+      std::vector<std::string> tokens;
+      std::stringstream list(layers);
+      for (std::string token; std::getline(list, token, ',');) tokens.push_back(token);
+      auto has = [&](const char* layer) { return std::find(tokens.begin(), tokens.end(), layer) != tokens.end(); };
       if (has("userns")) policy.new_user_namespace = false;
       if (has("netns")) policy.new_network_namespace = false;
       if (has("mountns")) policy.new_mount_namespace = false;
@@ -48,6 +54,21 @@ bool confine_worker(const SandboxSettings& settings, std::string* error) {
       if (has("procselfrw")) policy.extra_writable.emplace_back("/proc/self");
       if (has("devrw")) policy.extra_writable.emplace_back("/dev");
       if (has("tmprw")) policy.extra_writable.emplace_back("/tmp");
+      // llro:PATH / llrw:PATH add a Landlock rule and nothing else (extra_writable paths also
+      // get a private tmpfs from the mount layer, which hides what was there).
+      for (const std::string& token : tokens) {
+        if (token.rfind("llro:", 0) == 0) policy.landlock_extra_read.emplace_back(token.substr(5));
+        if (token.rfind("llrw:", 0) == 0) policy.landlock_extra_write.emplace_back(token.substr(5));
+      }
+      if (has("landlock_abi4")) policy.landlock_abi_cap = 4;
+      if (has("landlock_noscope")) policy.landlock_signal_scope = policy.landlock_socket_scope = false;
+      if (has("landlock_nosignalscope")) policy.landlock_signal_scope = false;
+      if (has("landlock_signalscope")) policy.landlock_signal_scope = true;
+      if (has("hideonly")) policy.filesystem = sandbox::FilesystemLayer::hide_only;
+      if (has("noproctask")) policy.landlock_extra_write.clear();
+      if (has("procreadonly")) policy.untouched_mounts.clear();
+      if (has("landlock_abi3")) policy.landlock_abi_cap = 3;
+      if (has("landlock_noioctl")) policy.landlock_ioctl_dev = false;
       if (has("rlimit_as")) policy.max_address_space_bytes.reset();
       if (has("rlimit_fsize")) policy.max_file_size_bytes.reset();
       if (has("rlimit_nproc")) policy.max_processes.reset();

@@ -9,6 +9,7 @@
 
 #include <boost/program_options.hpp>
 #include <cstdio>
+#include <algorithm>
 #include <deque>
 #include <iostream>
 #include <string>
@@ -141,6 +142,15 @@ int run_worker(const po::variables_map& options) {
       continue;
     }
     if (type == "ping") {  // the evaluator measures its round-trip overhead without the candidate
+      // A null call: the whole per-call routine of the device (cache flush, events, trace
+      // window, synchronisation) around nothing, so the evaluator can subtract exactly what a
+      // call costs besides the candidate's own work.
+      if (message->value("null_call", false) && !slots.empty()) {
+        const size_t slot = std::min(message->value("slot", size_t{0}), slots.size() - 1);
+        kbv_plugin_info null_info = info;
+        null_info.run = [](void*, const kbv_call*) -> kbv_status { return KBV_STATUS_OK; };
+        (void)worker_device->timed_call(null_info, nullptr, slots[slot].call, message->value("cold", false));
+      }
       kbv::protocol::send_message(control, {{"type", "pong"}, {"id", message->value("id", 0)}});
       continue;
     }

@@ -6,8 +6,9 @@
 // serialises kernels), MEMORY2, MEMCPY, MEMSET, and RUNTIME when asked. Tracing adds a small
 // per-launch cost, so timing and tracing of one call are best done in separate runs.
 //
-// A window: begin_window() waits for the device, flushes and discards what came before (so
-// it throws CudaError if earlier work left a sticky error); end_window() waits for the
+// A window: begin_window() waits for the device (so it throws CudaError if earlier work left a
+// sticky error) and notes the time: records that ended before it are dropped as CUPTI delivers
+// them, so it needs no flush (which would delay the traced work); end_window() waits for the
 // device (every kernel launched in the window, on any stream, has then finished and been
 // recorded), flushes, and returns the window's records. Kernels that started before
 // begin_window() and ended after it also appear.
