@@ -8,6 +8,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -98,18 +99,28 @@ int landlock_abi(std::string* why_not) {
   return 0;
 }
 
-void apply_landlock(const SandboxPolicy& policy, int abi, const DeviceAccess& devices, SandboxReport& report) {
-  const std::uint64_t handled = handled_fs_rights(abi);
+void apply_landlock(const SandboxPolicy& policy, int kernel_abi, const DeviceAccess& devices, SandboxReport& report) {
+  const int abi = policy.landlock_abi_cap > 0 ? std::min(kernel_abi, policy.landlock_abi_cap) : kernel_abi;
+  if (abi != kernel_abi) report.unavailable.push_back("landlock: ABI capped at " + std::to_string(abi) + " by the operator (kernel: " + std::to_string(kernel_abi) + ")");
+  std::uint64_t handled = handled_fs_rights(abi);
+  if (!policy.landlock_ioctl_dev && (handled & kFsIoctlDev)) {
+    handled &= ~kFsIoctlDev;
+    report.unavailable.push_back("landlock: ioctl on devices left uncontrolled by the operator");
+  }
   RulesetAttr attr{handled, 0, 0};
   size_t attr_size = sizeof attr.handled_access_fs;
   if (abi >= 4) {
     attr.handled_access_net = kNetBindTcp | kNetConnectTcp;  // handled and never allowed: no TCP
     attr_size += sizeof attr.handled_access_net;
   }
+  const std::uint64_t scopes = (policy.landlock_socket_scope ? kScopeAbstractUnixSocket : 0) | (policy.landlock_signal_scope ? kScopeSignal : 0);
   if (abi >= 6) {
-    attr.scoped = kScopeAbstractUnixSocket | kScopeSignal;
+    if (!policy.landlock_signal_scope) report.unavailable.push_back("landlock: signals not scoped (seccomp still refuses signals to other processes)");
+    if (!policy.landlock_socket_scope) report.unavailable.push_back("landlock: abstract unix sockets not scoped");
+    attr.scoped = scopes;
     attr_size += sizeof attr.scoped;
   }
+  const bool scoped = abi >= 6 && scopes == (kScopeAbstractUnixSocket | kScopeSignal);
   UniqueFd ruleset(static_cast<int>(::syscall(SYS_landlock_create_ruleset, &attr, attr_size, 0)));
   if (!ruleset.valid()) throw_errno("landlock_create_ruleset");
 
@@ -129,6 +140,11 @@ void apply_landlock(const SandboxPolicy& policy, int abi, const DeviceAccess& de
   if (!allow_beneath(ruleset.get(), policy.scratch_dir, read_write)) throw_error(ENOENT, "landlock: scratch " + policy.scratch_dir.string());
   for (const std::filesystem::path& path : policy.extra_writable)
     if (!allow_beneath(ruleset.get(), path, read_write)) missing += (missing.empty() ? "" : ", ") + path.string();
+  for (const std::filesystem::path& path : policy.landlock_extra_read)
+    if (allow_beneath(ruleset.get(), path, read_exec & handled)) report.applied.push_back("landlock: read+exec beneath " + path.string());
+  for (const std::filesystem::path& path : policy.landlock_extra_write)
+    if (allow_beneath(ruleset.get(), path, (kFsAbi1All | kFsRefer | kFsTruncate | kFsIoctlDev) & handled))
+      report.unavailable.push_back("landlock: writable beyond scratch: " + path.string());
   int device_count = 0;
   for (const std::filesystem::path& device : devices.devices)
     if (allow_beneath(ruleset.get(), device, device_rights)) ++device_count;
@@ -139,7 +155,7 @@ void apply_landlock(const SandboxPolicy& policy, int abi, const DeviceAccess& de
                      " paths, read+write beneath " + policy.scratch_dir.string() + ", read+write+ioctl on " +
                      std::to_string(device_count) + " devices, handled fs rights " + hex(handled);
   if (abi >= 4) line += "; TCP bind/connect denied";
-  if (abi >= 6) line += "; signals and abstract unix sockets scoped to the sandbox";
+  if (scoped) line += "; signals and abstract unix sockets scoped to the sandbox";
   if (!missing.empty()) line += "; skipped missing: " + missing;
   report.applied.push_back(line);
   if (abi < 3) report.unavailable.push_back("landlock ABI " + std::to_string(abi) + " < 3: truncate(2) on readable files is not controlled");

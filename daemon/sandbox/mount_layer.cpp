@@ -167,6 +167,7 @@ void apply_mount_layer(const SandboxPolicy& policy, const MountPlan& plan, Sandb
     if (is_within(entry.mount_point, scratch)) continue;
     bool extra = false;
     for (const std::filesystem::path& path : policy.extra_writable) extra |= is_within(entry.mount_point, path);
+    for (const std::filesystem::path& path : policy.untouched_mounts) extra |= is_within(entry.mount_point, path);
     if (extra) continue;
     const int error = remount_read_only(entry.mount_point);
     if (error == 0) {
@@ -177,6 +178,7 @@ void apply_mount_layer(const SandboxPolicy& policy, const MountPlan& plan, Sandb
     }
   }
   report.applied.push_back("mount: " + std::to_string(read_only) + " mounts read-only, " + scratch.string() + " writable");
+  for (const std::filesystem::path& path : policy.untouched_mounts) report.unavailable.push_back("mount: left as it is (not read-only): " + path.string());
   if (!refused.empty()) report.unavailable.push_back("mount: could not make read-only (errno): " + refused);
 }
 

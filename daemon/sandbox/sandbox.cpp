@@ -41,7 +41,7 @@ void confine_filesystem(const SandboxPolicy& policy, const NamespaceState& names
   if (policy.filesystem == FilesystemLayer::hide_only) {
     if (!namespaces.mount) throw_error(EOPNOTSUPP, "hide_only filesystem layer needs a mount namespace");
     apply_mount_layer(policy, {paths_to_hide(policy), false, false}, report);
-    report.unavailable.push_back("filesystem: hide_only: forbidden paths covered; the rest of the filesystem stays as it is (CUDA device)");
+    report.unavailable.push_back("filesystem: hide_only: forbidden paths covered; the rest of the filesystem stays as it is");
     return;
   }
   std::string why_no_landlock;
@@ -57,7 +57,9 @@ void confine_filesystem(const SandboxPolicy& policy, const NamespaceState& names
     report.unavailable.push_back("filesystem: landlock: " + why_no_landlock + " (mount-namespace fallback used)");
 
   if (namespaces.mount) {
-    apply_mount_layer(policy, {paths_to_hide(policy), !use_landlock}, report);
+    bool proc_untouched = false;
+    for (const auto& mount : policy.untouched_mounts) proc_untouched |= mount == "/proc";
+    apply_mount_layer(policy, {paths_to_hide(policy), !use_landlock && !proc_untouched}, report);
   } else if (!policy.forbidden.empty()) {
     report.unavailable.push_back("mount: no mount namespace: forbidden paths are hidden by Landlock alone (one beneath a "
                                  "read_only path would stay readable and fail the final check)");

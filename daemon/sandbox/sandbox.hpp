@@ -57,9 +57,7 @@ enum class FilesystemLayer {
   automatic,        // Landlock when the kernel has it, else the mount-namespace fallback
   landlock,         // Landlock or a hard failure
   mount_namespace,  // the fallback only (read-only binds; for tests and Landlock-less kernels)
-  hide_only,        // only cover the forbidden paths in the mount namespace (the CUDA device:
-                    // Landlock and read-only mounts both broke CUDA context creation on the
-                    // H200, 2026-11-29; docs/sandbox.md)
+  hide_only,        // only cover the forbidden paths in the mount namespace (diagnosis)
 };
 
 struct SandboxPolicy {
@@ -101,6 +99,21 @@ struct SandboxPolicy {
   // is reported in SandboxReport::unavailable, never silent.
   bool confine_filesystem = true;
   bool install_seccomp = true;
+  // Landlock features the operator leaves out to find which one a device driver trips on
+  // (KBV_SANDBOX_SKIP tokens landlock_abi4, landlock_noscope, landlock_noioctl); reported.
+  int landlock_abi_cap = 0;  // 0: the kernel's ABI
+  // Landlock rules with no mount-layer effect (extra_writable paths also get a private tmpfs):
+  // the CUDA device's /proc/self/task (the driver names its threads through
+  // /proc/self/task/<tid>/comm), and the operator's llro:PATH / llrw:PATH tokens.
+  std::vector<std::filesystem::path> landlock_extra_read, landlock_extra_write;
+  // Mount points (with what is mounted below them) that the read-only pass of the mount layer
+  // leaves as they are, and which /proc reduction skips: the CUDA device's /proc, where cuInit
+  // names its threads (a read-only /proc made cudaSetDevice fail, H200 2026-11-29).
+  std::vector<std::filesystem::path> untouched_mounts;
+  // ABI 6 scopes, each on unless a device needs it off (reported).
+  bool landlock_signal_scope = true;
+  bool landlock_socket_scope = true;
+  bool landlock_ioctl_dev = true;
 
   // Pre-opened fd (a pipe to the evaluator) that receives one native-endian int32 syscall
   // number per trapped violation; -1: violations are refused (EPERM) but not reported.

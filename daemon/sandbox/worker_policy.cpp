@@ -47,9 +47,13 @@ SandboxPolicy worker_policy(const std::filesystem::path& scratch_dir, const std:
   policy.allow_cuda_devices = cuda;
   if (cuda) {
     policy.extra_writable.emplace_back("/dev/shm");  // the CUDA driver's shared-memory files
-    // Landlock and read-only mounts both made cudaSetDevice fail (cudaErrorOperatingSystem) on
-    // the H200 (2026-11-29, driver 580.159, every other layer on); the cause is not found yet.
-    policy.filesystem = FilesystemLayer::hide_only;
+    // cuInit names its threads through /proc/self/task/<tid>/comm and fails with
+    // cudaErrorOperatingSystem when it cannot (H200, 2026-11-29; NVIDIA/OpenShell#710): Landlock
+    // binds the rule to this process's task directory, so threads created later are beneath it.
+    policy.landlock_extra_write.emplace_back("/proc/self/task");
+    // The same write fails with EROFS when the mount layer makes /proc read-only: /proc stays
+    // as it is (Landlock still refuses writes there except beneath /proc/self/task).
+    policy.untouched_mounts.emplace_back("/proc");
   }
   return policy;
 }
