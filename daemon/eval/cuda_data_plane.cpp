@@ -30,6 +30,7 @@
 #include "measure/ceilings/ceilings.hpp"
 #include "measure/timing/cold_timer.hpp"
 #include "measure/timing/sm_clock.hpp"
+#include "inputs/secret_key.hpp"
 
 namespace kbv::eval {
 namespace {
@@ -112,6 +113,20 @@ class CudaDataPlane final : public DataPlane {
     }
     reference_slot_ = -1;  // the reference is computed on first need, from these inputs
     tf32_slot_ = -1;
+    stream_->synchronize();  // the generation's time belongs to this step (per-phase wall report)
+  }
+
+  void prepare_timing(int slot, const inputs::FamilyDraw& draw, uint64_t seed) override {
+    const SlotPlaces& place = places_.at(static_cast<size_t>(slot));
+    for (size_t i = 0; i < place.inputs.size(); ++i) {
+      const Shape& shape = problem_.input_shapes[i];
+      const uint64_t row_length = shape.empty() ? 1 : static_cast<uint64_t>(shape.back());
+      cuda::generate_timing_inputs_on_device(at(place.inputs[i]), place.inputs[i].count, draw.family, draw.params, seed,
+                                             static_cast<uint32_t>(i), row_length, problem_.input_scale(i), stream_->get());
+    }
+    if (reference_slot_ == slot) reference_slot_ = -1;
+    if (tf32_slot_ == slot) tf32_slot_ = -1;
+    stream_->synchronize();
   }
 
   void poison_outputs(int slot) override {
@@ -163,11 +178,7 @@ class CudaDataPlane final : public DataPlane {
     for (size_t i = 0; i < place.inputs.size(); ++i) {
       try_trivial("copy of input " + problem_.problem.inputs[i].name, [&](size_t, cuda::DeviceBuffer<float>& out) {
         // Repeat the input until the output is full (the host's rule).
-        const size_t input_bytes = sizeof(float) * static_cast<size_t>(place.inputs[i].count);
-        for (size_t done = 0; done < out.bytes(); done += input_bytes)
-          cuda::check(cudaMemcpyAsync(reinterpret_cast<char*>(out.get()) + done, at(place.inputs[i]), std::min(input_bytes, out.bytes() - done),
-                                      cudaMemcpyDeviceToDevice, stream_->get()),
-                      "cudaMemcpyAsync");
+        cuda::repeat_on_device(at(place.inputs[i]), place.inputs[i].count, out.get(), static_cast<int64_t>(out.size()), stream_->get());
       });
     }
     try_trivial("constant reference mean", [&](size_t o, cuda::DeviceBuffer<float>& out) {
@@ -204,12 +215,35 @@ class CudaDataPlane final : public DataPlane {
     doubled.rel_l2 *= kRecheckToleranceFactor;
     const SlotPlaces& place = places_.at(static_cast<size_t>(slot));
     std::vector<CompareResult> parts;
-    for (size_t o = 0; o < place.outputs.size(); ++o) {
-      cuda::widen_f32_to_f64(tf32_outputs_[o].get(), reference_outputs_[o].get(), place.outputs[o].count, stream_->get());
-      parts.push_back(compare(at(place.outputs[o]), reference_outputs_[o].get(), place.outputs[o].count, doubled));
-    }
-    reference_slot_ = -1;  // the scratch now holds the TF32 output, not the reference
+    for (size_t o = 0; o < place.outputs.size(); ++o)
+      parts.push_back(cuda::to_compare_result(
+          cuda::compare_on_device(at(place.outputs[o]), tf32_outputs_[o].get(), place.outputs[o].count, doubled, stream_->get()), doubled));
     return merge_results(parts);
+  }
+
+  void read_input(int slot, size_t index, const std::function<void(std::span<const float>)>& sink) override {
+    const TensorPlace& input = places_.at(static_cast<size_t>(slot)).inputs.at(index);
+    copy_to_host_in_chunks(static_cast<const float*>(at(input)), static_cast<size_t>(input.count), sink);
+  }
+
+  void read_reference(int slot, size_t index, const std::function<void(std::span<const double>)>& sink) override {
+    ensure_reference(slot);
+    const cuda::DeviceBuffer<double>& reference = reference_outputs_.at(index);
+    copy_to_host_in_chunks(static_cast<const double*>(reference.get()), reference.size(), sink);
+  }
+
+  // Device to host through one bounded host buffer (`kbv export`: a default-shape tensor can be
+  // several GB), in order, on the plane's stream: after the work queued on it (prepare()).
+  static constexpr size_t kReadbackChunkBytes = size_t{256} << 20;
+  template <class T>
+  void copy_to_host_in_chunks(const T* device, size_t count, const std::function<void(std::span<const T>)>& sink) {
+    std::vector<T> chunk(std::min(count, kReadbackChunkBytes / sizeof(T)));
+    for (size_t done = 0; done < count; done += chunk.size()) {
+      const size_t now = std::min(chunk.size(), count - done);
+      cuda::check(cudaMemcpyAsync(chunk.data(), device + done, now * sizeof(T), cudaMemcpyDeviceToHost, stream_->get()), "cudaMemcpyAsync");
+      stream_->synchronize();
+      sink(std::span<const T>(chunk.data(), now));
+    }
   }
 
   double physical_floor_s(const ResolvedProblem& problem) const override {
@@ -227,7 +261,9 @@ class CudaDataPlane final : public DataPlane {
     return {static_cast<double>(total_bytes - free_bytes), static_cast<double>(total_bytes)};
   }
 
-  double baseline_extra_bytes() const override { return static_cast<double>(baseline_tf32_->workspace_bytes()); }
+  double baseline_extra_bytes(const std::string& math_mode) const override {
+    return static_cast<double>((math_mode == "fp32" ? baseline_fp32_ : baseline_tf32_)->workspace_bytes());
+  }
 
   nlohmann::json environment() const override {
     int driver = 0, runtime = 0;
@@ -307,12 +343,17 @@ class CudaDataPlane final : public DataPlane {
   void load_ceilings() {
     tf32_flops_ = kDatasheetTf32Flops;
     bandwidth_ = kDatasheetBandwidth;
-    ceilings_source_ = "datasheet leads (run kbv-calibrate to measure)";
-    if (const char* path = std::getenv("KBV_CEILINGS"); path && *path) {
+    ceilings_source_ = "datasheet leads (run kbv calibrate to measure)";
+    const std::filesystem::path path = inputs::default_ceilings_path();
+    std::error_code missing;
+    if (std::getenv("KBV_CEILINGS") != nullptr || std::filesystem::exists(path, missing)) {
       const cuda::Ceilings measured = cuda::load_ceilings(path);
+      if (measured.device_name != device_name_)
+        throw std::runtime_error(path.string() + " holds the ceilings of a " + measured.device_name + ", not of this " + device_name_ +
+                                 " (fix: run kbv calibrate on this machine, or point KBV_CEILINGS at this GPU's file)");
       if (measured.tf32_flops_per_s > 0) tf32_flops_ = measured.tf32_flops_per_s;
       if (measured.copy_bytes_per_s > 0) bandwidth_ = measured.copy_bytes_per_s;
-      ceilings_source_ = std::string("measured: ") + path;
+      ceilings_source_ = "measured: " + path.string() + " (" + measured.measured_at + ")";
     }
   }
 

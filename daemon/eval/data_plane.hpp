@@ -4,6 +4,8 @@
 // device in device memory shared with the worker through CUDA IPC.
 #pragma once
 
+#include <functional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -29,6 +31,10 @@ class DataPlane {
   // Generates the inputs of one family draw and seed into `slot` and computes the fp64
   // reference for them from a pristine private copy.
   virtual void prepare(int slot, const inputs::FamilyDraw& draw, uint64_t seed) = 0;
+  // Inputs for one timing sample: the same family and seed, but a device may draw them with
+  // cheaper arithmetic (CUDA: single precision) since a timed output is only rechecked
+  // against the TF32 baseline on the same inputs. Host: prepare().
+  virtual void prepare_timing(int slot, const inputs::FamilyDraw& draw, uint64_t seed) { prepare(slot, draw, seed); }
   virtual void poison_outputs(int slot) = 0;
   // A digest of the slot's input bytes as the worker sees them.
   virtual std::string input_digest(int slot) = 0;
@@ -48,6 +54,12 @@ class DataPlane {
   // against the TF32 baseline's output on the same inputs, itself validated against fp64,
   // with twice the tolerance, so a sample costs no fp64 GEMM).
   virtual CompareResult recheck_timed(int slot) = 0;
+  // Streams input `index` of `slot`, the bytes the worker sees, to `sink` in order and in
+  // chunks (`kbv export`: a default-shape tensor can be several GB, so it is never held twice).
+  virtual void read_input(int slot, size_t index, const std::function<void(std::span<const float>)>& sink) = 0;
+  // Streams the fp64 reference of output `index` for the slot's current inputs the same way,
+  // computing the reference first where it is not current.
+  virtual void read_reference(int slot, size_t index, const std::function<void(std::span<const double>)>& sink) = 0;
   // How many slots allocate() made (the CUDA device may make fewer to fit memory).
   virtual int slot_count() const = 0;
   // No correct implementation can be faster than this (host: generous fixed ceilings; CUDA:
@@ -62,8 +74,9 @@ class DataPlane {
     double total_bytes = -1;
   };
   virtual DeviceMemory device_memory() { return {}; }
-  // Device memory the TF32 (else fp32) baseline holds beyond inputs and outputs; 0 on host.
-  virtual double baseline_extra_bytes() const { return 0; }
+  // Device memory a baseline ("tf32" or "fp32") holds beyond inputs and outputs (workspace
+  // and intermediates); 0 on host.
+  virtual double baseline_extra_bytes(const std::string& /*math_mode*/) const { return 0; }
 
   virtual nlohmann::json environment() const = 0;
 };

@@ -146,6 +146,16 @@ class HostDataPlane final : public DataPlane {
     return passing;
   }
 
+  void read_input(int slot_index, size_t index, const std::function<void(std::span<const float>)>& sink) override {
+    const TensorPlace& place = slots_.at(static_cast<size_t>(slot_index)).inputs.at(index);
+    sink({at(place), static_cast<size_t>(place.count)});
+  }
+
+  void read_reference(int slot_index, size_t index, const std::function<void(std::span<const double>)>& sink) override {
+    const std::vector<double>& reference = slots_.at(static_cast<size_t>(slot_index)).reference.at(index).data;
+    sink({reference.data(), reference.size()});
+  }
+
   std::vector<std::pair<std::string, double>> time_baselines(int slot) override { return {{"fp32", time_fp32(slot)}}; }
   CompareResult recheck_timed(int slot) override { return check_outputs(slot); }
   int slot_count() const override { return static_cast<int>(slots_.size()); }

@@ -64,6 +64,9 @@ struct EvalResult {
 
   std::vector<FamilyResult> families;
   std::optional<TimingStats> candidate_time, baseline_fp32_time, baseline_tf32_time;
+  // CUDA with the worker's trace on: the kept samples' span from the first kernel's start to
+  // the last kernel's end (CUPTI), a second time independent of the worker's events.
+  std::optional<TimingStats> candidate_kernel_span;
   double physical_floor_s = 0;
   std::optional<nlohmann::json> memory;
   nlohmann::json environment = nlohmann::json::object();

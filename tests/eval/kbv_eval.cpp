@@ -14,7 +14,17 @@ namespace {
 constexpr std::chrono::seconds kKbvTimeout{180};
 constexpr size_t kStderrTail = 4000;
 
+// A compiled-in path, unless the environment names another: the test binaries then also run
+// from a bundle copied to a machine where the build tree does not exist (the GPU machine).
+std::filesystem::path configured(const char* variable, const char* compiled) {
+  const char* value = std::getenv(variable);
+  return value != nullptr && *value != '\0' ? value : compiled;
+}
+
 }  // namespace
+
+std::filesystem::path kbv_binary() { return configured("KBV_TEST_KBV_BINARY", KBV_TEST_KBV_BINARY); }
+std::filesystem::path candidate_dir() { return configured("KBV_TEST_CANDIDATE_DIR", KBV_TEST_CANDIDATE_DIR); }
 
 // One key for the whole test binary, in its own temporary directory; kbv creates the file on
 // first use (never the user's ~/.local/state/kbv/secret.key).
@@ -37,18 +47,18 @@ TempDir::~TempDir() {
 }
 
 std::filesystem::path host_candidate(const std::string& problem) {
-  return std::filesystem::path(KBV_TEST_CANDIDATE_DIR) / "host" / ("libhost_" + problem + ".so");
+  return candidate_dir() / "host" / ("libhost_" + problem + ".so");
 }
 
 std::filesystem::path hostile_candidate(const std::string& name) {
-  return std::filesystem::path(KBV_TEST_CANDIDATE_DIR) / "hostile" / ("libhostile_" + name + ".so");
+  return candidate_dir() / "hostile" / ("libhostile_" + name + ".so");
 }
 
 std::filesystem::path hostile_file(const std::string& file_name) {
-  return std::filesystem::path(KBV_TEST_CANDIDATE_DIR) / "hostile" / file_name;
+  return candidate_dir() / "hostile" / file_name;
 }
 
-std::filesystem::path problems_dir() { return KBV_TEST_PROBLEMS_DIR; }
+std::filesystem::path problems_dir() { return configured("KBV_TEST_PROBLEMS_DIR", KBV_TEST_PROBLEMS_DIR); }
 
 std::vector<std::string> host_candidate_problems() {
   std::vector<std::string> problems;
@@ -60,7 +70,7 @@ std::vector<std::string> host_candidate_problems() {
 
 EvalRun run_kbv_eval(const std::vector<std::string>& args, const std::map<std::string, std::string>& env) {
   Command command;
-  command.argv = {KBV_TEST_KBV_BINARY, "eval"};
+  command.argv = {kbv_binary().string(), "eval"};
   command.argv.insert(command.argv.end(), args.begin(), args.end());
   command.argv.insert(command.argv.end(), {"--json", "--key-file", test_key_file().string()});
   command.env = env;

@@ -1,5 +1,5 @@
 // kbv_eval.hpp — what the eval tests share: where the kbv binary, candidates and problems are
-// (compiled in by CMake), a test-local secret key, and one `kbv eval … --json` run with its
+// (compiled in by CMake, or named by the environment), a test-local secret key, and one `kbv eval … --json` run with its
 // parsed report.
 #pragma once
 
@@ -27,6 +27,10 @@ class TempDir {
   std::filesystem::path path_;
 };
 
+// Compiled in by CMake; KBV_TEST_KBV_BINARY, KBV_TEST_CANDIDATE_DIR and KBV_TEST_PROBLEMS_DIR
+// in the environment override them (a test binary run from a bundle on another machine).
+std::filesystem::path kbv_binary();
+std::filesystem::path candidate_dir();                              // ${KBV_CANDIDATE_DIR}
 std::filesystem::path host_candidate(const std::string& problem);   // libhost_<problem>.so
 std::filesystem::path hostile_candidate(const std::string& name);   // libhostile_<name>.so
 std::filesystem::path hostile_file(const std::string& file_name);   // bad_*.so beside them

@@ -83,7 +83,7 @@ TEST(BundledProblems, DefaultShapesAreThoseOfTheProblemTable) {
 
 // The tolerance rule of docs/problem-spec.md, by the strictest precision class in the graph.
 constexpr Tolerance kExactTolerance{1e-4, 1e-4, 1e-5};
-constexpr Tolerance kTensorCoreTolerance{1e-2, 1e-2, 2e-3};
+constexpr Tolerance kTensorCoreTolerance{1e-2, 1e-2, 2e-3, 1e-7};
 
 TEST(BundledProblems, TensorCoreProblemsCarryTheTf32Tolerance) {
   for (const fs::path& file : problem_files()) {
@@ -95,6 +95,7 @@ TEST(BundledProblems, TensorCoreProblemsCarryTheTf32Tolerance) {
     EXPECT_EQ(problem.tolerance.atol, expected.atol) << problem.name;
     EXPECT_EQ(problem.tolerance.rtol, expected.rtol) << problem.name;
     EXPECT_EQ(problem.tolerance.rel_l2, expected.rel_l2) << problem.name;
+    EXPECT_EQ(problem.tolerance.outlier_fraction, expected.outlier_fraction) << problem.name;
   }
 }
 

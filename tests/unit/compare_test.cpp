@@ -28,6 +28,53 @@ TEST(Compare, OneElementOffFailsAndIsLocated) {
   EXPECT_EQ(result.first_violation_index, 2);
 }
 
+// Tensor-core tolerance with an outlier allowance of 2 elements in kOutlierTestSize; the
+// size keeps rel-L2 far below 2e-3 so only the outlier rule decides.
+const kbv::Tolerance kWithOutliers{1e-2, 1e-2, 2e-3, 1e-5};
+constexpr int64_t kOutlierTestSize = 200000;
+
+std::vector<double> ones(size_t n) { return std::vector<double>(n, 1.0); }
+
+TEST(CompareOutliers, AllowedOutliersJustPastTheBoundPass) {
+  const auto ref = ones(kOutlierTestSize);
+  std::vector<float> out(ref.begin(), ref.end());
+  out[7] = 1.03f;  // 1.5x the bound 0.02
+  out[900] = 0.97f;
+  const auto result = kbv::compare_output(out.data(), ref.data(), kOutlierTestSize, kWithOutliers);
+  EXPECT_EQ(result.violations, 2);
+  EXPECT_EQ(result.outliers_allowed, 2);
+  EXPECT_TRUE(result.passed) << result.summary();
+}
+
+TEST(CompareOutliers, OneMoreThanAllowedFails) {
+  const auto ref = ones(kOutlierTestSize);
+  std::vector<float> out(ref.begin(), ref.end());
+  for (int i : {7, 900, 1500}) out[static_cast<size_t>(i)] = 1.03f;
+  EXPECT_FALSE(kbv::compare_output(out.data(), ref.data(), kOutlierTestSize, kWithOutliers).passed);
+}
+
+TEST(CompareOutliers, AnOutlierFarPastTheBoundFails) {
+  const auto ref = ones(kOutlierTestSize);
+  std::vector<float> out(ref.begin(), ref.end());
+  out[7] = 1.25f;  // 12.5x the bound: a wrong value, not a rounding tail
+  const auto result = kbv::compare_output(out.data(), ref.data(), kOutlierTestSize, kWithOutliers);
+  EXPECT_FALSE(result.passed) << result.summary();
+}
+
+TEST(CompareOutliers, NaNIsNeverAnOutlier) {
+  const auto ref = ones(kOutlierTestSize);
+  std::vector<float> out(ref.begin(), ref.end());
+  out[7] = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_FALSE(kbv::compare_output(out.data(), ref.data(), kOutlierTestSize, kWithOutliers).passed);
+}
+
+TEST(CompareOutliers, ExactToleranceAllowsNone) {
+  const auto ref = ones(100000000 / 10000);
+  std::vector<float> out(ref.begin(), ref.end());
+  out[3] = 1.0002f;
+  EXPECT_FALSE(kbv::compare_output(out.data(), ref.data(), static_cast<int64_t>(out.size()), kTolerance).passed);
+}
+
 TEST(Compare, AbsoluteToleranceScalesWithTheReferenceRms) {
   // Same relative error at 1e-6 and at 1e4 magnitude: both pass or both fail.
   for (double scale : {1e-6, 1.0, 1e4}) {

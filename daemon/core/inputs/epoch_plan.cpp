@@ -67,17 +67,20 @@ EpochPlan plan_epoch(const SecretKey& key, uint64_t epoch, std::string_view prob
   for (const auto& [rank, family] : ranked) chosen.push_back(family);
   std::sort(chosen.begin() + 1, chosen.end());  // stable, readable order in reports
 
-  for (Family family : chosen) {
-    const std::string name(family_name(family));
-    FamilyDraw draw;
-    draw.family = family;
-    draw.hidden = is_hidden(family);
-    draw.params = draw_params(family, keyed_unit(key, prefix + "param|" + name));
-    for (int trial = 0; trial < trials_per_family; ++trial)
-      draw.trial_seeds.push_back(keyed_u64(key, prefix + "seed|" + name + "|" + std::to_string(trial)));
-    plan.families.push_back(draw);
-  }
+  for (Family family : chosen) plan.families.push_back(draw_family(key, epoch, problem, family, trials_per_family));
   return plan;
+}
+
+FamilyDraw draw_family(const SecretKey& key, uint64_t epoch, std::string_view problem, Family family, int trials_per_family) {
+  const std::string prefix = "kbv/v1|" + std::to_string(epoch) + "|" + std::string(problem) + "|";
+  const std::string name(family_name(family));
+  FamilyDraw draw;
+  draw.family = family;
+  draw.hidden = is_hidden(family);
+  draw.params = draw_params(family, keyed_unit(key, prefix + "param|" + name));
+  for (int trial = 0; trial < trials_per_family; ++trial)
+    draw.trial_seeds.push_back(keyed_u64(key, prefix + "seed|" + name + "|" + std::to_string(trial)));
+  return draw;
 }
 
 uint64_t epoch_at(std::chrono::system_clock::time_point now, int64_t origin_seconds, int64_t length_seconds) {

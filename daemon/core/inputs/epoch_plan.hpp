@@ -40,6 +40,10 @@ struct EpochPlan {
 
 EpochPlan plan_epoch(const SecretKey& key, uint64_t epoch, std::string_view problem, int trials_per_family);
 
+// The draw plan_epoch() makes for `family` in `epoch` (its parameters and trial seeds), whether
+// or not the epoch chooses that family (`kbv export --family` of any hidden family).
+FamilyDraw draw_family(const SecretKey& key, uint64_t epoch, std::string_view problem, Family family, int trials_per_family);
+
 // A 64-bit keyed hash of a purpose string, for seeds the plan does not cover (timing samples).
 uint64_t keyed_u64(const SecretKey& key, std::string_view message);
 

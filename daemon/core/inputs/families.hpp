@@ -57,41 +57,49 @@ KBV_HD inline r123::Philox4x32::ctr_type philox_block(uint64_t seed, uint32_t te
   return generator(ctr, key);
 }
 
-// 24 random bits to [0,1) and (0,1): exactly representable in float.
-KBV_HD inline double unit_closed_open(uint32_t bits) { return (bits >> 8) * (1.0 / 16777216.0); }
-KBV_HD inline double unit_open(uint32_t bits) { return ((bits >> 8) + 0.5) * (1.0 / 16777216.0); }
+// 24 random bits to [0,1) and (0,1): exactly representable in float. `Real` is double for
+// every input that is checked against the fp64 reference (host and device bit for bit); the
+// CUDA timing phase draws its per-sample inputs with Real = float (same families, same
+// parameters, fresh values, about 10x less fp64 work; generate_timing_inputs_on_device).
+template <class Real = double>
+KBV_HD inline Real unit_closed_open(uint32_t bits) { return static_cast<Real>(bits >> 8) * static_cast<Real>(1.0 / 16777216.0); }
+template <class Real = double>
+KBV_HD inline Real unit_open(uint32_t bits) { return (static_cast<Real>(bits >> 8) + static_cast<Real>(0.5)) * static_cast<Real>(1.0 / 16777216.0); }
 
-KBV_HD inline double standard_normal(uint32_t bits0, uint32_t bits1) {
-  const double kTwoPi = 6.283185307179586476925286766559;
-  return sqrt(-2.0 * log(unit_open(bits0))) * cos(kTwoPi * unit_closed_open(bits1));
+template <class Real = double>
+KBV_HD inline Real standard_normal(uint32_t bits0, uint32_t bits1) {
+  const Real kTwoPi = static_cast<Real>(6.283185307179586476925286766559);
+  return sqrt(static_cast<Real>(-2) * log(unit_open<Real>(bits0))) * cos(kTwoPi * unit_closed_open<Real>(bits1));
 }
 
 // The value of one element, before the tensor's own scale.
-KBV_HD inline double family_value(Family family, FamilyParams params, uint64_t seed,
-                                  uint32_t tensor, uint64_t index, uint64_t row_length) {
+template <class Real = double>
+KBV_HD inline Real family_value(Family family, FamilyParams params, uint64_t seed,
+                                uint32_t tensor, uint64_t index, uint64_t row_length) {
   const auto r = philox_block(seed, tensor, index, kElementStream);
+  const Real a = static_cast<Real>(params.a);
   switch (family) {
-    case Family::uniform01: return unit_closed_open(r[0]);
-    case Family::negated: return -unit_closed_open(r[0]);
-    case Family::scaled3: return 3.0 * unit_closed_open(r[0]);
-    case Family::scaled001: return 0.01 * unit_closed_open(r[0]);
-    case Family::normal: return standard_normal(r[0], r[1]);
-    case Family::shifted: return standard_normal(r[0], r[1]) + params.a;
-    case Family::large: return standard_normal(r[0], r[1]) * params.a;
+    case Family::uniform01: return unit_closed_open<Real>(r[0]);
+    case Family::negated: return -unit_closed_open<Real>(r[0]);
+    case Family::scaled3: return static_cast<Real>(3) * unit_closed_open<Real>(r[0]);
+    case Family::scaled001: return static_cast<Real>(0.01) * unit_closed_open<Real>(r[0]);
+    case Family::normal: return standard_normal<Real>(r[0], r[1]);
+    case Family::shifted: return standard_normal<Real>(r[0], r[1]) + a;
+    case Family::large: return standard_normal<Real>(r[0], r[1]) * a;
     case Family::heavy_tailed: {
-      const double magnitude = pow(unit_open(r[0]), -1.0 / params.a) - 1.0;
+      const Real magnitude = pow(unit_open<Real>(r[0]), static_cast<Real>(-1) / a) - static_cast<Real>(1);
       return (r[1] & 1u) ? magnitude : -magnitude;
     }
     case Family::sparse:
-      return unit_closed_open(r[2]) < params.a ? 0.0 : standard_normal(r[0], r[1]);
-    case Family::tiny: return standard_normal(r[0], r[1]) * params.a;
+      return unit_closed_open<Real>(r[2]) < a ? static_cast<Real>(0) : standard_normal<Real>(r[0], r[1]);
+    case Family::tiny: return standard_normal<Real>(r[0], r[1]) * a;
     case Family::per_row_scale: {
       const uint64_t row = row_length ? index / row_length : 0;
       const auto row_bits = philox_block(seed, tensor, row, kRowStream);
-      const double exponent = (2.0 * unit_closed_open(row_bits[0]) - 1.0) * params.a;
-      return standard_normal(r[0], r[1]) * pow(10.0, exponent);
+      const Real exponent = (static_cast<Real>(2) * unit_closed_open<Real>(row_bits[0]) - static_cast<Real>(1)) * a;
+      return standard_normal<Real>(r[0], r[1]) * pow(static_cast<Real>(10), exponent);
     }
-    default: return 0.0;
+    default: return static_cast<Real>(0);
   }
 }
 

@@ -57,12 +57,20 @@ SecretKey SecretKey::load_or_create(const std::filesystem::path& path, bool* cre
   return exists ? load(path) : create(path);
 }
 
+std::filesystem::path state_directory() {
+  if (const char* state = std::getenv("XDG_STATE_HOME"); state && *state) return std::filesystem::path(state) / "kbv";
+  const char* home = std::getenv("HOME");
+  return std::filesystem::path(home && *home ? home : "/tmp") / ".local" / "state" / "kbv";
+}
+
 std::filesystem::path default_key_path() {
   if (const char* env = std::getenv("KBV_KEY_FILE"); env && *env) return env;
-  if (const char* state = std::getenv("XDG_STATE_HOME"); state && *state)
-    return std::filesystem::path(state) / "kbv" / "secret.key";
-  const char* home = std::getenv("HOME");
-  return std::filesystem::path(home && *home ? home : "/tmp") / ".local" / "state" / "kbv" / "secret.key";
+  return state_directory() / "secret.key";
+}
+
+std::filesystem::path default_ceilings_path() {
+  if (const char* env = std::getenv("KBV_CEILINGS"); env && *env) return env;
+  return state_directory() / "ceilings.json";
 }
 
 }  // namespace kbv::inputs

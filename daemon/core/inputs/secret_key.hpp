@@ -32,4 +32,11 @@ class SecretKey {
 // $KBV_KEY_FILE, else $XDG_STATE_HOME/kbv/secret.key, else ~/.local/state/kbv/secret.key.
 std::filesystem::path default_key_path();
 
+// kbv's state directory: $XDG_STATE_HOME/kbv, else ~/.local/state/kbv (the key's default home,
+// and where `kbv calibrate` stores the device's ceilings).
+std::filesystem::path state_directory();
+
+// $KBV_CEILINGS, else ceilings.json in the state directory (`kbv calibrate` writes it there).
+std::filesystem::path default_ceilings_path();
+
 }  // namespace kbv::inputs

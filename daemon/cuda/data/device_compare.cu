@@ -47,11 +47,12 @@ __device__ ElementStats reduce_element_stats(ElementStats local) {
 
 __device__ ElementStats empty_stats() { return {0, 0, 0, kNoViolation, 0.0, 0.0, 0.0, 0.0}; }
 
-__global__ void reference_squares_kernel(const double* reference, int64_t count, double* partials) {
+template <class Reference>
+__global__ void reference_squares_kernel(const Reference* reference, int64_t count, double* partials) {
   __shared__ double scratch[32];
   double local = 0.0;
   for (int64_t i = detail::global_thread_index(); i < count; i += detail::grid_stride()) {
-    const double r = reference[i];
+    const double r = static_cast<double>(reference[i]);
     if (isfinite(r)) local += r * r;
   }
   const double total = block_reduce(local, detail::SumOp{}, scratch);
@@ -72,7 +73,8 @@ __global__ void reference_finish_kernel(const double* partials, int blocks, int6
 }
 
 // The per-element rule of verify/compare.cpp's compare_output(), statement for statement.
-__global__ void element_kernel(const float* output, const double* reference, int64_t count,
+template <class Reference>
+__global__ void element_kernel(const float* output, const Reference* reference, int64_t count,
                                const ReferenceStats* stats, double rtol, uint32_t poison_bits,
                                ElementStats* partials) {
   const double abs_allowance = stats->abs_allowance;
@@ -81,7 +83,7 @@ __global__ void element_kernel(const float* output, const double* reference, int
     const float raw = output[i];
     if (__float_as_uint(raw) == poison_bits) ++local.unwritten;
     const double out = raw;
-    const double ref = reference[i];
+    const double ref = static_cast<double>(reference[i]);
     local.output_sum += out;
     bool bad = false;
     if (!isfinite(out)) {
@@ -126,10 +128,9 @@ __global__ void element_finish_kernel(const ElementStats* partials, int blocks, 
   if (threadIdx.x == 0) *result = total;
 }
 
-}  // namespace
-
-DeviceComparison compare_on_device(const float* output, const double* reference, int64_t count,
-                                   const Tolerance& tolerance, cudaStream_t stream) {
+template <class Reference>
+DeviceComparison compare_with(const float* output, const Reference* reference, int64_t count,
+                              const Tolerance& tolerance, cudaStream_t stream) {
   DeviceComparison comparison;
   comparison.elements = count;
   if (count <= 0) return comparison;
@@ -175,6 +176,18 @@ DeviceComparison compare_on_device(const float* output, const double* reference,
   comparison.ref_rms = ref_stats.rms;
   comparison.output_sum = totals.output_sum;
   return comparison;
+}
+
+}  // namespace
+
+DeviceComparison compare_on_device(const float* output, const double* reference, int64_t count,
+                                   const Tolerance& tolerance, cudaStream_t stream) {
+  return compare_with(output, reference, count, tolerance, stream);
+}
+
+DeviceComparison compare_on_device(const float* output, const float* reference, int64_t count,
+                                   const Tolerance& tolerance, cudaStream_t stream) {
+  return compare_with(output, reference, count, tolerance, stream);
 }
 
 }  // namespace kbv::cuda

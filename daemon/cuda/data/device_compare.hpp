@@ -35,6 +35,10 @@ struct DeviceComparison {
 // order, so the figures are deterministic. `output` and `reference` are device pointers.
 DeviceComparison compare_on_device(const float* output, const double* reference, int64_t count,
                                    const Tolerance& tolerance, cudaStream_t stream);
+// The same rule against an fp32 reference (widened exactly, element by element): how a timed
+// output is rechecked against the TF32 baseline's output without a widened fp64 copy of it.
+DeviceComparison compare_on_device(const float* output, const float* reference, int64_t count,
+                                   const Tolerance& tolerance, cudaStream_t stream);
 
 // The verdict-ready form, as compare_output() would return for the same buffers:
 // rel_l2_error = sqrt(sum_sq_error / sum_sq_ref) (sqrt(sum_sq_error) when sum_sq_ref is 0),

@@ -1,4 +1,4 @@
-// data/device_inputs.cu — kernels that generate inputs from families.hpp and widen them to fp64.
+// data/device_inputs.cu — kernels that generate inputs from families.hpp and widen them to fp64, and repeat a tensor.
 // Compiled with --fmad=false (see CMakeLists.txt) so the device evaluates the family formulas
 // with the same roundings as the host.
 #include "data/device_inputs.hpp"
@@ -18,9 +18,23 @@ __global__ void generate_kernel(float* dst, int64_t count, inputs::Family family
   }
 }
 
+__global__ void generate_single_kernel(float* dst, int64_t count, inputs::Family family,
+                                       inputs::FamilyParams params, uint64_t seed, uint32_t tensor_id,
+                                       uint64_t row_length, float scale) {
+  for (int64_t i = detail::global_thread_index(); i < count; i += detail::grid_stride()) {
+    dst[i] = inputs::family_value<float>(family, params, seed, tensor_id, static_cast<uint64_t>(i), row_length) * scale;
+  }
+}
+
 __global__ void widen_kernel(const float* src, double* dst, int64_t count) {
   for (int64_t i = detail::global_thread_index(); i < count; i += detail::grid_stride()) {
     dst[i] = static_cast<double>(src[i]);
+  }
+}
+
+__global__ void repeat_kernel(const float* src, int64_t src_count, float* dst, int64_t dst_count) {
+  for (int64_t i = detail::global_thread_index(); i < dst_count; i += detail::grid_stride()) {
+    dst[i] = src[i % src_count];
   }
 }
 
@@ -35,10 +49,25 @@ void generate_inputs_on_device(float* dst, int64_t count, inputs::Family family,
   check_launch("generate_kernel");
 }
 
+void generate_timing_inputs_on_device(float* dst, int64_t count, inputs::Family family,
+                                      inputs::FamilyParams params, uint64_t seed, uint32_t tensor_id,
+                                      uint64_t row_length, double scale, cudaStream_t stream) {
+  if (count <= 0) return;
+  generate_single_kernel<<<detail::grid_for(count), detail::kBlockThreads, 0, stream>>>(
+      dst, count, family, params, seed, tensor_id, row_length, static_cast<float>(scale));
+  check_launch("generate_single_kernel");
+}
+
 void widen_f32_to_f64(const float* src, double* dst, int64_t count, cudaStream_t stream) {
   if (count <= 0) return;
   widen_kernel<<<detail::grid_for(count), detail::kBlockThreads, 0, stream>>>(src, dst, count);
   check_launch("widen_kernel");
+}
+
+void repeat_on_device(const float* src, int64_t src_count, float* dst, int64_t dst_count, cudaStream_t stream) {
+  if (src_count <= 0 || dst_count <= 0) return;
+  repeat_kernel<<<detail::grid_for(dst_count), detail::kBlockThreads, 0, stream>>>(src, src_count, dst, dst_count);
+  check_launch("repeat_kernel");
 }
 
 }  // namespace kbv::cuda

@@ -1,5 +1,7 @@
 // tests/cuda/data/device_inputs_test.cpp — device-generated inputs are bit-identical to
 // generate_host() for every family, and fp32→fp64 widening is exact.
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <iomanip>
 
@@ -45,6 +47,35 @@ struct GenerationCase {
 };
 
 class DeviceInputsTest : public GpuTest {};
+
+// Timing inputs come from the same Philox bits through single-precision math: the same
+// distribution, element by element within float rounding of the double path, never NaN/Inf.
+// The bound is relative to the element and to the family's RMS: float cos(2πu) near its zeros
+// and pow(u, −1/α) − 1 near u = 1 lose relative, not absolute, precision.
+TEST_F(DeviceInputsTest, TimingInputsFollowTheExactPathWithinFloatRounding) {
+  constexpr double kRelativeSlack = 1e-4;       // ~800 float ulps: far above libm differences
+  constexpr double kRmsSlack = 1e-5;
+  constexpr double kMaxShareBeyondSlack = 1e-3;  // a handful of amplified tail elements
+  for (uint32_t f = 0; f < inputs::kFamilyCount; ++f) {
+    const auto family = static_cast<Family>(f);
+    const FamilyParams params = representative_params(family);
+    std::vector<float> exact(kCount);
+    inputs::generate_host(exact.data(), kCount, family, params, 7, 1, kRowLength, 1.0);
+    DeviceBuffer<float> device(kCount);
+    generate_timing_inputs_on_device(device.get(), kCount, family, params, 7, 1, kRowLength, 1.0, stream());
+    const std::vector<float> fast = download(device.get(), kCount);
+    double sum_sq = 0;
+    for (float value : exact) sum_sq += static_cast<double>(value) * value;
+    const double rms = std::sqrt(sum_sq / kCount);
+    int64_t beyond = 0;
+    for (int64_t i = 0; i < kCount; ++i) {
+      ASSERT_TRUE(std::isfinite(fast[i])) << inputs::family_name(family) << " element " << i;
+      const double allowed = kRelativeSlack * std::fabs(static_cast<double>(exact[i])) + kRmsSlack * rms;
+      if (std::fabs(static_cast<double>(fast[i]) - exact[i]) > allowed) ++beyond;
+    }
+    EXPECT_LE(static_cast<double>(beyond), kMaxShareBeyondSlack * kCount) << inputs::family_name(family) << ": " << beyond << " of " << kCount;
+  }
+}
 
 TEST_F(DeviceInputsTest, EveryFamilyMatchesHostBitForBit) {
   const GenerationCase cases[] = {{0x123456789abcdef0ull, 3, 0.75}, {42, 0, 1.0}};

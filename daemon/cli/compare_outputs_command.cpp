@@ -1,0 +1,191 @@
+// cli/compare_outputs_command.cpp — load an export's manifest and fp64 reference, load
+// OUTPUTS_DIR/<name>.npy for every output, compare each with compare_output() (the host
+// evaluator's rule) under the manifest's tolerance, and print one line (or JSON) per output.
+//
+// Exit status: 0 every output within tolerance; 1 some output outside it; 2 usage or bad
+// input (no manifest, a missing or malformed .npy, a shape that differs from the reference's).
+#include "cli/compare_outputs_command.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "io/npy.hpp"
+#include "verify/compare.hpp"
+
+namespace fs = std::filesystem;
+
+namespace kbv::cli {
+
+namespace {
+
+constexpr int kExitOutsideTolerance = 1;
+constexpr int kExitBadInput = 2;
+constexpr const char* kUsage = "usage: kbv compare-outputs EXPORT_DIR OUTPUTS_DIR [--json]";
+
+struct CompareInputError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// One output to compare: its reference and the candidate's array, both mapped.
+struct OutputPair {
+  std::string name;
+  std::unique_ptr<npy::MappedNpy> reference;
+  std::unique_ptr<npy::MappedNpy> output;
+};
+
+nlohmann::json load_manifest(const fs::path& path) {
+  std::ifstream file(path);
+  if (!file) throw CompareInputError(path.string() + ": cannot read the manifest (fix: run kbv export --out EXPORT_DIR first, then pass that EXPORT_DIR)");
+  nlohmann::json manifest = nlohmann::json::parse(file, nullptr, false);
+  if (manifest.is_discarded() || !manifest.is_object()) throw CompareInputError(path.string() + ": not a JSON object (fix: export again with kbv export)");
+  return manifest;
+}
+
+double tolerance_field(const nlohmann::json& manifest, const fs::path& path, const char* field) {
+  if (!manifest.contains("tolerance") || !manifest["tolerance"].is_object() || !manifest["tolerance"].contains(field) ||
+      !manifest["tolerance"][field].is_number())
+    throw CompareInputError(path.string() + ": field 'tolerance." + field + "' missing or not a number (fix: export again with kbv export)");
+  return manifest["tolerance"][field].get<double>();
+}
+
+Shape shape_of(const nlohmann::json& entry, const fs::path& path) {
+  if (!entry.contains("shape") || !entry["shape"].is_array()) throw CompareInputError(path.string() + ": a reference entry has no 'shape' (fix: export again)");
+  Shape shape;
+  for (const auto& dim : entry["shape"]) {
+    if (!dim.is_number_integer()) throw CompareInputError(path.string() + ": a reference shape holds a non-integer (fix: export again)");
+    shape.push_back(dim.get<int64_t>());
+  }
+  return shape;
+}
+
+// Validates every file before any comparison, so bad input is reported as such (exit 2)
+// whatever the outputs' values.
+std::vector<OutputPair> open_pairs(const fs::path& export_dir, const fs::path& outputs_dir, const nlohmann::json& manifest,
+                                   const fs::path& manifest_path) {
+  if (!manifest.contains("reference") || !manifest["reference"].is_array() || manifest["reference"].empty())
+    throw CompareInputError(manifest_path.string() + ": field 'reference' missing or empty (fix: export again with kbv export)");
+  std::vector<OutputPair> pairs;
+  for (const auto& entry : manifest["reference"]) {
+    if (!entry.is_object() || !entry.contains("name") || !entry["name"].is_string() || !entry.contains("file") || !entry["file"].is_string())
+      throw CompareInputError(manifest_path.string() + ": a 'reference' entry lacks 'name' or 'file' (fix: export again with kbv export)");
+    OutputPair pair;
+    pair.name = entry["name"].get<std::string>();
+    const Shape declared = shape_of(entry, manifest_path);
+    pair.reference = std::make_unique<npy::MappedNpy>(export_dir / entry["file"].get<std::string>());
+    if (pair.reference->dtype() != npy::DType::float64 || pair.reference->shape() != declared)
+      throw CompareInputError(pair.reference->path().string() + ": holds " + std::string(npy::dtype_name(pair.reference->dtype())) + " " +
+                              to_string(pair.reference->shape()) + ", the manifest says float64 " + to_string(declared) + " (fix: export again)");
+    const fs::path output_path = outputs_dir / (pair.name + ".npy");
+    std::error_code error;
+    if (!fs::exists(output_path, error))
+      throw CompareInputError(output_path.string() + ": not found: output '" + pair.name + "' is missing (fix: save it with np.save('" +
+                              output_path.string() + "', y) as float32 of shape " + to_string(declared) + ")");
+    pair.output = std::make_unique<npy::MappedNpy>(output_path);
+    if (pair.output->shape() != declared)
+      throw CompareInputError(output_path.string() + ": shape " + to_string(pair.output->shape()) + ", but output '" + pair.name + "' has shape " +
+                              to_string(declared) + " (fix: save the output with the reference's shape)");
+    pairs.push_back(std::move(pair));
+  }
+  return pairs;
+}
+
+// kbv's rule on fp32 outputs; a float64 output is rounded to float32 first, as a candidate's
+// output would be.
+CompareResult compare_pair(const OutputPair& pair, const Tolerance& tolerance) {
+  const std::span<const double> reference = pair.reference->doubles();
+  if (pair.output->dtype() == npy::DType::float32)
+    return compare_output(pair.output->floats().data(), reference.data(), pair.output->count(), tolerance);
+  const std::span<const double> wide = pair.output->doubles();
+  std::vector<float> narrowed(wide.begin(), wide.end());
+  return compare_output(narrowed.data(), reference.data(), pair.output->count(), tolerance);
+}
+
+}  // namespace
+
+int compare_outputs_command(const std::vector<std::string>& args) {
+  bool json = false;
+  std::vector<std::string> positional;
+  for (const auto& arg : args) {
+    if (arg == "--json") json = true;
+    else if (arg == "--help" || arg == "-h") {
+      std::cout << kUsage << "\n  compares OUTPUTS_DIR/<output>.npy (float32 or float64) with EXPORT_DIR's fp64 reference (kbv export)\n"
+                << "  under the problem's tolerance; exit 0 all within tolerance, 1 some outside, 2 bad input\n";
+      return 0;
+    } else if (arg.rfind("--", 0) == 0) {
+      std::cerr << "kbv compare-outputs: unknown option '" << arg << "' (" << kUsage << ")\n";
+      return kExitBadInput;
+    } else positional.push_back(arg);
+  }
+  auto bad_input = [&](const std::string& message) {
+    std::cerr << "kbv compare-outputs: " << message << "\n";
+    if (json) std::cout << nlohmann::json{{"passed", false}, {"error", message}}.dump() << "\n";
+    return kExitBadInput;
+  };
+  if (positional.size() != 2) return bad_input(std::string("expected EXPORT_DIR and OUTPUTS_DIR (") + kUsage + ")");
+  const fs::path export_dir = positional[0];
+  const fs::path outputs_dir = positional[1];
+
+  Tolerance tolerance;
+  std::vector<OutputPair> pairs;
+  std::string problem;
+  try {
+    const fs::path manifest_path = export_dir / "manifest.json";
+    const nlohmann::json manifest = load_manifest(manifest_path);
+    tolerance = {tolerance_field(manifest, manifest_path, "atol"), tolerance_field(manifest, manifest_path, "rtol"),
+                 tolerance_field(manifest, manifest_path, "rel_l2")};
+    // Exports before the outlier rule carry no such field: none allowed.
+    if (manifest["tolerance"].contains("outlier_fraction"))
+      tolerance.outlier_fraction = tolerance_field(manifest, manifest_path, "outlier_fraction");
+    problem = manifest.value("problem", std::string());
+    pairs = open_pairs(export_dir, outputs_dir, manifest, manifest_path);
+  } catch (const std::exception& error) {
+    return bad_input(error.what());
+  }
+
+  std::vector<CompareResult> results;
+  nlohmann::json reports = nlohmann::json::array();
+  for (const OutputPair& pair : pairs) {
+    const CompareResult result = compare_pair(pair, tolerance);
+    results.push_back(result);
+    reports.push_back({{"name", pair.name},
+                       {"file", pair.output->path().string()},
+                       {"dtype", std::string(npy::dtype_name(pair.output->dtype()))},
+                       {"passed", result.passed},
+                       {"elements", result.elements},
+                       {"violations", result.violations},
+                       {"nonfinite_where_ref_finite", result.nonfinite_where_ref_finite},
+                       {"first_violation_index", result.first_violation_index},
+                       {"max_abs_error", result.max_abs_error},
+                       {"max_rel_error", result.max_rel_error},
+                       {"rel_l2_error", result.rel_l2_error},
+                       {"ref_rms", result.ref_rms},
+                       {"summary", result.summary()}});
+    if (!json)
+      std::printf("%s: %s  max abs error %.3e  rel L2 error %.3e  (%s)\n", pair.name.c_str(), result.passed ? "passed" : "FAILED",
+                  result.max_abs_error, result.rel_l2_error, result.summary().c_str());
+  }
+  const CompareResult merged = merge_results(results);
+  if (json) {
+    std::cout << nlohmann::json{{"problem", problem},
+                                {"passed", merged.passed},
+                                {"tolerance", {{"atol", tolerance.atol}, {"rtol", tolerance.rtol}, {"rel_l2", tolerance.rel_l2}}},
+                                {"max_abs_error", merged.max_abs_error},
+                                {"rel_l2_error", merged.rel_l2_error},
+                                {"outputs", reports}}
+                     .dump()
+              << "\n";
+  } else {
+    std::printf("%s: %s (atol %g, rtol %g, rel_l2 %g)\n", problem.c_str(),
+                merged.passed ? "every output within tolerance" : "some output outside tolerance", tolerance.atol, tolerance.rtol, tolerance.rel_l2);
+  }
+  return merged.passed ? 0 : kExitOutsideTolerance;
+}
+
+}  // namespace kbv::cli

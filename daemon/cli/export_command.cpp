@@ -1,0 +1,221 @@
+// cli/export_command.cpp — `kbv export`: inputs of one family draw and their fp64 reference as
+// .npy files, streamed tensor by tensor from the device's data plane, and a manifest.
+//
+// Exit status: 0 exported; 2 usage or bad input (unknown problem, shape set or family, an
+// unwritable --out, an unusable device, an unreadable key). The message names the flag or
+// file and the fix.
+#include "cli/export_command.hpp"
+
+#include <sys/prctl.h>
+
+#include <boost/program_options.hpp>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/paths.hpp"
+#include "eval/data_plane_factory.hpp"
+#include "inputs/epoch_plan.hpp"
+#include "inputs/family_names.hpp"
+#include "io/npy.hpp"
+#include "spec/catalog.hpp"
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+namespace kbv::cli {
+
+namespace {
+
+constexpr int kExitBadInput = 2;
+constexpr int kExportSlot = 0;
+
+// A request that cannot be served: the message names the flag or file and the fix.
+struct ExportError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string text;
+  for (const auto& name : names) text += (text.empty() ? "" : ", ") + name;
+  return text;
+}
+
+std::string family_list() {
+  std::vector<std::string> names;
+  for (uint32_t f = 0; f < inputs::kFamilyCount; ++f) {
+    const auto family = static_cast<inputs::Family>(f);
+    names.push_back(std::string(inputs::family_name(family)) + (inputs::is_hidden(family) ? "" : " (public)"));
+  }
+  return joined(names);
+}
+
+// Tensor names become file names: nothing that could leave the directory or hide a file.
+void require_file_name(const std::string& name, const std::string& problem_file) {
+  const bool safe = !name.empty() && name.front() != '.' &&
+                    name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") == std::string::npos;
+  if (!safe) throw ExportError(problem_file + ": tensor name '" + name + "' cannot be a file name (fix: rename it to letters, digits and _)");
+}
+
+// Creates DIR, DIR/inputs and DIR/reference, proves DIR writable before any work is done and
+// removes an earlier manifest.
+void prepare_out_dir(const fs::path& out) {
+  std::error_code error;
+  for (const fs::path& dir : {out, out / "inputs", out / "reference"}) {
+    fs::create_directories(dir, error);
+    if (error || !fs::is_directory(dir))
+      throw ExportError("--out: cannot create directory " + dir.string() + ": " + (error ? error.message() : "a file is in the way") +
+                        " (fix: choose a writable directory with --out)");
+  }
+  const fs::path probe = out / ".kbv-export-probe";
+  if (!std::ofstream(probe)) throw ExportError("--out: cannot write in " + out.string() + " (fix: choose a writable directory with --out)");
+  fs::remove(probe, error);
+  // An earlier export's manifest would vouch for files this export is about to replace.
+  fs::remove(out / "manifest.json", error);
+}
+
+nlohmann::json tensor_entry(const std::string& name, const Shape& shape, npy::DType dtype, const std::string& file) {
+  return {{"name", name}, {"shape", shape}, {"dtype", std::string(npy::dtype_name(dtype))}, {"file", file}};
+}
+
+}  // namespace
+
+int export_command(const std::vector<std::string>& args) {
+  po::options_description options("kbv export --problem NAME --out DIR [options]");
+  options.add_options()("help,h", "show this help")(
+      "problem", po::value<std::string>(), "problem whose inputs and reference to export (kbv problems lists them)")(
+      "out", po::value<std::string>(), "directory to write manifest.json, inputs/*.npy and reference/*.npy into (created)")(
+      "shapes", po::value<std::string>(), "shape set (default: small on host, default on cuda)")(
+      "device", po::value<std::string>()->default_value("host"), "host or cuda: where inputs and reference are computed")(
+      "gpu", po::value<int>()->default_value(0), "CUDA device ordinal")(
+      "family", po::value<std::string>()->default_value("uniform01"),
+      "input family (default: the public uniform01; a hidden family needs the secret key and is named in the output)")(
+      "seed", po::value<uint64_t>()->default_value(kDefaultExportSeed), "the draw's seed (default: the fixed 0x6b627678)")(
+      "epoch", po::value<uint64_t>(), "hidden family only: the epoch whose parameters to use (default: the current week)")(
+      "key-file", po::value<std::string>(), "hidden family only: secret key (default: $KBV_KEY_FILE or ~/.local/state/kbv/secret.key)")(
+      "problems-dir", po::value<std::string>(), "problem specs directory (default: $KBV_PROBLEMS_DIR or the bundled problems/)");
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(options).run(), vm);
+    po::notify(vm);
+  } catch (const std::exception& error) {
+    std::cerr << "kbv export: " << error.what() << "\n" << options;
+    return kExitBadInput;
+  }
+  if (vm.count("help")) {
+    std::cout << options;
+    return 0;
+  }
+  try {
+    if (!vm.count("problem")) throw ExportError("--problem is required (fix: kbv export --problem NAME --out DIR; kbv problems lists the names)");
+    if (!vm.count("out")) throw ExportError("--out is required (fix: kbv export --problem NAME --out DIR)");
+    const std::string device = vm["device"].as<std::string>();
+    if (device != "host" && device != "cuda") throw ExportError("--device must be host or cuda, got '" + device + "'");
+    const int gpu = vm["gpu"].as<int>();
+    const std::string problem_name = vm["problem"].as<std::string>();
+    const std::string family_text = vm["family"].as<std::string>();
+    const uint64_t seed = vm["seed"].as<uint64_t>();
+    const fs::path out = vm["out"].as<std::string>();
+
+    const ProblemCatalog catalog = ProblemCatalog::load(vm.count("problems-dir") ? fs::path(vm["problems-dir"].as<std::string>()) : default_problems_dir());
+    if (!catalog.contains(problem_name))
+      throw ExportError("--problem: unknown problem '" + problem_name + "' (fix: use one of: " + joined(catalog.names()) + ")");
+    const Problem& problem = catalog.get(problem_name);
+    const std::string shape_set = vm.count("shapes") ? vm["shapes"].as<std::string>() : device == "host" ? "small" : "default";
+    if (!problem.shape_sets.count(shape_set)) {
+      std::vector<std::string> known;
+      for (const auto& [name, symbols] : problem.shape_sets) known.push_back(name);
+      throw ExportError("--shapes: problem '" + problem_name + "' has no shape set '" + shape_set + "' (fix: use one of: " + joined(known) + ")");
+    }
+    const auto family = inputs::family_from_name(family_text);
+    if (!family) throw ExportError("--family: unknown family '" + family_text + "' (fix: use one of: " + family_list() + ")");
+
+    inputs::FamilyDraw draw;
+    draw.family = *family;
+    draw.hidden = inputs::is_hidden(*family);
+    uint64_t epoch = 0;
+    if (draw.hidden) {
+      // The hidden parameters come from the key: keep this process out of reach like kbv eval.
+      ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+      const fs::path key_file = vm.count("key-file") ? fs::path(vm["key-file"].as<std::string>()) : inputs::default_key_path();
+      epoch = vm.count("epoch") ? vm["epoch"].as<uint64_t>() : inputs::epoch_at(std::chrono::system_clock::now());
+      const inputs::SecretKey key = inputs::SecretKey::load(key_file);
+      draw = inputs::draw_family(key, epoch, problem_name, *family, 0);
+    }
+    const ResolvedProblem resolved = resolve_problem(problem, shape_set);
+    for (const auto& decl : problem.inputs) require_file_name(decl.name, problem.file);
+    for (const auto& decl : problem.outputs) require_file_name(decl.name, problem.file);
+    prepare_out_dir(out);
+
+    const std::unique_ptr<eval::DataPlane> plane = eval::make_data_plane(resolved, device, gpu);
+    plane->allocate(1);
+    plane->prepare(kExportSlot, draw, seed);
+
+    nlohmann::json input_entries = nlohmann::json::array();
+    for (size_t i = 0; i < resolved.input_shapes.size(); ++i) {
+      const std::string file = "inputs/" + problem.inputs[i].name + ".npy";
+      npy::NpyWriter writer(out / file, resolved.input_shapes[i], npy::DType::float32);
+      plane->read_input(kExportSlot, i, [&](std::span<const float> chunk) { writer.write(chunk); });
+      writer.close();
+      input_entries.push_back(tensor_entry(problem.inputs[i].name, resolved.input_shapes[i], npy::DType::float32, file));
+    }
+    nlohmann::json reference_entries = nlohmann::json::array();
+    for (size_t o = 0; o < resolved.output_shapes.size(); ++o) {
+      const std::string file = "reference/" + problem.outputs[o].name + ".npy";
+      npy::NpyWriter writer(out / file, resolved.output_shapes[o], npy::DType::float64);
+      plane->read_reference(kExportSlot, o, [&](std::span<const double> chunk) { writer.write(chunk); });
+      writer.close();
+      reference_entries.push_back(tensor_entry(problem.outputs[o].name, resolved.output_shapes[o], npy::DType::float64, file));
+    }
+
+    const Tolerance& tolerance = problem.tolerance;
+    nlohmann::json manifest = {
+        {"kbv_version", KBV_VERSION},
+        {"problem", problem_name},
+        {"shape_set", shape_set},
+        {"device", device},
+        {"family", family_text},
+        {"family_hidden", draw.hidden},
+        {"seed", seed},
+        {"symbols", problem.shape_sets.at(shape_set)},
+        {"tolerance", {{"atol", tolerance.atol}, {"rtol", tolerance.rtol}, {"rel_l2", tolerance.rel_l2}, {"outlier_fraction", tolerance.outlier_fraction}}},
+        {"inputs", input_entries},
+        {"reference", reference_entries},
+        {"note", "inputs are the float32 values a candidate receives (C order, in the candidate's input order); reference is kbv's fp64 "
+                 "reference for them. To compare, save each output as OUTPUTS_DIR/<name>.npy (float32, the reference's shape) and run "
+                 "`kbv compare-outputs EXPORT_DIR OUTPUTS_DIR`: an element passes when |out - ref| <= atol * rms(ref) + rtol * |ref|; "
+                 "an output passes when every element does, none is NaN/Inf where the reference is finite, and "
+                 "||out - ref||_2 / ||ref||_2 <= rel_l2 (docs/problem-spec.md)."}};
+    if (draw.hidden) {
+      manifest["epoch"] = epoch;
+      manifest["family_param"] = draw.params.a;
+    }
+    // Written last and renamed into place: a manifest means a complete export.
+    const fs::path manifest_path = out / "manifest.json";
+    const fs::path partial = out / "manifest.json.partial";
+    {
+      std::ofstream file(partial);
+      file << manifest.dump(2) << "\n";
+      if (!file.flush()) throw ExportError(partial.string() + ": cannot write the manifest (fix: free space in --out's file system)");
+    }
+    std::error_code rename_error;
+    fs::rename(partial, manifest_path, rename_error);
+    if (rename_error) throw ExportError(manifest_path.string() + ": cannot write the manifest: " + rename_error.message());
+
+    std::cout << "kbv export: " << problem_name << " (" << shape_set << " shapes, " << device << " device), family " << family_text
+              << (draw.hidden ? " (HIDDEN: keep this export private)" : " (public)") << ", seed " << seed << " -> " << out.string() << "\n";
+    for (const auto& entry : input_entries) std::cout << "  input     " << entry["name"].get<std::string>() << " " << entry["shape"].dump() << " float32\n";
+    for (const auto& entry : reference_entries) std::cout << "  reference " << entry["name"].get<std::string>() << " " << entry["shape"].dump() << " float64\n";
+    if (draw.hidden)
+      std::cerr << "kbv export: exported the hidden family " << family_text << " with epoch " << epoch << "'s parameter " << draw.params.a << "\n";
+    return 0;
+  } catch (const std::exception& error) {
+    std::cerr << "kbv export: " << error.what() << "\n";
+    return kExitBadInput;
+  }
+}
+
+}  // namespace kbv::cli

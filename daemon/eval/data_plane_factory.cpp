@@ -1,0 +1,30 @@
+// eval/data_plane_factory.cpp — host or CUDA data plane by name, with device errors explained.
+#include "eval/data_plane_factory.hpp"
+
+#include <stdexcept>
+
+#include "eval/host_data_plane.hpp"
+
+#ifdef KBV_HAVE_CUDA_PLANE
+#include "eval/cuda_data_plane.hpp"
+#endif
+
+namespace kbv::eval {
+
+std::unique_ptr<DataPlane> make_data_plane(const ResolvedProblem& problem, const std::string& device, int gpu) {
+  if (device == "host") return make_host_data_plane(problem);
+  if (device != "cuda") throw std::runtime_error("unknown device '" + device + "' (fix: pass --device host or --device cuda)");
+#ifdef KBV_HAVE_CUDA_PLANE
+  try {
+    return make_cuda_data_plane(problem, gpu);
+  } catch (const std::exception& error) {
+    throw std::runtime_error("the cuda device (GPU " + std::to_string(gpu) + ") is unavailable: " + error.what() +
+                             " (fix: run where an NVIDIA GPU and driver are, pick another with --gpu, or use --device host)");
+  }
+#else
+  (void)gpu;
+  throw std::runtime_error("this kbv was built without the cuda device (fix: use --device host, or build kbv with -DKBV_CUDA=ON where CUDA is installed)");
+#endif
+}
+
+}  // namespace kbv::eval

@@ -1,0 +1,15 @@
+// eval/data_plane_factory.hpp — the data plane for a device named on the command line.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "eval/data_plane.hpp"
+
+namespace kbv::eval {
+
+// "host" or "cuda" (GPU ordinal `gpu`). Throws std::runtime_error naming the device and the
+// fix when this kbv was built without it, or when the device cannot be used (no GPU, no driver).
+std::unique_ptr<DataPlane> make_data_plane(const ResolvedProblem& problem, const std::string& device, int gpu);
+
+}  // namespace kbv::eval

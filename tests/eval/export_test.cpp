@@ -1,0 +1,312 @@
+// export_test.cpp — `kbv export` and `kbv compare-outputs` end to end on the host device: the
+// manifest, inputs byte-identical to the host generator's, a reference equal to the graph's
+// fp64 result on those inputs, every input of a multi-input problem, kbv's comparison rule on
+// outputs saved as .npy, and every bad request refused with exit 2 naming the flag or file.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+
+#include "graph/run_graph.hpp"
+#include "inputs/generate.hpp"
+#include "io/npy.hpp"
+#include "kbv_eval.hpp"
+#include "spec/problem.hpp"
+
+namespace kbv::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int kExitOutsideTolerance = 1;
+constexpr int kExitBadInput = 2;
+constexpr uint64_t kDefaultExportSeed = 0x6b627678;  // cli/export_command.hpp
+
+// `kbv <args…>` with the source tree's problems and nothing else from the caller's environment.
+CommandResult run_kbv(const std::vector<std::string>& args) {
+  Command command;
+  command.argv = {kbv_binary().string()};
+  command.argv.insert(command.argv.end(), args.begin(), args.end());
+  command.env = {{"KBV_PROBLEMS_DIR", problems_dir().string()}};
+  command.unset_env = {"KBV_KEY_FILE", "KBV_WORKER"};
+  command.timeout = std::chrono::seconds(120);
+  return run_command(command);
+}
+
+std::string explain(const std::vector<std::string>& args, const CommandResult& result) {
+  std::string text = "kbv";
+  for (const auto& arg : args) text += " " + arg;
+  return text + "\nexit: " + std::to_string(result.exit_code) + "\nstdout: " + result.out + "\nstderr: " + result.err;
+}
+
+// Runs `kbv export` and returns its parsed manifest (asserting success).
+nlohmann::json export_problem(const std::vector<std::string>& args, const fs::path& out) {
+  std::vector<std::string> all = {"export"};
+  all.insert(all.end(), args.begin(), args.end());
+  all.insert(all.end(), {"--out", out.string()});
+  const CommandResult result = run_kbv(all);
+  EXPECT_EQ(result.exit_code, 0) << explain(all, result);
+  std::ifstream manifest(out / "manifest.json");
+  EXPECT_TRUE(manifest) << "no manifest.json in " << out << "\n" << explain(all, result);
+  return manifest ? nlohmann::json::parse(manifest) : nlohmann::json();
+}
+
+// Expects exit 2 and a stderr that contains every one of `mentions`.
+void expect_refused(const std::vector<std::string>& args, const std::vector<std::string>& mentions) {
+  const CommandResult result = run_kbv(args);
+  EXPECT_EQ(result.exit_code, kExitBadInput) << explain(args, result);
+  for (const auto& mention : mentions) EXPECT_NE(result.err.find(mention), std::string::npos) << "stderr must name '" << mention << "'\n" << explain(args, result);
+}
+
+ResolvedProblem resolved(const std::string& name, const std::string& shape_set) {
+  return resolve_problem(load_problem_file(problems_dir() / (name + ".yaml")), shape_set);
+}
+
+std::vector<float> floats_of(const fs::path& file) {
+  const npy::MappedNpy array(file);
+  return {array.floats().begin(), array.floats().end()};
+}
+
+std::vector<double> doubles_of(const fs::path& file) {
+  const npy::MappedNpy array(file);
+  return {array.doubles().begin(), array.doubles().end()};
+}
+
+// The exported inputs must be the host generator's values for the same draw, and the
+// reference the fp64 graph on exactly those inputs.
+void expect_inputs_and_reference_consistent(const ResolvedProblem& problem, const nlohmann::json& manifest, const fs::path& out,
+                                            inputs::Family family, inputs::FamilyParams params, uint64_t seed) {
+  ASSERT_EQ(manifest["inputs"].size(), problem.input_shapes.size());
+  std::vector<std::vector<double>> widened;
+  for (size_t i = 0; i < problem.input_shapes.size(); ++i) {
+    const nlohmann::json& entry = manifest["inputs"][i];
+    EXPECT_EQ(entry["name"], problem.problem.inputs[i].name);
+    EXPECT_EQ(entry["dtype"], "float32");
+    EXPECT_EQ(entry["shape"].get<Shape>(), problem.input_shapes[i]);
+    const npy::MappedNpy array(out / entry["file"].get<std::string>());
+    ASSERT_EQ(array.dtype(), npy::DType::float32) << array.path();
+    ASSERT_EQ(array.shape(), problem.input_shapes[i]) << array.path();
+    std::vector<float> expected(static_cast<size_t>(numel(problem.input_shapes[i])));
+    const Shape& shape = problem.input_shapes[i];
+    inputs::generate_host(expected.data(), numel(shape), family, params, seed, static_cast<uint32_t>(i), shape.empty() ? 1 : static_cast<uint64_t>(shape.back()),
+                          problem.input_scale(i));
+    EXPECT_EQ(std::vector<float>(array.floats().begin(), array.floats().end()), expected) << array.path() << " is not the host generator's draw";
+    widened.emplace_back(array.floats().begin(), array.floats().end());
+  }
+  std::vector<const double*> pointers;
+  for (const auto& input : widened) pointers.push_back(input.data());
+  const auto reference = run_reference_f64(problem, pointers);
+  ASSERT_EQ(manifest["reference"].size(), reference.size());
+  for (size_t o = 0; o < reference.size(); ++o) {
+    const nlohmann::json& entry = manifest["reference"][o];
+    EXPECT_EQ(entry["name"], problem.problem.outputs[o].name);
+    EXPECT_EQ(entry["dtype"], "float64");
+    EXPECT_EQ(entry["shape"].get<Shape>(), problem.output_shapes[o]);
+    const npy::MappedNpy array(out / entry["file"].get<std::string>());
+    ASSERT_EQ(array.shape(), problem.output_shapes[o]) << array.path();
+    EXPECT_EQ(std::vector<double>(array.doubles().begin(), array.doubles().end()), reference[o].data) << array.path();
+  }
+}
+
+TEST(Export, ReluSmallOnHostWritesTheManifestInputsAndReference) {
+  const TempDir dir;
+  const fs::path out = dir.path() / "relu";
+  const nlohmann::json manifest = export_problem({"--device", "host", "--problem", "relu", "--shapes", "small"}, out);
+  ASSERT_TRUE(manifest.is_object());
+  EXPECT_EQ(manifest["problem"], "relu");
+  EXPECT_EQ(manifest["shape_set"], "small");
+  EXPECT_EQ(manifest["device"], "host");
+  EXPECT_EQ(manifest["family"], "uniform01");
+  EXPECT_EQ(manifest["family_hidden"], false);
+  EXPECT_EQ(manifest["seed"].get<uint64_t>(), kDefaultExportSeed);
+  EXPECT_EQ(manifest["symbols"], (nlohmann::json{{"batch", 16}, {"dim", 4096}}));
+  EXPECT_EQ(manifest["tolerance"], (nlohmann::json{{"atol", 1e-4}, {"rtol", 1e-4}, {"rel_l2", 1e-5}, {"outlier_fraction", 0.0}}));
+  EXPECT_EQ(manifest["inputs"], nlohmann::json::parse(R"([{"name": "x", "shape": [16, 4096], "dtype": "float32", "file": "inputs/x.npy"}])"));
+  EXPECT_EQ(manifest["reference"], nlohmann::json::parse(R"([{"name": "y", "shape": [16, 4096], "dtype": "float64", "file": "reference/y.npy"}])"));
+  EXPECT_TRUE(manifest["note"].is_string());
+
+  const std::vector<float> x = floats_of(out / "inputs" / "x.npy");
+  const std::vector<double> y = doubles_of(out / "reference" / "y.npy");
+  ASSERT_EQ(x.size(), 16u * 4096u);
+  ASSERT_EQ(y.size(), x.size());
+  for (size_t i = 0; i < x.size(); ++i) ASSERT_EQ(y[i], std::max(0.0, static_cast<double>(x[i]))) << "element " << i;
+  expect_inputs_and_reference_consistent(resolved("relu", "small"), manifest, out, inputs::Family::uniform01, {}, kDefaultExportSeed);
+}
+
+// A hidden family with negative values, so relu's reference differs from its input; named
+// with --family, it needs the key and says it is hidden.
+TEST(Export, HiddenFamilyNeedsTheKeyAndIsNamed) {
+  const TempDir dir;
+  const fs::path key = dir.path() / "secret.key";
+  ASSERT_EQ(run_kbv({"keygen", "--key-file", key.string()}).exit_code, 0);
+  const fs::path out = dir.path() / "relu_normal";
+  const std::vector<std::string> args = {"export", "--problem", "relu", "--family", "normal", "--seed", "42", "--epoch", "3", "--key-file", key.string(),
+                                         "--out", out.string()};
+  const CommandResult result = run_kbv(args);
+  ASSERT_EQ(result.exit_code, 0) << explain(args, result);
+  EXPECT_NE(result.out.find("normal (HIDDEN"), std::string::npos) << explain(args, result);
+  std::ifstream manifest_file(out / "manifest.json");
+  const nlohmann::json manifest = nlohmann::json::parse(manifest_file);
+  EXPECT_EQ(manifest["family"], "normal");
+  EXPECT_EQ(manifest["family_hidden"], true);
+  EXPECT_EQ(manifest["epoch"], 3);
+  EXPECT_EQ(manifest["seed"], 42);
+
+  const std::vector<float> x = floats_of(out / "inputs" / "x.npy");
+  const std::vector<double> y = doubles_of(out / "reference" / "y.npy");
+  size_t negative = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    negative += x[i] < 0;
+    ASSERT_EQ(y[i], std::max(0.0, static_cast<double>(x[i]))) << "element " << i;
+  }
+  EXPECT_GT(negative, x.size() / 4) << "a normal draw must hold negative values";
+  expect_inputs_and_reference_consistent(resolved("relu", "small"), manifest, out, inputs::Family::normal, {}, 42);
+
+  const fs::path missing_key = dir.path() / "no.key";
+  expect_refused({"export", "--problem", "relu", "--family", "normal", "--key-file", missing_key.string(), "--out", (dir.path() / "x").string()},
+                 {missing_key.string()});
+}
+
+TEST(Export, EveryInputOfAMultiInputProblem) {
+  const TempDir dir;
+  for (const std::string problem : {"conv2d_relu_biasadd", "gemm_bias_gelu"}) {
+    const fs::path out = dir.path() / problem;
+    const nlohmann::json manifest = export_problem({"--problem", problem}, out);  // host and small by default
+    ASSERT_TRUE(manifest.is_object()) << problem;
+    const ResolvedProblem expected = resolved(problem, "small");
+    ASSERT_GE(expected.input_shapes.size(), 3u);
+    for (const auto& decl : expected.problem.inputs) EXPECT_TRUE(fs::exists(out / "inputs" / (decl.name + ".npy"))) << problem << " input " << decl.name;
+    expect_inputs_and_reference_consistent(expected, manifest, out, inputs::Family::uniform01, {}, kDefaultExportSeed);
+  }
+}
+
+TEST(Export, RefusesBadRequestsNamingTheFlag) {
+  const TempDir dir;
+  const std::string out = (dir.path() / "out").string();
+  expect_refused({"export", "--problem", "no_such_problem", "--out", out}, {"--problem", "no_such_problem", "relu"});
+  expect_refused({"export", "--problem", "relu", "--shapes", "huge", "--out", out}, {"--shapes", "huge", "small"});
+  expect_refused({"export", "--problem", "relu", "--family", "gaussian", "--out", out}, {"--family", "gaussian", "uniform01"});
+  expect_refused({"export", "--problem", "relu", "--device", "tpu", "--out", out}, {"--device", "tpu"});
+  expect_refused({"export", "--out", out}, {"--problem"});
+  expect_refused({"export", "--problem", "relu"}, {"--out"});
+  // A regular file where the directory should be: no user, root included, can create it.
+  const fs::path blocker = dir.path() / "a_file";
+  std::ofstream(blocker) << "x";
+  expect_refused({"export", "--problem", "relu", "--out", (blocker / "sub").string()}, {"--out", (blocker / "sub").string()});
+}
+
+// Without a usable GPU (or without the CUDA device built in), --device cuda is bad input that
+// says so; with one, the device's export must be the host generator's draw and relu of it.
+TEST(Export, CudaDeviceExportsTheSameDrawOrIsBadInput) {
+  const TempDir dir;
+  const fs::path out = dir.path() / "cuda";
+  const std::vector<std::string> args = {"export", "--problem", "relu", "--device", "cuda", "--shapes", "small", "--out", out.string()};
+  const CommandResult result = run_kbv(args);
+#ifdef KBV_TEST_HAVE_CUDA
+  if (result.exit_code == 0) {
+    std::ifstream manifest_file(out / "manifest.json");
+    const nlohmann::json manifest = nlohmann::json::parse(manifest_file);
+    EXPECT_EQ(manifest["device"], "cuda");
+    expect_inputs_and_reference_consistent(resolved("relu", "small"), manifest, out, inputs::Family::uniform01, {}, kDefaultExportSeed);
+    return;
+  }
+#endif
+  EXPECT_EQ(result.exit_code, kExitBadInput) << explain(args, result);
+  EXPECT_NE(result.err.find("cuda device"), std::string::npos) << explain(args, result);
+  EXPECT_NE(result.err.find("--device host"), std::string::npos) << explain(args, result);
+}
+
+class CompareOutputs : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    export_dir_ = dir_.path() / "export";
+    outputs_ = dir_.path() / "outputs";
+    fs::create_directories(outputs_);
+    manifest_ = export_problem({"--problem", "relu"}, export_dir_);
+    reference_ = doubles_of(export_dir_ / "reference" / "y.npy");
+  }
+  CommandResult compare(bool json = false) {
+    std::vector<std::string> args = {"compare-outputs", export_dir_.string(), outputs_.string()};
+    if (json) args.push_back("--json");
+    last_args_ = args;
+    return run_kbv(args);
+  }
+  std::vector<float> reference_as_float() const { return {reference_.begin(), reference_.end()}; }
+
+  TempDir dir_;
+  fs::path export_dir_, outputs_;
+  nlohmann::json manifest_;
+  std::vector<double> reference_;
+  std::vector<std::string> last_args_;
+};
+
+TEST_F(CompareOutputs, TheReferenceAsFloat32Passes) {
+  npy::save(outputs_ / "y.npy", {16, 4096}, reference_as_float());
+  const CommandResult result = compare();
+  EXPECT_EQ(result.exit_code, 0) << explain(last_args_, result);
+  EXPECT_NE(result.out.find("y: passed"), std::string::npos) << explain(last_args_, result);
+  npy::save(outputs_ / "y.npy", {16, 4096}, reference_);  // float64 is accepted too
+  EXPECT_EQ(compare().exit_code, 0);
+}
+
+TEST_F(CompareOutputs, OneElementFarOffFailsAndIsLocated) {
+  std::vector<float> output = reference_as_float();
+  constexpr size_t kWrong = 1234;
+  output[kWrong] += 10.0f;
+  npy::save(outputs_ / "y.npy", {16, 4096}, output);
+  const CommandResult result = compare(true);
+  EXPECT_EQ(result.exit_code, kExitOutsideTolerance) << explain(last_args_, result);
+  const nlohmann::json report = nlohmann::json::parse(result.out);
+  EXPECT_EQ(report["passed"], false);
+  ASSERT_EQ(report["outputs"].size(), 1u);
+  EXPECT_EQ(report["outputs"][0]["name"], "y");
+  EXPECT_EQ(report["outputs"][0]["violations"], 1);
+  EXPECT_EQ(report["outputs"][0]["first_violation_index"], kWrong);
+  EXPECT_NEAR(report["outputs"][0]["max_abs_error"].get<double>(), 10.0, 1e-5);
+  const CommandResult text = compare();
+  EXPECT_EQ(text.exit_code, kExitOutsideTolerance);
+  EXPECT_NE(text.out.find("y: FAILED"), std::string::npos) << explain(last_args_, text);
+}
+
+// Small errors everywhere: each element within atol/rtol, but the relative L2 error over rel_l2.
+TEST_F(CompareOutputs, ManySmallErrorsFailOnRelativeL2) {
+  std::vector<float> output = reference_as_float();
+  for (size_t i = 0; i < output.size(); ++i) output[i] = static_cast<float>(reference_[i] * (1 + 5e-5));
+  npy::save(outputs_ / "y.npy", {16, 4096}, output);
+  const CommandResult result = compare(true);
+  EXPECT_EQ(result.exit_code, kExitOutsideTolerance) << explain(last_args_, result);
+  const nlohmann::json report = nlohmann::json::parse(result.out);
+  EXPECT_EQ(report["outputs"][0]["violations"], 0);
+  EXPECT_GT(report["outputs"][0]["rel_l2_error"].get<double>(), 1e-5);
+}
+
+TEST_F(CompareOutputs, BadOutputFilesAreBadInputNamingTheFile) {
+  const fs::path output = outputs_ / "y.npy";
+  npy::save(output, {16, 4095}, std::vector<float>(16 * 4095, 0.0f));
+  CommandResult result = compare();
+  EXPECT_EQ(result.exit_code, kExitBadInput) << explain(last_args_, result);
+  EXPECT_NE(result.err.find(output.string()), std::string::npos) << explain(last_args_, result);
+  EXPECT_NE(result.err.find("shape"), std::string::npos) << explain(last_args_, result);
+
+  result = compare(true);
+  EXPECT_EQ(result.exit_code, kExitBadInput);
+  EXPECT_NE(nlohmann::json::parse(result.out).value("error", "").find(output.string()), std::string::npos) << explain(last_args_, result);
+
+  std::ofstream(output, std::ios::trunc) << "not an array";
+  result = compare();
+  EXPECT_EQ(result.exit_code, kExitBadInput) << explain(last_args_, result);
+  EXPECT_NE(result.err.find(output.string()), std::string::npos) << explain(last_args_, result);
+
+  fs::remove(output);
+  result = compare();
+  EXPECT_EQ(result.exit_code, kExitBadInput) << explain(last_args_, result);
+  EXPECT_NE(result.err.find(output.string()), std::string::npos) << explain(last_args_, result);
+
+  const std::vector<std::string> no_export = {"compare-outputs", (dir_.path() / "nothing").string(), outputs_.string()};
+  result = run_kbv(no_export);
+  EXPECT_EQ(result.exit_code, kExitBadInput) << explain(no_export, result);
+  EXPECT_NE(result.err.find("manifest.json"), std::string::npos) << explain(no_export, result);
+}
+
+}  // namespace
+}  // namespace kbv::test
