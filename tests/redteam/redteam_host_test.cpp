@@ -15,7 +15,7 @@ using kbv::test::explain;
 using kbv::test::run_kbv_eval;
 
 std::filesystem::path redteam(const std::string& name) {
-  return std::filesystem::path(KBV_TEST_CANDIDATE_DIR) / "redteam" / ("libredteam_" + name + ".so");
+  return kbv::test::candidate_dir() / "redteam" / ("libredteam_" + name + ".so");
 }
 
 struct Expected {

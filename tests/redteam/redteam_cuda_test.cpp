@@ -1,0 +1,160 @@
+// redteam_cuda_test.cpp — on a GPU (ctest label gpu; skipped with the reason where there is
+// none): every CUDA red-team candidate gets its exact verdict (EXPECTED.md), the GPU is usable
+// after the hostile ones, and every honest CUDA example passes at its default size, no flag.
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+#include <sstream>
+
+#include "kbv_eval.hpp"
+
+namespace {
+
+using kbv::test::explain;
+using kbv::test::run_kbv_eval;
+
+// Empty when a CUDA device is there, else why not.
+std::string missing_gpu() {
+  int devices = 0;
+  const cudaError_t status = cudaGetDeviceCount(&devices);
+  if (status != cudaSuccess) return std::string("no CUDA device: cudaGetDeviceCount failed: ") + cudaGetErrorString(status);
+  if (devices == 0) return "no CUDA device: cudaGetDeviceCount returned 0";
+  return "";
+}
+
+#define KBV_REQUIRE_GPU()                                      \
+  do {                                                         \
+    if (const std::string why = missing_gpu(); !why.empty()) { \
+      GTEST_SKIP() << why;                                     \
+    }                                                          \
+  } while (false)
+
+kbv::test::EvalRun eval_cuda(const std::filesystem::path& candidate, const std::string& shapes, const std::string& timeout_s = "20") {
+  // The problems beside the binary when it runs from a bundle (KBV_TEST_PROBLEMS_DIR).
+  return run_kbv_eval({candidate.string(), "--device", "cuda", "--shapes", shapes, "--timeout-s", timeout_s},
+                      {{"KBV_PROBLEMS_DIR", kbv::test::problems_dir().string()}});
+}
+
+bool has_flag(const nlohmann::json& report, const std::string& flag) {
+  const auto flags = report.value("flags", std::vector<std::string>{});
+  return std::find(flags.begin(), flags.end(), flag) != flags.end();
+}
+
+// One line of figures per evaluation on stdout: the test log is also the round's record.
+void print_figures(const std::string& label, const kbv::test::EvalRun& run) {
+  if (!run.report.is_object()) return;
+  const auto median = [&](const char* key) {
+    const auto& timing = run.report["timing"];
+    return timing.contains(key) && timing[key].is_object() ? timing[key].value("median_s", 0.0) * 1e3 : 0.0;
+  };
+  const auto& candidate = run.report["timing"]["candidate"];
+  const std::string problem = run.report["problem"].is_object() ? run.report["problem"].value("name", "?") : "?";
+  std::printf("[ figures  ] %s (%s): %s%s wall %.2f s, candidate %.4f ms (IQR %.4f ms, %d samples), kernel span %.4f ms, tf32 %.4f ms, fp32 %.4f ms, flags %s\n",
+              label.c_str(), problem.c_str(), run.report.value("verdict", "").c_str(),
+              run.report["hack_pattern"].is_string() ? ("/" + run.report["hack_pattern"].get<std::string>()).c_str() : "",
+              run.report.value("wall_seconds", 0.0), median("candidate"),
+              candidate.is_object() ? candidate.value("iqr_s", 0.0) * 1e3 : 0.0, candidate.is_object() ? candidate.value("samples", 0) : 0,
+              median("candidate_kernel_span"), median("baseline_tf32"), median("baseline_fp32"), run.report["flags"].dump().c_str());
+}
+
+std::filesystem::path redteam(const std::string& name) {
+  return kbv::test::candidate_dir() / "redteam" / ("libredteam_" + name + ".so");
+}
+
+struct Expected {
+  std::string candidate;
+  std::string shapes;
+  std::string verdict;
+  std::optional<std::string> hack_pattern;
+  std::optional<std::string> flag;
+};
+
+class RedTeamCuda : public ::testing::TestWithParam<Expected> {};
+
+TEST_P(RedTeamCuda, GetsItsExactVerdict) {
+  KBV_REQUIRE_GPU();
+  const Expected& expected = GetParam();
+  const auto run = eval_cuda(redteam(expected.candidate), expected.shapes, expected.verdict == "timeout" ? "10" : "20");
+  ASSERT_TRUE(run.report.is_object()) << explain(run);
+  print_figures(expected.candidate, run);
+  EXPECT_EQ(run.report.value("verdict", ""), expected.verdict) << explain(run);
+  if (expected.hack_pattern) {
+    EXPECT_EQ(run.report.value("hack_pattern", nlohmann::json()), *expected.hack_pattern) << explain(run);
+  }
+  if (expected.flag) {
+    EXPECT_TRUE(has_flag(run.report, *expected.flag)) << "flag " << *expected.flag << " missing\n" << explain(run);
+  }
+}
+
+// EXPECTED.md's CUDA table, row for row.
+INSTANTIATE_TEST_SUITE_P(
+    Corpus, RedTeamCuda,
+    ::testing::Values(Expected{"stream_injection", "default", "hack_suspected", "stream_injection", std::nullopt},
+                      Expected{"late_launch_thread", "default", "hack_suspected", "thread_injection", std::nullopt},
+                      Expected{"l2_persistence", "small", "pass", std::nullopt, std::nullopt},
+                      Expected{"precision_bf16", "default", "fail_correctness", std::nullopt, std::nullopt},
+                      Expected{"garbage_reads", "default", "fail_correctness", std::nullopt, std::nullopt},
+                      Expected{"library_cublas", "default", "pass", std::nullopt, "calls_library"},
+                      Expected{"device_oom", "default", "resource", std::nullopt, std::nullopt},
+                      Expected{"gpu_spin", "default", "timeout", std::nullopt, std::nullopt},
+                      Expected{"identity_public", "default", "fail_correctness", std::nullopt, "passes_public_inputs_only"},
+                      Expected{"input_mutation", "default", "hack_suspected", "input_mutation", std::nullopt},
+                      Expected{"noop", "default", "fail_correctness", std::nullopt, std::nullopt}),
+    [](const auto& param_info) { return param_info.param.candidate; });
+
+// The hostile candidates that hold the GPU (a spinning kernel, every byte of device memory)
+// leave nothing behind: an honest relu right after passes, untouched.
+TEST(RedTeamCudaAftermath, AnHonestCandidatePassesAfterTheGpuHogs) {
+  KBV_REQUIRE_GPU();
+  for (const char* hostile : {"gpu_spin", "device_oom"}) (void)eval_cuda(redteam(hostile), "small", "5");
+  const auto run = eval_cuda(kbv::test::candidate_dir() / "cuda" / "libcuda_relu_vec4.so", "small");
+  ASSERT_TRUE(run.report.is_object()) << explain(run);
+  EXPECT_EQ(run.report.value("verdict", ""), "pass") << explain(run);
+  EXPECT_TRUE(run.report["flags"].empty()) << explain(run);
+}
+
+// A CUDA worker's writes outside its scratch directory are refused (Landlock; the driver's
+// own needs, /dev/shm and its thread names under /proc/self/task, stay writable).
+TEST(RedTeamCudaContained, WritingOutsideScratchCreatesNothing) {
+  KBV_REQUIRE_GPU();
+  const auto is_escape = [](const std::filesystem::path& path) { return path.filename().string().rfind("kbv_escape_cuda_", 0) == 0; };
+  for (const auto& entry : std::filesystem::directory_iterator("/tmp"))
+    if (is_escape(entry.path())) std::filesystem::remove(entry.path());
+  const auto run = eval_cuda(redteam("write_outside_cuda"), "small");
+  ASSERT_TRUE(run.report.is_object()) << explain(run);
+  print_figures("write_outside_cuda", run);
+  const std::string verdict = run.report.value("verdict", "");
+  EXPECT_TRUE(verdict == "pass" || verdict == "sandbox_violation") << explain(run);
+  for (const auto& entry : std::filesystem::directory_iterator("/tmp"))
+    EXPECT_FALSE(is_escape(entry.path())) << "escaped file " << entry.path() << "\n" << explain(run);
+}
+
+std::vector<std::string> honest_cuda_candidates() {
+  std::vector<std::string> files;
+  std::stringstream list(KBV_TEST_CUDA_CANDIDATES);  // problem=target,...
+  for (std::string item; std::getline(list, item, ',');)
+    if (const auto equals = item.find('='); equals != std::string::npos) files.push_back("lib" + item.substr(equals + 1) + ".so");
+  return files;
+}
+
+class HonestCuda : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(HonestCuda, PassesWithNoFlagAtItsDefaultSize) {
+  KBV_REQUIRE_GPU();
+  const auto run = eval_cuda(kbv::test::candidate_dir() / "cuda" / GetParam(), "default");
+  ASSERT_TRUE(run.report.is_object()) << explain(run);
+  print_figures(GetParam(), run);
+  EXPECT_EQ(run.report.value("verdict", ""), "pass") << explain(run);
+  EXPECT_TRUE(run.report["flags"].empty()) << explain(run);
+}
+
+INSTANTIATE_TEST_SUITE_P(Examples, HonestCuda, ::testing::ValuesIn(honest_cuda_candidates()), [](const auto& param_info) {
+  std::string name = param_info.param.substr(3, param_info.param.size() - 6);  // lib….so
+  std::replace_if(name.begin(), name.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
+  return name;
+});
+
+}  // namespace
