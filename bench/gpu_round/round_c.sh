@@ -9,4 +9,4 @@ for n in matmul_square_wmma_tf32 relu_vec4 layernorm_welford; do
   timeout 120 $b/bin/kbv eval $b/candidates/cuda/libcuda_$n.so --device cuda --json >> $out/c.jsonl 2>> $out/errs.log
 done
 python3 bench/gpu_round/summarize.py $out/c.jsonl
-PYTHONUNBUFFERED=1 timeout 300 python3 bench/torch_parity/torch_parity.py $b/problems docs/figures/h200-baseline-timing.log 2>&1 | tee $out/parity.md
+PYTHONUNBUFFERED=1 timeout 300 python3 bench/torch_parity/torch_parity.py --only timing $b/problems docs/figures/h200-baseline-timing.log 2>&1 | tee $out/parity.md
