@@ -46,6 +46,7 @@ int eval_command(const std::vector<std::string>& args) {
       "key-file", po::value<std::string>(), "secret key (default: $KBV_KEY_FILE or ~/.local/state/kbv/secret.key; created if missing)")(
       "problems-dir", po::value<std::string>(), "problem specs directory (default: $KBV_PROBLEMS_DIR or the bundled problems/)")(
       "timeout-s", po::value<double>()->default_value(10.0), "wall-clock limit for one call of the candidate")(
+      "forbid", po::value<std::vector<std::string>>()->composing(), "a path the worker must not read (repeatable; the key and problems are always)")(
       "timing-budget-s", po::value<double>()->default_value(0.5), "host: wall-clock cap on the timing phase")(
       "no-timing", "check correctness only")(
       "no-sandbox", "run the worker without its sandbox (debugging only)")(
@@ -85,6 +86,8 @@ int eval_command(const std::vector<std::string>& args) {
   base.timing_budget_s = vm["timing-budget-s"].as<double>();
   base.skip_timing = vm.count("no-timing") != 0;
   base.sandbox = vm.count("no-sandbox") == 0;
+  if (vm.count("forbid"))
+    for (const std::string& path : vm["forbid"].as<std::vector<std::string>>()) base.forbidden.emplace_back(std::filesystem::absolute(path));
   base.worker_binary = default_worker_binary();
   base.epoch = vm.count("epoch") ? vm["epoch"].as<uint64_t>() : inputs::epoch_at(std::chrono::system_clock::now());
   base.key_file = vm.count("key-file") ? std::filesystem::path(vm["key-file"].as<std::string>()) : inputs::default_key_path();

@@ -192,6 +192,7 @@ class Evaluation {
     launch.gpu = options_.gpu;
     launch.scratch_dir = scratch.path;
     launch.forbidden = {options_.key_file, catalog_.directory()};
+    launch.forbidden.insert(launch.forbidden.end(), options_.forbidden.begin(), options_.forbidden.end());
     launch.sandbox = options_.sandbox;
 
     std::unique_ptr<DataPlane> plane;

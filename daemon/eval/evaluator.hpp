@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "eval/verdict.hpp"
 #include "inputs/secret_key.hpp"
@@ -32,6 +33,7 @@ struct EvalOptions {
   std::optional<std::string> shape_set;   // default: small on host, default on cuda
   uint64_t epoch = 0;
   std::filesystem::path key_file;
+  std::vector<std::filesystem::path> forbidden;  // more paths the worker must not read (kbvd: its store, watch folder)
   std::filesystem::path worker_binary;
   double call_timeout_s = 10.0;           // one call of the candidate
   double load_timeout_s = 60.0;           // worker start, sandbox, dlopen, CUDA context

@@ -2,7 +2,13 @@
 // verdict, hack pattern and exit status its first comment names.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
 #include <optional>
+#include <random>
 
 #include "kbv_eval.hpp"
 
@@ -72,6 +78,35 @@ TEST(HostileHostCandidates, IdentityOnPublicFailsOnAHiddenFamily) {
     if (family.value("family", "") == "uniform01") {
       EXPECT_TRUE(family.value("passed", false)) << family.dump();
     }
+  }
+}
+
+
+// `kbv eval --forbid PATH` (kbvd passes its results store and watch folder): the worker cannot
+// read the path even under the mount fallback, where everything else stays readable. The
+// same run without --forbid shows the candidate does read it when it can.
+TEST(HostileHostCandidates, ForbiddenPathsStayUnreadableUnderTheMountFallback) {
+  const std::filesystem::path probe = "/tmp/kbv_forbidden_probe.txt";
+  const std::string token = "kbv-probe-" + std::to_string(::getpid()) + "-" + std::to_string(std::random_device{}());
+  {
+    std::ofstream out(probe);
+    out << token;
+  }
+  const std::map<std::string, std::string> mount_fallback = {{"KBV_SANDBOX_SKIP", "landlock"}};
+  const std::vector<std::string> args = {hostile_candidate("relu_reads_probe_file").string(), "--device", "host", "--shapes", "small"};
+  const EvalRun readable = run_kbv_eval(args, mount_fallback);
+  std::vector<std::string> forbidding = args;
+  forbidding.insert(forbidding.end(), {"--forbid", probe.string()});
+  const EvalRun forbidden = run_kbv_eval(forbidding, mount_fallback);
+  const EvalRun landlock = run_kbv_eval(args);
+  std::filesystem::remove(probe);
+  ASSERT_TRUE(readable.report.is_object()) << explain(readable);
+  EXPECT_EQ(readable.report.value("verdict", ""), "fail_correctness") << explain(readable);
+  EXPECT_NE(readable.result.out.find(token), std::string::npos) << "the candidate could not read an unforbidden file\n" << explain(readable);
+  for (const EvalRun* run : {&forbidden, &landlock}) {
+    ASSERT_TRUE(run->report.is_object()) << explain(*run);
+    EXPECT_EQ(run->report.value("verdict", ""), "pass") << explain(*run);
+    EXPECT_EQ(run->result.out.find(token), std::string::npos) << "the forbidden file leaked\n" << explain(*run);
   }
 }
 

@@ -96,6 +96,11 @@ TEST(EvaluatorCommand, ColdAndSpare) {
   EXPECT_EQ(evaluator_argv(plain, host, 0, nullptr),
             (std::vector<std::string>{"/k", "eval", "--json", "--device", "host", "--epoch", "0",
                                       "--wait-for-candidate"}));
+  plain.forbid = {"/var/lib/kbvd/kbvd.sqlite3", "/var/lib/kbvd/inbox"};
+  EXPECT_EQ(evaluator_argv(plain, host, 0, nullptr),
+            (std::vector<std::string>{"/k", "eval", "--json", "--device", "host", "--epoch", "0", "--forbid",
+                                      "/var/lib/kbvd/kbvd.sqlite3", "--forbid", "/var/lib/kbvd/inbox",
+                                      "--wait-for-candidate"}));
   EXPECT_EQ(spare_line(job), "/s/abc.so\t{\"problem\":\"relu\"}\n");
 }
 

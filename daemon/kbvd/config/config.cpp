@@ -311,6 +311,8 @@ Config load_config(const std::filesystem::path& file, const std::vector<Override
          fmt::format("'{}' is not a shape set", c.evaluator.shapes),
          "use small, default, or leave it out (the evaluator's choice per device)");
   c.evaluator.key_file = evaluator.path("key_file", {});
+  const std::filesystem::path database = c.store.state_dir / "kbvd.sqlite3";
+  c.evaluator.forbid = {database, database.string() + "-wal", database.string() + "-shm", c.watch.dir};
   c.evaluator.warm_spare = evaluator.boolean("warm_spare", true);
   c.evaluator.max_attempts = static_cast<int>(evaluator.integer("max_attempts", 3, 1, kMaxAttempts));
 

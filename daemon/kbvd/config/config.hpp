@@ -41,6 +41,9 @@ struct EvaluatorConfig {
   double timeout_s = 1800.0;  // a child still running after this is killed: verdict timeout
   std::string shapes;         // "", "small" or "default": passed as --shapes when set
   std::filesystem::path key_file;  // passed as --key-file when set
+  // Passed as --forbid: kbvd's results store and watch folder (derived from store.state_dir and
+  // watch.dir), so no worker can read them even where Landlock is missing.
+  std::vector<std::filesystem::path> forbid;
   bool warm_spare = true;
   int max_attempts = 3;  // evaluations interrupted this often (daemon killed) end as crash
 };

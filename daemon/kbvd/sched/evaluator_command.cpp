@@ -14,6 +14,7 @@ std::vector<std::string> evaluator_argv(const EvaluatorConfig& config, const Dev
   if (job && !job->problem.empty()) argv.insert(argv.end(), {"--problem", job->problem});
   argv.insert(argv.end(), {"--epoch", std::to_string(epoch)});
   if (!config.key_file.empty()) argv.insert(argv.end(), {"--key-file", config.key_file.string()});
+  for (const auto& path : config.forbid) argv.insert(argv.end(), {"--forbid", path.string()});
   if (!config.shapes.empty()) argv.insert(argv.end(), {"--shapes", config.shapes});
   argv.insert(argv.end(), config.extra_args.begin(), config.extra_args.end());
   if (!job) argv.push_back("--wait-for-candidate");
