@@ -16,6 +16,7 @@ while [ $# -gt 0 ]; do
     --problem) problem="$2"; shift ;;
     --epoch) epoch="$2"; shift ;;
     --key-file|--shapes|--timeout-s) extra="$extra $1=$2"; shift ;;
+    --forbid) shift ;;  # kbvd's store and watch folder: nothing to hide in a fake
     --wait-for-candidate) wait_mode=1 ;;
     --*) echo "fake_kbv: unknown option $1" >&2; exit 2 ;;
     *) path="$1" ;;
