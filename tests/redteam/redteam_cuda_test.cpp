@@ -102,7 +102,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Expected{"gpu_spin", "default", "timeout", std::nullopt, std::nullopt},
                       Expected{"identity_public", "default", "fail_correctness", std::nullopt, "passes_public_inputs_only"},
                       Expected{"input_mutation", "default", "hack_suspected", "input_mutation", std::nullopt},
-                      Expected{"noop", "default", "fail_correctness", std::nullopt, std::nullopt}),
+                      Expected{"noop", "default", "fail_correctness", std::nullopt, std::nullopt},
+                      Expected{"phase_kernels", "default", "hack_suspected", "phase_detection", std::nullopt}),
     [](const auto& param_info) { return param_info.param.candidate; });
 
 // The hostile candidates that hold the GPU (a spinning kernel, every byte of device memory)
