@@ -13,6 +13,7 @@
 
 #include "eval/data_plane.hpp"
 #include "eval/elf_check.hpp"
+#include "eval/kernel_set_check.hpp"
 #include "eval/data_plane_factory.hpp"
 #include "eval/phase_clock.hpp"
 #include "eval/sample_stats.hpp"
@@ -86,9 +87,6 @@ constexpr double kThrottleThreshold = 0.75;
 // A candidate faster than this multiple of the best baseline is flagged for review
 // (issue #4: "a speedup over 10x the TF32 baseline flagged").
 constexpr double kSuspiciousSpeedup = 10.0;
-// The traced call whose kernel set every later call must repeat (phase detection): the
-// second, so that one-time kernels of the first call (lazy initialisation) are no offence.
-constexpr int kTracedCallsBeforeKernelSetIsFixed = 2;
 
 std::filesystem::path make_scratch_dir() {
   std::string pattern = (std::filesystem::temp_directory_path() / "kbv-scratch-XXXXXX").string();
@@ -579,7 +577,7 @@ class Evaluation {
   // The candidate's device memory next to the TF32 baseline's: from the worker's CUPTI trace
   // when it ran (per-call peaks), else from the evaluator's own view (memory held between calls).
   void report_memory(const DataPlane& plane) {
-    const bool traced = traced_calls_ > 0;
+    const bool traced = kernel_sets_.traced_calls() > 0;
     if (!traced && device_used_at_start_ < 0) return;  // the host device has no such figure
     const double candidate_bytes = traced ? peak_candidate_bytes_ : std::max(0.0, device_held_by_candidate_);
     const double baseline_bytes = plane.baseline_extra_bytes("tf32");
@@ -614,19 +612,9 @@ class Evaluation {
              "stream_injection");
       return false;
     }
-    // The first traced call may launch one-time kernels (lazy initialisation, a workspace
-    // memset); from the second on, every call must launch the same set as the second.
-    const auto names = observed.value("kernel_names", std::vector<std::string>{});
-    if (++traced_calls_ == kTracedCallsBeforeKernelSetIsFixed) {
-      steady_kernel_names_ = names;
-    } else if (steady_kernel_names_ && *steady_kernel_names_ != names) {
-      std::string difference;
-      for (const auto& name : names)
-        if (std::find(steady_kernel_names_->begin(), steady_kernel_names_->end(), name) == steady_kernel_names_->end()) difference += " +" + name;
-      for (const auto& name : *steady_kernel_names_)
-        if (std::find(names.begin(), names.end(), name) == names.end()) difference += " -" + name;
+    if (const auto difference = kernel_sets_.observe(observed.value("kernel_names", std::vector<std::string>{}))) {
       decide(Verdict::hack_suspected, "call " + std::to_string(call_id_) + " launched a different set of kernels than the calls before it (" +
-                                          difference.substr(0, 300) + "): behaviour depends on the call count or phase",
+                                          difference->substr(0, 300) + "): behaviour depends on the call count or phase",
              "phase_detection");
       return false;
     }
@@ -677,10 +665,9 @@ class Evaluation {
   int baseline_threads_ = -1;
   double device_used_at_start_ = -1;
   double device_held_by_candidate_ = 0;
-  std::optional<std::vector<std::string>> steady_kernel_names_;
   std::optional<double> last_kernel_span_s_;  // the last traced call: first kernel start to last kernel end
   double peak_candidate_bytes_ = 0;
-  int traced_calls_ = 0;
+  KernelSetCheck kernel_sets_;  // phase detection over the traced calls' kernel names
   int call_id_ = 0;
   PhaseClock phases_;
   std::string phase_ = "setup";  // prefix of the per-call phases: correctness or timing
