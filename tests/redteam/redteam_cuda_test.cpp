@@ -1,7 +1,6 @@
 // redteam_cuda_test.cpp — on a GPU (ctest label gpu; skipped with the reason where there is
 // none): every CUDA red-team candidate gets its exact verdict (EXPECTED.md), the GPU is usable
 // after the hostile ones, and every honest CUDA example passes at its default size, no flag.
-#include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,6 +8,7 @@
 #include <optional>
 #include <sstream>
 
+#include "../cuda/gpu_presence.hpp"
 #include "kbv_eval.hpp"
 
 namespace {
@@ -16,20 +16,11 @@ namespace {
 using kbv::test::explain;
 using kbv::test::run_kbv_eval;
 
-// Empty when a CUDA device is there, else why not.
-std::string missing_gpu() {
-  int devices = 0;
-  const cudaError_t status = cudaGetDeviceCount(&devices);
-  if (status != cudaSuccess) return std::string("no CUDA device: cudaGetDeviceCount failed: ") + cudaGetErrorString(status);
-  if (devices == 0) return "no CUDA device: cudaGetDeviceCount returned 0";
-  return "";
-}
-
-#define KBV_REQUIRE_GPU()                                      \
-  do {                                                         \
-    if (const std::string why = missing_gpu(); !why.empty()) { \
-      GTEST_SKIP() << why;                                     \
-    }                                                          \
+#define KBV_REQUIRE_GPU()                                                                   \
+  do {                                                                                      \
+    if (const std::string why = kbv::cuda::testing::why_no_cuda_device(); !why.empty()) { \
+      GTEST_SKIP() << why;                                                                  \
+    }                                                                                       \
   } while (false)
 
 kbv::test::EvalRun eval_cuda(const std::filesystem::path& candidate, const std::string& shapes, const std::string& timeout_s = "20") {

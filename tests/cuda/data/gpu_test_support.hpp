@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "../gpu_presence.hpp"
 #include "common/cuda_error.hpp"
 #include "common/device_buffer.hpp"
 #include "common/stream.hpp"
@@ -23,12 +24,7 @@ namespace kbv::cuda::testing {
 class GpuTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    int devices = 0;
-    const cudaError_t status = cudaGetDeviceCount(&devices);
-    if (status != cudaSuccess) {
-      GTEST_SKIP() << "no CUDA device: cudaGetDeviceCount failed: " << cudaGetErrorString(status);
-    }
-    if (devices == 0) GTEST_SKIP() << "no CUDA device: cudaGetDeviceCount returned 0";
+    if (const std::string why = why_no_cuda_device(); !why.empty()) GTEST_SKIP() << why;
     stream_.emplace();
   }
 

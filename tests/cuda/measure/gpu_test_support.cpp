@@ -8,16 +8,6 @@
 
 namespace kbv::cuda::measure_testing {
 
-std::string why_no_gpu() {
-  int devices = 0;
-  const cudaError_t status = cudaGetDeviceCount(&devices);
-  if (status != cudaSuccess)
-    return std::string("no CUDA device: cudaGetDeviceCount failed: ") +
-           cudaGetErrorString(status);
-  if (devices == 0) return "no CUDA device: cudaGetDeviceCount returned 0";
-  return "";
-}
-
 std::vector<float> random_values(size_t count, uint64_t seed, double scale) {
   std::vector<float> values(count);
   uint64_t state = seed * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull;

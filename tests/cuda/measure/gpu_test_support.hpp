@@ -9,19 +9,17 @@
 #include <string>
 #include <vector>
 
+#include "../gpu_presence.hpp"
 #include "measure/support/handles.hpp"
 #include "ops/op.hpp"
 #include "spec/problem.hpp"
 
 namespace kbv::cuda::measure_testing {
 
-// Empty when a CUDA device is usable, else why not.
-std::string why_no_gpu();
-
 class GpuTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    const std::string why = why_no_gpu();
+    const std::string why = kbv::cuda::testing::why_no_cuda_device();
     if (!why.empty()) GTEST_SKIP() << why;
   }
 };
