@@ -104,29 +104,15 @@ class CudaDataPlane final : public DataPlane {
   int slot_count() const override { return static_cast<int>(places_.size()); }
 
   void prepare(int slot, const inputs::FamilyDraw& draw, uint64_t seed) override {
-    const SlotPlaces& place = places_.at(static_cast<size_t>(slot));
-    for (size_t i = 0; i < place.inputs.size(); ++i) {
-      const Shape& shape = problem_.input_shapes[i];
-      const uint64_t row_length = shape.empty() ? 1 : static_cast<uint64_t>(shape.back());
-      cuda::generate_inputs_on_device(at(place.inputs[i]), place.inputs[i].count, draw.family, draw.params, seed,
-                                      static_cast<uint32_t>(i), row_length, problem_.input_scale(i), stream_->get());
-    }
+    generate_inputs(slot, draw, seed, cuda::generate_inputs_on_device);
     reference_slot_ = -1;  // the reference is computed on first need, from these inputs
     tf32_slot_ = -1;
-    stream_->synchronize();  // the generation's time belongs to this step (per-phase wall report)
   }
 
   void prepare_timing(int slot, const inputs::FamilyDraw& draw, uint64_t seed) override {
-    const SlotPlaces& place = places_.at(static_cast<size_t>(slot));
-    for (size_t i = 0; i < place.inputs.size(); ++i) {
-      const Shape& shape = problem_.input_shapes[i];
-      const uint64_t row_length = shape.empty() ? 1 : static_cast<uint64_t>(shape.back());
-      cuda::generate_timing_inputs_on_device(at(place.inputs[i]), place.inputs[i].count, draw.family, draw.params, seed,
-                                             static_cast<uint32_t>(i), row_length, problem_.input_scale(i), stream_->get());
-    }
+    generate_inputs(slot, draw, seed, cuda::generate_timing_inputs_on_device);
     if (reference_slot_ == slot) reference_slot_ = -1;
     if (tf32_slot_ == slot) tf32_slot_ = -1;
-    stream_->synchronize();
   }
 
   void poison_outputs(int slot) override {
@@ -297,6 +283,20 @@ class CudaDataPlane final : public DataPlane {
     }();
     if (memset_d32(reinterpret_cast<CUdeviceptr>(data), bits, count, stream_->get()) != CUDA_SUCCESS)
       throw std::runtime_error("cuMemsetD32Async failed");
+  }
+
+  // Every input of `slot` from `generator` (the bit-exact or the single-precision draw), then a
+  // wait: the generation's time belongs to this step (per-phase wall report).
+  using InputGenerator = void (*)(float*, int64_t, inputs::Family, inputs::FamilyParams, uint64_t, uint32_t, uint64_t, double, cudaStream_t);
+  void generate_inputs(int slot, const inputs::FamilyDraw& draw, uint64_t seed, InputGenerator generator) {
+    const SlotPlaces& place = places_.at(static_cast<size_t>(slot));
+    for (size_t i = 0; i < place.inputs.size(); ++i) {
+      const Shape& shape = problem_.input_shapes[i];
+      const uint64_t row_length = shape.empty() ? 1 : static_cast<uint64_t>(shape.back());
+      generator(at(place.inputs[i]), place.inputs[i].count, draw.family, draw.params, seed, static_cast<uint32_t>(i), row_length,
+                problem_.input_scale(i), stream_->get());
+    }
+    stream_->synchronize();
   }
 
   float* at(const TensorPlace& place) const { return reinterpret_cast<float*>(arena_.get() + place.offset); }
