@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "client/control_client.hpp"
+#include "loopback_http.hpp"
 #include "store/sqlite.hpp"
 
 namespace {
@@ -38,41 +39,6 @@ constexpr double kOverheadTargetMs = 20.0;
 constexpr double kIdleCpuTargetPercent = 1.0;
 constexpr double kScrapeTargetMs = 10.0;
 constexpr int kScrapes = 200;
-
-int free_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-  socklen_t len = sizeof addr;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  ::close(fd);
-  return ntohs(addr.sin_port);
-}
-
-bool http_get(int port, std::string* body) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(static_cast<uint16_t>(port));
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
-    ::close(fd);
-    return false;
-  }
-  const std::string req = "GET /metrics HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n";
-  if (::write(fd, req.data(), req.size()) < 0) {
-    ::close(fd);
-    return false;
-  }
-  char buf[65536];
-  ssize_t n;
-  body->clear();
-  while ((n = ::read(fd, buf, sizeof buf)) > 0) body->append(buf, static_cast<std::size_t>(n));
-  ::close(fd);
-  return body->find("kbv_build_info") != std::string::npos;
-}
 
 struct Daemon {
   fs::path root;
@@ -183,7 +149,7 @@ int main(int argc, char** argv) {
   const fs::path root = ::mkdtemp(templ);
   fs::create_directories(root / "inbox");
   fs::create_directories(root / "staging");
-  Daemon d{root, free_port()};
+  Daemon d{root, kbv::kbvd::test::free_port()};
   {
     std::ofstream cfg(root / "kbvd.yaml");
     cfg << "store:\n  state_dir: " << (root / "state").string() << "\nwatch:\n  dir: "
@@ -260,8 +226,8 @@ int main(int argc, char** argv) {
                 "evaluation beyond the evaluator (target < %.0f ms)\n",
                 evaluations, own, wall, overhead_ms, kOverheadTargetMs);
   }
-  std::string metrics;
-  if (http_get(d.port, &metrics)) {
+  std::string metrics = kbv::kbvd::test::http_get(d.port, "/metrics").value_or("");
+  if (metrics.find("kbv_build_info") != std::string::npos) {
     auto value = [&](const std::string& name) {
       const auto at = metrics.find("\n" + name + " ");
       return at == std::string::npos ? 0.0 : std::stod(metrics.substr(at + name.size() + 2));
@@ -284,7 +250,9 @@ int main(int argc, char** argv) {
   std::vector<double> ms;
   for (int i = 0; i < kScrapes; ++i) {
     const auto s0 = Clock::now();
-    if (!http_get(d.port, &metrics)) break;
+    const auto body = kbv::kbvd::test::http_get(d.port, "/metrics");
+    if (!body || body->find("kbv_build_info") == std::string::npos) break;
+    metrics = *body;
     ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - s0).count());
   }
   std::sort(ms.begin(), ms.end());

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "loopback_http.hpp"  // http_get, free_port
+
 namespace kbv::kbvd::test {
 
 // A fresh folder under $TMPDIR, removed with its contents at the end of the test.
@@ -41,14 +43,8 @@ struct CommandResult {
 };
 CommandResult run_command(const std::string& command);
 
-// GET http://127.0.0.1:PORT/PATH; the body, or nothing when unreachable.
-std::optional<std::string> http_get(int port, const std::string& path);
-
 // True when PID is dead or a zombie (reaped later by whoever inherited it).
 bool process_gone(int pid);
-
-// A free TCP port on 127.0.0.1 (bound and released; good enough for a test).
-int free_port();
 
 // The kbvd binary under test with the fake evaluator, on a temp state dir.
 class KbvdProcess {
