@@ -265,6 +265,7 @@ class CudaDataPlane final : public DataPlane {
             {"sm_clock_source", clock_->source()},
             {"sm_default_clock_mhz", clock_->default_mhz()},
             {"ceilings", ceilings_source_},
+            {"baseline_launch_gate", timer_ ? timer_->launch_gate_state() : std::string("not started")},
             {"timing_slots", slot_count() - 1}};
   }
 

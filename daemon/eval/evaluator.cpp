@@ -57,6 +57,16 @@ constexpr double kPlateauSpread = 0.05;
 // Warm-up by time before the first kept CUDA sample: triton.testing.do_bench's default, 25 ms
 // of the candidate's own time (at least one sample), checked like any sample and then dropped.
 constexpr double kCudaWarmupSeconds = 0.025;
+// …or this many warm-up samples, whichever comes first: a 2 µs kernel would need 12 500
+// samples (each with its own inputs, recheck and round trips) to reach 25 ms, and ran into
+// kMaxTimingSamples with none kept (H200, 2026-11-29, relu at --shapes small behind the launch
+// gate). 32 calls cover what warm-up is for: clocks up (the device is busy generating inputs
+// between samples), kernels loaded, the launch gate's first timeouts.
+constexpr int kCudaMaxWarmupSamples = 32;
+// The null call (below) is sent after every kNullCallEvery-th timed call, not after each: it
+// is the worker's whole per-call routine (≈ 1 ms with the CUPTI window, H200), and it is steady.
+// Each call's trusted time subtracts the latest null call.
+constexpr int kNullCallEvery = 8;
 // The worker's clock is the candidate's clock (it can patch it). Each call is also timed from
 // outside, as its round trip minus the round trip of a null call sent right after it (the
 // worker's whole per-call routine — flush, events, trace window, synchronisation — around
@@ -296,7 +306,8 @@ class Evaluation {
     const double round_trip = std::chrono::duration<double>(Clock::now() - sent_at).count();
     phases_.add(phase_ + ".call_round_trips", round_trip);
     if (!done) return false;
-    auto checks_phase = phases_.measure(phase_ + ".call_checks");
+    std::optional<PhaseClock::Scope> checks_phase;  // closed around the digest, which has its own phase
+    checks_phase.emplace(phases_, phase_ + ".call_checks");
     if (done->value("type", "") != "done" || done->value("id", -1) != call_id_) {
       decide(Verdict::hack_suspected, "the worker sent a message that does not answer the call", "result_forgery");
       return false;
@@ -314,10 +325,12 @@ class Evaluation {
       return false;
     }
     bool inputs_changed = false;
+    checks_phase.reset();
     {
       auto phase = phases_.measure(phase_ + ".input_digests");
       inputs_changed = plane.input_digest(slot) != before;
     }
+    checks_phase.emplace(phases_, phase_ + ".call_checks");
     if (inputs_changed) {
       decide(Verdict::hack_suspected, "the candidate modified its inputs during call " + std::to_string(call_id_), "input_mutation");
       return false;
@@ -448,6 +461,7 @@ class Evaluation {
     double candidate_total = 0, measured_total = 0, warmup_total = 0;
     std::deque<double> noise_history;  // candidate IQR/median after each sample past the minimums
     int throttled = 0, warmup_samples = 0;
+    double latest_null_call = 0;
     const auto phase_start = Clock::now();
     for (int sample = 0; sample < kMaxTimingSamples; ++sample) {
       const double elapsed = std::chrono::duration<double>(Clock::now() - phase_start).count();
@@ -492,8 +506,12 @@ class Evaluation {
       ping_round_trip();  // wakes the worker
       if (decided_) return;
       if (!checked_call(plane, slot, &reported, &round_trip, cuda)) return;
-      const double ping = ping_round_trip(slot, cuda);  // a null call: everything but the candidate
-      if (decided_) return;
+      if (sample % kNullCallEvery == 0) {
+        latest_null_call = ping_round_trip(slot, cuda);  // a null call: everything but the candidate
+        if (decided_) return;
+        ping_samples.push_back(latest_null_call);
+      }
+      const double ping = latest_null_call;
       double clock = 1;
       {
         auto phase = phases_.measure("timing.sm_clock");
@@ -520,7 +538,7 @@ class Evaluation {
                work_seen ? (cuda ? "stream_injection" : "timer_tampering") : "impossible_time");
         return;
       }
-      if (cuda && warmup_total < kCudaWarmupSeconds) {
+      if (cuda && warmup_total < kCudaWarmupSeconds && warmup_samples < kCudaMaxWarmupSamples) {
         warmup_total += reported;
         ++warmup_samples;
         continue;
@@ -531,7 +549,6 @@ class Evaluation {
       }
       candidate_samples.push_back(reported);
       trusted_samples.push_back(std::max(0.0, round_trip - ping));
-      ping_samples.push_back(ping);
       candidate_total += reported;
       clock_ratios.push_back(clock);
       measured_total += reported;
@@ -542,7 +559,10 @@ class Evaluation {
       }
     }
     if (candidate_samples.empty()) {
-      decide(Verdict::resource, "every timing sample was taken while the device was throttled (" + std::to_string(throttled) + " dropped)");
+      decide(Verdict::resource, throttled > 0 ? "every timing sample was taken while the device was throttled (" + std::to_string(throttled) + " dropped)"
+                                              : "no timing sample was kept within the sampling limits (" + std::to_string(warmup_samples) +
+                                                    " warm-up samples, at most " + std::to_string(kMaxTimingSamples) + " samples, " +
+                                                    std::to_string(static_cast<int>(kCudaWallCapSeconds)) + " s)");
       return;
     }
     result_.candidate_time = summarize(candidate_samples);
@@ -564,6 +584,9 @@ class Evaluation {
     if (baseline_samples.count("fp32")) result_.baseline_fp32_time = summarize(baseline_samples["fp32"]);
     if (baseline_samples.count("tf32")) result_.baseline_tf32_time = summarize(baseline_samples["tf32"]);
     result_.environment["throttled_samples_dropped"] = throttled;
+    // How the baselines' samples were enqueued, now that they have been taken (launch_gate.hpp).
+    if (const nlohmann::json after = plane.environment(); after.contains("baseline_launch_gate"))
+      result_.environment["baseline_launch_gate"] = after["baseline_launch_gate"];
     result_.environment["warmup_samples_dropped"] = warmup_samples;
     // The SM clock the kept samples ran at (median), beside the default it is judged against.
     if (cuda && result_.environment.contains("sm_default_clock_mhz"))
@@ -600,6 +623,7 @@ class Evaluation {
       decide(Verdict::crash, "the candidate left a sticky CUDA error in the worker");
       return false;
     }
+    if (observed.contains("launch_gate")) result_.environment["launch_gate"] = observed["launch_gate"];
     if (observed.value("trace", "") != "cupti") {
       if (observed.contains("trace")) result_.environment["trace"] = observed["trace"];
       return true;
@@ -609,6 +633,13 @@ class Evaluation {
     if (!late.empty()) {
       decide(Verdict::hack_suspected, std::to_string(late.size()) + " kernel(s) launched by the call were still running after its end event (first: " +
                                           late.front() + "): work on another stream escapes the timed window",
+             "stream_injection");
+      return false;
+    }
+    const auto early = observed.value("early_kernels", std::vector<std::string>{});
+    if (!early.empty()) {
+      decide(Verdict::hack_suspected, std::to_string(early.size()) + " kernel(s) launched by the call started before its start event (first: " +
+                                          early.front() + "): work on another stream ran before the timed window opened",
              "stream_injection");
       return false;
     }

@@ -49,6 +49,12 @@ void print_figures(const std::string& label, const kbv::test::EvalRun& run) {
               run.report.value("wall_seconds", 0.0), median("candidate"),
               candidate.is_object() ? candidate.value("iqr_s", 0.0) * 1e3 : 0.0, candidate.is_object() ? candidate.value("samples", 0) : 0,
               median("candidate_kernel_span"), median("baseline_tf32"), median("baseline_fp32"), run.report["flags"].dump().c_str());
+  // Where the wall went, and how the candidate was timed (gate, trace).
+  const auto& environment = run.report["environment"];
+  if (environment.is_object())
+    std::printf("[ figures  ] %s: launch_gate %s, wall_s_by_phase %s\n", label.c_str(),
+                environment.value("launch_gate", std::string("?")).c_str(),
+                environment.contains("wall_s_by_phase") ? environment["wall_s_by_phase"].dump().c_str() : "{}");
 }
 
 std::filesystem::path redteam(const std::string& name) {
@@ -94,7 +100,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Expected{"identity_public", "default", "fail_correctness", std::nullopt, "passes_public_inputs_only"},
                       Expected{"input_mutation", "default", "hack_suspected", "input_mutation", std::nullopt},
                       Expected{"noop", "default", "fail_correctness", std::nullopt, std::nullopt},
-                      Expected{"phase_kernels", "default", "hack_suspected", "phase_detection", std::nullopt}),
+                      Expected{"phase_kernels", "default", "hack_suspected", "phase_detection", std::nullopt},
+                      Expected{"early_side_stream", "default", "hack_suspected", "stream_injection", std::nullopt}),
     [](const auto& param_info) { return param_info.param.candidate; });
 
 // The hostile candidates that hold the GPU (a spinning kernel, every byte of device memory)
@@ -124,6 +131,20 @@ TEST(RedTeamCudaContained, WritingOutsideScratchCreatesNothing) {
     EXPECT_FALSE(is_escape(entry.path())) << "escaped file " << entry.path() << "\n" << explain(run);
 }
 
+// A run() that waits for the device while the launch gate holds the stream is honest: the gate
+// times out a few calls in a row, the worker times without it from then on, and the candidate
+// passes.
+TEST(RedTeamCudaLaunchGate, ASynchronisingRunPassesWithoutTheGate) {
+  KBV_REQUIRE_GPU();
+  const auto run = eval_cuda(redteam("sync_in_run"), "default");
+  ASSERT_TRUE(run.report.is_object()) << explain(run);
+  print_figures("sync_in_run", run);
+  EXPECT_EQ(run.report.value("verdict", ""), "pass") << explain(run);
+  EXPECT_TRUE(run.report["flags"].empty()) << explain(run);
+  const std::string gate = run.report["environment"].value("launch_gate", "");
+  EXPECT_EQ(gate.rfind("off after", 0), 0u) << "launch_gate: " << gate << "\n" << explain(run);
+}
+
 std::vector<std::string> honest_cuda_candidates() {
   std::vector<std::string> files;
   std::stringstream list(KBV_TEST_CUDA_CANDIDATES);  // problem=target,...
@@ -141,6 +162,9 @@ TEST_P(HonestCuda, PassesWithNoFlagAtItsDefaultSize) {
   print_figures(GetParam(), run);
   EXPECT_EQ(run.report.value("verdict", ""), "pass") << explain(run);
   EXPECT_TRUE(run.report["flags"].empty()) << explain(run);
+  // None of the examples waits for the device inside run(): the gate stays on (a first call may
+  // time out once while CUDA loads its kernel).
+  EXPECT_EQ(run.report["environment"].value("launch_gate", "").rfind("on", 0), 0u) << explain(run);
 }
 
 INSTANTIATE_TEST_SUITE_P(Examples, HonestCuda, ::testing::ValuesIn(honest_cuda_candidates()), [](const auto& param_info) {

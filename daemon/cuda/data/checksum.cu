@@ -25,13 +25,14 @@ __global__ void checksum_kernel(const unsigned char* data, uint64_t bytes, uint6
   const uint64_t words = (bytes + 7) / 8;
   const uint64_t full_words = bytes / 8;
   unsigned long long local = 0;
+  const uint64_t salt = checksum_detail::key_salt(key);
   for (uint64_t w = static_cast<uint64_t>(detail::global_thread_index()); w < words;
        w += static_cast<uint64_t>(detail::grid_stride())) {
     // Little-endian loads: the GPU is little-endian, as the host twin assumes.
     const uint64_t word = kAligned && w < full_words
                               ? reinterpret_cast<const uint64_t*>(data)[w]
                               : word_from_bytes(data, w, bytes);
-    local += checksum_detail::word_term(word, w, key);
+    local += checksum_detail::word_term(word, w, salt);
   }
   const unsigned long long block_total = detail::block_reduce(local, detail::SumOp{}, scratch);
   if (threadIdx.x == 0) atomicAdd(total, block_total);

@@ -2,11 +2,16 @@
 // launched on a second stream (with that stream's id), allocations from cudaMalloc and
 // cudaMallocAsync with the right peak, nothing from before the window, and a kernel still
 // running on another stream after the timed region (stream injection).
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <thread>
 #include <string>
+#include <vector>
 
 #include "gpu_test_support.hpp"
 #include "measure/cupti/cupti_tracer.hpp"
+#include "measure/timing/launch_gate.hpp"
 #include "measure/support/library_errors.hpp"
 
 namespace kbv::cuda::measure_testing {
@@ -142,6 +147,49 @@ TEST_F(CuptiTest, JoinedSideStreamWorkEndsBeforeTheMarker) {
   ASSERT_EQ(w.markers.size(), 1u);
   EXPECT_EQ(w.kernels.size(), 1u);
   EXPECT_TRUE(w.all_kernels_end_before(w.markers[0]));
+}
+
+// What a trace window costs the worker per call (begin: device sync; end: device sync and a
+// forced flush), with one kernel inside: a figure for the eval's per-sample overhead.
+TEST_F(CuptiTest, WindowCostFigure) {
+  constexpr int kWindows = 100;
+  std::vector<double> costs;
+  for (int i = 0; i < kWindows; ++i) {
+    const auto begin = std::chrono::steady_clock::now();
+    tracer_->begin_window();
+    launch_spin_ns(1000, main_.get());
+    const TraceWindow w = tracer_->end_window();
+    costs.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count());
+    ASSERT_EQ(w.kernels.size(), 1u);
+  }
+  std::sort(costs.begin(), costs.end());
+  std::printf("[ figures  ] CUPTI window with one 1 us kernel: median %.1f us, p90 %.1f us over %d windows\n",
+              costs[kWindows / 2] * 1e6, costs[kWindows * 9 / 10] * 1e6, kWindows);
+}
+
+// The launch gate is kbv's, not the traced work's: it never shows among the kernels. Work put
+// on another stream while the gate holds the timed one starts before the marker in front of
+// the timed window, which is how the worker sees it (worker/cuda_device.cpp).
+TEST_F(CuptiTest, LaunchGateIsNotTracedAndWorkUnderItStartsEarly) {
+  LaunchGate gate;
+  tracer_->begin_window();
+  gate.hold(main_.get());
+  CuptiTracer::launch_marker(main_.get());
+  launch_spin_ns(kShortSpinNs, side_.get());  // runs at once: nothing holds the side stream
+  launch_spin_ns(kShortSpinNs, main_.get());  // the timed work, behind the gate
+  CuptiTracer::launch_marker(main_.get());
+  std::this_thread::sleep_for(std::chrono::milliseconds(2));  // the side kernel is done by now
+  gate.release();
+  const TraceWindow w = tracer_->end_window();
+  print_window(w);
+  EXPECT_FALSE(gate.timed_out());
+  for (const KernelRecord& k : w.kernels) EXPECT_NE(k.name, kLaunchGateKernelName);
+  ASSERT_EQ(w.markers.size(), 2u);
+  ASSERT_EQ(w.kernels.size(), 2u);
+  const auto early = w.kernels_starting_before(w.markers.front());
+  ASSERT_EQ(early.size(), 1u);
+  EXPECT_EQ(early[0].stream_id, CuptiTracer::stream_id(side_.get()));
+  EXPECT_TRUE(w.all_kernels_end_before(w.markers.back()));
 }
 
 }  // namespace

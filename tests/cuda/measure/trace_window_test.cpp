@@ -78,6 +78,11 @@ TEST(TraceWindow, SpanNamesStreamsAndLateKernels) {
   const auto late = w.kernels_ending_after(300);
   ASSERT_EQ(late.size(), 1u);
   EXPECT_EQ(late[0].name, "b");
+  // Work before the timed window: only the kernel that began before 100 counts.
+  const auto early = w.kernels_starting_before(100);
+  ASSERT_EQ(early.size(), 1u);
+  EXPECT_EQ(early[0].start_ns, 50u);
+  EXPECT_TRUE(w.kernels_starting_before(50).empty());
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <cupti.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstdlib>
 #include <exception>
@@ -78,6 +79,8 @@ class TraceCollector {
         out.correlation = k->correlationId;
         if (out.name == kMarkerKernelName)
           window_.markers.push_back(out.start_ns);
+        else if (out.name == kLaunchGateKernelName)
+          return;
         else
           window_.kernels.push_back(std::move(out));
         return;
@@ -143,11 +146,31 @@ std::atomic<detail::TraceCollector*> g_collector{nullptr};
 // Buffer size per CUPTI request: ~50k kernel records; CUPTI asks again as buffers fill.
 constexpr size_t kActivityBufferBytes = size_t{8} << 20;
 
+// Every end_window() forces a flush, which hands CUPTI's current buffer back and makes it ask
+// for a new one: once per call. Fresh 8 MiB blocks cost a page fault per page CUPTI touches
+// (and an mmap/munmap pair), so returned buffers wait here for the next request. Plain atomic
+// slots, trivially destructible: CUPTI may deliver a buffer while the process exits.
+constexpr size_t kSpareBuffers = 4;
+std::array<std::atomic<uint8_t*>, kSpareBuffers> g_spare_buffers{};
+
+uint8_t* take_buffer() {
+  for (auto& slot : g_spare_buffers)
+    if (uint8_t* spare = slot.exchange(nullptr)) return spare;
+  return static_cast<uint8_t*>(std::aligned_alloc(ACTIVITY_RECORD_ALIGNMENT, kActivityBufferBytes));
+}
+
+void return_buffer(uint8_t* buffer) {
+  for (auto& slot : g_spare_buffers) {
+    uint8_t* empty = nullptr;
+    if (slot.compare_exchange_strong(empty, buffer)) return;
+  }
+  std::free(buffer);
+}
+
 // CUPTI owns a buffer between these two callbacks and hands it back by pointer, so it is a
 // plain aligned malloc block rather than an owning C++ object.
 void CUPTIAPI on_buffer_requested(uint8_t** buffer, size_t* size, size_t* max_records) {
-  *buffer = static_cast<uint8_t*>(std::aligned_alloc(ACTIVITY_RECORD_ALIGNMENT,
-                                                     kActivityBufferBytes));
+  *buffer = take_buffer();
   *size = *buffer ? kActivityBufferBytes : 0;
   *max_records = 0;  // as many as fit
 }
@@ -156,7 +179,7 @@ void CUPTIAPI on_buffer_completed(CUcontext context, uint32_t stream_id, uint8_t
                                   size_t, size_t valid_bytes) {
   if (detail::TraceCollector* collector = g_collector.load())
     collector->add_buffer(context, stream_id, buffer, valid_bytes);
-  std::free(buffer);
+  return_buffer(buffer);
 }
 
 }  // namespace

@@ -82,4 +82,11 @@ std::vector<KernelRecord> TraceWindow::kernels_ending_after(uint64_t gpu_ns) con
   return late;
 }
 
+std::vector<KernelRecord> TraceWindow::kernels_starting_before(uint64_t gpu_ns) const {
+  std::vector<KernelRecord> early;
+  for (const KernelRecord& k : kernels)
+    if (k.start_ns < gpu_ns) early.push_back(k);
+  return early;
+}
+
 }  // namespace kbv::cuda

@@ -56,11 +56,14 @@ struct ApiRecord {
   uint32_t correlation = 0;
 };
 
-// The name kbv's own marker kernel carries in traces (cupti_tracer.hpp, launch_marker).
+// The names kbv's own harness kernels carry in traces (unmangled, extern "C"): the marker
+// (cupti_tracer.hpp, launch_marker) and the launch gate (timing/launch_gate.hpp). Neither is
+// the traced work's: markers go to TraceWindow::markers, gates are dropped.
 inline constexpr const char* kMarkerKernelName = "kbv_trace_marker";
+inline constexpr const char* kLaunchGateKernelName = "kbv_launch_gate";
 
 struct TraceWindow {
-  std::vector<KernelRecord> kernels;  // kbv marker kernels excluded (see markers)
+  std::vector<KernelRecord> kernels;  // kbv's harness kernels excluded (see markers)
   std::vector<uint64_t> markers;      // start times of marker kernels, ascending
   std::vector<MemoryRecord> memory;
   std::vector<CopyRecord> copies;
@@ -87,6 +90,9 @@ struct TraceWindow {
   // launched right after the stop event)? Lists the ones that did not.
   bool all_kernels_end_before(uint64_t gpu_ns) const;
   std::vector<KernelRecord> kernels_ending_after(uint64_t gpu_ns) const;
+  // The converse, for work done before the timed window opened (e.g. on another stream while
+  // a launch gate held the timed one): kernels that started before `gpu_ns`.
+  std::vector<KernelRecord> kernels_starting_before(uint64_t gpu_ns) const;
 };
 
 }  // namespace kbv::cuda

@@ -9,6 +9,7 @@
 #include "measure/support/handles.hpp"
 #include "measure/support/library_errors.hpp"
 #include "measure/timing/l2_flush.hpp"
+#include "measure/timing/launch_gate.hpp"
 #include "measure/timing/sm_clock.hpp"
 
 namespace kbv::cuda {
@@ -49,11 +50,18 @@ struct ColdTimer::Impl {
         stop(measure::make_event(cudaEventDefault)) {}
 
   double cold_sample(const TimedCall& call, uint64_t index) {
-    flusher.flush(stream, index);
+    flusher.reset_persisting(stream);
+    // The gate holds the stream while the sample is enqueued (launch_gate.hpp), as it does for
+    // the candidate in the worker: the same recipe for every contender.
+    const bool gated = gate.active();
+    if (gated) gate.hold(stream);
+    flusher.enqueue(stream, index);
     measure::check(cudaEventRecord(start.get(), stream), "cudaEventRecord(start)");
     call(stream, index);
     measure::check(cudaEventRecord(stop.get(), stream), "cudaEventRecord(stop)");
+    if (gated) gate.release();
     measure::check(cudaEventSynchronize(stop.get()), "cudaEventSynchronize(stop)");
+    if (gated) gate.settle();  // counts timeouts; gate.active() turns false on a waiting callable
     float ms = 0;
     measure::check(cudaEventElapsedTime(&ms, start.get(), stop.get()), "cudaEventElapsedTime");
     constexpr double kSecondsPerMs = 1e-3;
@@ -116,6 +124,7 @@ struct ColdTimer::Impl {
   cudaStream_t stream;
   StopRule rule;
   L2Flusher flusher;
+  LaunchGate gate;
   SmClock clock;
   measure::Event start, stop;
 };
@@ -153,5 +162,6 @@ const StopRule& ColdTimer::rule() const { return impl_->rule; }
 std::string ColdTimer::clock_source() const { return impl_->clock.source(); }
 double ColdTimer::default_clock_mhz() const { return impl_->clock.default_mhz(); }
 size_t ColdTimer::flush_bytes() const { return impl_->flusher.buffer_bytes(); }
+std::string ColdTimer::launch_gate_state() const { return impl_->gate.state(); }
 
 }  // namespace kbv::cuda

@@ -1,7 +1,8 @@
 // timing/cold_timer.hpp — NVBench-style cold timing of GPU work (FIELD-NOTES §2).
 //
-// One sample: flush L2 (l2_flush.hpp), record a start event on the harness stream, run the
-// callable, record a stop event, wait, read the elapsed time, read the SM clock. Samples taken
+// One sample: reset persisting L2 lines, hold the stream with a launch gate (launch_gate.hpp),
+// enqueue the L2 flush (l2_flush.hpp), a start event, the callable and a stop event, release
+// the gate, wait, read the elapsed time, read the SM clock. Samples taken
 // below 75 % of the default SM clock are discarded (after a short pause for the GPU to
 // recover). Warm-up runs by wall time first; sampling stops per the NVBench stdrel rule
 // (stop_rule.hpp) or at the wall cap.
@@ -62,6 +63,8 @@ class ColdTimer {
   std::string clock_source() const;
   double default_clock_mhz() const;
   size_t flush_bytes() const;
+  // How samples are enqueued: behind a launch gate or not (LaunchGate::state()).
+  std::string launch_gate_state() const;
 
  private:
   struct Impl;

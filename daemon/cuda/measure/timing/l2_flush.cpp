@@ -25,6 +25,11 @@ L2Flusher::L2Flusher() {
 }
 
 void L2Flusher::flush(cudaStream_t stream, uint64_t sample) {
+  reset_persisting(stream);
+  enqueue(stream, sample);
+}
+
+void L2Flusher::reset_persisting(cudaStream_t stream) {
   if (max_persisting_bytes_ > 0) {
     // A candidate may have marked its data persisting (access-policy window) so it survives
     // the flush; demote every persisting line, close the carve-out, clear our stream's window.
@@ -49,6 +54,9 @@ void L2Flusher::flush(cudaStream_t stream, uint64_t sample) {
                                           &no_window),
                    "cudaStreamSetAttribute(AccessPolicyWindow, none)");
   }
+}
+
+void L2Flusher::enqueue(cudaStream_t stream, uint64_t sample) {
   constexpr uint64_t kByteValues = 256;
   measure::check(cudaMemsetAsync(buffer_.get(), static_cast<int>(sample % kByteValues),
                                  buffer_.bytes(), stream),

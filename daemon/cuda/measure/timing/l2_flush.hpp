@@ -18,8 +18,13 @@ class L2Flusher {
   // 1.2 s in NVBench issue #100).
   L2Flusher();
 
-  // Enqueues the flush on `stream`; `sample` varies the byte written.
+  // Both halves below: reset_persisting(stream), then enqueue(stream, sample).
   void flush(cudaStream_t stream, uint64_t sample);
+  // Host-side calls only (persisting lines, carve-out, the stream's access-policy window):
+  // made before a launch gate holds the stream, so none of them can wait behind it.
+  void reset_persisting(cudaStream_t stream);
+  // Enqueues the memset over the flush buffer on `stream`; `sample` varies the byte written.
+  void enqueue(cudaStream_t stream, uint64_t sample);
 
   size_t l2_bytes() const { return l2_bytes_; }
   size_t buffer_bytes() const { return buffer_.bytes(); }
