@@ -15,16 +15,21 @@
 #include <cstring>
 #include <optional>
 #include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "common/cuda_error.hpp"
 #include "common/device_buffer.hpp"
 #include "common/stream.hpp"
 #include "data/checksum.hpp"
+#include "data/checksum_mix.hpp"
 #include "data/device_compare.hpp"
 #include "data/device_inputs.hpp"
 #include "data/poison.hpp"
 #include "data/reference_context.hpp"
 #include "data/reference_graph.hpp"
+#include "data/timing_inputs.hpp"
 #include "measure/baseline/cuda_baseline.hpp"
 #include "measure/baseline/math_mode.hpp"
 #include "measure/ceilings/ceilings.hpp"
@@ -104,13 +109,34 @@ class CudaDataPlane final : public DataPlane {
   int slot_count() const override { return static_cast<int>(places_.size()); }
 
   void prepare(int slot, const inputs::FamilyDraw& draw, uint64_t seed) override {
-    generate_inputs(slot, draw, seed, cuda::generate_inputs_on_device);
+    const SlotPlaces& place = places_.at(static_cast<size_t>(slot));
+    for (size_t i = 0; i < place.inputs.size(); ++i)
+      cuda::generate_inputs_on_device(at(place.inputs[i]), place.inputs[i].count, draw.family, draw.params, seed, static_cast<uint32_t>(i),
+                                      row_length(i), problem_.input_scale(i), stream_->get());
+    stream_->synchronize();  // the generation's time belongs to this step (per-phase wall report)
     reference_slot_ = -1;  // the reference is computed on first need, from these inputs
     tf32_slot_ = -1;
+    if (generated_digest_ && generated_digest_->first == slot) generated_digest_.reset();
   }
 
+  // Fresh timing inputs, and their digest from the same pass (data/timing_inputs.hpp): the
+  // evaluator's digest before the next call is that one, without reading the inputs again.
   void prepare_timing(int slot, const inputs::FamilyDraw& draw, uint64_t seed) override {
-    generate_inputs(slot, draw, seed, cuda::generate_timing_inputs_on_device);
+    const SlotPlaces& place = places_.at(static_cast<size_t>(slot));
+    auto sums = cuda::DeviceBuffer<unsigned long long>::on_stream(std::max<size_t>(1, place.inputs.size()), stream_->get());
+    cuda::check(cudaMemsetAsync(sums.get(), 0, sums.size() * sizeof(unsigned long long), stream_->get()), "cudaMemsetAsync");
+    for (size_t i = 0; i < place.inputs.size(); ++i)
+      cuda::generate_timing_inputs_on_device(at(place.inputs[i]), place.inputs[i].count, draw.family, draw.params, seed,
+                                             static_cast<uint32_t>(i), row_length(i), problem_.input_scale(i), digest_key_,
+                                             sums.get() + i, stream_->get());
+    std::vector<unsigned long long> host_sums(sums.size());
+    cuda::check(cudaMemcpyAsync(host_sums.data(), sums.get(), host_sums.size() * sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream_->get()),
+                "cudaMemcpyAsync (timing input checksums)");
+    stream_->synchronize();
+    std::string text;
+    for (size_t i = 0; i < place.inputs.size(); ++i)
+      text += std::to_string(cuda::checksum_detail::finish(host_sums[i], sizeof(float) * static_cast<uint64_t>(place.inputs[i].count), digest_key_)) + ",";
+    generated_digest_.emplace(slot, std::move(text));
     if (reference_slot_ == slot) reference_slot_ = -1;
     if (tf32_slot_ == slot) tf32_slot_ = -1;
   }
@@ -120,7 +146,16 @@ class CudaDataPlane final : public DataPlane {
     stream_->synchronize();
   }
 
-  std::string input_digest(int slot) override { return digest(places_.at(static_cast<size_t>(slot)).inputs); }
+  // The digest prepare_timing() computed is used once, for the first digest of that slot after
+  // it (the one before the call); every later one reads the inputs again.
+  std::string input_digest(int slot) override {
+    if (generated_digest_ && generated_digest_->first == slot) {
+      std::string text = std::move(generated_digest_->second);
+      generated_digest_.reset();
+      return text;
+    }
+    return digest(places_.at(static_cast<size_t>(slot)).inputs);
+  }
   std::string output_digest(int slot) override { return digest(places_.at(static_cast<size_t>(slot)).outputs); }
 
   CompareResult check_outputs(int slot) override {
@@ -286,18 +321,10 @@ class CudaDataPlane final : public DataPlane {
       throw std::runtime_error("cuMemsetD32Async failed");
   }
 
-  // Every input of `slot` from `generator` (the bit-exact or the single-precision draw), then a
-  // wait: the generation's time belongs to this step (per-phase wall report).
-  using InputGenerator = void (*)(float*, int64_t, inputs::Family, inputs::FamilyParams, uint64_t, uint32_t, uint64_t, double, cudaStream_t);
-  void generate_inputs(int slot, const inputs::FamilyDraw& draw, uint64_t seed, InputGenerator generator) {
-    const SlotPlaces& place = places_.at(static_cast<size_t>(slot));
-    for (size_t i = 0; i < place.inputs.size(); ++i) {
-      const Shape& shape = problem_.input_shapes[i];
-      const uint64_t row_length = shape.empty() ? 1 : static_cast<uint64_t>(shape.back());
-      generator(at(place.inputs[i]), place.inputs[i].count, draw.family, draw.params, seed, static_cast<uint32_t>(i), row_length,
-                problem_.input_scale(i), stream_->get());
-    }
-    stream_->synchronize();
+  // The innermost dimension of input i (rows for the per_row_scale family).
+  uint64_t row_length(size_t input) const {
+    const Shape& shape = problem_.input_shapes[input];
+    return shape.empty() ? 1 : static_cast<uint64_t>(shape.back());
   }
 
   float* at(const TensorPlace& place) const { return reinterpret_cast<float*>(arena_.get() + place.offset); }
@@ -372,6 +399,7 @@ class CudaDataPlane final : public DataPlane {
   int reference_slot_ = -1;
   int tf32_slot_ = -1;
   uint64_t digest_key_ = 0;
+  std::optional<std::pair<int, std::string>> generated_digest_;  // slot, digest of its fresh timing inputs
   uint64_t sample_ = 0;
   std::string device_name_;
   double tf32_flops_ = 0, bandwidth_ = 0;

@@ -46,6 +46,11 @@ struct FamilyParams {
 // Distinguishes the per-element stream from the per-row stream of one tensor.
 constexpr uint32_t kElementStream = 0x6b627601u;  // "kbv\x01"
 constexpr uint32_t kRowStream = 0x6b627602u;
+// The CUDA timing draw's own streams (cuda/data/timing_inputs.cu): one block per pair of
+// elements, a second block where a family needs a third word, and the per-row words.
+constexpr uint32_t kTimingPairStream = 0x6b627611u;
+constexpr uint32_t kTimingThirdWordStream = 0x6b627612u;
+constexpr uint32_t kTimingRowStream = 0x6b627613u;
 
 KBV_HD inline r123::Philox4x32::ctr_type philox_block(uint64_t seed, uint32_t tensor,
                                                       uint64_t counter, uint32_t stream) {
@@ -59,8 +64,8 @@ KBV_HD inline r123::Philox4x32::ctr_type philox_block(uint64_t seed, uint32_t te
 
 // 24 random bits to [0,1) and (0,1): exactly representable in float. `Real` is double for
 // every input that is checked against the fp64 reference (host and device bit for bit); the
-// CUDA timing phase draws its per-sample inputs with Real = float (same families, same
-// parameters, fresh values, about 10x less fp64 work; generate_timing_inputs_on_device).
+// CUDA timing phase draws its per-sample inputs with Real = float from its own streams (same
+// families, same parameters, fresh values; cuda/data/timing_inputs.cu).
 template <class Real = double>
 KBV_HD inline Real unit_closed_open(uint32_t bits) { return static_cast<Real>(bits >> 8) * static_cast<Real>(1.0 / 16777216.0); }
 template <class Real = double>
@@ -72,35 +77,48 @@ KBV_HD inline Real standard_normal(uint32_t bits0, uint32_t bits1) {
   return sqrt(static_cast<Real>(-2) * log(unit_open<Real>(bits0))) * cos(kTwoPi * unit_closed_open<Real>(bits1));
 }
 
-// The value of one element, before the tensor's own scale.
+// The value of one element from its random words, before the tensor's own scale: r0 and r1
+// for every family, r2 for sparse only (uses_third_word), row0 (the element's row's word) for
+// per_row_scale only (uses_row_word).
+KBV_HD constexpr bool uses_third_word(Family family) { return family == Family::sparse; }
+KBV_HD constexpr bool uses_row_word(Family family) { return family == Family::per_row_scale; }
+
+template <class Real = double>
+KBV_HD inline Real family_value_from_bits(Family family, FamilyParams params, uint32_t r0, uint32_t r1,
+                                          uint32_t r2, uint32_t row0) {
+  const Real a = static_cast<Real>(params.a);
+  switch (family) {
+    case Family::uniform01: return unit_closed_open<Real>(r0);
+    case Family::negated: return -unit_closed_open<Real>(r0);
+    case Family::scaled3: return static_cast<Real>(3) * unit_closed_open<Real>(r0);
+    case Family::scaled001: return static_cast<Real>(0.01) * unit_closed_open<Real>(r0);
+    case Family::normal: return standard_normal<Real>(r0, r1);
+    case Family::shifted: return standard_normal<Real>(r0, r1) + a;
+    case Family::large: return standard_normal<Real>(r0, r1) * a;
+    case Family::heavy_tailed: {
+      const Real magnitude = pow(unit_open<Real>(r0), static_cast<Real>(-1) / a) - static_cast<Real>(1);
+      return (r1 & 1u) ? magnitude : -magnitude;
+    }
+    case Family::sparse:
+      return unit_closed_open<Real>(r2) < a ? static_cast<Real>(0) : standard_normal<Real>(r0, r1);
+    case Family::tiny: return standard_normal<Real>(r0, r1) * a;
+    case Family::per_row_scale: {
+      const Real exponent = (static_cast<Real>(2) * unit_closed_open<Real>(row0) - static_cast<Real>(1)) * a;
+      return standard_normal<Real>(r0, r1) * pow(static_cast<Real>(10), exponent);
+    }
+    default: return static_cast<Real>(0);
+  }
+}
+
+// The value of element `index` of the bit-exact draw (host and device alike), before the
+// tensor's own scale: one Philox block per element, one per row for per_row_scale.
 template <class Real = double>
 KBV_HD inline Real family_value(Family family, FamilyParams params, uint64_t seed,
                                 uint32_t tensor, uint64_t index, uint64_t row_length) {
   const auto r = philox_block(seed, tensor, index, kElementStream);
-  const Real a = static_cast<Real>(params.a);
-  switch (family) {
-    case Family::uniform01: return unit_closed_open<Real>(r[0]);
-    case Family::negated: return -unit_closed_open<Real>(r[0]);
-    case Family::scaled3: return static_cast<Real>(3) * unit_closed_open<Real>(r[0]);
-    case Family::scaled001: return static_cast<Real>(0.01) * unit_closed_open<Real>(r[0]);
-    case Family::normal: return standard_normal<Real>(r[0], r[1]);
-    case Family::shifted: return standard_normal<Real>(r[0], r[1]) + a;
-    case Family::large: return standard_normal<Real>(r[0], r[1]) * a;
-    case Family::heavy_tailed: {
-      const Real magnitude = pow(unit_open<Real>(r[0]), static_cast<Real>(-1) / a) - static_cast<Real>(1);
-      return (r[1] & 1u) ? magnitude : -magnitude;
-    }
-    case Family::sparse:
-      return unit_closed_open<Real>(r[2]) < a ? static_cast<Real>(0) : standard_normal<Real>(r[0], r[1]);
-    case Family::tiny: return standard_normal<Real>(r[0], r[1]) * a;
-    case Family::per_row_scale: {
-      const uint64_t row = row_length ? index / row_length : 0;
-      const auto row_bits = philox_block(seed, tensor, row, kRowStream);
-      const Real exponent = (static_cast<Real>(2) * unit_closed_open<Real>(row_bits[0]) - static_cast<Real>(1)) * a;
-      return standard_normal<Real>(r[0], r[1]) * pow(static_cast<Real>(10), exponent);
-    }
-    default: return static_cast<Real>(0);
-  }
+  uint32_t row0 = 0;
+  if (uses_row_word(family)) row0 = philox_block(seed, tensor, row_length ? index / row_length : 0, kRowStream)[0];
+  return family_value_from_bits<Real>(family, params, r[0], r[1], r[2], row0);
 }
 
 KBV_HD inline float generate_element(Family family, FamilyParams params, uint64_t seed,

@@ -18,14 +18,6 @@ __global__ void generate_kernel(float* dst, int64_t count, inputs::Family family
   }
 }
 
-__global__ void generate_single_kernel(float* dst, int64_t count, inputs::Family family,
-                                       inputs::FamilyParams params, uint64_t seed, uint32_t tensor_id,
-                                       uint64_t row_length, float scale) {
-  for (int64_t i = detail::global_thread_index(); i < count; i += detail::grid_stride()) {
-    dst[i] = inputs::family_value<float>(family, params, seed, tensor_id, static_cast<uint64_t>(i), row_length) * scale;
-  }
-}
-
 __global__ void widen_kernel(const float* src, double* dst, int64_t count) {
   for (int64_t i = detail::global_thread_index(); i < count; i += detail::grid_stride()) {
     dst[i] = static_cast<double>(src[i]);
@@ -47,15 +39,6 @@ void generate_inputs_on_device(float* dst, int64_t count, inputs::Family family,
   generate_kernel<<<detail::grid_for(count), detail::kBlockThreads, 0, stream>>>(
       dst, count, family, params, seed, tensor_id, row_length, scale);
   check_launch("generate_kernel");
-}
-
-void generate_timing_inputs_on_device(float* dst, int64_t count, inputs::Family family,
-                                      inputs::FamilyParams params, uint64_t seed, uint32_t tensor_id,
-                                      uint64_t row_length, double scale, cudaStream_t stream) {
-  if (count <= 0) return;
-  generate_single_kernel<<<detail::grid_for(count), detail::kBlockThreads, 0, stream>>>(
-      dst, count, family, params, seed, tensor_id, row_length, static_cast<float>(scale));
-  check_launch("generate_single_kernel");
 }
 
 void widen_f32_to_f64(const float* src, double* dst, int64_t count, cudaStream_t stream) {

@@ -19,14 +19,7 @@ void generate_inputs_on_device(float* dst, int64_t count, inputs::Family family,
                                inputs::FamilyParams params, uint64_t seed, uint32_t tensor_id,
                                uint64_t row_length, double scale, cudaStream_t stream);
 
-// The same families with single-precision arithmetic (family_value<float>): values from the
-// same distributions and keyed seeds, not bit-identical to the host. For timing samples, whose
-// outputs are rechecked against the TF32 baseline on the same inputs and never against a host
-// reference; the fp64 transcendentals of the exact path made input generation the largest
-// share of a memory-bound eval's wall time (H200, 2026-11-29: 22 ms per 6.4 GB sample).
-void generate_timing_inputs_on_device(float* dst, int64_t count, inputs::Family family,
-                                      inputs::FamilyParams params, uint64_t seed, uint32_t tensor_id,
-                                      uint64_t row_length, double scale, cudaStream_t stream);
+// Timing-sample inputs: data/timing_inputs.hpp.
 
 // dst[i] = double(src[i]) (exact) for i in [0, count), asynchronously on `stream`.
 void widen_f32_to_f64(const float* src, double* dst, int64_t count, cudaStream_t stream);
