@@ -47,14 +47,35 @@ __device__ ElementStats reduce_element_stats(ElementStats local) {
 
 __device__ ElementStats empty_stats() { return {0, 0, 0, kNoViolation, 0.0, 0.0, 0.0, 0.0}; }
 
+// Each thread walks i = t, t + S, t + 2S, … (S the grid size) in that order, as a plain
+// grid-stride loop would; it loads kUnroll of them before using any, so more loads are in
+// flight (a one-load-per-iteration loop read 12.8 GB at ~1.5 TB/s on the H200). Same elements,
+// same order per thread: the fp64 sums are bit for bit those of the plain loop.
+constexpr int kUnroll = 4;
+
+template <class Load, class Use>
+__device__ __forceinline__ void for_each_element(int64_t count, Load load, Use use) {
+  const int64_t stride = detail::grid_stride();
+  int64_t i = detail::global_thread_index();
+  for (; i + (kUnroll - 1) * stride < count; i += kUnroll * stride) {
+    decltype(load(i)) loaded[kUnroll];
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) loaded[u] = load(i + u * stride);
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) use(i + u * stride, loaded[u]);
+  }
+  for (; i < count; i += stride) use(i, load(i));
+}
+
 template <class Reference>
 __global__ void reference_squares_kernel(const Reference* reference, int64_t count, double* partials) {
   __shared__ double scratch[32];
   double local = 0.0;
-  for (int64_t i = detail::global_thread_index(); i < count; i += detail::grid_stride()) {
-    const double r = static_cast<double>(reference[i]);
-    if (isfinite(r)) local += r * r;
-  }
+  for_each_element(
+      count, [&](int64_t i) { return static_cast<double>(reference[i]); },
+      [&](int64_t, double r) {
+        if (isfinite(r)) local += r * r;
+      });
   const double total = block_reduce(local, detail::SumOp{}, scratch);
   if (threadIdx.x == 0) partials[blockIdx.x] = total;
 }
@@ -79,34 +100,40 @@ __global__ void element_kernel(const float* output, const Reference* reference, 
                                ElementStats* partials) {
   const double abs_allowance = stats->abs_allowance;
   ElementStats local = empty_stats();
-  for (int64_t i = detail::global_thread_index(); i < count; i += detail::grid_stride()) {
-    const float raw = output[i];
-    if (__float_as_uint(raw) == poison_bits) ++local.unwritten;
-    const double out = raw;
-    const double ref = static_cast<double>(reference[i]);
-    local.output_sum += out;
-    bool bad = false;
-    if (!isfinite(out)) {
-      const bool same_nonfinite = (isnan(out) && isnan(ref)) || (isinf(out) && out == ref);
-      if (isfinite(ref)) ++local.nonfinite;
-      bad = !same_nonfinite;
-      if (bad) local.max_abs = INFINITY;
-    } else if (!isfinite(ref)) {
-      bad = true;
-    } else {
-      const double diff = fabs(out - ref);
-      const double allowed = abs_allowance + rtol * fabs(ref);
-      local.sum_sq_error += diff * diff;
-      local.max_abs = fmax(local.max_abs, diff);
-      const double ratio = allowed > 0 ? diff / allowed : (diff > 0 ? INFINITY : 0.0);
-      local.max_rel = fmax(local.max_rel, ratio);
-      bad = diff > allowed;
-    }
-    if (bad) {
-      ++local.violations;
-      if (i < local.first_violation) local.first_violation = i;
-    }
-  }
+  struct Pair {
+    float raw;
+    double ref;
+  };
+  for_each_element(
+      count, [&](int64_t i) { return Pair{output[i], static_cast<double>(reference[i])}; },
+      [&](int64_t i, Pair pair) {
+        const float raw = pair.raw;
+        if (__float_as_uint(raw) == poison_bits) ++local.unwritten;
+        const double out = raw;
+        const double ref = pair.ref;
+        local.output_sum += out;
+        bool bad = false;
+        if (!isfinite(out)) {
+          const bool same_nonfinite = (isnan(out) && isnan(ref)) || (isinf(out) && out == ref);
+          if (isfinite(ref)) ++local.nonfinite;
+          bad = !same_nonfinite;
+          if (bad) local.max_abs = INFINITY;
+        } else if (!isfinite(ref)) {
+          bad = true;
+        } else {
+          const double diff = fabs(out - ref);
+          const double allowed = abs_allowance + rtol * fabs(ref);
+          local.sum_sq_error += diff * diff;
+          local.max_abs = fmax(local.max_abs, diff);
+          const double ratio = allowed > 0 ? diff / allowed : (diff > 0 ? INFINITY : 0.0);
+          local.max_rel = fmax(local.max_rel, ratio);
+          bad = diff > allowed;
+        }
+        if (bad) {
+          ++local.violations;
+          if (i < local.first_violation) local.first_violation = i;
+        }
+      });
   const ElementStats total = reduce_element_stats(local);
   if (threadIdx.x == 0) partials[blockIdx.x] = total;
 }
