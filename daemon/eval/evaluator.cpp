@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <deque>
 #include <map>
 #include <memory>
 
@@ -17,6 +16,7 @@
 #include "eval/data_plane_factory.hpp"
 #include "eval/phase_clock.hpp"
 #include "eval/sample_stats.hpp"
+#include "timing/stop_rule.hpp"
 #include "eval/worker_process.hpp"
 #include "inputs/family_names.hpp"
 #include "verify/checksum.hpp"
@@ -39,21 +39,16 @@ using Clock = std::chrono::steady_clock;
 constexpr int kMinTimingSamples = 10;
 constexpr int kMaxTimingSamples = 2000;
 constexpr double kHostMinTimedSeconds = 0.05;
-// CUDA stop rule (NVBench stdrel defaults, FIELD-NOTES §2): at least kMinTimingSamples,
-// at least 0.5 s of GPU time in the measurement, the candidate's relative noise under 0.5 %,
-// else a 15 s wall cap. The measurement is the interleaved set (candidate, TF32 and FP32
-// baselines on the same inputs), so its GPU time is theirs together, as NVBench counts one
-// measurement's GPU time: a 3 ms kernel stops after ~54 samples of each instead of 160, and
-// the noise criterion still has to hold.
-constexpr double kCudaMinTimedSeconds = 0.5;
-constexpr double kCudaMaxNoise = 0.005;
+// CUDA stop rule: NVBench's stdrel with its defaults (core/timing/stop_rule.hpp, FIELD-NOTES
+// §2): at least 10 samples and 0.5 s of GPU time, then the candidate's relative standard
+// deviation under 0.5 % or a plateau of that noise; else the 15 s wall cap. The measurement is
+// the interleaved set (candidate, TF32 and FP32 baselines on the same inputs), so its GPU time is
+// theirs together, as NVBench counts one measurement's GPU time: a 3 ms kernel stops after ~54
+// samples of each instead of 160, and the noise criterion still has to hold. (Until 2026-11-29
+// the noise here was IQR / median with a 64-sample max−min plateau: stricter than NVBench and
+// FIELD-NOTES, and it kept sum_dim1 sampling 160–370 times. IQR / median is still what the
+// reports give.)
 constexpr double kCudaWallCapSeconds = 15.0;
-// Plateau (NVBench's stdrel criterion also stops once the noise stops improving): the last
-// kPlateauWindow noise figures lie within kPlateauSpread of their mean. Some memory-bound
-// kernels never get under 0.5 % IQR/median on the H200 (sum_dim1: 0.6–0.7 %) and would
-// otherwise always run into the 15 s cap.
-constexpr size_t kPlateauWindow = 64;
-constexpr double kPlateauSpread = 0.05;
 // Warm-up by time before the first kept CUDA sample: triton.testing.do_bench's default, 25 ms
 // of the candidate's own time (at least one sample), checked like any sample and then dropped.
 constexpr double kCudaWarmupSeconds = 0.025;
@@ -458,8 +453,9 @@ class Evaluation {
     std::vector<double> candidate_samples, trusted_samples;
     std::map<std::string, std::vector<double>> baseline_samples;
     std::vector<double> ping_samples, kernel_span_samples, clock_ratios;
-    double candidate_total = 0, measured_total = 0, warmup_total = 0;
-    std::deque<double> noise_history;  // candidate IQR/median after each sample past the minimums
+    double candidate_total = 0, warmup_total = 0;
+    const timing::StopRule cuda_rule;  // NVBench stdrel defaults
+    timing::NoiseCriterion cuda_criterion(cuda_rule);
     int throttled = 0, warmup_samples = 0;
     double latest_null_call = 0;
     const auto phase_start = Clock::now();
@@ -468,20 +464,9 @@ class Evaluation {
       const int kept = static_cast<int>(candidate_samples.size());
       if (kept >= kMinTimingSamples) {
         if (!cuda && (candidate_total >= kHostMinTimedSeconds || elapsed >= options_.timing_budget_s)) break;
-        if (cuda && measured_total >= kCudaMinTimedSeconds) {
-          const double noise = relative_noise(summarize(candidate_samples));
-          if (noise < kCudaMaxNoise) break;
-          noise_history.push_back(noise);
-          if (noise_history.size() > kPlateauWindow) noise_history.pop_front();
-          if (noise_history.size() == kPlateauWindow) {
-            const auto [low, high] = std::minmax_element(noise_history.begin(), noise_history.end());
-            double mean = 0;
-            for (double value : noise_history) mean += value / static_cast<double>(kPlateauWindow);
-            if (*high - *low <= kPlateauSpread * mean) {
-              result_.environment["stopped_on_noise_plateau"] = noise;
-              break;
-            }
-          }
+        if (cuda && cuda_criterion.finished()) {
+          if (cuda_criterion.noise() >= cuda_rule.max_noise) result_.environment["stopped_on_noise_plateau"] = cuda_criterion.noise();
+          break;
         }
       }
       if (cuda && elapsed >= kCudaWallCapSeconds) break;
@@ -551,13 +536,15 @@ class Evaluation {
       trusted_samples.push_back(std::max(0.0, round_trip - ping));
       candidate_total += reported;
       clock_ratios.push_back(clock);
-      measured_total += reported;
       if (last_kernel_span_s_) kernel_span_samples.push_back(*last_kernel_span_s_);
+      double measured = reported;
       for (const auto& [name, seconds] : baselines) {
         baseline_samples[name].push_back(seconds);
-        measured_total += seconds;
+        measured += seconds;
       }
+      cuda_criterion.add(reported, measured);
     }
+    if (cuda) result_.environment["candidate_relative_stdev"] = cuda_criterion.noise();
     if (candidate_samples.empty()) {
       decide(Verdict::resource, throttled > 0 ? "every timing sample was taken while the device was throttled (" + std::to_string(throttled) + " dropped)"
                                               : "no timing sample was kept within the sampling limits (" + std::to_string(warmup_samples) +

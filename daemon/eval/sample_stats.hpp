@@ -8,7 +8,8 @@
 namespace kbv::eval {
 
 TimingStats summarize(std::vector<double> samples_s);
-// IQR / median: the noise figure the stop rule and the reports use.
+// IQR / median: the noise figure reports use (the CUDA stop rule uses NVBench's relative
+// standard deviation, core/timing/stop_rule.hpp).
 double relative_noise(const TimingStats& stats);
 
 }  // namespace kbv::eval

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <optional>
+#include <ostream>
 #include <sstream>
 
 #include "../cuda/gpu_presence.hpp"
@@ -68,6 +69,8 @@ struct Expected {
   std::optional<std::string> hack_pattern;
   std::optional<std::string> flag;
 };
+// Names the row in test listings (gtest would print the struct's bytes).
+void PrintTo(const Expected& expected, std::ostream* out) { *out << expected.candidate << " -> " << expected.verdict; }
 
 class RedTeamCuda : public ::testing::TestWithParam<Expected> {};
 

@@ -15,6 +15,10 @@
 namespace kbv::cuda {
 namespace {
 
+using timing::NoiseCriterion;
+using timing::SampleSummary;
+using timing::summarize;
+
 using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) {

@@ -21,9 +21,11 @@
 #include <string>
 #include <vector>
 
-#include "measure/timing/stop_rule.hpp"
+#include "timing/stop_rule.hpp"
 
 namespace kbv::cuda {
+
+using timing::StopRule;  // core/timing/stop_rule.hpp
 
 // samples == 0 means no valid measurement (every sample throttled until the wall cap); the
 // times are then 0 and must not be used.

@@ -1,13 +1,15 @@
 // timing/stop_rule.hpp — when to stop sampling, NVBench's "stdrel" criterion with its
-// defaults (nvbench/detail/stdrel_criterion.cxx, measure_cold.cu; FIELD-NOTES §2).
+// defaults (nvbench/detail/stdrel_criterion.cxx, measure_cold.cu; FIELD-NOTES §2). The CUDA
+// timer (cuda/measure/timing/cold_timer) stops each baseline with it, the evaluator the
+// interleaved candidate-and-baselines measurement.
 #pragma once
 
 #include <cstddef>
 #include <deque>
 
-#include "measure/timing/sample_stats.hpp"
+#include "timing/sample_stats.hpp"
 
-namespace kbv::cuda {
+namespace kbv::timing {
 
 struct StopRule {
   size_t min_samples = 10;          // NVBench --min-samples default
@@ -28,10 +30,15 @@ struct StopRule {
 class NoiseCriterion {
  public:
   explicit NoiseCriterion(const StopRule& rule) : rule_(rule) {}
-  void add(double seconds);
+  // One sample of the timed callable; its time counts towards min_gpu_seconds.
+  void add(double seconds) { add(seconds, seconds); }
+  // One sample whose measurement took `measured_seconds` of GPU time in all (the evaluator's
+  // interleaved candidate and baselines, as NVBench counts one measurement's GPU time); the
+  // noise is the sample's own.
+  void add(double seconds, double measured_seconds);
   bool finished() const;
   double noise() const;  // relative standard deviation so far (0 before two samples)
-  double total_seconds() const { return moments_.sum(); }
+  double total_seconds() const { return measured_seconds_; }
   size_t count() const { return moments_.count(); }
 
   static constexpr size_t kNoiseHistory = 512;        // NVBench's ring buffer
@@ -42,7 +49,8 @@ class NoiseCriterion {
  private:
   StopRule rule_;
   RunningMoments moments_;
+  double measured_seconds_ = 0;
   std::deque<double> noise_history_;
 };
 
-}  // namespace kbv::cuda
+}  // namespace kbv::timing

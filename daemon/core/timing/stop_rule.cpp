@@ -1,17 +1,18 @@
 // timing/stop_rule.cpp — NVBench stdrel stopping criterion.
-#include "measure/timing/stop_rule.hpp"
+#include "timing/stop_rule.hpp"
 
 #include <cmath>
 
-namespace kbv::cuda {
+namespace kbv::timing {
 
 double NoiseCriterion::noise() const {
   if (moments_.count() < 2 || moments_.mean() <= 0) return 0;
   return moments_.stdev() / moments_.mean();
 }
 
-void NoiseCriterion::add(double seconds) {
+void NoiseCriterion::add(double seconds, double measured_seconds) {
   moments_.add(seconds);
+  measured_seconds_ += measured_seconds;
   if (moments_.count() < 2) return;  // NVBench records only finite noise values
   const double value = noise();
   if (!std::isfinite(value)) return;
@@ -21,7 +22,7 @@ void NoiseCriterion::add(double seconds) {
 
 bool NoiseCriterion::finished() const {
   if (moments_.count() < rule_.min_samples) return false;
-  if (moments_.sum() <= rule_.min_gpu_seconds) return false;
+  if (measured_seconds_ <= rule_.min_gpu_seconds) return false;
   if (noise_history_.empty()) return false;
   const double current = noise_history_.back();
   if (current < rule_.max_noise) return true;
@@ -36,4 +37,4 @@ bool NoiseCriterion::finished() const {
   return false;
 }
 
-}  // namespace kbv::cuda
+}  // namespace kbv::timing

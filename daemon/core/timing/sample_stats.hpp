@@ -1,11 +1,11 @@
 // timing/sample_stats.hpp — order statistics of timing samples (median, quartiles, IQR) and
-// running moments, pure host code.
+// running moments, pure host code shared by the evaluator and the CUDA timer.
 #pragma once
 
 #include <cstddef>
 #include <vector>
 
-namespace kbv::cuda {
+namespace kbv::timing {
 
 struct SampleSummary {
   size_t count = 0;
@@ -35,4 +35,4 @@ class RunningMoments {
   double mean_ = 0, m2_ = 0, sum_ = 0;
 };
 
-}  // namespace kbv::cuda
+}  // namespace kbv::timing

@@ -1,11 +1,11 @@
 // timing/sample_stats.cpp — quantiles and running moments.
-#include "measure/timing/sample_stats.hpp"
+#include "timing/sample_stats.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
-namespace kbv::cuda {
+namespace kbv::timing {
 
 double quantile_of_sorted(const std::vector<double>& sorted, double q) {
   if (sorted.empty()) throw std::invalid_argument("quantile of an empty sample");
@@ -47,4 +47,4 @@ double RunningMoments::stdev() const {
   return std::sqrt(std::max(0.0, m2_ / static_cast<double>(count_ - 1)));
 }
 
-}  // namespace kbv::cuda
+}  // namespace kbv::timing
