@@ -1,0 +1,170 @@
+// eval/evaluation_calls.cpp — one checked call of the candidate (poisoned outputs, input
+// digests, sandbox reports, thread count, device memory, the worker's clock against the
+// evaluator's), what the worker's CUPTI trace observed, and the null call.
+#include <kbv/plugin.h>
+
+#include <algorithm>
+#include <string>
+
+#include "eval/evaluation.hpp"
+
+#ifdef KBV_HAVE_SANDBOX
+#include "sandbox/sandbox.hpp"
+#endif
+
+namespace kbv::eval::detail {
+namespace {
+
+// A candidate that keeps more than this share of the device memory that was free when its
+// worker was set up is not evaluated further: it would starve the trusted side and the next
+// candidate (verdict `resource`).
+constexpr double kMaxCandidateMemoryShare = 0.5;
+
+}  // namespace
+
+std::string violation_text(const std::vector<int>& numbers) {
+  std::string text;
+  for (int number : numbers) {
+#ifdef KBV_HAVE_SANDBOX
+    const std::string name = sandbox::syscall_name(number);
+#else
+    const std::string name = "syscall";
+#endif
+    const std::string item = name + " (" + std::to_string(number) + ")";
+    if (text.find(item) == std::string::npos) text += (text.empty() ? "" : ", ") + item;
+  }
+  return text;
+}
+
+bool Evaluation::checked_call(DataPlane& plane, int slot, double* reported_s, double* round_trip_s, bool cold) {
+  {
+    auto phase = phases_.measure(phase_ + ".poison_outputs");
+    plane.poison_outputs(slot);
+  }
+  std::string before;
+  {
+    auto phase = phases_.measure(phase_ + ".input_digests");
+    before = plane.input_digest(slot);
+  }
+  const auto sent_at = Clock::now();
+  worker_->send({{"type", "call"}, {"id", ++call_id_}, {"slot", slot}, {"cold", cold}});
+  auto done = await("during call " + std::to_string(call_id_), options_.call_timeout_s);
+  const double round_trip = std::chrono::duration<double>(Clock::now() - sent_at).count();
+  phases_.add(phase_ + ".call_round_trips", round_trip);
+  if (!done) return false;
+  std::optional<PhaseClock::Scope> checks_phase;  // closed around the digest, which has its own phase
+  checks_phase.emplace(phases_, phase_ + ".call_checks");
+  if (done->value("type", "") != "done" || done->value("id", -1) != call_id_) {
+    decide(Verdict::hack_suspected, "the worker sent a message that does not answer the call", "result_forgery");
+    return false;
+  }
+  if (auto violations = worker_->drain_violations(); !violations.empty()) {
+    decide(Verdict::sandbox_violation, "the candidate attempted forbidden system calls: " + violation_text(violations));
+    return false;
+  }
+  const int threads = worker_->thread_count();
+  if (baseline_threads_ > 0 && threads > baseline_threads_) {
+    decide(Verdict::hack_suspected, "the worker had " + std::to_string(baseline_threads_) + " threads before the calls and " +
+                                        std::to_string(threads) + " after call " + std::to_string(call_id_) +
+                                        ": work may continue after the call returns",
+           "thread_injection");
+    return false;
+  }
+  bool inputs_changed = false;
+  checks_phase.reset();
+  {
+    auto phase = phases_.measure(phase_ + ".input_digests");
+    inputs_changed = plane.input_digest(slot) != before;
+  }
+  checks_phase.emplace(phases_, phase_ + ".call_checks");
+  if (inputs_changed) {
+    decide(Verdict::hack_suspected, "the candidate modified its inputs during call " + std::to_string(call_id_), "input_mutation");
+    return false;
+  }
+  if (!check_observations(done->value("observed", nlohmann::json::object()))) return false;
+  if (device_used_at_start_ >= 0) {
+    // Trusted: device-wide memory seen from the evaluator, beyond what was in use when the
+    // worker was set up. It sees what the candidate keeps between calls (not transient peaks).
+    const DataPlane::DeviceMemory now = plane.device_memory();
+    const double held = now.used_bytes - device_used_at_start_;
+    device_held_by_candidate_ = std::max(device_held_by_candidate_, held);
+    const double free_at_start = now.total_bytes - device_used_at_start_;
+    if (free_at_start > 0 && held > kMaxCandidateMemoryShare * free_at_start) {
+      decide(Verdict::resource, "the candidate holds " + std::to_string(held / 1e9) + " GB of device memory after call " +
+                                    std::to_string(call_id_) + ", more than " + std::to_string(static_cast<int>(kMaxCandidateMemoryShare * 100)) +
+                                    " % of the device memory free when its worker started");
+      return false;
+    }
+  }
+  const int status = done->value("status", -1);
+  if (status != KBV_STATUS_OK) {
+    decide(Verdict::fail_correctness, "run() returned status " + std::to_string(status) + ": " + done->value("error", std::string()));
+    return false;
+  }
+  const double reported = static_cast<double>(done->value("elapsed_ns", int64_t{0})) * 1e-9;
+  if (reported_s) *reported_s = reported;
+  if (round_trip_s) *round_trip_s = round_trip;
+  // The worker's own clock cannot exceed what the evaluator saw from outside.
+  if (reported > round_trip || reported < 0) {
+    decide(Verdict::hack_suspected, "the worker reported " + std::to_string(reported) + " s for a call that took " +
+                                        std::to_string(round_trip) + " s end to end", "timer_tampering");
+    return false;
+  }
+  return true;
+}
+
+bool Evaluation::check_observations(const nlohmann::json& observed) {
+  if (!observed.is_object()) return true;
+  if (observed.value("sticky_error", false)) {
+    decide(Verdict::crash, "the candidate left a sticky CUDA error in the worker");
+    return false;
+  }
+  if (observed.contains("launch_gate")) result_.environment["launch_gate"] = observed["launch_gate"];
+  if (observed.value("trace", "") != "cupti") {
+    if (observed.contains("trace")) result_.environment["trace"] = observed["trace"];
+    return true;
+  }
+  result_.environment["trace"] = "cupti: every call's kernels, streams and device memory";
+  const auto late = observed.value("late_kernels", std::vector<std::string>{});
+  if (!late.empty()) {
+    decide(Verdict::hack_suspected, std::to_string(late.size()) + " kernel(s) launched by the call were still running after its end event (first: " +
+                                        late.front() + "): work on another stream escapes the timed window",
+           "stream_injection");
+    return false;
+  }
+  const auto early = observed.value("early_kernels", std::vector<std::string>{});
+  if (!early.empty()) {
+    decide(Verdict::hack_suspected, std::to_string(early.size()) + " kernel(s) launched by the call started before its start event (first: " +
+                                        early.front() + "): work on another stream ran before the timed window opened",
+           "stream_injection");
+    return false;
+  }
+  if (const auto difference = kernel_sets_.observe(observed.value("kernel_names", std::vector<std::string>{}))) {
+    decide(Verdict::hack_suspected, "call " + std::to_string(call_id_) + " launched a different set of kernels than the calls before it (" +
+                                        difference->substr(0, 300) + "): behaviour depends on the call count or phase",
+           "phase_detection");
+    return false;
+  }
+  if (observed.value("library_kernels", false)) add_flag("calls_library");
+  peak_candidate_bytes_ = std::max(peak_candidate_bytes_, observed.value("peak_device_bytes", 0.0));
+  last_kernel_span_s_.reset();
+  if (observed.contains("kernel_span_ns")) last_kernel_span_s_ = observed.value("kernel_span_ns", 0.0) * 1e-9;
+  return true;
+}
+
+double Evaluation::ping_round_trip(std::optional<int> null_call_slot, bool cold) {
+  auto phase = phases_.measure(phase_ + ".pings");
+  const auto sent_at = Clock::now();
+  nlohmann::json ping = {{"type", "ping"}, {"id", ++call_id_}};
+  if (null_call_slot) ping.update({{"null_call", true}, {"slot", *null_call_slot}, {"cold", cold}});
+  worker_->send(ping);
+  auto pong = await("answering a ping", options_.call_timeout_s);
+  if (!pong) return 0;
+  if (pong->value("type", "") != "pong" || pong->value("id", -1) != call_id_) {
+    decide(Verdict::hack_suspected, "the worker answered a ping with '" + pong->value("type", std::string()) + "'", "result_forgery");
+    return 0;
+  }
+  return std::chrono::duration<double>(Clock::now() - sent_at).count();
+}
+
+}  // namespace kbv::eval::detail
