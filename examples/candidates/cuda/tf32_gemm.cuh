@@ -11,10 +11,18 @@
 //   __device__ float a(int batch, int64_t row, int64_t kk) const;
 //   __device__ float b(int batch, int64_t kk, int64_t col) const;
 //   __device__ void store(int batch, int64_t row, int64_t col, float accumulator) const;
+// A Problem whose B is read by column (kBContiguousInK false: a thread keeps one column for the
+// whole K loop) may also say what it can work out once per column:
+//   __device__ Column b_column(int batch, int64_t col) const;   // any type; col may be ≥ n
+//   __device__ float b_at(int batch, int64_t kk, const Column&) const;  // B(kk, col), kk < k
+//   __device__ bool column_in_range(const Column&) const;       // col < n
+// The implicit-GEMM convolution does: its column is an output pixel, whose image and position
+// cost three integer divisions that b() would repeat for every element.
 #pragma once
 
 #include <mma.h>
 
+#include <concepts>
 #include <cstdint>
 
 #include "cuda_common.cuh"
@@ -32,6 +40,13 @@ constexpr int kPad = 4;
 constexpr int kAPerThread = kBlockM * kBlockK / kThreads;
 constexpr int kBPerThread = kBlockK * kBlockN / kThreads;
 constexpr int64_t kMaxGridY = 65535, kMaxGridZ = 65535;
+
+template <class Problem>
+concept ReadsBByColumn = requires(const Problem p, int batch, int64_t index) {
+  p.b_column(batch, index);
+  { p.b_at(batch, index, p.b_column(batch, index)) } -> std::convertible_to<float>;
+  { p.column_in_range(p.b_column(batch, index)) } -> std::convertible_to<bool>;
+};
 
 struct alignas(128) Tiles {
   float a[kBlockM][kBlockK + kPad];  // A tile, row-major (m, k)
@@ -68,6 +83,12 @@ __global__ void __launch_bounds__(kThreads) gemm_kernel(const Problem p) {
   constexpr bool kInK = Problem::kBContiguousInK;
 
   float a_next[kAPerThread], b_next[kBPerThread];
+  constexpr bool kByColumn = !kInK && ReadsBByColumn<Problem>;
+  // With kInK false, b_col() does not depend on i: one column per thread for the whole loop.
+  [[maybe_unused]] const auto column = [&] {
+    if constexpr (kByColumn) return p.b_column(batch, n0 + b_col<kInK>(0));
+    else return 0;
+  }();
   auto fetch = [&](int64_t k0) {
 #pragma unroll
     for (int i = 0; i < kAPerThread; ++i) {
@@ -76,8 +97,13 @@ __global__ void __launch_bounds__(kThreads) gemm_kernel(const Problem p) {
     }
 #pragma unroll
     for (int i = 0; i < kBPerThread; ++i) {
-      const int64_t kk = k0 + b_row<kInK>(i), col = n0 + b_col<kInK>(i);
-      b_next[i] = kk < p.k && col < p.n ? p.b(batch, kk, col) : 0.0f;
+      const int64_t kk = k0 + b_row<kInK>(i);
+      if constexpr (kByColumn) {
+        b_next[i] = kk < p.k && p.column_in_range(column) ? p.b_at(batch, kk, column) : 0.0f;
+      } else {
+        const int64_t col = n0 + b_col<kInK>(i);
+        b_next[i] = kk < p.k && col < p.n ? p.b(batch, kk, col) : 0.0f;
+      }
     }
   };
 
