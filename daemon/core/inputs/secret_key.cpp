@@ -73,4 +73,9 @@ std::filesystem::path default_ceilings_path() {
   return state_directory() / "ceilings.json";
 }
 
+std::filesystem::path default_algorithm_cache_path() {
+  if (const char* env = std::getenv("KBV_ALGORITHM_CACHE"); env && *env) return env;
+  return state_directory() / "cudnn-conv-algorithms.json";
+}
+
 }  // namespace kbv::inputs

@@ -38,5 +38,8 @@ std::filesystem::path state_directory();
 
 // $KBV_CEILINGS, else ceilings.json in the state directory (`kbv calibrate` writes it there).
 std::filesystem::path default_ceilings_path();
+// The cuDNN convolution algorithms the baselines chose on this machine (measure/baseline/
+// algorithm_cache.hpp): $KBV_ALGORITHM_CACHE, else <state dir>/cudnn-conv-algorithms.json.
+std::filesystem::path default_algorithm_cache_path();
 
 }  // namespace kbv::inputs

@@ -7,12 +7,16 @@
 // CUDNN_FMA_MATH, which forbids them (allow_tf32 = False).
 // Algorithm: cudnnFindConvolutionForwardAlgorithm times every algorithm and the fastest
 // successful one is kept (torch.backends.cudnn.benchmark = True). This baseline is therefore
-// never slower than PyTorch's default heuristic pick, so it cannot inflate a speedup.
+// never slower than PyTorch's default heuristic pick, so it cannot inflate a speedup. Find's
+// answer is remembered per machine (algorithm_cache.hpp) and reused by later evaluations.
 #include <climits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "inputs/secret_key.hpp"
+#include "measure/baseline/algorithm_cache.hpp"
 #include "measure/baseline/node_step.hpp"
 #include "measure/kernels/kernels.hpp"
 #include "measure/support/library_errors.hpp"
@@ -99,7 +103,8 @@ class ConvStep final : public NodeStep {
         context_.mode() == MathMode::tf32 ? CUDNN_DEFAULT_MATH : CUDNN_FMA_MATH;
     check(cudnnSetConvolutionMathType(conv_desc_.get(), requested), "cudnnSetConvolutionMathType");
 
-    choose_algorithm(node, requested);
+    const std::string cache_key = algorithm_cache_key(x, w, stride, padding, dilation, groups, requested);
+    if (!use_cached_algorithm(cache_key, requested)) choose_algorithm(node, requested, cache_key);
 
     if (node.input_shapes.size() == 3) {
       has_bias_ = true;
@@ -109,7 +114,7 @@ class ConvStep final : public NodeStep {
                    " math=" + math_name(math_) + " workspace=" + std::to_string(workspace_) +
                    "B stride=" + std::to_string(stride) + " padding=" +
                    std::to_string(padding) + " dilation=" + std::to_string(dilation) +
-                   " groups=" + std::to_string(groups) +
+                   " groups=" + std::to_string(groups) + " chosen by " + algorithm_source_ +
                    (has_bias_ ? " + kbv channel-bias add kernel" : "");
   }
 
@@ -125,7 +130,53 @@ class ConvStep final : public NodeStep {
   std::string describe() const override { return description_; }
 
  private:
-  void choose_algorithm(const NodeContext& node, cudnnMathType_t requested) {
+  // GPU model, cuDNN version, problem and math mode: what Find's answer depends on.
+  static std::string algorithm_cache_key(const Shape& x, const Shape& w, int stride, int padding, int dilation, int groups,
+                                         cudnnMathType_t requested) {
+    int device = 0;
+    check(cudaGetDevice(&device), "cudaGetDevice");
+    cudaDeviceProp properties{};
+    check(cudaGetDeviceProperties(&properties, device), "cudaGetDeviceProperties");
+    std::string key = std::string(properties.name) + "|cudnn " + std::to_string(cudnnGetVersion()) + "|fwd x";
+    for (int64_t d : x) key += " " + std::to_string(d);
+    key += " w";
+    for (int64_t d : w) key += " " + std::to_string(d);
+    return key + " s" + std::to_string(stride) + " p" + std::to_string(padding) + " d" + std::to_string(dilation) + " g" +
+           std::to_string(groups) + " " + math_name(requested);
+  }
+
+  // A choice Find made earlier on this machine (algorithm_cache.hpp), if it is still one this
+  // mode may use and cuDNN accepts for this problem.
+  bool use_cached_algorithm(const std::string& key, cudnnMathType_t requested) {
+    const std::optional<AlgorithmChoice> cached = AlgorithmCache(inputs::default_algorithm_cache_path()).find(key);
+    if (!cached || cached->algorithm < 0 || cached->algorithm >= CUDNN_CONVOLUTION_FWD_ALGO_COUNT) return false;
+    const auto math = static_cast<cudnnMathType_t>(cached->math_type);
+    if (!allowed_math(requested, math)) return false;
+    const auto algorithm = static_cast<cudnnConvolutionFwdAlgo_t>(cached->algorithm);
+    if (cudnnSetConvolutionMathType(conv_desc_.get(), math) != CUDNN_STATUS_SUCCESS) return false;
+    size_t workspace = 0;
+    if (cudnnGetConvolutionForwardWorkspaceSize(context_.cudnn(), x_desc_.get(), w_desc_.get(), conv_desc_.get(), y_desc_.get(),
+                                                algorithm, &workspace) != CUDNN_STATUS_SUCCESS) {
+      check(cudnnSetConvolutionMathType(conv_desc_.get(), requested), "cudnnSetConvolutionMathType");
+      return false;
+    }
+    algo_ = algorithm;
+    math_ = math;
+    workspace_ = workspace;
+    context_.reserve_scratch(workspace_);
+    algorithm_source_ = "cached cudnnFind choice (" + AlgorithmCache(inputs::default_algorithm_cache_path()).file().string() + ")";
+    return true;
+  }
+
+  // ALLOW_CONVERSION may run fp32 data through fp16 tensor cores: never a baseline. Strict fp32
+  // never takes a tensor-op math type.
+  static bool allowed_math(cudnnMathType_t requested, cudnnMathType_t math) {
+    if (math == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION) return false;
+    if (requested == CUDNN_FMA_MATH) return math == CUDNN_FMA_MATH || math == CUDNN_DEFAULT_MATH;
+    return true;
+  }
+
+  void choose_algorithm(const NodeContext& node, cudnnMathType_t requested, const std::string& cache_key) {
     std::vector<cudnnConvolutionFwdAlgoPerf_t> results(CUDNN_CONVOLUTION_FWD_ALGO_COUNT);
     int returned = 0;
     check(cudnnFindConvolutionForwardAlgorithm(context_.cudnn(), x_desc_.get(), w_desc_.get(),
@@ -136,9 +187,7 @@ class ConvStep final : public NodeStep {
     results.resize(static_cast<size_t>(returned));
     for (const cudnnConvolutionFwdAlgoPerf_t& perf : results) {  // sorted fastest first
       if (perf.status != CUDNN_STATUS_SUCCESS) continue;
-      // ALLOW_CONVERSION may run fp32 data through fp16 tensor cores: never a baseline.
-      if (perf.mathType == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION) continue;
-      if (requested == CUDNN_FMA_MATH && perf.mathType == CUDNN_TENSOR_OP_MATH) continue;
+      if (!allowed_math(requested, perf.mathType)) continue;
       algo_ = perf.algo;
       workspace_ = perf.memory;
       // cuDNN decides tensor-core use from algorithm and math type together. TF32 mode takes
@@ -147,6 +196,12 @@ class ConvStep final : public NodeStep {
       math_ = requested == CUDNN_FMA_MATH ? CUDNN_FMA_MATH : perf.mathType;
       check(cudnnSetConvolutionMathType(conv_desc_.get(), math_), "cudnnSetConvolutionMathType");
       context_.reserve_scratch(workspace_);
+      // The math type Find measured, not math_: strict fp32 keeps FMA_MATH either way.
+      std::string unwritten;
+      algorithm_source_ = AlgorithmCache(inputs::default_algorithm_cache_path())
+                                  .remember(cache_key, {static_cast<int>(algo_), static_cast<int>(math_)}, &unwritten)
+                              ? "cudnnFind (remembered)"
+                              : "cudnnFind (not remembered: " + unwritten + ")";
       return;
     }
     throw std::invalid_argument(node.where() + ": cuDNN found no usable forward algorithm in " +
@@ -160,6 +215,7 @@ class ConvStep final : public NodeStep {
   cudnnConvolutionFwdAlgo_t algo_ = CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM;
   cudnnMathType_t math_ = CUDNN_DEFAULT_MATH;
   size_t workspace_ = 0;
+  std::string algorithm_source_;
   bool has_bias_ = false;
   kernels::BroadcastGeometry bias_geometry_;
   std::string description_;
