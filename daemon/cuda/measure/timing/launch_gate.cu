@@ -5,6 +5,7 @@
 #include <atomic>
 
 #include "common/cuda_error.hpp"
+#include "common/stream.hpp"
 
 namespace kbv::cuda {
 
@@ -54,13 +55,10 @@ LaunchGate::LaunchGate() {
   check(cudaHostGetDevicePointer(&mapped, raw, 0), "cudaHostGetDevicePointer(launch gate)");
   device_flags_ = static_cast<Flags*>(mapped);
   // Load and run the gate kernel once, on a stream of its own, released at once.
-  cudaStream_t warm = nullptr;
-  check(cudaStreamCreateWithFlags(&warm, cudaStreamNonBlocking), "cudaStreamCreate(launch gate)");
-  hold(warm);
+  const Stream warm;
+  hold(warm.get());
   release();
-  const cudaError_t synced = cudaStreamSynchronize(warm);
-  (void)cudaStreamDestroy(warm);
-  check(synced, "cudaStreamSynchronize(launch gate)");
+  warm.synchronize();
 }
 
 LaunchGate::~LaunchGate() = default;
