@@ -5,15 +5,13 @@
 #include "eval/cuda_data_plane.hpp"
 
 #include "eval/arena_layout.hpp"
+#include "eval/phase_clock.hpp"
 
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 #include <openssl/rand.h>
 
 #include <algorithm>
-#include <chrono>
-#include <cmath>
-#include <map>
 #include <cstdlib>
 #include <cstring>
 #include <optional>
@@ -71,50 +69,39 @@ std::string to_hex(const void* data, size_t bytes) {
 }
 
 
-// Wall seconds of each named step of the data plane's setup, for the evaluation's report
-// (conv2d's setup took ~1 s on the H200, in parts nobody had measured).
-class SetupSteps {
- public:
-  template <class Step>
-  void measure(const std::string& name, Step&& step) {
-    const auto start = std::chrono::steady_clock::now();
-    step();
-    seconds_[name] += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  }
-  nlohmann::json to_json() const {
-    nlohmann::json out = nlohmann::json::object();
-    for (const auto& [name, seconds] : seconds_) out[name] = std::round(seconds * 1e3) / 1e3;
-    return out;
-  }
-
- private:
-  std::map<std::string, double> seconds_;
-};
-
 class CudaDataPlane final : public DataPlane {
  public:
   CudaDataPlane(const ResolvedProblem& problem, int gpu) : problem_(problem), gpu_(gpu) {
     cuda::check(cudaSetDevice(gpu), "cudaSetDevice");
-    setup_steps_.measure("context_and_reference", [&] {
+    {
+      auto step = setup_steps_.measure("context_and_reference");
       stream_.emplace();
       reference_.emplace(stream_->get());
-    });
+    }
     cuda::require_math_mode_available(cuda::MathMode::tf32);
-    setup_steps_.measure("baseline_tf32", [&] { baseline_tf32_.emplace(problem_, cuda::MathMode::tf32); });
-    setup_steps_.measure("baseline_fp32", [&] { baseline_fp32_.emplace(problem_, cuda::MathMode::fp32); });
-    setup_steps_.measure("timer_and_clock", [&] {
+    {
+      auto step = setup_steps_.measure("baseline_tf32");
+      baseline_tf32_.emplace(problem_, cuda::MathMode::tf32);
+    }
+    {
+      auto step = setup_steps_.measure("baseline_fp32");
+      baseline_fp32_.emplace(problem_, cuda::MathMode::fp32);
+    }
+    {
+      auto step = setup_steps_.measure("timer_and_clock");
       timer_.emplace(stream_->get());
       clock_.emplace();
-    });
+    }
     if (RAND_bytes(reinterpret_cast<unsigned char*>(&digest_key_), sizeof digest_key_) != 1) digest_key_ = 0x6b62762d6469676bULL;
-    setup_steps_.measure("trusted_buffers", [&] {
+    {
+      auto step = setup_steps_.measure("trusted_buffers");
       for (const Shape& shape : problem_.output_shapes) {
         tf32_outputs_.emplace_back(static_cast<size_t>(numel(shape)));
         fp32_outputs_.emplace_back(static_cast<size_t>(numel(shape)));
         reference_outputs_.emplace_back(static_cast<size_t>(numel(shape)));
       }
       for (const Shape& shape : problem_.input_shapes) reference_inputs_.emplace_back(static_cast<size_t>(numel(shape)));
-    });
+    }
     cudaDeviceProp properties{};
     cuda::check(cudaGetDeviceProperties(&properties, gpu), "cudaGetDeviceProperties");
     device_name_ = properties.name;
@@ -128,7 +115,10 @@ class CudaDataPlane final : public DataPlane {
     // At least one correctness slot and one timing slot; fewer timing slots when memory is short.
     ArenaLayout layout = layout_arena(problem_, std::max(2, std::min(slots, fitting)));
     places_ = std::move(layout.slots);
-    setup_steps_.measure("arena", [&] { arena_ = cuda::DeviceBuffer<unsigned char>(layout.bytes); });
+    {
+      auto step = setup_steps_.measure("arena");
+      arena_ = cuda::DeviceBuffer<unsigned char>(layout.bytes);
+    }
     cudaIpcMemHandle_t handle{};
     cuda::check(cudaIpcGetMemHandle(&handle, arena_.get()), "cudaIpcGetMemHandle");
     return {{"arena_bytes", arena_.bytes()}, {"slots", std::move(layout.slots_json)}, {"cuda_ipc_handle", to_hex(&handle, sizeof handle)}};
@@ -429,7 +419,9 @@ class CudaDataPlane final : public DataPlane {
   int reference_slot_ = -1;
   int tf32_slot_ = -1;
   uint64_t digest_key_ = 0;
-  SetupSteps setup_steps_;  // where the data plane's setup went (environment.setup_s_by_step)
+  // Where the data plane's setup went (environment.setup_s_by_step): conv2d's took ~1 s on the
+  // H200, in parts nobody had measured.
+  PhaseClock setup_steps_;
   std::optional<std::pair<int, std::string>> generated_digest_;  // slot, digest of its fresh timing inputs
   uint64_t sample_ = 0;
   std::string device_name_;
