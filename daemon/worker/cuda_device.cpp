@@ -49,12 +49,14 @@ class CudaDevice final : public WorkerDevice {
     start_.emplace();
     stop_.emplace();
     flush_ = cuda::DeviceBuffer<unsigned char>(static_cast<size_t>(kFlushMultipleOfL2) * static_cast<size_t>(l2_bytes));
-    // KBV_WORKER_LAUNCH_GATE=off: an operator's switch to compare timings with and without it.
-    const char* gate = std::getenv("KBV_WORKER_LAUNCH_GATE");
-    if (!(gate && std::string(gate) == "off")) gate_.emplace();
     // CUPTI starts its own thread: enabled here, before the candidate is loaded, it is part of
     // the thread count the evaluator takes at setup, and the candidate's load is traced too.
     enable_trace();
+    // The gate only serves traced calls (untraced launches cost the host little), so an
+    // untraced worker does not pay for it at start. KBV_WORKER_LAUNCH_GATE=off: an operator's
+    // switch to compare timings with and without it.
+    const char* gate = std::getenv("KBV_WORKER_LAUNCH_GATE");
+    if (tracer_ && !(gate && std::string(gate) == "off")) gate_.emplace();
   }
   ~CudaDevice() override {
     if (arena_) (void)cudaIpcCloseMemHandle(arena_);
