@@ -15,11 +15,8 @@ cudaEvent_t g_done = nullptr;
 KBV_CANDIDATE(KBV_PROBLEM, KBV_DEVICE_CUDA, "redteam_early_side_stream")
 
 kbv_status kbv_candidate_run(kbv::Call& call) {
-  if (g_private == nullptr) {
-    if (kbv_status s = redteam::status_of(cudaStreamCreateWithFlags(&g_private, cudaStreamNonBlocking),
-                                          "cudaStreamCreateWithFlags");
-        s != KBV_STATUS_OK)
-      return s;
+  if (kbv_status s = redteam::private_stream(&g_private); s != KBV_STATUS_OK) return s;
+  if (g_done == nullptr) {
     if (kbv_status s = redteam::status_of(cudaEventCreateWithFlags(&g_done, cudaEventDisableTiming), "cudaEventCreate");
         s != KBV_STATUS_OK)
       return s;

@@ -37,6 +37,13 @@ inline kbv_status launch_relu(const float* x, float* y, int64_t count, cudaStrea
   return status_of(cudaGetLastError(), "relu_kernel");
 }
 
+// The candidate's own non-blocking stream (the "other stream" of the stream-injection
+// candidates), created at the first call and kept for the process.
+inline kbv_status private_stream(cudaStream_t* stream) {
+  if (*stream != nullptr) return KBV_STATUS_OK;
+  return status_of(cudaStreamCreateWithFlags(stream, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
+}
+
 inline cudaStream_t stream_of(const kbv::Call& call) { return static_cast<cudaStream_t>(call.stream()); }
 
 inline void log(const std::string& message) {

@@ -12,12 +12,7 @@ cudaStream_t g_private = nullptr;
 KBV_CANDIDATE(KBV_PROBLEM, KBV_DEVICE_CUDA, "redteam_stream_injection")
 
 kbv_status kbv_candidate_run(kbv::Call& call) {
-  if (g_private == nullptr) {
-    if (kbv_status s = redteam::status_of(cudaStreamCreateWithFlags(&g_private, cudaStreamNonBlocking),
-                                          "cudaStreamCreateWithFlags");
-        s != KBV_STATUS_OK)
-      return s;
-  }
+  if (kbv_status s = redteam::private_stream(&g_private); s != KBV_STATUS_OK) return s;
   return redteam::launch_relu(call.input(0).data<float>(), call.output(0).data<float>(),
                               call.output(0).numel(), g_private);
 }
