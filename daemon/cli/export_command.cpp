@@ -154,22 +154,23 @@ int export_command(const std::vector<std::string>& args) {
     plane->allocate(1);
     plane->prepare(kExportSlot, draw, seed);
 
+    // One .npy per tensor, streamed from the data plane in chunks; returns its manifest entry.
+    const auto export_tensor = [&](const std::string& folder, const std::string& name, const Shape& shape, npy::DType dtype,
+                                   const auto& read) {
+      const std::string file = folder + "/" + name + ".npy";
+      npy::NpyWriter writer(out / file, shape, dtype);
+      read([&](auto chunk) { writer.write(chunk); });
+      writer.close();
+      return tensor_entry(name, shape, dtype, file);
+    };
     nlohmann::json input_entries = nlohmann::json::array();
-    for (size_t i = 0; i < resolved.input_shapes.size(); ++i) {
-      const std::string file = "inputs/" + problem.inputs[i].name + ".npy";
-      npy::NpyWriter writer(out / file, resolved.input_shapes[i], npy::DType::float32);
-      plane->read_input(kExportSlot, i, [&](std::span<const float> chunk) { writer.write(chunk); });
-      writer.close();
-      input_entries.push_back(tensor_entry(problem.inputs[i].name, resolved.input_shapes[i], npy::DType::float32, file));
-    }
+    for (size_t i = 0; i < resolved.input_shapes.size(); ++i)
+      input_entries.push_back(export_tensor("inputs", problem.inputs[i].name, resolved.input_shapes[i], npy::DType::float32,
+                                            [&](const auto& sink) { plane->read_input(kExportSlot, i, sink); }));
     nlohmann::json reference_entries = nlohmann::json::array();
-    for (size_t o = 0; o < resolved.output_shapes.size(); ++o) {
-      const std::string file = "reference/" + problem.outputs[o].name + ".npy";
-      npy::NpyWriter writer(out / file, resolved.output_shapes[o], npy::DType::float64);
-      plane->read_reference(kExportSlot, o, [&](std::span<const double> chunk) { writer.write(chunk); });
-      writer.close();
-      reference_entries.push_back(tensor_entry(problem.outputs[o].name, resolved.output_shapes[o], npy::DType::float64, file));
-    }
+    for (size_t o = 0; o < resolved.output_shapes.size(); ++o)
+      reference_entries.push_back(export_tensor("reference", problem.outputs[o].name, resolved.output_shapes[o], npy::DType::float64,
+                                                [&](const auto& sink) { plane->read_reference(kExportSlot, o, sink); }));
 
     const Tolerance& tolerance = problem.tolerance;
     nlohmann::json manifest = {
