@@ -1,6 +1,9 @@
 // bench/cuda_data/reference_pipeline_bench.cpp — prints how long each stage of the trusted GPU
 // data path takes per bundled problem (default: KernelBench shapes), to check that the fp64
-// device reference stays within seconds on an H200.
+// device reference stays within seconds on an H200. The comparison columns: a poisoned output
+// (non-finite branch), zeros (finite branch) in two passes, the reference's summary, zeros
+// against the summary (one pass), every trivial output of a family in one pass, and a recheck
+// (fp32 against fp32).
 //
 //   kbv_bench_cuda_data [--shapes default|small] [problem ...]
 #include <cuda_runtime_api.h>
@@ -73,19 +76,41 @@ void run_problem(const kbv::ResolvedProblem& problem, cudaStream_t stream) {
   const float reference = time_ms(stream, [&] {
     kbv::cuda::run_reference_graph_device(problem, input_pointers, output_pointers, context);
   });
-  // Compare a poisoned fp32 output (every element unwritten): the cost does not depend on values.
-  float poison = 0, compare = 0;
+  // Comparisons of one fp32 output per problem output. A poisoned output takes the non-finite
+  // branch of the element rule; zeros take the finite branch (the one real outputs take).
+  float poison = 0, compare_poisoned = 0, compare_zeros = 0, summary = 0, compare_summarised = 0, trivial = 0, recheck = 0;
   for (size_t o = 0; o < outputs_f64.size(); ++o) {
     const int64_t count = kbv::numel(problem.output_shapes[o]);
+    const kbv::Tolerance& tolerance = problem.problem.tolerance;
     DeviceBuffer<float> candidate(static_cast<size_t>(count));
     poison += time_ms(stream, [&] { kbv::cuda::poison_on_device(candidate.get(), count, stream); });
-    compare += time_ms(stream, [&] {
-      (void)kbv::cuda::compare_on_device(candidate.get(), outputs_f64[o].get(), count,
-                                         problem.problem.tolerance, stream);
+    compare_poisoned += time_ms(stream, [&] {
+      (void)kbv::cuda::compare_on_device(candidate.get(), outputs_f64[o].get(), count, tolerance, stream);
     });
+    kbv::cuda::check(cudaMemsetAsync(candidate.get(), 0, candidate.bytes(), stream), "cudaMemsetAsync");
+    compare_zeros += time_ms(stream, [&] {
+      (void)kbv::cuda::compare_on_device(candidate.get(), outputs_f64[o].get(), count, tolerance, stream);
+    });
+    kbv::cuda::ReferenceSummary reference_summary;
+    summary += time_ms(stream, [&] { reference_summary.compute(outputs_f64[o].get(), count, tolerance.atol, stream); });
+    compare_summarised += time_ms(stream, [&] {
+      (void)kbv::cuda::compare_on_device(candidate.get(), outputs_f64[o].get(), reference_summary, count, tolerance, stream);
+    });
+    // What the data plane judges per family: zeros, the mean, a copy of each input.
+    kbv::cuda::TrivialOutputs outputs;
+    outputs.constants = {0.0f, 0.5f};
+    for (size_t i = 0; i < inputs_f32.size(); ++i)
+      outputs.repeated_inputs.emplace_back(inputs_f32[i].get(), static_cast<int64_t>(inputs_f32[i].size()));
+    trivial += time_ms(stream, [&] {
+      (void)kbv::cuda::trivial_outputs_pass_on_device(outputs_f64[o].get(), reference_summary, count, outputs, tolerance, stream);
+    });
+    // A timed output's recheck: fp32 against the TF32 baseline's fp32 output, finite values.
+    DeviceBuffer<float> baseline(static_cast<size_t>(count));
+    kbv::cuda::generate_inputs_on_device(baseline.get(), count, kbv::inputs::Family::normal, {}, kSeed + 1, 0, 1, 1.0, stream);
+    recheck += time_ms(stream, [&] { (void)kbv::cuda::compare_on_device(candidate.get(), baseline.get(), count, tolerance, stream); });
   }
-  std::printf("%-24s %8.3g %10.2f %9.2f %9.2f %11.2f %9.2f %9.2f\n", problem.problem.name.c_str(),
-              elements, generate, widen, checksum, reference, poison, compare);
+  std::printf("%-22s %8.3g %8.2f %6.2f %6.2f %9.2f %6.2f %8.2f %8.2f %7.2f %8.2f %7.2f %7.2f\n", problem.problem.name.c_str(), elements,
+              generate, widen, checksum, reference, poison, compare_poisoned, compare_zeros, summary, compare_summarised, trivial, recheck);
 }
 
 }  // namespace
@@ -111,8 +136,8 @@ int main(int argc, char** argv) {
     if (names.empty()) names = catalog.names();
     const kbv::cuda::Stream stream;
     std::printf("shape set %s; times in ms (CUDA events)\n", shape_set.c_str());
-    std::printf("%-24s %8s %10s %9s %9s %11s %9s %9s\n", "problem", "in elems", "generate",
-                "widen", "checksum", "reference", "poison", "compare");
+    std::printf("%-22s %8s %8s %6s %6s %9s %6s %8s %8s %7s %8s %7s %7s\n", "problem", "in elems", "generate", "widen", "checksum",
+                "reference", "poison", "cmp(poi)", "cmp(0s)", "summary", "cmp(sum)", "trivial", "recheck");
     for (const std::string& name : names) {
       run_problem(kbv::resolve_problem(catalog.get(name), shape_set), stream.get());
     }

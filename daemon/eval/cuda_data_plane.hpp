@@ -10,4 +10,8 @@ namespace kbv::eval {
 
 std::unique_ptr<DataPlane> make_cuda_data_plane(const ResolvedProblem& problem, int gpu);
 
+// Creates this process's CUDA context on `gpu` now; errors are left for make_cuda_data_plane()
+// to report.
+void warm_up_cuda_device(int gpu) noexcept;
+
 }  // namespace kbv::eval

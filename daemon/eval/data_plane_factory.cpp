@@ -27,4 +27,13 @@ std::unique_ptr<DataPlane> make_data_plane(const ResolvedProblem& problem, const
 #endif
 }
 
+void warm_up_device(const std::string& device, int gpu) noexcept {
+#ifdef KBV_HAVE_CUDA_PLANE
+  if (device == "cuda") warm_up_cuda_device(gpu);
+#else
+  (void)device;
+  (void)gpu;
+#endif
+}
+
 }  // namespace kbv::eval

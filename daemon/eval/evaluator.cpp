@@ -95,9 +95,14 @@ void Evaluation::evaluate_candidate() {
   std::unique_ptr<DataPlane> plane;
   std::optional<ResolvedProblem> resolved;
   std::optional<nlohmann::json> ready;
+  double device_warm_up_s = 0;
   {
     auto phase = phases_.measure("worker_start");
     worker_ = std::make_unique<WorkerProcess>(launch);
+    // While the worker starts, sandboxes itself and loads the candidate in its own process.
+    const auto warm_up_start = Clock::now();
+    warm_up_device(options_.device, options_.gpu);
+    device_warm_up_s = std::chrono::duration<double>(Clock::now() - warm_up_start).count();
     ready = await("while loading the candidate", options_.load_timeout_s);
   }
   if (!ready) return finish_worker();
@@ -165,6 +170,7 @@ void Evaluation::evaluate_candidate() {
   baseline_threads_ = worker_->thread_count();
   device_used_at_start_ = plane->device_memory().used_bytes;
   result_.environment = plane->environment();
+  result_.environment["device_warm_up_s"] = device_warm_up_s;  // inside worker_start, overlapping the worker's own start
   result_.physical_floor_s = plane->physical_floor_s(*resolved);
 
   const inputs::EpochPlan plan = inputs::plan_epoch(key_, options_.epoch, problem_name, kTrialsPerFamily);

@@ -5,7 +5,10 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <utility>
+#include <vector>
 
+#include "common/device_buffer.hpp"
 #include "spec/problem.hpp"
 #include "verify/compare.hpp"
 
@@ -39,6 +42,58 @@ DeviceComparison compare_on_device(const float* output, const double* reference,
 // output is rechecked against the TF32 baseline's output without a widened fp64 copy of it.
 DeviceComparison compare_on_device(const float* output, const float* reference, int64_t count,
                                    const Tolerance& tolerance, cudaStream_t stream);
+
+// The reference's half of every comparison against it: Σ ref² over its finite values, its RMS
+// and the absolute allowance atol·max(rms, kTinyReferenceRms). It stays on the device, where
+// the element pass reads it, so that every comparison against one reference (baselines, trivial
+// outputs, the candidate, its repeat) reads the reference once instead of twice: a conv2d
+// output's fp64 reference is 17 GB.
+struct ReferenceStats {
+  double sum_sq_ref = 0;
+  double rms = 0;
+  double abs_allowance = 0;
+};
+
+class ReferenceSummary {
+ public:
+  // One pass over `reference` on `stream` (asynchronous), for a tolerance whose atol is `atol`.
+  // Reuses this summary's device memory: recomputing for the next reference allocates nothing.
+  void compute(const double* reference, int64_t count, double atol, cudaStream_t stream);
+  // Throws std::logic_error unless compute() ran for this `count` and `atol`: a summary of
+  // another reference or tolerance would give wrong verdicts silently.
+  const ReferenceStats* device_stats(int64_t count, double atol) const;
+
+ private:
+  DeviceBuffer<double> partials_;
+  DeviceBuffer<ReferenceStats> stats_;
+  int64_t count_ = -1;
+  double atol_ = 0;
+};
+
+// compare_on_device against a reference summarised beforehand (same reference contents, same
+// tolerance.atol): one pass over output and reference, the same figures bit for bit.
+DeviceComparison compare_on_device(const float* output, const double* reference, const ReferenceSummary& summary, int64_t count,
+                                   const Tolerance& tolerance, cudaStream_t stream);
+
+// Outputs that need no work to produce, judged against a reference without being written:
+// each constant fills the output (zeros: 0.0f); each repeated input fills it in order and
+// again from its start (element i = input[i mod length], the host's rule for "copy of input").
+struct TrivialOutputs {
+  std::vector<float> constants;
+  std::vector<std::pair<const float*, int64_t>> repeated_inputs;  // device pointer, length
+};
+// At most this many trivial outputs share one pass (zeros, the mean and a copy of each input of
+// the bundled problems, which have at most 4); more take further passes. The per-output
+// counters live in registers: 6 keep two blocks per SM resident.
+constexpr size_t kTrivialOutputsPerPass = 6;
+
+// Whether each trivial output (constants first, then repeated inputs, in order) passes against
+// the reference: the verdict compare_on_device + to_compare_result would give it written out.
+// One pass over the reference for up to kTrivialOutputsPerPass of them, which stops as soon as
+// every one has failed somewhere: for a family that is not degenerate, a few microseconds
+// instead of a full comparison each (conv2d: 4 of them, ~13 ms apiece). Synchronises `stream`.
+std::vector<bool> trivial_outputs_pass_on_device(const double* reference, const ReferenceSummary& summary, int64_t count,
+                                                 const TrivialOutputs& trivial, const Tolerance& tolerance, cudaStream_t stream);
 
 // The verdict-ready form, as compare_output() would return for the same buffers:
 // rel_l2_error = sqrt(sum_sq_error / sum_sq_ref) (sqrt(sum_sq_error) when sum_sq_ref is 0),

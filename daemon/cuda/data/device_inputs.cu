@@ -1,4 +1,4 @@
-// data/device_inputs.cu — kernels that generate inputs from families.hpp and widen them to fp64, and repeat a tensor.
+// data/device_inputs.cu — kernels that generate inputs from families.hpp and widen them to fp64.
 // Compiled with --fmad=false (see CMakeLists.txt) so the device evaluates the family formulas
 // with the same roundings as the host.
 #include "data/device_inputs.hpp"
@@ -24,12 +24,6 @@ __global__ void widen_kernel(const float* src, double* dst, int64_t count) {
   }
 }
 
-__global__ void repeat_kernel(const float* src, int64_t src_count, float* dst, int64_t dst_count) {
-  for (int64_t i = detail::global_thread_index(); i < dst_count; i += detail::grid_stride()) {
-    dst[i] = src[i % src_count];
-  }
-}
-
 }  // namespace
 
 void generate_inputs_on_device(float* dst, int64_t count, inputs::Family family,
@@ -45,12 +39,6 @@ void widen_f32_to_f64(const float* src, double* dst, int64_t count, cudaStream_t
   if (count <= 0) return;
   widen_kernel<<<detail::grid_for(count), detail::kBlockThreads, 0, stream>>>(src, dst, count);
   check_launch("widen_kernel");
-}
-
-void repeat_on_device(const float* src, int64_t src_count, float* dst, int64_t dst_count, cudaStream_t stream) {
-  if (src_count <= 0 || dst_count <= 0) return;
-  repeat_kernel<<<detail::grid_for(dst_count), detail::kBlockThreads, 0, stream>>>(src, src_count, dst, dst_count);
-  check_launch("repeat_kernel");
 }
 
 }  // namespace kbv::cuda

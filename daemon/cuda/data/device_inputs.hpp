@@ -1,5 +1,5 @@
 // data/device_inputs.hpp — input tensors generated on the device, bit-identical to the host's
-// (same Philox stream, same element function from inputs/families.hpp), fp32→fp64 widening, and repetition.
+// (same Philox stream, same element function from inputs/families.hpp), and fp32→fp64 widening.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -23,9 +23,5 @@ void generate_inputs_on_device(float* dst, int64_t count, inputs::Family family,
 
 // dst[i] = double(src[i]) (exact) for i in [0, count), asynchronously on `stream`.
 void widen_f32_to_f64(const float* src, double* dst, int64_t count, cudaStream_t stream);
-
-// dst[i] = src[i % src_count] for i in [0, dst_count): an input repeated until the output is
-// full, in one launch (a copy per repetition meant millions of cudaMemcpyAsync for a bias).
-void repeat_on_device(const float* src, int64_t src_count, float* dst, int64_t dst_count, cudaStream_t stream);
 
 }  // namespace kbv::cuda

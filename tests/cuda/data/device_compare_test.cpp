@@ -163,5 +163,129 @@ TEST_F(DeviceCompareTest, IsDeterministic) {
   }
 }
 
+// A summary computed once gives every later comparison against the same reference the
+// figures of the two-pass comparison, bit for bit; a summary of another size or atol is refused.
+TEST_F(DeviceCompareTest, SummarisedReferenceGivesTheSameFigures) {
+  for (const CompareCase& c : compare_cases()) {
+    SCOPED_TRACE(c.label);
+    const auto n = static_cast<int64_t>(c.reference.size());
+    const auto output = upload(c.output);
+    const auto reference = upload(c.reference);
+    ReferenceSummary summary;
+    summary.compute(reference.get(), n, c.tolerance.atol, stream());
+    const DeviceComparison two_pass = compare_on_device(output.get(), reference.get(), n, c.tolerance, stream());
+    for (int repeat = 0; repeat < 2; ++repeat) {
+      const DeviceComparison one_pass = compare_on_device(output.get(), reference.get(), summary, n, c.tolerance, stream());
+      EXPECT_EQ(one_pass.violations, two_pass.violations);
+      EXPECT_EQ(one_pass.nonfinite_where_ref_finite, two_pass.nonfinite_where_ref_finite);
+      EXPECT_EQ(one_pass.unwritten, two_pass.unwritten);
+      EXPECT_EQ(one_pass.first_violation_index, two_pass.first_violation_index);
+      for (auto [mine, theirs] : {std::pair{one_pass.max_abs_error, two_pass.max_abs_error}, {one_pass.max_rel_error, two_pass.max_rel_error},
+                                  {one_pass.sum_sq_error, two_pass.sum_sq_error}, {one_pass.sum_sq_ref, two_pass.sum_sq_ref},
+                                  {one_pass.ref_rms, two_pass.ref_rms}, {one_pass.output_sum, two_pass.output_sum}})
+        EXPECT_EQ(std::memcmp(&mine, &theirs, sizeof(double)), 0) << mine << " vs " << theirs;
+    }
+    Tolerance other = c.tolerance;
+    other.atol *= 2;
+    EXPECT_THROW((void)compare_on_device(output.get(), reference.get(), summary, n, other, stream()), std::logic_error);
+    EXPECT_THROW((void)compare_on_device(output.get(), reference.get(), summary, n - 1, c.tolerance, stream()), std::logic_error);
+  }
+}
+
+// Trivial outputs judged without being written get the verdict compare_on_device gives them
+// written out: constants, and inputs repeated to the output's length (one that wraps many
+// times, one longer than the grid stride, one of the output's own length, one of a single
+// element); with and without outliers excused; in one pass and in two.
+TEST_F(DeviceCompareTest, TrivialOutputsGetTheVerdictOfTheirWrittenComparison) {
+  constexpr int64_t kCount = 3'000'017;  // over one grid stride (4096 × 256): positions wrap per thread
+  std::vector<std::vector<float>> inputs;
+  for (int64_t length : {int64_t{7}, int64_t{1'500'007}, kCount, int64_t{1}}) {
+    const std::vector<double> values = random_normal(static_cast<size_t>(length), 30 + static_cast<uint64_t>(length));
+    inputs.emplace_back(values.begin(), values.end());
+  }
+  // The reference is input 0 repeated, within tolerance, except for a few elements: its copy
+  // passes only while those are excused as outliers; everything else fails (the infinite and
+  // poison constants through the non-finite and unwritten rules).
+  std::vector<double> reference(static_cast<size_t>(kCount));
+  for (int64_t i = 0; i < kCount; ++i) reference[static_cast<size_t>(i)] = inputs[0][static_cast<size_t>(i % 7)] * (1 + 1e-5);
+  for (size_t i : {size_t{5}, size_t{2'000'000}, size_t{kCount - 1}}) reference[i] += 0.01;  // violations within 10× the allowance
+  const std::vector<float> constants{0.0f, 0.25f, std::numeric_limits<float>::infinity(), poison_value()};
+
+  const auto device_reference = upload(reference);
+  std::vector<DeviceBuffer<float>> device_inputs;
+  TrivialOutputs trivial;
+  trivial.constants = constants;
+  for (const auto& input : inputs) {
+    device_inputs.push_back(upload(input));
+    trivial.repeated_inputs.emplace_back(device_inputs.back().get(), static_cast<int64_t>(input.size()));
+  }
+  // Each trivial output written out on the host, for the ordinary comparison.
+  std::vector<DeviceBuffer<float>> written;
+  for (size_t k = 0; k < constants.size() + inputs.size(); ++k) {
+    std::vector<float> values(static_cast<size_t>(kCount));
+    for (int64_t i = 0; i < kCount; ++i)
+      values[static_cast<size_t>(i)] = k < constants.size() ? constants[k] : inputs[k - constants.size()][static_cast<size_t>(i) % inputs[k - constants.size()].size()];
+    written.push_back(upload(values));
+  }
+
+  const Tolerance strict{1e-3, 1e-3, 1e-2};
+  Tolerance excusing = strict;
+  excusing.outlier_fraction = 1e-6;  // 3 outliers allowed among 3 000 017
+  bool some_pass = false, some_fail = false;
+  for (const Tolerance& tolerance : {strict, excusing}) {
+    ReferenceSummary summary;
+    summary.compute(device_reference.get(), kCount, tolerance.atol, stream());
+    const std::vector<bool> judged = trivial_outputs_pass_on_device(device_reference.get(), summary, kCount, trivial, tolerance, stream());
+    ASSERT_EQ(judged.size(), written.size());  // 8: one full pass and part of a second
+    for (size_t k = 0; k < written.size(); ++k) {
+      const CompareResult expected =
+          to_compare_result(compare_on_device(written[k].get(), device_reference.get(), kCount, tolerance, stream()), tolerance);
+      EXPECT_EQ(judged[k], expected.passed) << "trivial output " << k << ", outlier fraction " << tolerance.outlier_fraction << ": "
+                                            << expected.summary();
+      some_pass = some_pass || expected.passed;
+      some_fail = some_fail || !expected.passed;
+    }
+    // Constants twice over: the verdicts come back in order, whichever pass judged them.
+    TrivialOutputs doubled = trivial;
+    doubled.constants.insert(doubled.constants.end(), constants.begin(), constants.end());
+    const std::vector<bool> twice = trivial_outputs_pass_on_device(device_reference.get(), summary, kCount, doubled, tolerance, stream());
+    ASSERT_EQ(twice.size(), judged.size() + constants.size());
+    for (size_t k = 0; k < constants.size(); ++k) {
+      EXPECT_EQ(twice[k], judged[k]);
+      EXPECT_EQ(twice[constants.size() + k], judged[k]);
+    }
+    for (size_t k = constants.size(); k < judged.size(); ++k) EXPECT_EQ(twice[constants.size() + k], judged[k]);
+  }
+  EXPECT_TRUE(some_pass && some_fail);
+}
+
+// The element pass skips the division wherever an element cannot raise the running max ratio;
+// max_rel_error must still be the largest ratio, exactly, when the largest one comes last, first,
+// among equal ratios, or alone among exact elements.
+TEST_F(DeviceCompareTest, MaxRatioIsExactWhateverTheOrder) {
+  constexpr int64_t kCount = 2'000'003;
+  // atol 0: the allowance is rtol·|ref| on both sides, with no RMS (whose sums differ in order
+  // between host and device), so the quotients are the same doubles.
+  const Tolerance tolerance{0.0, 1e-3, 1.0};
+  std::vector<double> reference = random_normal(kCount, 41);
+  for (auto& r : reference) r = static_cast<float>(r);  // exact in fp32: outputs can match it exactly
+  for (const char* order : {"rising", "falling", "equal", "exact but one"}) {
+    SCOPED_TRACE(order);
+    const std::string name = order;
+    std::vector<float> output(static_cast<size_t>(kCount));
+    for (int64_t i = 0; i < kCount; ++i) {
+      const double step = name == "rising" ? static_cast<double>(i) / kCount : name == "falling" ? 1.0 - static_cast<double>(i) / kCount
+                        : name == "equal" ? 0.5 : (i == kCount - 5 ? 0.7 : 0.0);
+      output[static_cast<size_t>(i)] = static_cast<float>(reference[static_cast<size_t>(i)] * (1 + 1e-4 * step));
+    }
+    const CompareResult host = compare_output(output.data(), reference.data(), kCount, tolerance);
+    const auto device_output = upload(output);
+    const auto device_reference = upload(reference);
+    const CompareResult device = to_compare_result(compare_on_device(device_output.get(), device_reference.get(), kCount, tolerance, stream()), tolerance);
+    EXPECT_GT(host.max_rel_error, 0.0);
+    EXPECT_EQ(device.max_rel_error, host.max_rel_error);  // a max over the same correctly rounded quotients
+  }
+}
+
 }  // namespace
 }  // namespace kbv::cuda::testing
