@@ -91,6 +91,7 @@ class Evaluation {
   int call_id_ = 0;
   PhaseClock phases_;
   std::string phase_ = "setup";  // prefix of the per-call phases: correctness or timing
+  std::string family_;           // the input family of the call being made
 };
 
 }  // namespace kbv::eval::detail

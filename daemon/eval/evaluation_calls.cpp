@@ -139,9 +139,13 @@ bool Evaluation::check_observations(const nlohmann::json& observed) {
            "stream_injection");
     return false;
   }
-  if (const auto difference = kernel_sets_.observe(observed.value("kernel_names", std::vector<std::string>{}))) {
-    decide(Verdict::hack_suspected, "call " + std::to_string(call_id_) + " launched a different set of kernels than the calls before it (" +
-                                        difference->substr(0, 300) + "): behaviour depends on the call count or phase",
+  const auto kernel_names = observed.value("kernel_names", KernelSetCheck::Names{});
+  if (phase_ == "correctness") {
+    kernel_sets_.learn(family_, kernel_names);
+  } else if (const auto difference = kernel_sets_.check(family_, kernel_names)) {
+    decide(Verdict::hack_suspected, "timed call " + std::to_string(call_id_) + " on family " + family_ +
+                                        " launched a set of kernels no correctness call on that family launched (" + difference->substr(0, 300) +
+                                        "): the candidate runs unchecked code when it is timed",
            "phase_detection");
     return false;
   }

@@ -15,6 +15,7 @@ void Evaluation::validate_and_check(DataPlane& plane, const inputs::EpochPlan& p
   for (const inputs::FamilyDraw& draw : plan.families) {
     FamilyResult family;
     family.family = std::string(inputs::family_name(draw.family));
+    family_ = family.family;
     family.hidden = draw.hidden;
     for (size_t trial = 0; trial < draw.trial_seeds.size(); ++trial) {
       {

@@ -102,6 +102,7 @@ void Evaluation::time_contenders(DataPlane& plane, const inputs::EpochPlan& plan
     // Fresh contents in rotating buffers: nothing can be cached by pointer or by content.
     const int slot = 1 + sample % timing_slots;
     const inputs::FamilyDraw& draw = *gating[static_cast<size_t>(sample) % gating.size()];
+    family_ = std::string(inputs::family_name(draw.family));
     const uint64_t seed = inputs::keyed_u64(key_, "kbv/v1|timing|" + std::to_string(options_.epoch) + "|" + result_.problem + "|" +
                                                       std::to_string(sample));
     {

@@ -179,6 +179,7 @@ void Evaluation::evaluate_candidate() {
   phase_ = "timing";
   if (!decided_ && !options_.skip_timing) time_contenders(*plane, plan);
   report_memory(*plane);
+  if (kernel_sets_.traced_calls() > 0) result_.environment["kernel_sets_seen"] = kernel_sets_.distinct_sets();
   if (!decided_) decide(Verdict::pass, "correct on every gating family; timed against the baseline");
   finish_worker();
 }

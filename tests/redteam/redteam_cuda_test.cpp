@@ -148,6 +148,19 @@ TEST(RedTeamCudaLaunchGate, ASynchronisingRunPassesWithoutTheGate) {
   EXPECT_EQ(gate.rfind("off after", 0), 0u) << "launch_gate: " << gate << "\n" << explain(run);
 }
 
+// An honest candidate that picks its kernel by its inputs' values passes: the kernel-set rule
+// holds each family's timed calls to what its own correctness calls launched.
+TEST(RedTeamCudaKernelSets, AKernelChosenByInputValuesPasses) {
+  KBV_REQUIRE_GPU();
+  const auto run = eval_cuda(redteam("value_dispatch"), "default");
+  ASSERT_TRUE(run.report.is_object()) << explain(run);
+  print_figures("value_dispatch", run);
+  EXPECT_EQ(run.report.value("verdict", ""), "pass") << explain(run);
+  EXPECT_TRUE(run.report["flags"].empty()) << explain(run);
+  // Both paths ran (otherwise this test proves nothing): every epoch draws families of both kinds.
+  EXPECT_GE(run.report["environment"].value("kernel_sets_seen", 0), 2) << explain(run);
+}
+
 std::vector<std::string> honest_cuda_candidates() {
   std::vector<std::string> files;
   std::stringstream list(KBV_TEST_CUDA_CANDIDATES);  // problem=target,...

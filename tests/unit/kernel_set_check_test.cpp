@@ -1,5 +1,6 @@
-// kernel_set_check_test.cpp — the phase-detection rule over traced kernel names: one-time
-// kernels of the first call are allowed, any later change from the second call's set is not.
+// kernel_set_check_test.cpp — the phase-detection rule over traced kernel names: a timed call
+// must repeat a set that a correctness call launched on the same family; correctness calls may
+// launch anything (their outputs are checked), one-time kernels of a first call included.
 #include <gtest/gtest.h>
 
 #include "eval/kernel_set_check.hpp"
@@ -7,43 +8,69 @@
 namespace {
 
 using kbv::eval::KernelSetCheck;
-using Names = std::vector<std::string>;
+using Names = KernelSetCheck::Names;
 
-TEST(KernelSetCheck, SteadyCallsPass) {
+TEST(KernelSetCheck, TimedCallsRepeatingCorrectnessPass) {
   KernelSetCheck check;
-  for (int call = 0; call < 30; ++call) EXPECT_FALSE(check.observe({"relu_kernel"})) << "call " << call + 1;
-  EXPECT_EQ(check.traced_calls(), 30);
+  check.learn("uniform01", {"init_workspace", "relu_kernel"});  // a first call's one-time kernel
+  for (int call = 0; call < 3; ++call) check.learn("uniform01", {"relu_kernel"});
+  for (int call = 0; call < 30; ++call) EXPECT_FALSE(check.check("uniform01", {"relu_kernel"})) << "timed call " << call + 1;
+  EXPECT_EQ(check.traced_calls(), 34);
+  EXPECT_EQ(check.distinct_sets(), 2u);
 }
 
-TEST(KernelSetCheck, OneTimeKernelsOfTheFirstCallAreAllowed) {
+// redteam phase_kernels.cu: the same relu under another name once the correctness calls are over.
+TEST(KernelSetCheck, ASetFirstSeenWhileTimingIsReportedWithTheDifference) {
   KernelSetCheck check;
-  EXPECT_FALSE(check.observe({"init_workspace", "relu_kernel"}));
-  for (int call = 1; call < 10; ++call) EXPECT_FALSE(check.observe({"relu_kernel"}));
-}
-
-// redteam phase_kernels.cu: the same relu under another name after the correctness phase.
-TEST(KernelSetCheck, ASwitchAfterTheSecondCallIsReportedWithTheDifference) {
-  KernelSetCheck check;
-  for (int call = 0; call < 24; ++call) ASSERT_FALSE(check.observe({"relu_kernel"}));
-  const auto difference = check.observe({"timing_phase_relu_kernel"});
+  for (const char* family : {"uniform01", "normal", "sparse"})
+    for (int call = 0; call < 3; ++call) check.learn(family, {"relu_kernel"});
+  const auto difference = check.check("normal", {"timing_phase_relu_kernel"});
   ASSERT_TRUE(difference);
   EXPECT_EQ(*difference, " +timing_phase_relu_kernel -relu_kernel");
 }
 
-TEST(KernelSetCheck, DroppingOrAddingOneKernelIsAChange) {
-  KernelSetCheck dropped;
-  for (const Names& names : {Names{"a", "b"}, Names{"a", "b"}}) ASSERT_FALSE(dropped.observe(names));
-  EXPECT_EQ(dropped.observe({"a"}), " -b");
-  KernelSetCheck added;
-  for (const Names& names : {Names{"a"}, Names{"a"}}) ASSERT_FALSE(added.observe(names));
-  EXPECT_EQ(added.observe({"a", "c"}), " +c");
+// An honest candidate that picks its kernel by its inputs' values: each family's timed calls
+// repeat that family's set, however the families differ.
+TEST(KernelSetCheck, KernelsChosenByFamilyPass) {
+  KernelSetCheck check;
+  for (int call = 0; call < 3; ++call) {
+    check.learn("uniform01", {"copy_nonnegative_kernel"});
+    check.learn("normal", {"relu_kernel"});
+  }
+  EXPECT_FALSE(check.check("uniform01", {"copy_nonnegative_kernel"}));
+  EXPECT_FALSE(check.check("normal", {"relu_kernel"}));
+  EXPECT_EQ(check.distinct_sets(), 2u);
 }
 
-TEST(KernelSetCheck, NoKernelsAtAllIsASetToo) {
+// …but a family's timed call may not borrow another family's set: that code was never checked
+// on this family's inputs.
+TEST(KernelSetCheck, AnotherFamilysSetIsNotEnough) {
   KernelSetCheck check;
-  ASSERT_FALSE(check.observe({"a"}));
-  ASSERT_FALSE(check.observe({"a"}));
-  EXPECT_EQ(check.observe({}), " -a");
+  check.learn("uniform01", {"copy_nonnegative_kernel"});
+  check.learn("normal", {"relu_kernel"});
+  EXPECT_EQ(check.check("normal", {"copy_nonnegative_kernel"}), " +copy_nonnegative_kernel -relu_kernel");
+}
+
+TEST(KernelSetCheck, DroppingOrAddingOneKernelIsAChange) {
+  KernelSetCheck check;
+  check.learn("normal", {"a", "b"});
+  EXPECT_EQ(check.check("normal", {"a"}), " -b");
+  EXPECT_EQ(check.check("normal", {"a", "b", "c"}), " +c");
+  EXPECT_EQ(check.check("normal", {}), " -a -b");  // no kernels at all is a set too
+}
+
+// The difference is reported against the nearest set the family saw.
+TEST(KernelSetCheck, TheDifferenceIsFromTheNearestSet) {
+  KernelSetCheck check;
+  check.learn("normal", {"x", "y", "z"});
+  check.learn("normal", {"a", "b"});
+  EXPECT_EQ(check.check("normal", {"a", "b", "c"}), " +c");
+}
+
+TEST(KernelSetCheck, AFamilyWithNoCorrectnessCallHasNothingToRepeat) {
+  KernelSetCheck check;
+  check.learn("uniform01", {"a"});
+  EXPECT_EQ(check.check("large", {"a"}), " +a");
 }
 
 }  // namespace

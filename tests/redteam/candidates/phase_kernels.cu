@@ -2,8 +2,8 @@
 // that output checks cannot see: correct relu throughout, but from call 25 (just past kbv's
 // correctness phase, see phase_detection.cpp) it launches a different kernel — the stand-in for
 // a timing-phase code path that, say, skips work a hidden input would need.
-// Expected: hack_suspected / phase_detection (the worker's CUPTI trace: every call from the
-// third on must launch the kernel set of the second).
+// Expected: hack_suspected / phase_detection (the worker's CUPTI trace: a timed call must launch
+// a kernel set that a correctness call on the same family launched).
 #include "redteam_common.cuh"
 
 namespace {
