@@ -1,9 +1,13 @@
 // epoch_plan_test.cpp — hidden families rotate by epoch and key, and only the key decides.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <fstream>
 #include <set>
-#include <unistd.h>
+#include <thread>
+#include <vector>
 
 #include "inputs/epoch_plan.hpp"
 #include "inputs/family_names.hpp"
@@ -76,6 +80,39 @@ TEST(SecretKey, CreateThenLoadRoundTripsWithPrivateMode) {
   EXPECT_EQ(perms & std::filesystem::perms::others_read, std::filesystem::perms::none);
   EXPECT_THROW(kbv::inputs::SecretKey::create(path), std::runtime_error);  // never overwrites
   std::filesystem::remove(path);
+}
+
+// kbvd starts several `kbv eval` processes at once; on a fresh machine each may find no key and
+// create one. One wins; every one of them must get the winner's key, whole (CI, 2026-11-29: the
+// loser failed with "cannot create the secret key file", and the daemon's result was bad_input).
+TEST(SecretKey, RacingCreatorsAllGetTheOneKey) {
+  const auto directory = std::filesystem::temp_directory_path() / ("kbv-key-race-" + std::to_string(::getpid()));
+  constexpr int kRounds = 20, kRacers = 8;
+  for (int round = 0; round < kRounds; ++round) {
+    std::filesystem::remove_all(directory);
+    const auto path = directory / "secret.key";
+    std::vector<std::array<uint8_t, kbv::inputs::kSecretKeyBytes>> keys(kRacers);
+    std::vector<std::string> errors(kRacers);
+    std::vector<int> creators(kRacers, 0);
+    std::vector<std::thread> racers;
+    for (int racer = 0; racer < kRacers; ++racer)
+      racers.emplace_back([&, racer] {
+        try {
+          bool created = false;
+          keys[static_cast<size_t>(racer)] = kbv::inputs::SecretKey::load_or_create(path, &created).bytes();
+          creators[static_cast<size_t>(racer)] = created ? 1 : 0;
+        } catch (const std::exception& error) {
+          errors[static_cast<size_t>(racer)] = error.what();
+        }
+      });
+    for (auto& racer : racers) racer.join();
+    for (const std::string& error : errors) EXPECT_TRUE(error.empty()) << error;
+    for (const auto& key : keys) EXPECT_EQ(key, kbv::inputs::SecretKey::load(path).bytes());
+    EXPECT_EQ(std::count(creators.begin(), creators.end(), 1), 1) << "round " << round;
+    for (const auto& entry : std::filesystem::directory_iterator(directory))
+      EXPECT_EQ(entry.path().filename(), "secret.key") << "a temporary file was left behind";
+  }
+  std::filesystem::remove_all(directory);
 }
 
 TEST(SecretKey, MalformedKeyFileNamesTheFix) {

@@ -6,7 +6,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -33,28 +35,48 @@ SecretKey SecretKey::load(const std::filesystem::path& path) {
   return key;
 }
 
-SecretKey SecretKey::create(const std::filesystem::path& path) {
+// A new key written whole under a temporary name (mode 0600) and linked into place: link()
+// fails when the path exists, so a key is never replaced, and nobody can read a half-written
+// one. Returns nothing when another key got there first (EEXIST): kbvd starts several `kbv eval`
+// processes at once, and on a fresh machine each may try to create the key.
+std::optional<SecretKey> SecretKey::try_create(const std::filesystem::path& path) {
   SecretKey key;
   if (RAND_bytes(key.bytes_.data(), static_cast<int>(key.bytes_.size())) != 1)
     throw std::runtime_error("OpenSSL RAND_bytes failed: cannot create a secret key");
   if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-  if (fd < 0)
-    throw std::runtime_error(path.string() + ": cannot create the secret key file (fix: check the directory, or remove a stale file)");
+  const std::string cannot = path.string() + ": cannot create the secret key file (fix: check the directory, or remove a stale file)";
+  std::string temporary = path.string() + ".new-XXXXXX";
+  const int fd = ::mkostemp(temporary.data(), O_CLOEXEC);  // mode 0600
+  if (fd < 0) throw std::runtime_error(cannot + ": " + std::strerror(errno));
   std::ostringstream hex;
   for (uint8_t byte : key.bytes_) hex << "0123456789abcdef"[byte >> 4] << "0123456789abcdef"[byte & 15];
   const std::string text = hex.str() + "\n";
-  const bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) && ::fsync(fd) == 0;
   ::close(fd);
-  if (!ok) throw std::runtime_error(path.string() + ": short write of the secret key");
-  return key;
+  const int linked = written ? ::link(temporary.c_str(), path.c_str()) : -1;
+  const int link_error = errno;
+  ::unlink(temporary.c_str());
+  if (!written) throw std::runtime_error(path.string() + ": short write of the secret key");
+  if (linked == 0) return key;
+  if (link_error == EEXIST) return std::nullopt;
+  throw std::runtime_error(cannot + ": " + std::strerror(link_error));
+}
+
+SecretKey SecretKey::create(const std::filesystem::path& path) {
+  if (std::optional<SecretKey> key = try_create(path)) return *key;
+  throw std::runtime_error(path.string() + ": a secret key file already exists (fix: keep using it, or remove it first to replace it)");
 }
 
 SecretKey SecretKey::load_or_create(const std::filesystem::path& path, bool* created) {
   std::error_code error;
-  const bool exists = std::filesystem::exists(path, error);
-  if (created) *created = !exists;
-  return exists ? load(path) : create(path);
+  if (!std::filesystem::exists(path, error)) {
+    if (std::optional<SecretKey> key = try_create(path)) {
+      if (created) *created = true;
+      return *key;
+    }
+  }
+  if (created) *created = false;
+  return load(path);  // there all along, or created by another process just now
 }
 
 std::filesystem::path state_directory() {

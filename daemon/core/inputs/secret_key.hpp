@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 namespace kbv::inputs {
@@ -19,13 +20,17 @@ class SecretKey {
   static SecretKey load(const std::filesystem::path& path);
   // Writes a fresh random key (OpenSSL RAND_bytes) with mode 0600; refuses to overwrite.
   static SecretKey create(const std::filesystem::path& path);
-  // Loads the key, creating it first when the file does not exist.
+  // Loads the key, creating it first when the file does not exist. Safe for processes racing
+  // on a fresh path: one creates the key, every one of them gets it.
   static SecretKey load_or_create(const std::filesystem::path& path, bool* created = nullptr);
   static SecretKey from_bytes(const std::array<uint8_t, kSecretKeyBytes>& bytes);
 
   const std::array<uint8_t, kSecretKeyBytes>& bytes() const { return bytes_; }
 
  private:
+  // create(), or nothing when the file already exists.
+  static std::optional<SecretKey> try_create(const std::filesystem::path& path);
+
   std::array<uint8_t, kSecretKeyBytes> bytes_{};
 };
 
