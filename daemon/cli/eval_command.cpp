@@ -49,6 +49,7 @@ int eval_command(const std::vector<std::string>& args) {
       "forbid", po::value<std::vector<std::string>>()->composing(), "a path the worker must not read (repeatable; the key and problems are always)")(
       "timing-budget-s", po::value<double>()->default_value(0.5), "host: wall-clock cap on the timing phase")(
       "no-timing", "check correctness only")(
+      "samples", "report every kept timing sample (timing.samples: seconds per contender, SM clock ratio, order, family)")(
       "no-sandbox", "run the worker without its sandbox (debugging only)")(
       "wait-for-candidate", "initialise, then read one line from stdin: PATH [TAB JSON options] (the daemon's warm spare)")(
       "json", "print one JSON object per candidate on stdout");
@@ -85,6 +86,7 @@ int eval_command(const std::vector<std::string>& args) {
   base.call_timeout_s = vm["timeout-s"].as<double>();
   base.timing_budget_s = vm["timing-budget-s"].as<double>();
   base.skip_timing = vm.count("no-timing") != 0;
+  base.keep_samples = vm.count("samples") != 0;
   base.sandbox = vm.count("no-sandbox") == 0;
   if (vm.count("forbid"))
     for (const std::string& path : vm["forbid"].as<std::vector<std::string>>()) base.forbidden.emplace_back(std::filesystem::absolute(path));

@@ -82,6 +82,8 @@ void Evaluation::time_contenders(DataPlane& plane, const inputs::EpochPlan& plan
   std::vector<double> candidate_samples, trusted_samples;
   std::map<std::string, std::vector<double>> baseline_samples;
   std::vector<double> ping_samples, kernel_span_samples, clock_ratios;
+  std::vector<bool> baselines_went_first;     // per kept sample, for timing.samples
+  std::vector<std::string> sample_families;
   double candidate_total = 0, warmup_total = 0;
   const timing::StopRule cuda_rule;  // NVBench stdrel defaults
   timing::NoiseCriterion cuda_criterion(cuda_rule);
@@ -166,6 +168,8 @@ void Evaluation::time_contenders(DataPlane& plane, const inputs::EpochPlan& plan
     trusted_samples.push_back(std::max(0.0, round_trip - ping));
     candidate_total += reported;
     clock_ratios.push_back(clock);
+    baselines_went_first.push_back(baselines_first);
+    sample_families.push_back(family_);
     if (last_kernel_span_s_) kernel_span_samples.push_back(*last_kernel_span_s_);
     double measured = reported;
     for (const auto& [name, seconds] : baselines) {
@@ -183,6 +187,12 @@ void Evaluation::time_contenders(DataPlane& plane, const inputs::EpochPlan& plan
     return;
   }
   result_.candidate_time = summarize(candidate_samples);
+  if (options_.keep_samples) {
+    result_.timing_samples = {{"candidate_s", candidate_samples}, {"sm_clock_ratio", clock_ratios},
+                              {"baselines_first", baselines_went_first}, {"family", sample_families}};
+    for (const auto& [name, seconds] : baseline_samples) result_.timing_samples["baseline_" + name + "_s"] = seconds;
+    if (kernel_span_samples.size() == candidate_samples.size()) result_.timing_samples["candidate_kernel_span_s"] = kernel_span_samples;
+  }
   if (!kernel_span_samples.empty()) result_.candidate_kernel_span = summarize(kernel_span_samples);
   const TimingStats trusted = summarize(trusted_samples);
   result_.environment["trusted_median_s"] = trusted.median_s;

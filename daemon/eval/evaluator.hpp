@@ -40,6 +40,7 @@ struct EvalOptions {
   double timing_budget_s = 0.5;           // host: wall-clock cap on the timing phase
   bool sandbox = true;
   bool skip_timing = false;
+  bool keep_samples = false;              // every kept timing sample in the report (timing.samples)
 };
 
 // Never throws for anything the candidate does; throws SpecError / std::runtime_error only

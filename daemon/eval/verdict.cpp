@@ -62,6 +62,7 @@ nlohmann::json EvalResult::to_json() const {
       {"environment", environment},
       {"wall_seconds", wall_seconds}};
   if (!worker_stderr_tail.empty()) result["worker_stderr_tail"] = worker_stderr_tail;
+  if (!timing_samples.is_null()) result["timing"]["samples"] = timing_samples;
   return result;
 }
 

@@ -70,6 +70,9 @@ struct EvalResult {
   double physical_floor_s = 0;
   std::optional<nlohmann::json> memory;
   nlohmann::json environment = nlohmann::json::object();
+  // Every kept timing sample, when asked for (kbv eval --samples): per-contender seconds, the SM
+  // clock ratio, who went first and the family, index for index. Null otherwise.
+  nlohmann::json timing_samples;
   std::string worker_stderr_tail;
   double wall_seconds = 0;
   // The request itself was unusable (not a shared object, unknown problem): exit status 2.

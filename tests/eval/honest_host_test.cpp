@@ -49,5 +49,33 @@ TEST(HonestHostCandidates, CoverEveryBundledProblem) {
   EXPECT_GT(problems, 0) << "no problem specs in " << problems_dir();
 }
 
+// --samples puts every kept timing sample in the report, index for index across the contenders,
+// and the summary's extremes are theirs; without it the report has none.
+TEST(EvalSamples, EveryKeptSampleIsReportedWhenAsked) {
+  const std::vector<std::string> args = {host_candidate("relu").string(), "--problem", "relu", "--device", "host", "--shapes", "small"};
+  std::vector<std::string> with_samples = args;
+  with_samples.push_back("--samples");
+  const EvalRun run = run_kbv_eval(with_samples);
+  ASSERT_TRUE(run.report.is_object()) << explain(run);
+  ASSERT_EQ(run.report.value("verdict", ""), "pass") << explain(run);
+  const nlohmann::json& samples = run.report["timing"]["samples"];
+  ASSERT_TRUE(samples.is_object()) << explain(run);
+  const auto kept = run.report["timing"]["candidate"].value("samples", 0);
+  EXPECT_GE(kept, 10);
+  for (const char* key : {"candidate_s", "baseline_fp32_s", "sm_clock_ratio", "baselines_first", "family"}) {
+    ASSERT_TRUE(samples.contains(key)) << key << " missing: " << samples.dump().substr(0, 300);
+    EXPECT_EQ(samples[key].size(), static_cast<size_t>(kept)) << key;
+  }
+  const auto candidate = samples["candidate_s"].get<std::vector<double>>();
+  EXPECT_EQ(*std::min_element(candidate.begin(), candidate.end()), run.report["timing"]["candidate"].value("min_s", -1.0));
+  EXPECT_EQ(*std::max_element(candidate.begin(), candidate.end()), run.report["timing"]["candidate"].value("max_s", -1.0));
+  const auto families = samples["family"].get<std::vector<std::string>>();
+  for (const std::string& family : families) EXPECT_FALSE(family.empty());
+
+  const EvalRun plain = run_kbv_eval(args);
+  ASSERT_TRUE(plain.report.is_object()) << explain(plain);
+  EXPECT_FALSE(plain.report["timing"].contains("samples")) << explain(plain);
+}
+
 }  // namespace
 }  // namespace kbv::test
