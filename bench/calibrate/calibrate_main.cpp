@@ -1,4 +1,5 @@
-// bench/calibrate/calibrate_main.cpp — kbv-calibrate --out FILE [--device N]
+// bench/calibrate/calibrate_main.cpp — kbv-calibrate --out FILE [--device N] [--problems DIR]
+//                                        [--no-conv-algorithms]
 //
 // Measures, with the cold timer, what the device does at best:
 //   copy_bytes_per_s   a 1 GiB device-to-device cudaMemcpy; bytes read + written per second
@@ -7,22 +8,30 @@
 // Each rate uses the fastest sample (a ceiling: what the hardware did at least once), and the
 // median is printed beside it. Writes {device_name, driver, copy_bytes_per_s,
 // tf32_flops_per_s, fp32_flops_per_s, measured_at} to FILE.
+// Then it builds the TF32 and FP32 baselines of every problem with a convolution (the catalog
+// in DIR, default kbv's), at its default size: each runs cudnnFind, whose choice the algorithm
+// cache remembers (measure/baseline/algorithm_cache.hpp), so no evaluation pays for Find.
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <exception>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 
+#include "measure/baseline/cuda_baseline.hpp"
 #include "measure/ceilings/ceilings.hpp"
 #include "measure/support/handles.hpp"
 #include "measure/support/library_errors.hpp"
 #include "measure/support/random_fill.hpp"
 #include "measure/timing/cold_timer.hpp"
+#include "inputs/secret_key.hpp"
+#include "spec/catalog.hpp"
 
 namespace {
 
@@ -102,9 +111,33 @@ double gemm_rate(ColdTimer& timer, cublasMath_t math, const char* label) {
   return rate;
 }
 
+// cudnnFind for the conv baselines of every catalog problem that has a convolution, at the
+// default size (the size `kbv eval --device cuda` uses), in both math modes. Find on
+// KernelBench's conv2d took 0.6–0.7 s of a machine's first conv2d eval on the H200 (round v).
+void remember_conv_algorithms(const std::filesystem::path& problems) {
+  const kbv::ProblemCatalog catalog = kbv::ProblemCatalog::load(problems);
+  int remembered = 0;
+  for (const std::string& name : catalog.names()) {
+    const kbv::Problem& problem = catalog.get(name);
+    const bool has_conv = std::any_of(problem.graph.begin(), problem.graph.end(), [](const kbv::Node& node) { return node.op == "conv2d"; });
+    if (!has_conv) continue;
+    const kbv::ResolvedProblem resolved = kbv::resolve_problem(problem, "default");
+    for (const MathMode mode : {MathMode::tf32, MathMode::fp32}) {
+      const auto start = std::chrono::steady_clock::now();
+      const CudaBaseline baseline(resolved, mode);
+      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      std::printf("conv algorithm, %s %s (%.2f s): %s\n", name.c_str(), mode == MathMode::tf32 ? "tf32" : "fp32", seconds,
+                  baseline.describe().c_str());
+      ++remembered;
+    }
+  }
+  std::printf("cuDNN algorithm choices for %d conv baseline(s) in %s\n", remembered, kbv::inputs::default_algorithm_cache_path().c_str());
+}
+
 int usage() {
-  std::fprintf(stderr, "usage: kbv-calibrate --out FILE [--device N]\n"
-                       "  measures copy bandwidth and TF32/FP32 GEMM rates; writes JSON to FILE\n");
+  std::fprintf(stderr, "usage: kbv-calibrate --out FILE [--device N] [--problems DIR] [--no-conv-algorithms]\n"
+                       "  measures copy bandwidth and TF32/FP32 GEMM rates; writes JSON to FILE; then runs cudnnFind\n"
+                       "  for the conv baselines of the problems in DIR (default: kbv's) and remembers the choices\n");
   return 2;
 }
 
@@ -113,11 +146,17 @@ int usage() {
 int main(int argc, char** argv) {
   std::string out;
   int device = 0;
+  std::filesystem::path problems = kbv::default_problems_directory();
+  bool conv_algorithms = true;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
       out = argv[++i];
     } else if (std::strcmp(argv[i], "--device") == 0 && i + 1 < argc) {
       device = std::atoi(argv[++i]);
+    } else if (std::strcmp(argv[i], "--problems") == 0 && i + 1 < argc) {
+      problems = argv[++i];
+    } else if (std::strcmp(argv[i], "--no-conv-algorithms") == 0) {
+      conv_algorithms = false;
     } else {
       return usage();
     }
@@ -160,6 +199,7 @@ int main(int argc, char** argv) {
                 "matmul 8192^3 3.05 ms TF32 (%.0f TFLOP/s), 21.58 ms FP32 (%.1f TFLOP/s)\n",
                 2.0 * 8192.0 * 8192 * 8192 / 3.05e-3 / 1e12,
                 2.0 * 8192.0 * 8192 * 8192 / 21.58e-3 / 1e12);
+    if (conv_algorithms) remember_conv_algorithms(problems);
     return 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "kbv-calibrate: %s\n", e.what());

@@ -26,7 +26,8 @@ void usage(std::ostream& out) {
          "  compare-outputs EXPORT_DIR OUTPUTS_DIR   compare outputs (.npy) with an export's reference (--json)\n"
          "  keygen                 create the secret key file (--key-file F)\n"
          "  calibrate              measure this GPU's ceilings for the physical floor (kbv-calibrate;\n"
-         "                         stored in $KBV_CEILINGS or <state dir>/ceilings.json unless --out F)\n"
+         "                         stored in $KBV_CEILINGS or <state dir>/ceilings.json unless --out F),\n"
+         "                         then remember cudnnFind's choice for every conv baseline\n"
          "  version                print kbv's version\n";
 }
 
