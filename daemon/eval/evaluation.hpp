@@ -5,6 +5,7 @@
 #pragma once
 
 #include <chrono>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -69,6 +70,9 @@ class Evaluation {
   // The candidate's device memory next to the TF32 baseline's: from the worker's CUPTI trace
   // when it ran (per-call peaks), else from the evaluator's own view (memory held between calls).
   void report_memory(const DataPlane& plane);
+  // timing.by_family and timing.noise_within_families from the kept samples.
+  void report_by_family(const std::vector<double>& candidate, const std::map<std::string, std::vector<double>>& baselines,
+                        const std::vector<std::string>& families);
 
   void add_flag(const std::string& flag) {
     if (std::find(result_.flags.begin(), result_.flags.end(), flag) == result_.flags.end()) result_.flags.push_back(flag);

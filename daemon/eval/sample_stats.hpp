@@ -1,6 +1,8 @@
 // eval/sample_stats.hpp — summary statistics of timing samples (median, IQR, min, max).
 #pragma once
 
+#include <map>
+#include <string>
 #include <vector>
 
 #include "eval/verdict.hpp"
@@ -11,5 +13,12 @@ TimingStats summarize(std::vector<double> samples_s);
 // IQR / median: the noise figure reports use (the CUDA stop rule uses NVBench's relative
 // standard deviation, core/timing/stop_rule.hpp).
 double relative_noise(const TimingStats& stats);
+
+// Samples split by the group each came from (index for index), each group summarised.
+std::map<std::string, TimingStats> summarize_by_group(const std::vector<double>& samples_s, const std::vector<std::string>& groups);
+// IQR / median of the samples after each is divided by its group's median: the noise of the
+// measurement itself when the groups' true values differ (a kernel whose time depends on its
+// inputs' values, timed on several input families). 0 without samples.
+double relative_noise_within_groups(const std::vector<double>& samples_s, const std::vector<std::string>& groups);
 
 }  // namespace kbv::eval

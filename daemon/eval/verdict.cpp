@@ -63,6 +63,8 @@ nlohmann::json EvalResult::to_json() const {
       {"wall_seconds", wall_seconds}};
   if (!worker_stderr_tail.empty()) result["worker_stderr_tail"] = worker_stderr_tail;
   if (!timing_samples.is_null()) result["timing"]["samples"] = timing_samples;
+  if (!timing_by_family.is_null()) result["timing"]["by_family"] = timing_by_family;
+  if (!noise_within_families.is_null()) result["timing"]["noise_within_families"] = noise_within_families;
   return result;
 }
 

@@ -73,6 +73,10 @@ struct EvalResult {
   // Every kept timing sample, when asked for (kbv eval --samples): per-contender seconds, the SM
   // clock ratio, who went first and the family, index for index. Null otherwise.
   nlohmann::json timing_samples;
+  // Per input family the timed samples came from: each contender's figures there, and the noise
+  // within families (a kernel's time can depend on its inputs' values). Null until timed.
+  nlohmann::json timing_by_family;
+  nlohmann::json noise_within_families;
   std::string worker_stderr_tail;
   double wall_seconds = 0;
   // The request itself was unusable (not a shared object, unknown problem): exit status 2.

@@ -71,6 +71,16 @@ TEST(EvalSamples, EveryKeptSampleIsReportedWhenAsked) {
   EXPECT_EQ(*std::max_element(candidate.begin(), candidate.end()), run.report["timing"]["candidate"].value("max_s", -1.0));
   const auto families = samples["family"].get<std::vector<std::string>>();
   for (const std::string& family : families) EXPECT_FALSE(family.empty());
+  // timing.by_family: every family the samples came from, with its share of them.
+  const nlohmann::json& by_family = run.report["timing"]["by_family"];
+  ASSERT_TRUE(by_family.is_object()) << explain(run);
+  int counted = 0;
+  for (const auto& [family, figures] : by_family.items()) {
+    EXPECT_EQ(figures["candidate"].value("samples", 0), std::count(families.begin(), families.end(), family)) << family;
+    counted += figures["candidate"].value("samples", 0);
+  }
+  EXPECT_EQ(counted, kept);
+  EXPECT_TRUE(run.report["timing"]["noise_within_families"].contains("candidate")) << explain(run);
 
   const EvalRun plain = run_kbv_eval(args);
   ASSERT_TRUE(plain.report.is_object()) << explain(plain);

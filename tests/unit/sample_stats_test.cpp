@@ -1,6 +1,9 @@
 // sample_stats_test.cpp — median and IQR as reported in every timing figure.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "eval/sample_stats.hpp"
 
 TEST(SampleStats, MedianIqrMinMax) {
@@ -11,6 +14,25 @@ TEST(SampleStats, MedianIqrMinMax) {
   EXPECT_DOUBLE_EQ(stats.max_s, 5);
   EXPECT_EQ(stats.samples, 5);
   EXPECT_NEAR(kbv::eval::relative_noise(stats), 2.0 / 3.0, 1e-12);
+}
+
+// Two groups whose values differ by 10 % but each barely moves: pooled, the noise is the gap
+// between them; within the groups, it is theirs.
+TEST(SampleStats, NoiseWithinGroupsSeparatesTheirDifference) {
+  std::vector<double> samples;
+  std::vector<std::string> groups;
+  for (int i = 0; i < 40; ++i) {
+    const bool slow = i % 2 == 1;
+    samples.push_back((slow ? 1.10 : 1.00) * (1 + 0.001 * (i % 5)));
+    groups.push_back(slow ? "per_row_scale" : "uniform01");
+  }
+  EXPECT_GT(kbv::eval::relative_noise(kbv::eval::summarize(samples)), 0.05);
+  EXPECT_LT(kbv::eval::relative_noise_within_groups(samples, groups), 0.005);
+  const auto by_group = kbv::eval::summarize_by_group(samples, groups);
+  ASSERT_EQ(by_group.size(), 2u);
+  EXPECT_EQ(by_group.at("uniform01").samples, 20);
+  EXPECT_NEAR(by_group.at("per_row_scale").median_s, 1.10 * 1.002, 1e-12);
+  EXPECT_THROW(kbv::eval::summarize_by_group(samples, {"one"}), std::invalid_argument);
 }
 
 TEST(SampleStats, EmptyIsZero) {
