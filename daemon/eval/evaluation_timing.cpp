@@ -22,7 +22,9 @@ constexpr int kMaxTimingSamples = 2000;
 constexpr double kHostMinTimedSeconds = 0.05;
 // CUDA stop rule: NVBench's stdrel with its defaults (core/timing/stop_rule.hpp, FIELD-NOTES
 // §2): at least 10 samples and 0.5 s of GPU time, then the candidate's relative standard
-// deviation under 0.5 % or a plateau of that noise; else the 15 s wall cap. The measurement is
+// deviation within input families (each family's samples around their own mean: a kernel's time
+// may depend on its inputs' values) under 0.5 % or a plateau of that noise; else the 15 s wall
+// cap. The measurement is
 // the interleaved set (candidate, TF32 and FP32 baselines on the same inputs), so its GPU time is
 // theirs together, as NVBench counts one measurement's GPU time: a 3 ms kernel stops after ~54
 // samples of each instead of 160, and the noise criterion still has to hold. (Until 2026-11-29
@@ -176,9 +178,9 @@ void Evaluation::time_contenders(DataPlane& plane, const inputs::EpochPlan& plan
       baseline_samples[name].push_back(seconds);
       measured += seconds;
     }
-    cuda_criterion.add(reported, measured);
+    cuda_criterion.add(reported, measured, family_);  // noise within families (stop_rule.hpp)
   }
-  if (cuda) result_.environment["candidate_relative_stdev"] = cuda_criterion.noise();
+  if (cuda) result_.environment["candidate_relative_stdev_within_families"] = cuda_criterion.noise();
   if (candidate_samples.empty()) {
     decide(Verdict::resource, throttled > 0 ? "every timing sample was taken while the device was throttled (" + std::to_string(throttled) + " dropped)"
                                             : "no timing sample was kept within the sampling limits (" + std::to_string(warmup_samples) +

@@ -94,5 +94,28 @@ TEST(StopRule, MeasuredTimeCountsTowardsTheMinimumNotTheNoise) {
   EXPECT_DOUBLE_EQ(criterion.noise(), 0);
 }
 
+// Grouped samples (the evaluator's input families): two families 4 % apart, each with 0.1 %
+// noise. Pooled, the noise is ~2 % and only a plateau stops it; within families it is 0.1 %, and
+// the rule stops at the minimum time, as for any quiet kernel.
+TEST(StopRule, NoiseWithinGroupsIgnoresTheirDifference) {
+  StopRule rule;
+  NoiseCriterion pooled(rule), grouped(rule);
+  size_t pooled_samples = 0, grouped_samples = 0;
+  const auto sample = [](size_t i) { return (i % 2 ? 1.04e-3 : 1.0e-3) * ((i / 2) % 2 ? 1.001 : 0.999); };
+  while (!pooled.finished()) {
+    pooled.add(sample(pooled_samples), 5e-3);
+    ASSERT_LT(++pooled_samples, 100000u);
+  }
+  while (!grouped.finished()) {
+    grouped.add(sample(grouped_samples), 5e-3, grouped_samples % 2 ? "per_row_scale" : "uniform01");
+    ASSERT_LT(++grouped_samples, 100000u);
+  }
+  EXPECT_GT(pooled.noise(), 0.015);
+  EXPECT_NEAR(grouped.noise(), 0.001, 0.0002);
+  EXPECT_GE(grouped_samples, 100u);  // 0.5 s of 5 ms measurements (the sum's rounding decides 100 or 101)
+  EXPECT_LE(grouped_samples, 101u);
+  EXPECT_GT(pooled_samples, grouped_samples);
+}
+
 }  // namespace
 }  // namespace kbv::timing

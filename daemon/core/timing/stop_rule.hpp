@@ -6,6 +6,8 @@
 
 #include <cstddef>
 #include <deque>
+#include <map>
+#include <string>
 
 #include "timing/sample_stats.hpp"
 
@@ -36,8 +38,14 @@ class NoiseCriterion {
   // interleaved candidate and baselines, as NVBench counts one measurement's GPU time); the
   // noise is the sample's own.
   void add(double seconds, double measured_seconds);
+  // …from input group `group` (the evaluator's input family). Once samples carry groups, the
+  // noise is the relative standard deviation within groups, pooled: a kernel whose time
+  // depends on its inputs' values (cuBLAS's TF32 GEMM at the power limit: 4 % between families,
+  // 0.3–0.8 % within, H200 round w) is measured as precisely as any other, and its fixed share
+  // of each family keeps the pooled median as stable. Use one form or the other throughout.
+  void add(double seconds, double measured_seconds, const std::string& group);
   bool finished() const;
-  double noise() const;  // relative standard deviation so far (0 before two samples)
+  double noise() const;  // relative standard deviation so far (0 before two samples; within groups once grouped)
   double total_seconds() const { return measured_seconds_; }
   size_t count() const { return moments_.count(); }
 
@@ -48,7 +56,10 @@ class NoiseCriterion {
 
  private:
   StopRule rule_;
+  void record_noise();
+
   RunningMoments moments_;
+  std::map<std::string, RunningMoments> groups_;
   double measured_seconds_ = 0;
   std::deque<double> noise_history_;
 };
