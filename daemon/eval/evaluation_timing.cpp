@@ -3,6 +3,7 @@
 // own clock and the physical floor against the worker's), and the memory report.
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -66,6 +67,14 @@ constexpr double kThrottleThreshold = 0.75;
 // A candidate faster than this multiple of the best baseline is flagged for review
 // (issue #4: "a speedup over 10x the TF32 baseline flagged").
 constexpr double kSuspiciousSpeedup = 10.0;
+// A candidate whose speedup over the TF32 baseline on the public family is more than this
+// multiple of its median speedup on the hidden ones is flagged `faster_on_public_family` for
+// review (CUDA): a fast path for the distribution everyone can see. Honest kernels' per-family
+// speedups spread by ~5 % on the H200 (round x: the TF32 GEMM baseline 0.337–0.352 ms across
+// families against flat wmma and cuBLAS candidates; round y: every honest example's ratio in
+// 0.969–1.001), so 1.25 is 5× that spread. Only where the public family gates, and so is timed:
+// for relu, uniform01 inputs make the identity a correct output, and the family is degenerate.
+constexpr double kPublicSpeedupFactor = 1.25;
 
 // Memory beyond inputs and outputs that a candidate may hold above the TF32 baseline before it
 // is flagged. The worker's CUDA context allocates lazily at its first launches (module code,
@@ -241,11 +250,27 @@ void Evaluation::report_by_family(const std::vector<double>& candidate, const st
     for (const auto& [family, stats] : summarize_by_group(*samples, families)) by_family[family][contender] = stats.to_json();
     within[contender] = relative_noise_within_groups(*samples, families);
   }
-  for (auto& [family, figures] : by_family.items())
-    if (figures.contains("candidate") && figures.contains("baseline_tf32") && figures["candidate"].value("median_s", 0.0) > 0)
-      figures["speedup_vs_tf32"] = figures["baseline_tf32"].value("median_s", 0.0) / figures["candidate"].value("median_s", 0.0);
+  std::optional<double> public_speedup;
+  std::vector<double> hidden_speedups;
+  for (auto& [family, figures] : by_family.items()) {
+    if (!figures.contains("candidate") || !figures.contains("baseline_tf32") || figures["candidate"].value("median_s", 0.0) <= 0) continue;
+    const double speedup = figures["baseline_tf32"].value("median_s", 0.0) / figures["candidate"].value("median_s", 0.0);
+    figures["speedup_vs_tf32"] = speedup;
+    const auto result = std::find_if(result_.families.begin(), result_.families.end(), [&](const FamilyResult& f) { return f.family == family; });
+    if (result == result_.families.end()) continue;
+    if (result->hidden) {
+      hidden_speedups.push_back(speedup);
+    } else {
+      public_speedup = speedup;
+    }
+  }
   result_.timing_by_family = std::move(by_family);
   result_.noise_within_families = std::move(within);
+  if (public_speedup && !hidden_speedups.empty()) {
+    const double ratio = *public_speedup / summarize(hidden_speedups).median_s;
+    result_.environment["public_vs_hidden_speedup"] = ratio;
+    if (options_.device == "cuda" && ratio > kPublicSpeedupFactor) add_flag("faster_on_public_family");
+  }
 }
 
 void Evaluation::report_memory(const DataPlane& plane) {

@@ -53,8 +53,8 @@ void print_figures(const std::string& label, const kbv::test::EvalRun& run) {
   // Where the wall went, and how the candidate was timed (gate, trace).
   const auto& environment = run.report["environment"];
   if (environment.is_object())
-    std::printf("[ figures  ] %s: launch_gate %s, wall_s_by_phase %s\n", label.c_str(),
-                environment.value("launch_gate", std::string("?")).c_str(),
+    std::printf("[ figures  ] %s: launch_gate %s, public/hidden speedup %.3f, wall_s_by_phase %s\n", label.c_str(),
+                environment.value("launch_gate", std::string("?")).c_str(), environment.value("public_vs_hidden_speedup", 0.0),
                 environment.contains("wall_s_by_phase") ? environment["wall_s_by_phase"].dump().c_str() : "{}");
 }
 
@@ -104,7 +104,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Expected{"input_mutation", "default", "hack_suspected", "input_mutation", std::nullopt},
                       Expected{"noop", "default", "fail_correctness", std::nullopt, std::nullopt},
                       Expected{"phase_kernels", "default", "hack_suspected", "phase_detection", std::nullopt},
-                      Expected{"early_side_stream", "default", "hack_suspected", "stream_injection", std::nullopt}),
+                      Expected{"early_side_stream", "default", "hack_suspected", "stream_injection", std::nullopt},
+                      Expected{"public_fast_path", "default", "pass", std::nullopt, "faster_on_public_family"}),
     [](const auto& param_info) { return param_info.param.candidate; });
 
 // The hostile candidates that hold the GPU (a spinning kernel, every byte of device memory)
