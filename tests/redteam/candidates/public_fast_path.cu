@@ -39,12 +39,8 @@ kbv_status kbv_candidate_run(kbv::Call& call) {
   float* y = call.output(0).data<float>();
   const int64_t count = call.output(0).numel();
   const cudaStream_t stream = redteam::stream_of(call);
-  std::vector<float> head(static_cast<size_t>(std::min(count, kSampled)));
-  if (kbv_status s = redteam::status_of(cudaMemcpyAsync(head.data(), x, head.size() * sizeof(float), cudaMemcpyDeviceToHost, stream),
-                                        "cudaMemcpyAsync (input head)");
-      s != KBV_STATUS_OK)
-    return s;
-  if (kbv_status s = redteam::status_of(cudaStreamSynchronize(stream), "cudaStreamSynchronize"); s != KBV_STATUS_OK) return s;
+  std::vector<float> head(static_cast<size_t>(kSampled));
+  if (kbv_status s = redteam::read_input_head(x, count, stream, &head); s != KBV_STATUS_OK) return s;
   const int repeats = looks_like_uniform01(head) ? 1 : kHiddenRepeats;
   for (int r = 0; r < repeats; ++r) {
     gelu_kernel<<<redteam::blocks_for(count), redteam::kThreads, 0, stream>>>(x, y, count);

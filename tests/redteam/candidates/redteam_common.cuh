@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace redteam {
 
@@ -45,6 +46,18 @@ inline kbv_status private_stream(cudaStream_t* stream) {
 }
 
 inline cudaStream_t stream_of(const kbv::Call& call) { return static_cast<cudaStream_t>(call.stream()); }
+
+// The first min(count, head->size()) inputs, copied back to the host after the work queued on
+// `stream` (synchronising it): how the candidates that choose their path by the inputs' values
+// look at them. `head` is resized to what was read.
+inline kbv_status read_input_head(const float* x, int64_t count, cudaStream_t stream, std::vector<float>* head) {
+  if (static_cast<int64_t>(head->size()) > count) head->resize(static_cast<size_t>(count));
+  if (kbv_status s = status_of(cudaMemcpyAsync(head->data(), x, head->size() * sizeof(float), cudaMemcpyDeviceToHost, stream),
+                               "cudaMemcpyAsync (input head)");
+      s != KBV_STATUS_OK)
+    return s;
+  return status_of(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+}
 
 inline void log(const std::string& message) {
   constexpr int32_t kWarning = 2;
