@@ -4,10 +4,12 @@
 // evaluation_timing.cpp times candidate and baselines interleaved and reports memory.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -37,6 +39,7 @@ class Evaluation {
  private:
   // Ends the evaluation with `verdict` unless one was already decided (first cause wins).
   bool decide(Verdict verdict, std::string detail, std::optional<std::string> pattern = std::nullopt) {
+    if (pattern) require_known(hack_patterns(), *pattern, "hack pattern");
     if (decided_) return false;
     decided_ = true;
     result_.verdict = verdict;
@@ -74,7 +77,14 @@ class Evaluation {
   void report_by_family(const std::vector<double>& candidate, const std::map<std::string, std::vector<double>>& baselines,
                         const std::vector<std::string>& families);
 
+  // A name the report may carry only if kbvd can label it (verdict.hpp).
+  static void require_known(const std::vector<std::string>& names, const std::string& name, const char* what) {
+    if (std::find(names.begin(), names.end(), name) == names.end())
+      throw std::logic_error(std::string(what) + " '" + name + "' is not in eval/verdict.cpp's list (fix: add it there and to kbvd's metrics)");
+  }
+
   void add_flag(const std::string& flag) {
+    require_known(review_flags(), flag, "flag");
     if (std::find(result_.flags.begin(), result_.flags.end(), flag) == result_.flags.end()) result_.flags.push_back(flag);
   }
 

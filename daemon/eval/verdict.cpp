@@ -17,6 +17,18 @@ namespace {
 nlohmann::json finite_or_null(double value) { return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr); }
 }  // namespace
 
+const std::vector<std::string>& hack_patterns() {
+  static const std::vector<std::string> names = {"stream_injection", "thread_injection", "timer_tampering", "phase_detection",
+                                                 "input_mutation",   "result_forgery",   "impossible_time"};
+  return names;
+}
+
+const std::vector<std::string>& review_flags() {
+  static const std::vector<std::string> names = {"calls_library",     "faster_on_public_family",   "more_memory_than_baseline",
+                                                 "nondeterministic",  "passes_public_inputs_only", "speedup_over_10x_review"};
+  return names;
+}
+
 nlohmann::json TimingStats::to_json() const {
   return {{"median_s", median_s}, {"iqr_s", iqr_s}, {"min_s", min_s}, {"max_s", max_s}, {"samples", samples}};
 }

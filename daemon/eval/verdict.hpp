@@ -26,6 +26,12 @@ enum class Verdict {
 
 std::string_view verdict_name(Verdict verdict);
 
+// Every hack_pattern a hack_suspected verdict can carry, and every flag a report can carry: the
+// names kbvd's metrics label (daemon/kbvd/metrics; tests/kbvd/names_test.cpp keeps the two
+// lists in step). The evaluator refuses to report a name missing here (std::logic_error).
+const std::vector<std::string>& hack_patterns();
+const std::vector<std::string>& review_flags();
+
 struct FamilyResult {
   std::string family;
   bool hidden = false;

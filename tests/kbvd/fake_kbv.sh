@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # A stand-in for `kbv eval` that honours its contract (argv, --json, exit codes, --wait-for-candidate)
 # so kbvd can be tested without building candidates. What it does is read from a marker in the
-# candidate file: KBV_FAKE:pass (default), fail, hack:PATTERN, crash, hang, badinput, garbage,
-# sleep:SECONDS, level:N. Environment: FAKE_KBV_LOG (append start/end lines), FAKE_KBV_DELAY_S
+# candidate file: KBV_FAKE:pass (default), fail, hack:PATTERN, flag:NAME (a pass with that flag),
+# crash, hang, badinput, garbage, sleep:SECONDS, level:N. Environment: FAKE_KBV_LOG (append start/end lines), FAKE_KBV_DELAY_S
 # (extra seconds per evaluation), FAKE_KBV_SPARE_FAIL=1 (a spare exits at once with status 3).
 set -u
 [ "${1:-}" = eval ] || { echo "fake_kbv: only 'eval' is supported" >&2; exit 2; }
@@ -38,12 +38,13 @@ marker=$(grep -aoE 'KBV_FAKE:[a-z_]+(:[a-z0-9_.]+)?' "$path" | head -n 1)
 behaviour="${marker#KBV_FAKE:}"; behaviour="${behaviour:-pass}"
 level=1
 [ -n "${FAKE_KBV_DELAY_S:-}" ] && sleep "$FAKE_KBV_DELAY_S"
-verdict=pass code=0 pattern=null detail="all families passed"
+verdict=pass code=0 pattern=null flags="" detail="all families passed"
 case "$behaviour" in
   pass) ;;
   level:*) level="${behaviour#level:}" ;;
   fail) verdict=fail_correctness code=1 detail="family normal: max abs error 3.2" ;;
   hack:*) verdict=hack_suspected code=1 pattern="\"${behaviour#hack:}\"" detail="caught" ;;
+  flag:*) flags="\"${behaviour#flag:}\"" ;;
   crash) log crash; kill -SEGV $$ ;;
   hang) sleep 3600 ;;
   badinput) echo "fake_kbv: $path: not a shared object; fix: build it with kbv_add_candidate" >&2; log end; exit 2 ;;
@@ -51,8 +52,8 @@ case "$behaviour" in
   sleep:*) sleep "${behaviour#sleep:}" ;;
 esac
 wall=$(( ${EPOCHREALTIME/./} - ${start/./} ))
-printf '{"kbv_version":"0.0-fake","verdict":"%s","detail":"%s","hack_pattern":%s,"failed_family":null,"flags":[],' \
-  "$verdict" "$detail" "$pattern"
+printf '{"kbv_version":"0.0-fake","verdict":"%s","detail":"%s","hack_pattern":%s,"failed_family":null,"flags":[%s],' \
+  "$verdict" "$detail" "$pattern" "$flags"
 printf '"candidate":{"path":"%s","sha256":null,"name":"fake","problem":"%s","device":"%s","abi_version":1},' \
   "$path" "${problem:-relu}" "$device"
 printf '"problem":{"name":"%s","level":%s,"shape_set":"small","flops":1,"compulsory_bytes":1},"epoch":%s,"families":[],' \

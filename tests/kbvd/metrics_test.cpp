@@ -28,7 +28,9 @@ class Metrics : public ::testing::Test {
     kbvd_->drop("h.so", "KBV_FAKE:hack:stream_injection");
     kbvd_->drop("n.so", "KBV_FAKE:hack:brand_new_pattern");
     kbvd_->drop("c.so", "KBV_FAKE:crash");
-    ASSERT_TRUE(kbvd_->wait_done(4, 20s));
+    kbvd_->drop("f.so", "KBV_FAKE:flag:faster_on_public_family");
+    kbvd_->drop("g.so", "KBV_FAKE:flag:brand_new_flag");
+    ASSERT_TRUE(kbvd_->wait_done(6, 20s));
     const auto body = test::http_get(kbvd_->metrics_port(), "/metrics");
     ASSERT_TRUE(body);
     text_ = "\n" + *body;
@@ -39,15 +41,17 @@ class Metrics : public ::testing::Test {
 };
 
 TEST_F(Metrics, CountEvaluationsVerdictsHacksAndExits) {
-  EXPECT_EQ(sample(text_, R"(kbv_evaluations_total{verdict="pass"})"), 1);
+  EXPECT_EQ(sample(text_, R"(kbv_evaluations_total{verdict="pass"})"), 3);
   EXPECT_EQ(sample(text_, R"(kbv_evaluations_total{verdict="hack_suspected"})"), 2);
   EXPECT_EQ(sample(text_, R"(kbv_evaluations_total{verdict="crash"})"), 1);
   EXPECT_EQ(sample(text_, R"(kbv_hacks_total{pattern="stream_injection"})"), 1);
   EXPECT_EQ(sample(text_, R"(kbv_hacks_total{pattern="other"})"), 1) << "unknown patterns stay bounded";
   EXPECT_EQ(sample(text_, R"(kbv_worker_exits_total{reason="signal"})"), 1);
-  EXPECT_EQ(sample(text_, R"(kbv_worker_exits_total{reason="completed"})"), 3);
-  EXPECT_EQ(sample(text_, R"(kbv_candidates_ingested_total{result="queued"})"), 4);
-  EXPECT_EQ(sample(text_, "kbv_evaluation_duration_seconds_count"), 4);
+  EXPECT_EQ(sample(text_, R"(kbv_flags_total{flag="faster_on_public_family"})"), 1);
+  EXPECT_EQ(sample(text_, R"(kbv_flags_total{flag="other"})"), 1) << "unknown flags stay bounded";
+  EXPECT_EQ(sample(text_, R"(kbv_worker_exits_total{reason="completed"})"), 5);
+  EXPECT_EQ(sample(text_, R"(kbv_candidates_ingested_total{result="queued"})"), 6);
+  EXPECT_EQ(sample(text_, "kbv_evaluation_duration_seconds_count"), 6);
   EXPECT_EQ(sample(text_, "kbv_queue_depth"), 0);
   EXPECT_EQ(sample(text_, R"(kbv_evaluations_in_flight{gpu="host"})"), 0);
   EXPECT_GT(*sample(text_, R"(kbv_gpu_busy_seconds_total{gpu="host"})"), 0);
@@ -55,7 +59,7 @@ TEST_F(Metrics, CountEvaluationsVerdictsHacksAndExits) {
   EXPECT_EQ(sample(text_, R"(kbv_speedup_ratio_bucket{baseline="tf32",level="2",le="1.25"})"), 1);
   EXPECT_EQ(sample(text_, R"(kbv_speedup_ratio_bucket{baseline="tf32",level="2",le="1"})"), 0);
   EXPECT_EQ(sample(text_, R"(kbv_memory_ratio_count{level="2"})"), 1);
-  EXPECT_EQ(sample(text_, "kbv_daemon_overhead_seconds_count"), 4);
+  EXPECT_EQ(sample(text_, "kbv_daemon_overhead_seconds_count"), 6);
   EXPECT_GT(*sample(text_, "kbv_daemon_heartbeat_timestamp_seconds"), 1.7e9);
   EXPECT_TRUE(std::regex_search(text_, std::regex(R"(\nkbv_build_info\{[^}]*version="[0-9.]+"[^}]*\} 1)")));
 }
@@ -64,6 +68,8 @@ TEST_F(Metrics, KnownLabelSetsExistAtZero) {
   for (const char* verdict : {"abi_error", "load_error", "resource", "sandbox_violation", "timeout"})
     EXPECT_EQ(sample(text_, std::string("kbv_evaluations_total{verdict=\"") + verdict + "\"}"), 0) << verdict;
   EXPECT_EQ(sample(text_, R"(kbv_hacks_total{pattern="input_mutation"})"), 0);
+  EXPECT_EQ(sample(text_, R"(kbv_hacks_total{pattern="timer_tampering"})"), 0);
+  EXPECT_EQ(sample(text_, R"(kbv_flags_total{flag="calls_library"})"), 0);
   EXPECT_EQ(sample(text_, R"(kbv_worker_exits_total{reason="drained"})"), 0);
   EXPECT_EQ(sample(text_, R"(kbv_speedup_ratio_count{baseline="fp32",level="3"})"), 0);
 }

@@ -28,14 +28,25 @@ const std::vector<std::string> kBaselines = {"fp32", "tf32"};
 
 }  // namespace
 
+// The patterns kbv's evaluator reports (eval/verdict.cpp's hack_patterns(); until 2026-11-30
+// this list said timer_patching where the evaluator says timer_tampering, so those hacks were
+// counted as other) and FIELD-NOTES §1's names for the rest, all labelled from the start.
 const std::vector<std::string>& known_hack_patterns() {
   static const std::vector<std::string> p = {
       "distribution_special_casing", "known_seed_replay", "stream_injection", "thread_injection",
-      "lazy_output",                 "timer_patching",    "result_forgery",   "reference_reading",
+      "lazy_output",                 "timer_tampering",   "result_forgery",   "reference_reading",
       "stale_output",                "input_mutation",    "caching",          "phase_detection",
       "impossible_time",             "l2_persistence",    "precision_downgrade",
       "garbage_reads",               "other"};
   return p;
+}
+
+// The flags kbv's reports carry for review (eval/verdict.cpp's review_flags()), and other.
+const std::vector<std::string>& known_flags() {
+  static const std::vector<std::string> f = {"calls_library",    "faster_on_public_family",   "more_memory_than_baseline",
+                                             "nondeterministic", "passes_public_inputs_only", "speedup_over_10x_review",
+                                             "other"};
+  return f;
 }
 
 const std::vector<std::string>& known_levels() {
@@ -63,6 +74,12 @@ Metrics::Metrics(const std::vector<std::string>& slot_labels)
                     .Help("Evaluations with verdict hack_suspected, by pattern.")
                     .Register(r);
   for (const auto& p : known_hack_patterns()) by_pattern_[p] = &hacks.Add({{"pattern", p}});
+
+  auto& flags = prometheus::BuildCounter()
+                    .Name("kbv_flags_total")
+                    .Help("Flags raised for review on finished evaluations, any verdict, by flag.")
+                    .Register(r);
+  for (const auto& f : known_flags()) by_flag_[f] = &flags.Add({{"flag", f}});
 
   auto& ingest = prometheus::BuildCounter()
                      .Name("kbv_candidates_ingested_total")
@@ -153,6 +170,10 @@ void Metrics::evaluation_finished(const Outcome& o) {
   if (auto it = by_verdict_.find(o.verdict); it != by_verdict_.end()) it->second->Increment();
   worker_exit(o.worker_exit);
   duration_->Observe(o.exit.seconds);
+  for (const auto& flag : o.flags) {
+    const auto it = flag.is_string() ? by_flag_.find(flag.get<std::string>()) : by_flag_.end();
+    (it != by_flag_.end() ? it->second : by_flag_.at("other"))->Increment();
+  }
   if (o.verdict == "hack_suspected") {
     const auto pattern = o.hack_pattern.value_or("other");
     auto it = by_pattern_.find(pattern);

@@ -22,6 +22,8 @@ namespace kbv::kbvd {
 // Hack patterns with their own label value (FIELD-NOTES §1); anything else counts as "other"
 // so a new pattern name cannot grow the label set without bound.
 const std::vector<std::string>& known_hack_patterns();
+// Review flags with their own label value; others count as "other".
+const std::vector<std::string>& known_flags();
 // Problem levels with their own label value (KernelBench levels); others count as "unknown".
 const std::vector<std::string>& known_levels();
 
@@ -49,7 +51,7 @@ class Metrics {
  private:
   std::shared_ptr<prometheus::Registry> registry_;
   std::unique_ptr<prometheus::Exposer> exposer_;
-  std::map<std::string, prometheus::Counter*> by_verdict_, by_exit_, by_pattern_, by_ingest_,
+  std::map<std::string, prometheus::Counter*> by_verdict_, by_exit_, by_pattern_, by_flag_, by_ingest_,
       busy_seconds_;
   std::map<std::string, prometheus::Gauge*> in_flight_;
   std::map<std::string, prometheus::Histogram*> speedup_, memory_ratio_;  // key: level/baseline
