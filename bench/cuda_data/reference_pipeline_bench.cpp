@@ -21,6 +21,7 @@
 #include "data/device_inputs.hpp"
 #include "data/poison.hpp"
 #include "data/reference_graph.hpp"
+#include "data/reference_ops.hpp"
 #include "spec/catalog.hpp"
 
 namespace {
@@ -111,6 +112,20 @@ void run_problem(const kbv::ResolvedProblem& problem, cudaStream_t stream) {
   }
   std::printf("%-22s %8.3g %8.2f %6.2f %6.2f %9.2f %6.2f %8.2f %8.2f %7.2f %8.2f %7.2f %7.2f\n", problem.problem.name.c_str(), elements,
               generate, widen, checksum, reference, poison, compare_poisoned, compare_zeros, summary, compare_summarised, trivial, recheck);
+  // A lone conv2d: its fp64 reference (im2col in chunks, then Dgemm) at several im2col budgets;
+  // small chunks can stay in L2 (60 MiB on the H200) between im2col and the GEMM.
+  if (problem.problem.graph.size() == 1 && problem.problem.graph[0].op == "conv2d") {
+    kbv::OpArgs<double> args;
+    args.inputs = {input_pointers.begin(), input_pointers.end()};
+    args.input_shapes = problem.input_shapes;
+    args.output = outputs_f64[0].get();
+    args.output_shape = problem.output_shapes[0];
+    args.attrs = &problem.problem.graph[0].attrs;
+    for (const size_t megabytes : {512, 128, 48, 24, 12, 6}) {
+      const float ms = time_ms(stream, [&] { kbv::cuda::conv2d_f64_device(args, context, megabytes << 20); });
+      std::printf("  conv2d fp64 reference, im2col budget %3zu MiB: %.2f ms\n", megabytes, ms);
+    }
+  }
 }
 
 }  // namespace

@@ -26,7 +26,9 @@ std::vector<std::string> device_reference_op_names();
 
 // im2col scratch per conv2d call: bounds memory for KernelBench's 16×16×1024² → 128-channel
 // conv (a full image's columns would take 144 × 1022² × 8 B ≈ 1.2 GB) while each chunk is still
-// a GEMM of ~460 K columns, large enough to run cuBLAS at full rate.
+// a GEMM of ~460 K columns, large enough to run cuBLAS at full rate. Smaller chunks that stay in
+// L2 are slower, not faster: 34.6 ms at 512 MiB, 49.7 at 128, 56.5 at 24, 75.9 at 6 (H200,
+// docs/figures/h200-conv-reference-budgets.txt).
 constexpr size_t kConvColumnBudgetBytes = size_t{512} << 20;
 
 // conv2d with an explicit im2col budget (exposed so tests can force many chunks).
