@@ -125,17 +125,18 @@ bool Evaluation::check_observations(const nlohmann::json& observed) {
     return true;
   }
   result_.environment["trace"] = "cupti: every call's kernels, streams and device memory";
-  const auto late = observed.value("late_kernels", std::vector<std::string>{});
-  if (!late.empty()) {
-    decide(Verdict::hack_suspected, std::to_string(late.size()) + " kernel(s) launched by the call were still running after its end event (first: " +
-                                        late.front() + "): work on another stream escapes the timed window",
-           "stream_injection");
-    return false;
-  }
-  const auto early = observed.value("early_kernels", std::vector<std::string>{});
-  if (!early.empty()) {
-    decide(Verdict::hack_suspected, std::to_string(early.size()) + " kernel(s) launched by the call started before its start event (first: " +
-                                        early.front() + "): work on another stream ran before the timed window opened",
+  // Kernels of the call outside its timed window, on either side of it.
+  struct Escape {
+    const char* key;
+    const char* when;
+    const char* meaning;
+  };
+  for (const Escape& escape : {Escape{"late_kernels", "were still running after its end event", "work on another stream escapes the timed window"},
+                               Escape{"early_kernels", "started before its start event", "work on another stream ran before the timed window opened"}}) {
+    const auto names = observed.value(escape.key, std::vector<std::string>{});
+    if (names.empty()) continue;
+    decide(Verdict::hack_suspected, std::to_string(names.size()) + " kernel(s) launched by the call " + escape.when + " (first: " + names.front() +
+                                        "): " + escape.meaning,
            "stream_injection");
     return false;
   }

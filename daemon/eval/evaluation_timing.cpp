@@ -245,17 +245,20 @@ void Evaluation::report_by_family(const std::vector<double>& candidate, const st
   std::map<std::string, const std::vector<double>*> contenders{{"candidate", &candidate}};
   for (const auto& [name, seconds] : baselines) contenders["baseline_" + name] = &seconds;
   nlohmann::json by_family = nlohmann::json::object(), within = nlohmann::json::object();
+  std::map<std::string, std::map<std::string, TimingStats>> stats;  // contender -> family -> figures
   for (const auto& [contender, samples] : contenders) {
     if (samples->size() != families.size()) continue;
-    for (const auto& [family, stats] : summarize_by_group(*samples, families)) by_family[family][contender] = stats.to_json();
-    within[contender] = relative_noise_within_groups(*samples, families);
+    stats[contender] = summarize_by_group(*samples, families);
+    for (const auto& [family, figures] : stats[contender]) by_family[family][contender] = figures.to_json();
+    within[contender] = relative_noise_within_groups(*samples, families, stats[contender]);
   }
   std::optional<double> public_speedup;
   std::vector<double> hidden_speedups;
-  for (auto& [family, figures] : by_family.items()) {
-    if (!figures.contains("candidate") || !figures.contains("baseline_tf32") || figures["candidate"].value("median_s", 0.0) <= 0) continue;
-    const double speedup = figures["baseline_tf32"].value("median_s", 0.0) / figures["candidate"].value("median_s", 0.0);
-    figures["speedup_vs_tf32"] = speedup;
+  for (const auto& [family, candidate_figures] : stats["candidate"]) {
+    const auto tf32 = stats["baseline_tf32"].find(family);
+    if (tf32 == stats["baseline_tf32"].end() || candidate_figures.median_s <= 0) continue;
+    const double speedup = tf32->second.median_s / candidate_figures.median_s;
+    by_family[family]["speedup_vs_tf32"] = speedup;
     const auto result = std::find_if(result_.families.begin(), result_.families.end(), [&](const FamilyResult& f) { return f.family == family; });
     if (result == result_.families.end()) continue;
     if (result->hidden) {

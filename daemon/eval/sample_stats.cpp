@@ -30,8 +30,8 @@ std::map<std::string, TimingStats> summarize_by_group(const std::vector<double>&
   return stats;
 }
 
-double relative_noise_within_groups(const std::vector<double>& samples_s, const std::vector<std::string>& groups) {
-  const std::map<std::string, TimingStats> by_group = summarize_by_group(samples_s, groups);
+double relative_noise_within_groups(const std::vector<double>& samples_s, const std::vector<std::string>& groups,
+                                    const std::map<std::string, TimingStats>& by_group) {
   std::vector<double> normalised;
   for (size_t i = 0; i < samples_s.size(); ++i) {
     const double median = by_group.at(groups[i]).median_s;

@@ -16,9 +16,11 @@ double relative_noise(const TimingStats& stats);
 
 // Samples split by the group each came from (index for index), each group summarised.
 std::map<std::string, TimingStats> summarize_by_group(const std::vector<double>& samples_s, const std::vector<std::string>& groups);
-// IQR / median of the samples after each is divided by its group's median: the noise of the
-// measurement itself when the groups' true values differ (a kernel whose time depends on its
-// inputs' values, timed on several input families). 0 without samples.
-double relative_noise_within_groups(const std::vector<double>& samples_s, const std::vector<std::string>& groups);
+// IQR / median of the samples after each is divided by its group's median (`by_group`, from
+// summarize_by_group of the same samples): the noise of the measurement itself when the groups'
+// true values differ (a kernel whose time depends on its inputs' values, timed on several input
+// families). 0 without samples.
+double relative_noise_within_groups(const std::vector<double>& samples_s, const std::vector<std::string>& groups,
+                                    const std::map<std::string, TimingStats>& by_group);
 
 }  // namespace kbv::eval
