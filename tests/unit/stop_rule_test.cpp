@@ -2,10 +2,20 @@
 // (core/timing), on synthetic samples.
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include "timing/stop_rule.hpp"
 
 namespace kbv::timing {
 namespace {
+
+// Feeds `criterion` sample i = 0, 1, 2, … through add_sample until it finishes, at most `cap`
+// samples; returns how many it took (`cap` when it never finished: callers assert below it).
+size_t samples_until_finished(NoiseCriterion& criterion, const std::function<void(NoiseCriterion&, size_t)>& add_sample, size_t cap) {
+  size_t added = 0;
+  while (!criterion.finished() && added < cap) add_sample(criterion, added++);
+  return added;
+}
 
 TEST(SampleStats, QuantilesInterpolateBetweenOrderStatistics) {
   const SampleSummary s = summarize({4, 1, 3, 2, 5});
@@ -28,12 +38,8 @@ TEST(StopRule, StableSamplesStopAtMinimumTimeAndCount) {
   StopRule rule;
   NoiseCriterion criterion(rule);
   // 1 ms samples: min time 0.5 s needs just over 500 of them.
-  size_t added = 0;
-  while (!criterion.finished()) {
-    criterion.add(1e-3);
-    ++added;
-    ASSERT_LT(added, 1000u);
-  }
+  const size_t added = samples_until_finished(criterion, [](NoiseCriterion& c, size_t) { c.add(1e-3); }, 1000);
+  ASSERT_LT(added, 1000u);
   // "accumulated > min-time", strictly: 500 or 501 samples depending on the sum's rounding.
   EXPECT_GE(added, 500u);
   EXPECT_LE(added, 501u);
@@ -55,12 +61,8 @@ TEST(StopRule, PersistentNoiseStopsOnAPlateau) {
   StopRule rule;
   NoiseCriterion criterion(rule);
   // Alternating 1.0 ms / 1.2 ms: ~9 % noise forever, far above 0.5 %.
-  size_t added = 0;
-  while (!criterion.finished()) {
-    criterion.add(added % 2 ? 1.2e-3 : 1.0e-3);
-    ++added;
-    ASSERT_LT(added, 100000u) << "never reached a plateau";
-  }
+  const size_t added = samples_until_finished(criterion, [](NoiseCriterion& c, size_t i) { c.add(i % 2 ? 1.2e-3 : 1.0e-3); }, 100000);
+  ASSERT_LT(added, 100000u) << "never reached a plateau";
   EXPECT_GT(criterion.noise(), rule.max_noise);
   EXPECT_EQ(added % NoiseCriterion::kPlateauCheckEvery, 0u);
   EXPECT_GT(criterion.total_seconds(), rule.min_gpu_seconds);
@@ -69,11 +71,8 @@ TEST(StopRule, PersistentNoiseStopsOnAPlateau) {
 TEST(StopRule, LowNoiseStopsBeforeAnyPlateau) {
   StopRule rule;
   NoiseCriterion criterion(rule);
-  size_t added = 0;
-  while (!criterion.finished()) {
-    criterion.add(added % 2 ? 1.001e-3 : 0.999e-3);  // 0.1 % noise
-    ++added;
-  }
+  const size_t added =
+      samples_until_finished(criterion, [](NoiseCriterion& c, size_t i) { c.add(i % 2 ? 1.001e-3 : 0.999e-3); }, 100000);  // 0.1 % noise
   EXPECT_LT(criterion.noise(), rule.max_noise);
   EXPECT_LE(added, 502u);
 }
@@ -83,12 +82,9 @@ TEST(StopRule, LowNoiseStopsBeforeAnyPlateau) {
 TEST(StopRule, MeasuredTimeCountsTowardsTheMinimumNotTheNoise) {
   StopRule rule;
   NoiseCriterion criterion(rule);
-  size_t added = 0;
-  while (!criterion.finished()) {
-    criterion.add(1e-3, 5e-3);  // a 1 ms candidate measured beside 4 ms of baselines
-    ++added;
-    ASSERT_LT(added, 1000u);
-  }
+  // A 1 ms candidate measured beside 4 ms of baselines.
+  const size_t added = samples_until_finished(criterion, [](NoiseCriterion& c, size_t) { c.add(1e-3, 5e-3); }, 1000);
+  ASSERT_LT(added, 1000u);
   EXPECT_GE(added, 100u);
   EXPECT_LE(added, 101u);
   EXPECT_DOUBLE_EQ(criterion.noise(), 0);
@@ -100,16 +96,12 @@ TEST(StopRule, MeasuredTimeCountsTowardsTheMinimumNotTheNoise) {
 TEST(StopRule, NoiseWithinGroupsIgnoresTheirDifference) {
   StopRule rule;
   NoiseCriterion pooled(rule), grouped(rule);
-  size_t pooled_samples = 0, grouped_samples = 0;
   const auto sample = [](size_t i) { return (i % 2 ? 1.04e-3 : 1.0e-3) * ((i / 2) % 2 ? 1.001 : 0.999); };
-  while (!pooled.finished()) {
-    pooled.add(sample(pooled_samples), 5e-3);
-    ASSERT_LT(++pooled_samples, 100000u);
-  }
-  while (!grouped.finished()) {
-    grouped.add(sample(grouped_samples), 5e-3, grouped_samples % 2 ? "per_row_scale" : "uniform01");
-    ASSERT_LT(++grouped_samples, 100000u);
-  }
+  const size_t pooled_samples = samples_until_finished(pooled, [&](NoiseCriterion& c, size_t i) { c.add(sample(i), 5e-3); }, 100000);
+  const size_t grouped_samples = samples_until_finished(
+      grouped, [&](NoiseCriterion& c, size_t i) { c.add(sample(i), 5e-3, i % 2 ? "per_row_scale" : "uniform01"); }, 100000);
+  ASSERT_LT(pooled_samples, 100000u);
+  ASSERT_LT(grouped_samples, 100000u);
   EXPECT_GT(pooled.noise(), 0.015);
   EXPECT_NEAR(grouped.noise(), 0.001, 0.0002);
   EXPECT_GE(grouped_samples, 100u);  // 0.5 s of 5 ms measurements (the sum's rounding decides 100 or 101)
