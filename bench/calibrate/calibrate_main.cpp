@@ -113,7 +113,8 @@ double gemm_rate(ColdTimer& timer, cublasMath_t math, const char* label) {
 
 // cudnnFind for the conv baselines of every catalog problem that has a convolution, at the
 // default size (the size `kbv eval --device cuda` uses), in both math modes. Find on
-// KernelBench's conv2d took 0.6–0.7 s of a machine's first conv2d eval on the H200 (round v).
+// KernelBench's conv2d took 0.6–0.7 s of a machine's first conv2d eval on the H200
+// (`environment.setup_s_by_step` of a conv2d eval on an empty algorithm cache).
 void remember_conv_algorithms(const std::filesystem::path& problems) {
   const kbv::ProblemCatalog catalog = kbv::ProblemCatalog::load(problems);
   int remembered = 0;
