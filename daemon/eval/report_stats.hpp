@@ -1,4 +1,6 @@
-// eval/sample_stats.hpp — summary statistics of timing samples (median, IQR, min, max).
+// eval/report_stats.hpp — the statistics a report gives of timing samples (median, IQR, min,
+// max, IQR / median), overall and per input family. The stop criterion's noise is another
+// estimator, the relative standard deviation (core/timing/stdrel_criterion.hpp).
 #pragma once
 
 #include <map>
@@ -10,9 +12,8 @@
 namespace kbv::eval {
 
 TimingStats summarize(std::vector<double> samples_s);
-// IQR / median: the noise figure reports use (the CUDA stop rule uses NVBench's relative
-// standard deviation, core/timing/stop_rule.hpp).
-double relative_noise(const TimingStats& stats);
+// IQR / median, the noise figure reports give (0 for a non-positive median).
+double iqr_over_median(const TimingStats& stats);
 
 // Samples split by the group each came from (index for index), each group summarised.
 std::map<std::string, TimingStats> summarize_by_group(const std::vector<double>& samples_s, const std::vector<std::string>& groups);
@@ -20,7 +21,7 @@ std::map<std::string, TimingStats> summarize_by_group(const std::vector<double>&
 // summarize_by_group of the same samples): the noise of the measurement itself when the groups'
 // true values differ (a kernel whose time depends on its inputs' values, timed on several input
 // families). 0 without samples.
-double relative_noise_within_groups(const std::vector<double>& samples_s, const std::vector<std::string>& groups,
-                                    const std::map<std::string, TimingStats>& by_group);
+double iqr_over_median_within_groups(const std::vector<double>& samples_s, const std::vector<std::string>& groups,
+                                     const std::map<std::string, TimingStats>& by_group);
 
 }  // namespace kbv::eval

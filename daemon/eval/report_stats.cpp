@@ -1,6 +1,6 @@
-// eval/sample_stats.cpp — a verdict's TimingStats from samples, through core/timing's order
+// eval/report_stats.cpp — a verdict's TimingStats from samples, through core/timing's order
 // statistics (linear interpolation between ranks, numpy's default).
-#include "eval/sample_stats.hpp"
+#include "eval/report_stats.hpp"
 
 #include <stdexcept>
 
@@ -19,7 +19,7 @@ TimingStats summarize(std::vector<double> samples_s) {
   return stats;
 }
 
-double relative_noise(const TimingStats& stats) { return stats.median_s > 0 ? stats.iqr_s / stats.median_s : 0; }
+double iqr_over_median(const TimingStats& stats) { return stats.median_s > 0 ? stats.iqr_s / stats.median_s : 0; }
 
 std::map<std::string, TimingStats> summarize_by_group(const std::vector<double>& samples_s, const std::vector<std::string>& groups) {
   if (samples_s.size() != groups.size()) throw std::invalid_argument("summarize_by_group: one group per sample");
@@ -30,14 +30,14 @@ std::map<std::string, TimingStats> summarize_by_group(const std::vector<double>&
   return stats;
 }
 
-double relative_noise_within_groups(const std::vector<double>& samples_s, const std::vector<std::string>& groups,
-                                    const std::map<std::string, TimingStats>& by_group) {
+double iqr_over_median_within_groups(const std::vector<double>& samples_s, const std::vector<std::string>& groups,
+                                     const std::map<std::string, TimingStats>& by_group) {
   std::vector<double> normalised;
   for (size_t i = 0; i < samples_s.size(); ++i) {
     const double median = by_group.at(groups[i]).median_s;
     if (median > 0) normalised.push_back(samples_s[i] / median);
   }
-  return relative_noise(summarize(std::move(normalised)));
+  return iqr_over_median(summarize(std::move(normalised)));
 }
 
 }  // namespace kbv::eval
