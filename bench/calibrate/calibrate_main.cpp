@@ -14,6 +14,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -65,12 +66,14 @@ std::string driver_version() {
   std::ifstream proc("/proc/driver/nvidia/version");
   std::string line;
   if (std::getline(proc, line)) {
-    // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.65.06  Sun Jul 27 …"
+    // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.65.06  Sun Jul 27 …", or with the open
+    // module "… Open Kernel Module for x86_64  580.159.04  Release Build …": the version is the
+    // first word after the marker that starts with a digit.
     const std::string marker = "Kernel Module";
     if (auto at = line.find(marker); at != std::string::npos) {
       std::istringstream rest(line.substr(at + marker.size()));
-      std::string version;
-      if (rest >> version) return version + " (" + api + ")";
+      for (std::string word; rest >> word;)
+        if (std::isdigit(static_cast<unsigned char>(word[0]))) return word + " (" + api + ")";
     }
   }
   return api;
@@ -163,6 +166,10 @@ int main(int argc, char** argv) {
     }
   }
   if (out.empty()) return usage();
+  if (int devices = 0; cudaGetDeviceCount(&devices) != cudaSuccess || devices <= device) {
+    std::fprintf(stderr, "kbv-calibrate: no CUDA device %d (%d visible)\n", device, devices);
+    return 1;
+  }
   try {
     measure::check(cudaSetDevice(device), "cudaSetDevice");
     cudaDeviceProp properties{};

@@ -2,7 +2,8 @@
 # bench/gpu/bundle.sh NAME [BUILD_DIR] — makes .gpu/NAME, what bench/gpu/run.sh runs on the GPU
 # machine: gpu-bundle of BUILD_DIR/bin (default build/bin) and problems/ (the libraries the GPU
 # machine lacks land in lib/, env.sh sets their path), every candidate .so under
-# BUILD_DIR/candidates, all stripped; gpu-tests.txt, the test binaries ctest labels `gpu`; and
+# BUILD_DIR/candidates, all stripped; gpu-tests.txt, the test binaries ctest labels `gpu` (not
+# `bench`: the benchmarks have their own suites); and
 # bundle.json, the commit and time it was built from. Prints its size, which must stay under
 # 60 MiB (what travels to the GPU machine with the working tree, 64 MiB in all).
 # gpu-bundle is found as $KBV_GPU_BUNDLE, else on PATH, else ../shared/tools/gpu-bundle.
@@ -18,7 +19,7 @@ tool=${KBV_GPU_BUNDLE:-$(command -v gpu-bundle || echo ../shared/tools/gpu-bundl
 rm -rf "$out"
 # Binaries and problems first; candidates are copied after, so gpu-bundle never reads the
 # deliberately broken hostile files (candidates/hostile/bad_truncated.so makes it fail).
-"$tool" "$out" "$build/bin" problems > /dev/null
+"$tool" "$out" "$build/bin" problems > /dev/null 2> >(grep -v "too large to carry" >&2)  # it warns before the strip below
 is_elf() { head -c 4 "$1" 2>/dev/null | grep -q 'ELF'; }
 # Debug information is most of a RelWithDebInfo binary's size and of no use there.
 find "$out/bin" -type f | while read -r f; do is_elf "$f" && strip --strip-unneeded "$f" 2> /dev/null || true; done
@@ -33,10 +34,10 @@ find "$out/candidates" -name '*.so' | while read -r so; do
   { ldd "$so" 2> /dev/null || true; } | awk -v so="$so" '$2 == "=>" && $3 == "not" { print "bundle.sh: warning: " so " needs " $1 ", not found here" }' >&2
 done
 
-ctest --test-dir "$build" -L gpu --show-only=json-v1 2> /dev/null | python3 -c '
+ctest --test-dir "$build" -L gpu -LE bench --show-only=json-v1 2> /dev/null | python3 -c '
 import json, os, sys
 names = sorted({os.path.basename(t["command"][0]) for t in json.load(sys.stdin).get("tests", []) if t.get("command")})
-print("# GPU test binaries (ctest label gpu), written by bench/gpu/bundle.sh")
+print("# GPU test binaries (ctest label gpu, not bench), written by bench/gpu/bundle.sh")
 print("\n".join(n for n in names if os.path.isfile(os.path.join(sys.argv[1], "bin", n))))
 ' "$out" > "$out/gpu-tests.txt"
 

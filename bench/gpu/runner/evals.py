@@ -88,7 +88,14 @@ HEADER = ["candidate", "problem", "verdict", "flags", "× TF32", "× FP32", "can
 
 
 def table(records):
-    return md_table(HEADER, [row(r) for r in records])
+    """The table, then the detail of every record that is not what was expected."""
+    lines = md_table(HEADER, [row(r) for r in records])
+    misses = [r for r in records if matches(r) == "NO"]
+    if misses:
+        lines += ["", "Not as expected:", ""]
+        lines += [f"- {r['label']}: " + (((r.get("report") or {}).get("detail") or r.get("error") or "no report")[:400]).replace("\n", " ")
+                  for r in misses]
+    return lines
 
 
 def fmt(value, digits=2):

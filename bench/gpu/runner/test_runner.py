@@ -21,6 +21,7 @@ import evals  # noqa: E402
 import gtest  # noqa: E402
 import main  # noqa: E402
 from suites import corpus  # noqa: E402
+from suites import tests as tests_suite  # noqa: E402
 
 BUILD = Path(sys.argv[1]).resolve() if len(sys.argv) > 1 else None
 
@@ -46,6 +47,13 @@ class GtestTest(unittest.TestCase):
         self.assertEqual(log.skipped, [("Gpu.Skipped", "no CUDA device: cudaGetDeviceCount returned 100")])
         self.assertEqual(log.failed, ["Gpu.Broken", "Gpu.Dies (did not finish)"])
         self.assertEqual(log.figures, ["[ figures  ] relu (relu): pass wall 1.00 s"])
+
+
+class SkipLinesTest(unittest.TestCase):
+    def test_one_line_per_reason(self):
+        skipped = [(f"T.{i}", "no CUDA device") for i in range(21)] + [("T.cgroup", "no delegated cgroup")]
+        lines = tests_suite.skip_lines("bin", skipped)
+        self.assertEqual(lines, ["- bin: 21 test(s) (e.g. T.0): no CUDA device", "- bin: 1 test(s) (T.cgroup): no delegated cgroup"])
 
 
 class CorpusTest(unittest.TestCase):
@@ -87,6 +95,14 @@ class MatchTest(unittest.TestCase):
         self.assertEqual(evals.matches(self.record("pass", expected=flagged)), "NO")
         self.assertEqual(evals.matches({"expected": honest, "report": None}), "NO")
         self.assertEqual(evals.matches(self.record("pass")), "-")
+
+    def test_the_table_details_what_was_not_expected(self):
+        miss = self.record("fail_correctness", expected={"verdicts": ["pass"]})
+        miss.update(label="libcuda_relu.so", wall_s=1.0)
+        miss["report"]["detail"] = "family normal: 12 elements outside tolerance"
+        lines = evals.table([miss])
+        self.assertIn("| libcuda_relu.so |", lines[2])
+        self.assertEqual(lines[-1], "- libcuda_relu.so: family normal: 12 elements outside tolerance")
 
 
 class SuiteNamesTest(unittest.TestCase):

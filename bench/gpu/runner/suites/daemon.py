@@ -48,6 +48,20 @@ def done_rows(ctx, socket, expected):
     return rows if isinstance(rows, list) else []
 
 
+def stop(kbvd):
+    """SIGTERM to kbvd's process group (it drains), SIGKILL if it has not gone in 90 s."""
+    if kbvd.poll() is not None:
+        return
+    try:
+        os.killpg(kbvd.pid, signal.SIGTERM)
+        kbvd.wait(timeout=90)
+    except subprocess.TimeoutExpired:
+        os.killpg(kbvd.pid, signal.SIGKILL)
+        kbvd.wait()
+    except ProcessLookupError:
+        kbvd.wait()
+
+
 def run(ctx, parts, options):
     copies = int(options.get("copies", DEFAULT_COPIES))
     root = ctx.scratch / "kbvd"
@@ -66,14 +80,14 @@ def run(ctx, parts, options):
     log = open(ctx.logs / "daemon-kbvd.log", "w")
     kbvd = subprocess.Popen([str(ctx.bin("kbvd")), "--config", str(root / "kbvd.yaml")], stdout=log, stderr=subprocess.STDOUT,
                             env=ctx.env, start_new_session=True)
-    body, rows, wall = [], [], None
+    body, rows, wall, started = [], [], None, False
     try:
         deadline = time.monotonic() + START_TIMEOUT_S
         while control(ctx, socket, "status") is None:
             if kbvd.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"kbvd did not answer on {socket} (exit {kbvd.poll()}); see logs/daemon-kbvd.log")
             time.sleep(0.5)
-        start = time.monotonic()
+        started, start = True, time.monotonic()
         for f in files:
             ctx.run("daemon-control", [ctx.bin("kbv"), "submit", f, "--socket", socket], 30)
         while time.monotonic() - start < ALL_DONE_TIMEOUT_S:
@@ -85,12 +99,7 @@ def run(ctx, parts, options):
     except RuntimeError as error:
         body += [str(error), ""]
     finally:
-        os.killpg(kbvd.pid, signal.SIGTERM)
-        try:
-            kbvd.wait(timeout=90)
-        except subprocess.TimeoutExpired:
-            os.killpg(kbvd.pid, signal.SIGKILL)
-            kbvd.wait()
+        stop(kbvd)
         log.close()
     evaluations = [r.get("evaluation") or {} for r in rows]
     own = sum(e.get("evaluator_seconds") or 0 for e in evaluations)
@@ -113,10 +122,11 @@ def run(ctx, parts, options):
                          [[r.get("name"), (r.get("evaluation") or {}).get("verdict"), f"{(r.get('evaluation') or {}).get('evaluator_seconds') or 0:.2f}",
                            f"{(r.get('evaluation') or {}).get('speedup_vs_tf32') or 0:.2f}", ", ".join((r.get("evaluation") or {}).get("flags") or []) or "-"]
                           for r in sorted(rows, key=lambda r: r.get("name", ""))])
-    else:
+    elif started:
         body += [f"Not all evaluations finished: {len(rows)} of {len(files)} done within {ALL_DONE_TIMEOUT_S} s (logs/daemon-kbvd.log)."]
     spec = "daemon" + (f":copies={copies}" if copies != DEFAULT_COPIES else "")
     ctx.write_summary("daemon", TITLE, ctx.command_for(spec), body)
     passed = verdicts.get("pass", 0)
     ok = bool(wall) and passed == len(files)
-    return Outcome(ok, f"{len(files) / wall * 3600:.0f} evaluations/hour, {passed} of {len(files)} pass" if wall else "did not finish")
+    return Outcome(ok, f"{len(files) / wall * 3600:.0f} evaluations/hour, {passed} of {len(files)} pass" if wall
+                   else ("did not finish" if started else "kbvd did not start"))

@@ -19,6 +19,15 @@ def binaries(ctx):
     return sorted(p.name for p in (ctx.bundle / "bin").glob("*cuda*_tests") if "host" not in p.name)
 
 
+def skip_lines(binary, skipped, listed=5):
+    """One line per reason: the count, and the tests' names while there are few."""
+    by_reason = {}
+    for test, why in skipped:
+        by_reason.setdefault(why, []).append(test)
+    return [f"- {binary}: {len(tests)} test(s) ({', '.join(tests) if len(tests) <= listed else 'e.g. ' + tests[0]}): {why}"
+            for why, tests in by_reason.items()]
+
+
 def run(ctx, parts, options):
     names = parts or binaries(ctx)
     rows, failures, skips, figures = [], [], [], []
@@ -37,7 +46,7 @@ def run(ctx, parts, options):
         rows.append([name, len(log.passed), len(log.failed), len(log.skipped), f"{result.wall_s:.0f}", result.status()])
         totals = [totals[0] + len(log.passed), totals[1] + len(log.failed), totals[2] + len(log.skipped)]
         failures += [f"- {name}: {test}" for test in log.failed]
-        skips += [f"- {name}: {test}: {why}" for test, why in log.skipped]
+        skips += skip_lines(name, log.skipped)
         figures += log.figures
     body = md_table(["binary", "passed", "failed", "skipped", "wall s", "status"], rows)
     body += ["", "A skipped test on the GPU machine is a failure to look at: every GPU test must run there."]
