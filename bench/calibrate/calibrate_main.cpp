@@ -14,6 +14,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -65,12 +66,14 @@ std::string driver_version() {
   std::ifstream proc("/proc/driver/nvidia/version");
   std::string line;
   if (std::getline(proc, line)) {
-    // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.65.06  Sun Jul 27 …"
+    // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.65.06  Sun Jul 27 …", or with the open
+    // module "… Open Kernel Module for x86_64  580.159.04  Release Build …": the version is the
+    // first word after the marker that starts with a digit.
     const std::string marker = "Kernel Module";
     if (auto at = line.find(marker); at != std::string::npos) {
       std::istringstream rest(line.substr(at + marker.size()));
-      std::string version;
-      if (rest >> version) return version + " (" + api + ")";
+      for (std::string word; rest >> word;)
+        if (std::isdigit(static_cast<unsigned char>(word[0]))) return word + " (" + api + ")";
     }
   }
   return api;
@@ -113,7 +116,8 @@ double gemm_rate(ColdTimer& timer, cublasMath_t math, const char* label) {
 
 // cudnnFind for the conv baselines of every catalog problem that has a convolution, at the
 // default size (the size `kbv eval --device cuda` uses), in both math modes. Find on
-// KernelBench's conv2d took 0.6–0.7 s of a machine's first conv2d eval on the H200 (round v).
+// KernelBench's conv2d took 0.6–0.7 s of a machine's first conv2d eval on the H200
+// (`environment.setup_s_by_step` of a conv2d eval on an empty algorithm cache).
 void remember_conv_algorithms(const std::filesystem::path& problems) {
   const kbv::ProblemCatalog catalog = kbv::ProblemCatalog::load(problems);
   int remembered = 0;
@@ -162,6 +166,10 @@ int main(int argc, char** argv) {
     }
   }
   if (out.empty()) return usage();
+  if (int devices = 0; cudaGetDeviceCount(&devices) != cudaSuccess || devices <= device) {
+    std::fprintf(stderr, "kbv-calibrate: no CUDA device %d (%d visible)\n", device, devices);
+    return 1;
+  }
   try {
     measure::check(cudaSetDevice(device), "cudaSetDevice");
     cudaDeviceProp properties{};

@@ -17,6 +17,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "measure/baseline/cuda_baseline.hpp"
@@ -176,6 +177,11 @@ int main(int argc, char** argv) {
     else
       return usage();
   }
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::fprintf(stderr, "kbv_bench_cuda_timing: no CUDA device\n");
+    return 1;
+  }
   int failures = 0;
   try {
     cudaDeviceProp properties{};
@@ -183,13 +189,14 @@ int main(int argc, char** argv) {
     const measure::Stream stream = measure::make_stream(cudaStreamNonBlocking);
     ColdTimer timer(stream.get());
     const StopRule& rule = timer.rule();
+    const auto& stdrel = std::get<timing::StdrelParams>(rule.criterion);
     std::printf("kbv_bench_cuda_timing on %s: clock source %s, default SM clock %.0f MHz, "
                 "L2 flush buffer %zu MiB\nstop rule: >= %zu samples, > %.2f s GPU time, noise < "
                 "%.2f%% or plateau, wall cap %.0f s; warm-up %.2f s; throttle < %.0f%% of the "
                 "default clock\n",
                 properties.name, timer.clock_source().c_str(), timer.default_clock_mhz(),
-                timer.flush_bytes() >> 20, rule.min_samples, rule.min_gpu_seconds,
-                100 * rule.max_noise, rule.max_wall_seconds, rule.warmup_wall_seconds,
+                timer.flush_bytes() >> 20, stdrel.min_samples, stdrel.min_measured_seconds,
+                100 * stdrel.max_noise, rule.max_wall_seconds, rule.warm_up.wall_seconds,
                 100 * rule.throttle_threshold);
 
     spin_noise(timer);

@@ -19,8 +19,11 @@
 #include "eval/evaluator.hpp"
 #include "eval/kernel_set_check.hpp"
 #include "eval/phase_clock.hpp"
+#include "eval/sample_checks.hpp"
+#include "eval/timed_sample.hpp"
 #include "eval/worker_process.hpp"
 #include "inputs/epoch_plan.hpp"
+#include "timing/stop_rule.hpp"
 
 namespace kbv::eval::detail {
 
@@ -69,7 +72,17 @@ class Evaluation {
   void validate_and_check(DataPlane& plane, const inputs::EpochPlan& plan);
 
   // evaluation_timing.cpp
+  // Warm-up, then samples until the stop criterion is finished (timing::StopRule's evaluator
+  // presets); each sample checked (sample_checks.hpp); then summarize_timing.
   void time_contenders(DataPlane& plane, const inputs::EpochPlan& plan);
+  // One sample: fresh inputs of `draw` in a rotating slot, the baselines and the candidate in a
+  // keyed order, a null call every few calls, the SM clock, the recheck of the timed output.
+  // Empty when the evaluation was decided during the call.
+  std::optional<TimedSample> take_timed_sample(DataPlane& plane, const inputs::FamilyDraw& draw, int call, TimingSeries& series);
+  // The kept samples' figures into the result, after the worker's clock is checked against the
+  // evaluator's.
+  void summarize_timing(DataPlane& plane, const TimingSeries& series, const timing::StopRule& rule, size_t warmup_calls);
+  void fail_timing(const SampleFailure& failure);
   // The candidate's device memory next to the TF32 baseline's: from the worker's CUPTI trace
   // when it ran (per-call peaks), else from the evaluator's own view (memory held between calls).
   void report_memory(const DataPlane& plane);

@@ -1,4 +1,4 @@
-// timing/sample_stats.cpp — quantiles and running moments.
+// timing/sample_stats.cpp — quantiles, running moments, relative standard deviation within groups.
 #include "timing/sample_stats.hpp"
 
 #include <algorithm>
@@ -45,6 +45,32 @@ void RunningMoments::add(double value) {
 double RunningMoments::stdev() const {
   if (count_ < 2) return 0;
   return std::sqrt(std::max(0.0, m2_ / static_cast<double>(count_ - 1)));
+}
+
+void GroupedRelativeStdev::add(double value, const std::string& group) {
+  all_.add(value);
+  if (!group.empty()) groups_[group].add(value);
+}
+
+bool GroupedRelativeStdev::defined() const {
+  if (all_.count() < 2) return false;
+  return groups_.empty() || std::any_of(groups_.begin(), groups_.end(), [](const auto& g) { return g.second.count() >= 2; });
+}
+
+double GroupedRelativeStdev::value() const {
+  if (groups_.empty()) {
+    if (all_.count() < 2 || all_.mean() <= 0) return 0;
+    return all_.stdev() / all_.mean();
+  }
+  double relative_squares = 0;
+  size_t degrees = 0;
+  for (const auto& [group, moments] : groups_) {
+    if (moments.count() < 2 || moments.mean() <= 0) continue;
+    const double relative = moments.stdev() / moments.mean();
+    relative_squares += static_cast<double>(moments.count() - 1) * relative * relative;
+    degrees += moments.count() - 1;
+  }
+  return degrees > 0 ? std::sqrt(relative_squares / static_cast<double>(degrees)) : 0;
 }
 
 }  // namespace kbv::timing

@@ -1,8 +1,11 @@
-// timing/sample_stats.hpp — order statistics of timing samples (median, quartiles, IQR) and
-// running moments, pure host code shared by the evaluator and the CUDA timer.
+// timing/sample_stats.hpp — order statistics of timing samples (median, quartiles, IQR), running
+// moments and the relative standard deviation within groups: pure host code shared by the
+// evaluator and the CUDA timer.
 #pragma once
 
 #include <cstddef>
+#include <map>
+#include <string>
 #include <vector>
 
 namespace kbv::timing {
@@ -33,6 +36,22 @@ class RunningMoments {
  private:
   size_t count_ = 0;
   double mean_ = 0, m2_ = 0, sum_ = 0;
+};
+
+// Relative standard deviation (stdev / mean) of the values added; once values carry a group,
+// within groups, pooled: Σ over groups of (n − 1)·(stdev / mean)², over N − G degrees of freedom.
+// Values added without a group do not enter the grouped figure: use one form throughout.
+class GroupedRelativeStdev {
+ public:
+  void add(double value, const std::string& group = "");
+  size_t count() const { return all_.count(); }
+  // At least two values (in one group, once grouped): value() means something.
+  bool defined() const;
+  double value() const;  // 0 while not defined, and for groups whose mean is not positive
+
+ private:
+  RunningMoments all_;
+  std::map<std::string, RunningMoments> groups_;
 };
 
 }  // namespace kbv::timing

@@ -1,65 +1,50 @@
-// timing/stop_rule.cpp — NVBench stdrel stopping criterion.
+// timing/stop_rule.cpp — the sampling presets, and why each value holds.
 #include "timing/stop_rule.hpp"
 
-#include <algorithm>
-#include <cmath>
+#include <limits>
 
 namespace kbv::timing {
+namespace {
 
-double NoiseCriterion::noise() const {
-  if (groups_.empty()) {
-    if (moments_.count() < 2 || moments_.mean() <= 0) return 0;
-    return moments_.stdev() / moments_.mean();
-  }
-  // Σ over groups of (n−1)·(stdev/mean)², over N − G degrees of freedom.
-  double relative_squares = 0;
-  size_t degrees = 0;
-  for (const auto& [group, moments] : groups_) {
-    if (moments.count() < 2 || moments.mean() <= 0) continue;
-    const double relative = moments.stdev() / moments.mean();
-    relative_squares += static_cast<double>(moments.count() - 1) * relative * relative;
-    degrees += moments.count() - 1;
-  }
-  return degrees > 0 ? std::sqrt(relative_squares / static_cast<double>(degrees)) : 0;
+// The evaluator's call cap. A tiny kernel cannot reach its time criterion in reasonable time:
+// each call carries fresh inputs, a recheck and round trips to the worker (≈ 1 ms of routine per
+// call on the H200, the null call), so a 2 µs kernel would need tens of thousands of calls for
+// 0.5 s of measurement. 2000 calls bound such an evaluation to seconds and still give a median
+// over well above the 10 samples the criteria ask for.
+constexpr size_t kEvaluatorMaxCalls = 2000;
+
+}  // namespace
+
+StopRule StopRule::evaluator_cuda() {
+  StopRule rule = nvbench_defaults();
+  // By the time the evaluator times, the device has been busy for seconds (inputs, references
+  // and the correctness calls), and it generates inputs between samples: its clocks are up, and
+  // the 0.2 s that protects a measurement started from idle buys nothing. What is left for
+  // warm-up are first calls: kernels loaded, the launch gate's lazy-loading timeouts. 25 ms of
+  // the candidate's time (do_bench's default) covers them for long kernels in a few calls; 32
+  // calls for short ones, which would otherwise need thousands (a 2 µs relu at --shapes small:
+  // 12 500). The throttle rule drops any sample a clock drop still reaches.
+  rule.warm_up = WarmUpRule{.timed_seconds = 0.025, .max_calls = 32};
+  rule.max_calls = kEvaluatorMaxCalls;
+  // The evaluator takes its samples without a recovery pause: each iteration generates fresh
+  // inputs and runs both baselines, time the clock recovers in.
+  rule.throttle_recovery_seconds = 0;
+  return rule;
 }
 
-void NoiseCriterion::add(double seconds, double measured_seconds) {
-  moments_.add(seconds);
-  measured_seconds_ += measured_seconds;
-  record_noise();
-}
-
-void NoiseCriterion::add(double seconds, double measured_seconds, const std::string& group) {
-  groups_[group].add(seconds);
-  moments_.add(seconds);
-  measured_seconds_ += measured_seconds;
-  record_noise();
-}
-
-void NoiseCriterion::record_noise() {
-  if (moments_.count() < 2) return;  // NVBench records only finite noise values
-  if (!groups_.empty() && std::none_of(groups_.begin(), groups_.end(), [](const auto& g) { return g.second.count() >= 2; })) return;
-  const double value = noise();
-  if (!std::isfinite(value)) return;
-  noise_history_.push_back(value);
-  if (noise_history_.size() > kNoiseHistory) noise_history_.pop_front();
-}
-
-bool NoiseCriterion::finished() const {
-  if (moments_.count() < rule_.min_samples) return false;
-  if (measured_seconds_ <= rule_.min_gpu_seconds) return false;
-  if (noise_history_.empty()) return false;
-  const double current = noise_history_.back();
-  if (current < rule_.max_noise) return true;
-  if (noise_history_.size() > kPlateauMinHistory && moments_.count() % kPlateauCheckEvery == 0 &&
-      current > 0) {
-    double sum_squares = 0;
-    for (double n : noise_history_) sum_squares += (n - current) * (n - current);
-    const double spread =
-        std::sqrt(sum_squares / static_cast<double>(noise_history_.size() - 1)) / current;
-    if (spread < kPlateauSpread) return true;
-  }
-  return false;
+StopRule StopRule::evaluator_host(double wall_budget_seconds) {
+  StopRule rule;
+  rule.criterion = HostBudgetParams{.wall_budget_seconds = wall_budget_seconds};
+  // No warm-up and no throttle: the host has no device clock to raise or kernels to load (the
+  // host plane's clock ratio is always 1), and the first call is one sample of at least ten.
+  rule.warm_up = WarmUpRule{};
+  rule.throttle_threshold = 0;
+  rule.throttle_recovery_seconds = 0;
+  // The budget bounds the phase once ten samples are in; a host call that overruns is ended by
+  // the call timeout, not here.
+  rule.max_wall_seconds = std::numeric_limits<double>::infinity();
+  rule.max_calls = kEvaluatorMaxCalls;
+  return rule;
 }
 
 }  // namespace kbv::timing

@@ -3,6 +3,7 @@
 // 10 % of that. Also checks the stop rule's outcome and the call indices given to callables.
 #include <cmath>
 #include <cstdio>
+#include <variant>
 #include <vector>
 
 #include "gpu_test_support.hpp"
@@ -35,8 +36,9 @@ TEST_F(GpuTest, MedianOfSpinKernelMatchesItsCycleCount) {
   std::printf("expected %.4f ms at the measured clock; error %.2f%%\n", expected * 1e3,
               (r.median_s / expected - 1) * 100);
   EXPECT_NEAR(r.median_s, expected, kAllowedRelativeError * expected);
-  EXPECT_GE(r.samples, timer.rule().min_samples);
-  EXPECT_TRUE(r.hit_wall_cap || r.gpu_seconds > timer.rule().min_gpu_seconds);
+  const auto& stdrel = std::get<timing::StdrelParams>(timer.rule().criterion);
+  EXPECT_GE(r.samples, stdrel.min_samples);
+  EXPECT_TRUE(r.hit_wall_cap || r.gpu_seconds > stdrel.min_measured_seconds);
 }
 
 TEST_F(GpuTest, GlobaltimerSpinReadsItsDuration) {
@@ -52,9 +54,9 @@ TEST_F(GpuTest, GlobaltimerSpinReadsItsDuration) {
 
 TEST_F(GpuTest, InterleavedCallablesGetRunningCallIndices) {
   const measure::Stream stream = measure::make_stream(cudaStreamNonBlocking);
-  StopRule quick;
-  quick.min_gpu_seconds = 0.01;
-  quick.warmup_wall_seconds = 0.01;
+  StopRule quick = StopRule::nvbench_defaults();
+  quick.criterion = timing::StdrelParams{.min_measured_seconds = 0.01};
+  quick.warm_up.wall_seconds = 0.01;
   ColdTimer timer(stream.get(), quick);
   std::vector<std::vector<uint64_t>> seen(2);
   const auto results = timer.measure_interleaved(

@@ -1,9 +1,11 @@
-// timing/cold_timer.cpp — the sampling loop: warm-up, round-robin cold samples, throttle
-// discards, stop rule, summary.
+// measure/timing/cold_timer.cpp — the sampling loop: warm-up, round-robin cold samples, throttle
+// discards, stop criterion, summary.
 #include "measure/timing/cold_timer.hpp"
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
+#include <numeric>
 #include <thread>
 
 #include "measure/support/handles.hpp"
@@ -11,12 +13,15 @@
 #include "measure/timing/l2_flush.hpp"
 #include "measure/timing/launch_gate.hpp"
 #include "measure/timing/sm_clock.hpp"
+#include "timing/sample_stats.hpp"
+#include "timing/stop_criterion.hpp"
+#include "timing/warm_up.hpp"
 
 namespace kbv::cuda {
 namespace {
 
-using timing::NoiseCriterion;
 using timing::SampleSummary;
+using timing::StopCriterion;
 using timing::summarize;
 
 using Clock = std::chrono::steady_clock;
@@ -32,8 +37,10 @@ constexpr double kMaxRecoveryStepSeconds = 0.5;
 
 // One callable's sampling state.
 struct Series {
-  explicit Series(const StopRule& rule) : criterion(rule), recovery_delay(rule.throttle_recovery_seconds) {}
-  NoiseCriterion criterion;
+  explicit Series(const StopRule& rule)
+      : criterion(timing::make_criterion(rule)), warm_up(rule.warm_up), recovery_delay(rule.throttle_recovery_seconds) {}
+  std::unique_ptr<StopCriterion> criterion;
+  timing::WarmUp warm_up;
   std::vector<double> kept;
   std::vector<double> clocks;
   size_t discarded = 0;
@@ -41,7 +48,6 @@ struct Series {
   double recovery_delay;
   double wall = 0;
   uint64_t next_call = 0;
-  size_t warmup_calls = 0;
   bool done = false;
   bool capped = false;
 };
@@ -73,11 +79,11 @@ struct ColdTimer::Impl {
   }
 
   void warm_up(const TimedCall& call, Series& series) {
-    const auto begin = Clock::now();
-    do {
-      cold_sample(call, series.next_call++);
-      ++series.warmup_calls;
-    } while (seconds_since(begin) < rule.warmup_wall_seconds);
+    while (!series.warm_up.done()) {
+      const auto begin = Clock::now();
+      const double seconds = cold_sample(call, series.next_call++);
+      series.warm_up.add(seconds, seconds_since(begin));
+    }
   }
 
   void take_sample(const TimedCall& call, Series& series) {
@@ -96,12 +102,12 @@ struct ColdTimer::Impl {
       series.throttle_streak = 0;
       series.kept.push_back(seconds);
       if (mhz > 0) series.clocks.push_back(mhz);
-      series.criterion.add(seconds);
+      series.criterion->add({.seconds = seconds, .measured_seconds = seconds, .wall_seconds = seconds_since(begin)});
     }
     series.wall += seconds_since(begin);
-    if (series.criterion.finished()) {
+    if (series.criterion->finished()) {
       series.done = true;
-    } else if (series.wall >= rule.max_wall_seconds) {
+    } else if (series.wall >= rule.max_wall_seconds || series.next_call >= rule.max_calls) {
       series.done = true;
       series.capped = true;
     }
@@ -117,10 +123,10 @@ struct ColdTimer::Impl {
     result.samples = times.count;
     result.discarded_throttled = series.discarded;
     result.sm_clock_mhz_median = summarize(series.clocks).median;
-    result.noise = series.criterion.noise();
-    result.gpu_seconds = series.criterion.total_seconds();
+    result.noise = series.criterion->noise();
+    result.gpu_seconds = std::accumulate(series.kept.begin(), series.kept.end(), 0.0);
     result.wall_seconds = series.wall;
-    result.warmup_calls = series.warmup_calls;
+    result.warmup_calls = series.warm_up.calls();
     result.hit_wall_cap = series.capped;
     return result;
   }
@@ -140,7 +146,8 @@ ColdTimer::~ColdTimer() = default;
 TimingResult ColdTimer::measure(const TimedCall& call) { return measure_interleaved({call})[0]; }
 
 std::vector<TimingResult> ColdTimer::measure_interleaved(const std::vector<TimedCall>& calls) {
-  std::vector<Series> series(calls.size(), Series(impl_->rule));
+  std::vector<Series> series;
+  for (size_t i = 0; i < calls.size(); ++i) series.emplace_back(impl_->rule);
   for (size_t i = 0; i < calls.size(); ++i) impl_->warm_up(calls[i], series[i]);
   // Round r starts at callable r mod N, so no callable always follows the same other one.
   for (size_t round = 0;; ++round) {

@@ -1,11 +1,12 @@
-// timing/cold_timer.hpp — NVBench-style cold timing of GPU work (FIELD-NOTES §2).
+// measure/timing/cold_timer.hpp — NVBench-style cold timing of GPU work (nvbench/detail/measure_cold).
 //
 // One sample: reset persisting L2 lines, hold the stream with a launch gate (launch_gate.hpp),
 // enqueue the L2 flush (l2_flush.hpp), a start event, the callable and a stop event, release
-// the gate, wait, read the elapsed time, read the SM clock. Samples taken
-// below 75 % of the default SM clock are discarded (after a short pause for the GPU to
-// recover). Warm-up runs by wall time first; sampling stops per the NVBench stdrel rule
-// (stop_rule.hpp) or at the wall cap.
+// the gate, wait, read the elapsed time, read the SM clock. The StopRule (core/timing/
+// stop_rule.hpp, default StopRule::nvbench_defaults()) sets the rest: warm-up first; samples
+// taken below its throttle threshold of the default SM clock are discarded (after a pause for
+// the GPU to recover); sampling stops when its criterion is finished (stop_criterion.hpp) or at
+// its wall cap.
 //
 // Several callables (a candidate and its TF32 and FP32 baselines) are timed interleaved,
 // round-robin, each with its own stop rule state, so drift in clocks or temperature hits them
@@ -37,11 +38,11 @@ struct TimingResult {
   size_t samples = 0;              // kept samples
   size_t discarded_throttled = 0;  // samples dropped for a clock below the threshold
   double sm_clock_mhz_median = 0;  // over kept samples; 0 when the clock could not be read
-  double noise = 0;                // relative standard deviation of the kept samples
+  double noise = 0;                // relative standard deviation of the kept samples (the criterion's)
   double gpu_seconds = 0;          // sum of kept samples
   double wall_seconds = 0;         // sampling wall time of this callable (warm-up excluded)
   size_t warmup_calls = 0;
-  bool hit_wall_cap = false;       // stopped by max_wall_seconds, not by the noise rule
+  bool hit_wall_cap = false;       // stopped by max_wall_seconds (or max_calls), not by the criterion
 };
 
 using TimedCall = std::function<void(cudaStream_t stream, uint64_t call_index)>;
@@ -49,7 +50,7 @@ using TimedCall = std::function<void(cudaStream_t stream, uint64_t call_index)>;
 class ColdTimer {
  public:
   // Times work on `stream` (which must belong to the current device).
-  explicit ColdTimer(cudaStream_t stream, StopRule rule = {});
+  explicit ColdTimer(cudaStream_t stream, StopRule rule = StopRule::nvbench_defaults());
   ~ColdTimer();
   ColdTimer(const ColdTimer&) = delete;
   ColdTimer& operator=(const ColdTimer&) = delete;

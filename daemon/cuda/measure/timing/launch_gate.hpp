@@ -4,7 +4,8 @@
 //
 // Why: with CUPTI tracing on, a launch costs the host tens of µs; the GPU finished the L2 flush
 // and passed the start event before the candidate's first kernel arrived, and the gap was timed
-// (H200, round k: event time − kernel span 24–41 µs for one-kernel candidates, 2 µs untraced).
+// (H200 without the gate: event time − kernel span 24–41 µs for one-kernel candidates, 2 µs
+// untraced; with it 2–3 µs, the `host µs in window` column of the GPU runner's timing suite).
 //
 // The gate gives up after kTimeoutSeconds: work that waits for the device inside the timed
 // region would otherwise deadlock against it. Two kinds of wait exist: a candidate's run() that
@@ -25,7 +26,7 @@ namespace kbv::cuda {
 
 class LaunchGate {
  public:
-  // Long enough for a host to enqueue thousands of traced launches (≈ 40 µs each, round k),
+  // Long enough for a host to enqueue thousands of traced launches (≈ 40 µs each on the H200),
   // short enough that a run() which synchronises costs a visible pause, a few times.
   static constexpr double kTimeoutSeconds = 0.1;
   // Lazy loading times out once per new kernel and never twice in a row for the same call

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# bench/gpu/bundle.sh NAME [BUILD_DIR] — makes .gpu/NAME, what bench/gpu/run.sh runs on the GPU
+# machine: gpu-bundle of BUILD_DIR/bin (default build/bin) and problems/ (the libraries the GPU
+# machine lacks land in lib/, env.sh sets their path), every candidate .so under
+# BUILD_DIR/candidates, all stripped; gpu-tests.txt, the test binaries ctest labels `gpu` (not
+# `bench`: the benchmarks have their own suites); and
+# bundle.json, the commit and time it was built from. Prints its size, which must stay under
+# 60 MiB (what travels to the GPU machine with the working tree, 64 MiB in all).
+# gpu-bundle is found as $KBV_GPU_BUNDLE, else on PATH, else ../shared/tools/gpu-bundle.
+set -euo pipefail
+[ $# -ge 1 ] || { echo "usage: bench/gpu/bundle.sh NAME [BUILD_DIR]" >&2; exit 2; }
+cd "$(dirname "$0")/../.."
+name=$1 build=${2:-build} out=.gpu/$1
+limit_mib=60
+tool=${KBV_GPU_BUNDLE:-$(command -v gpu-bundle || echo ../shared/tools/gpu-bundle)}
+[ -x "$tool" ] || { echo "bundle.sh: gpu-bundle not found (fix: set KBV_GPU_BUNDLE to its path)" >&2; exit 2; }
+[ -x "$build/bin/kbv" ] || { echo "bundle.sh: $build/bin/kbv not found (fix: cmake --build $build)" >&2; exit 2; }
+
+rm -rf "$out"
+# Binaries and problems first; candidates are copied after, so gpu-bundle never reads the
+# deliberately broken hostile files (candidates/hostile/bad_truncated.so makes it fail).
+"$tool" "$out" "$build/bin" problems > /dev/null 2> >(grep -v "too large to carry" >&2)  # it warns before the strip below
+is_elf() { head -c 4 "$1" 2>/dev/null | grep -q 'ELF'; }
+# Debug information is most of a RelWithDebInfo binary's size and of no use there.
+find "$out/bin" -type f | while read -r f; do is_elf "$f" && strip --strip-unneeded "$f" 2> /dev/null || true; done
+(cd "$build" && find candidates -name '*.so' -type f) | while read -r so; do
+  mkdir -p "$out/$(dirname "$so")"
+  cp "$build/$so" "$out/$so"
+  # A hostile file that is not a well-formed ELF stays as it is: what it is is the test.
+  strip --strip-unneeded "$out/$so" 2> /dev/null || cp "$build/$so" "$out/$so"
+done
+# Candidates need nothing beyond glibc and the CUDA libraries the GPU machine has; say so if one does.
+find "$out/candidates" -name '*.so' | while read -r so; do
+  { ldd "$so" 2> /dev/null || true; } | awk -v so="$so" '$2 == "=>" && $3 == "not" { print "bundle.sh: warning: " so " needs " $1 ", not found here" }' >&2
+done
+
+ctest --test-dir "$build" -L gpu -LE bench --show-only=json-v1 2> /dev/null | python3 -c '
+import json, os, sys
+names = sorted({os.path.basename(t["command"][0]) for t in json.load(sys.stdin).get("tests", []) if t.get("command")})
+print("# GPU test binaries (ctest label gpu, not bench), written by bench/gpu/bundle.sh")
+print("\n".join(n for n in names if os.path.isfile(os.path.join(sys.argv[1], "bin", n))))
+' "$out" > "$out/gpu-tests.txt"
+
+dirty=$(git status --porcelain --untracked-files=no | grep -q . && echo "-dirty" || true)
+printf '{"commit": "%s%s", "built_utc": "%s", "build_dir": "%s"}\n' "$(git rev-parse --short=12 HEAD)" "$dirty" \
+  "$(date -u +%Y-%m-%dT%H:%MZ)" "$build" > "$out/bundle.json"
+
+size=$(du -sm "$out" | cut -f1)
+echo "bench/gpu/bundle.sh: $out holds ${size} MiB: $(ls "$out/bin" | wc -l) binaries, $(find "$out/candidates" -name '*.so' | wc -l) candidates, $(ls "$out/lib" | wc -l) libraries; GPU tests: $(grep -v '^#' "$out/gpu-tests.txt" | tr '\n' ' ')"
+if [ "$size" -ge "$limit_mib" ]; then
+  echo "bench/gpu/bundle.sh: $out is ${size} MiB, over the ${limit_mib} MiB that can travel (fix: bundle fewer binaries)" >&2
+  exit 1
+fi

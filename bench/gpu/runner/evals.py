@@ -1,0 +1,102 @@
+"""bench/gpu/runner/evals.py — `kbv eval --json` of one candidate as a record (arguments, exit
+status, wall, the report, what was expected), and the Markdown table of a list of records."""
+import json
+
+from common import md_table, ms, pct
+
+
+def evaluate(ctx, log_name, candidate, args, timeout_s, expected=None, label=None, env=None):
+    """kbv eval CANDIDATE --device cuda --json ARGS (in ENV, default the run's); the record is
+    appended to logs/LOG_NAME.jsonl."""
+    label = label or candidate.name
+    record = {"label": label, "candidate": str(candidate), "args": args, "expected": expected}
+    if not candidate.is_file():
+        record.update(rc=None, wall_s=0, report=None, error=f"{candidate} is not in the bundle")
+        ctx.append_jsonl(log_name, record)
+        return record
+    result = ctx.run(log_name, [ctx.bin("kbv"), "eval", candidate, "--device", "cuda", "--json", *args], timeout_s, env=env)
+    record.update(rc=result.returncode, wall_s=round(result.wall_s, 3), report=last_json(result.stdout),
+                  error=None if result.returncode in (0, 1) else f"{result.status()}: {result.stderr.strip()[-300:]}")
+    ctx.append_jsonl(log_name, record)
+    return record
+
+
+def last_json(stdout):
+    for line in reversed(stdout.strip().splitlines()):
+        if line.startswith("{"):
+            try:
+                return json.loads(line)
+            except ValueError:
+                return None
+    return None
+
+
+def matches(record):
+    """'yes' / 'NO' against record['expected'] ({verdicts, pattern, flag, no_flags}); '-' when
+    nothing was expected."""
+    expected, report = record.get("expected"), record.get("report")
+    if not expected:
+        return "-"
+    if not report:
+        return "NO"
+    flags = report.get("flags") or []
+    ok = report.get("verdict") in expected["verdicts"]
+    if ok and expected.get("pattern") and report.get("verdict") == "hack_suspected":
+        ok = report.get("hack_pattern") == expected["pattern"]
+    if ok and expected.get("flag"):
+        ok = expected["flag"] in flags
+    if ok and expected.get("no_flags"):
+        ok = not flags
+    return "yes" if ok else "NO"
+
+
+def expected_text(expected):
+    if not expected:
+        return "-"
+    text = " or ".join(expected["verdicts"])
+    if expected.get("pattern"):
+        text += f"/{expected['pattern']}"
+    if expected.get("flag"):
+        text += f" + {expected['flag']}"
+    if expected.get("no_flags"):
+        text += ", no flag"
+    return text
+
+
+def timing(report, key):
+    return ((report or {}).get("timing") or {}).get(key) or {}
+
+
+def row(record):
+    report = record.get("report")
+    if not report:
+        return [record["label"], "-", record.get("error") or "no report", "", "", "", "", "", "", f"{record['wall_s']:.1f}",
+                expected_text(record.get("expected")), matches(record)]
+    candidate = timing(report, "candidate")
+    noise = candidate["iqr_s"] / candidate["median_s"] if candidate.get("median_s") else None
+    speedup = report.get("speedup") or {}
+    ratio = (report.get("environment") or {}).get("public_vs_hidden_speedup")
+    why = report.get("hack_pattern") or report.get("failed_family") or ""
+    return [record["label"], (report.get("problem") or {}).get("name", "?"), report.get("verdict", "?") + (f"/{why}" if why else ""),
+            ", ".join(report.get("flags") or []) or "-", fmt(speedup.get("vs_tf32")), fmt(speedup.get("vs_fp32")),
+            ms(candidate.get("median_s")), pct(noise), fmt(ratio, 3), f"{report.get('wall_seconds', 0):.2f} ({record['wall_s']:.1f})",
+            expected_text(record.get("expected")), matches(record)]
+
+
+HEADER = ["candidate", "problem", "verdict", "flags", "× TF32", "× FP32", "candidate ms", "IQR/median", "public/hidden",
+          "wall s (process)", "expected", "match"]
+
+
+def table(records):
+    """The table, then the detail of every record that is not what was expected."""
+    lines = md_table(HEADER, [row(r) for r in records])
+    misses = [r for r in records if matches(r) == "NO"]
+    if misses:
+        lines += ["", "Not as expected:", ""]
+        lines += [f"- {r['label']}: " + (((r.get("report") or {}).get("detail") or r.get("error") or "no report")[:400]).replace("\n", " ")
+                  for r in misses]
+    return lines
+
+
+def fmt(value, digits=2):
+    return f"{value:.{digits}f}" if isinstance(value, (int, float)) else "-"

@@ -1,0 +1,95 @@
+"""bench/gpu/runner/main.py — bench/gpu/run.sh's driver: runs the named suites over a bundle, one
+summary per suite in OUT, the logs in OUT/logs.tar.gz, a short table last.
+
+  main.py OUT BUNDLE SUITE[:PART,…|:KEY=VALUE,…]…   (`all`: every suite)
+
+Suites run in the order given, except `calibrate`, which runs first so the others use the
+ceilings it measures; without it they use docs/results/ceilings.json when present. Exit status
+0 when every suite ran to its end and met its checks, 1 otherwise, 2 on bad arguments."""
+import importlib
+import json
+import shutil
+import sys
+import time
+import traceback
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import Context  # noqa: E402
+from suites import Outcome  # noqa: E402
+
+SUITES = ["calibrate", "tests", "corpus", "parity", "timing", "data", "daemon", "sandbox"]
+RESULTS_CEILINGS = "docs/results/ceilings.json"
+# The device tool returns at most this many files from OUT.
+MAX_FILES_BACK = 8
+
+
+def parse(specs):
+    """[(suite, parts, options)] in run order; raises ValueError on an unknown suite or part."""
+    chosen = []
+    for spec in specs:
+        name, _, rest = spec.partition(":")
+        names = SUITES if name == "all" else [name]
+        for suite in names:
+            if suite not in SUITES:
+                raise ValueError(f"unknown suite '{suite}' (suites: {', '.join(SUITES)}, all)")
+            module = importlib.import_module(f"suites.{suite}")
+            words = [w for w in rest.split(",") if w] if name != "all" else []
+            parts = [w for w in words if "=" not in w]
+            options = dict(w.split("=", 1) for w in words if "=" in w)
+            unknown = [p for p in parts if module.PARTS and p not in module.PARTS]
+            if unknown:
+                raise ValueError(f"suite '{suite}' has no part {', '.join(unknown)} (parts: {', '.join(module.PARTS)})")
+            chosen.append((suite, parts, options))
+    return sorted(chosen, key=lambda c: c[0] != "calibrate")
+
+
+def main(argv):
+    if len(argv) < 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    out, bundle, specs = Path(argv[0]), Path(argv[1]), argv[2:]
+    if not (bundle / "bin" / "kbv").is_file():
+        print(f"run.sh: {bundle}/bin/kbv not found (fix: make the bundle with bench/gpu/bundle.sh NAME and pass .gpu/NAME)", file=sys.stderr)
+        return 2
+    try:
+        chosen = parse(specs)
+    except ValueError as error:
+        print(f"run.sh: {error}", file=sys.stderr)
+        return 2
+    ctx = Context(out, bundle, Path.cwd())
+    if not any(suite == "calibrate" for suite, _, _ in chosen) and (ctx.repo / RESULTS_CEILINGS).is_file():
+        copy = ctx.scratch / "ceilings.json"
+        shutil.copy(ctx.repo / RESULTS_CEILINGS, copy)
+        try:
+            measured = json.loads(copy.read_text()).get("measured_at", "?")
+        except ValueError:
+            measured = "unreadable"
+        ctx.use_ceilings(copy, f"{RESULTS_CEILINGS} (measured {measured})")
+    print(ctx.stamp, flush=True)
+    outcomes = []
+    for suite, parts, options in chosen:
+        print(f"== {suite} {','.join(parts)}", flush=True)
+        start = time.monotonic()
+        try:
+            outcome = importlib.import_module(f"suites.{suite}").run(ctx, parts, options)
+        except Exception as error:  # one suite's crash must not cost the others their summaries
+            (ctx.logs / f"{suite}-crash.log").write_text(traceback.format_exc())
+            outcome = Outcome(False, f"crashed: {error}"[:110])
+        outcomes.append((suite, outcome, time.monotonic() - start))
+        print(f"   {'ok' if outcome.ok else 'FAILED'}: {outcome.headline}", flush=True)
+    archive = ctx.finish()
+    back = sorted(p.name for p in ctx.out.iterdir())
+    print(f"\n{ctx.stamp}\n")
+    print(f"| suite | result | headline | wall s |\n|---|---|---|---|")
+    for suite, outcome, wall in outcomes:
+        print(f"| {suite} | {'ok' if outcome.ok else 'FAILED'} | {outcome.headline} | {wall:.0f} |")
+    print(f"\nIn {ctx.out}: {', '.join(back)} ({archive.stat().st_size / 2**20:.1f} MiB of logs)")
+    if len(back) > MAX_FILES_BACK:
+        print(f"warning: {len(back)} files, the device tool returns {MAX_FILES_BACK}: run fewer suites per call")
+    return 0 if all(o.ok for _, o, _ in outcomes) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

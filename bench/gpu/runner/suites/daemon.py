@@ -1,0 +1,132 @@
+"""bench/gpu/runner/suites/daemon.py — kbvd's throughput on the GPU: kbvd (one CUDA slot, warm
+spare on) evaluates every honest CUDA example COPIES times (each copy made distinct by bytes
+appended after the ELF image, so kbvd evaluates each once), dropped at once with `kbv submit`;
+evaluations per hour from the first submit to the last verdict, and kbvd's time beyond the
+evaluators' own. Options: copies=N (default 2)."""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import time
+
+from common import md_table
+from suites import Outcome
+
+TITLE = "kbvd throughput on the GPU"
+PARTS = []
+DEFAULT_COPIES = 2
+START_TIMEOUT_S = 30
+EVALUATOR_TIMEOUT_S = 300
+ALL_DONE_TIMEOUT_S = 540
+
+
+def config(ctx, root):
+    return "\n".join([
+        "store:", f"  state_dir: {root / 'state'}",
+        "watch:", f"  dir: {root / 'inbox'}",
+        "control:", f"  socket: {root / 'control.sock'}",
+        "metrics:", "  listen: \"\"",
+        "evaluator:", f"  command: {ctx.bin('kbv')}", f"  timeout_s: {EVALUATOR_TIMEOUT_S}", f"  key_file: {ctx.env['KBV_KEY_FILE']}",
+        "devices:", "  kind: cuda",
+        "log:", "  level: info", ""])
+
+
+def control(ctx, socket, *args):
+    result = ctx.run("daemon-control", [ctx.bin("kbv"), *args, "--socket", socket, "--json"], 30)
+    if not result.ok:
+        return None
+    try:
+        return json.loads(result.stdout)
+    except ValueError:
+        return None
+
+
+def done_rows(ctx, socket, expected):
+    answer = control(ctx, socket, "results", "--state", "done", "--limit", str(expected + 10))
+    rows = answer.get("results", answer) if isinstance(answer, dict) else answer
+    return rows if isinstance(rows, list) else []
+
+
+def stop(kbvd):
+    """SIGTERM to kbvd's process group (it drains), SIGKILL if it has not gone in 90 s."""
+    if kbvd.poll() is not None:
+        return
+    try:
+        os.killpg(kbvd.pid, signal.SIGTERM)
+        kbvd.wait(timeout=90)
+    except subprocess.TimeoutExpired:
+        os.killpg(kbvd.pid, signal.SIGKILL)
+        kbvd.wait()
+    except ProcessLookupError:
+        kbvd.wait()
+
+
+def run(ctx, parts, options):
+    copies = int(options.get("copies", DEFAULT_COPIES))
+    root = ctx.scratch / "kbvd"
+    for sub in ("inbox", "state", "staging"):
+        (root / sub).mkdir(parents=True, exist_ok=True)
+    (root / "kbvd.yaml").write_text(config(ctx, root))
+    files = []
+    for so in sorted((ctx.bundle / "candidates" / "cuda").glob("*.so")):
+        for k in range(copies):
+            copy = root / "staging" / f"{so.stem}_{k}.so"
+            shutil.copy(so, copy)
+            with open(copy, "ab") as f:
+                f.write(f"\nkbv-gpu-bench copy {k}\n".encode())
+            files.append(copy)
+    socket = root / "control.sock"
+    log = open(ctx.logs / "daemon-kbvd.log", "w")
+    kbvd = subprocess.Popen([str(ctx.bin("kbvd")), "--config", str(root / "kbvd.yaml")], stdout=log, stderr=subprocess.STDOUT,
+                            env=ctx.env, start_new_session=True)
+    body, rows, wall, started = [], [], None, False
+    try:
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while control(ctx, socket, "status") is None:
+            if kbvd.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"kbvd did not answer on {socket} (exit {kbvd.poll()}); see logs/daemon-kbvd.log")
+            time.sleep(0.5)
+        started, start = True, time.monotonic()
+        for f in files:
+            ctx.run("daemon-control", [ctx.bin("kbv"), "submit", f, "--socket", socket], 30)
+        while time.monotonic() - start < ALL_DONE_TIMEOUT_S:
+            rows = done_rows(ctx, socket, len(files))
+            if len(rows) >= len(files):
+                wall = time.monotonic() - start
+                break
+            time.sleep(1)
+    except RuntimeError as error:
+        body += [str(error), ""]
+    finally:
+        stop(kbvd)
+        log.close()
+    evaluations = [r.get("evaluation") or {} for r in rows]
+    own = sum(e.get("evaluator_seconds") or 0 for e in evaluations)
+    verdicts = {}
+    for e in evaluations:
+        verdicts[e.get("verdict")] = verdicts.get(e.get("verdict"), 0) + 1
+    body += [f"{len(files)} candidates ({copies} distinct copies of each honest CUDA example), one CUDA slot, warm spare on.", ""]
+    if wall:
+        per_hour = len(files) / wall * 3600
+        body += md_table(["figure", "value"], [
+            ["evaluations", len(rows)],
+            ["verdicts", ", ".join(f"{v}: {n}" for v, n in sorted(verdicts.items(), key=str))],
+            ["first submit to last verdict", f"{wall:.1f} s"],
+            ["evaluations per hour", f"{per_hour:.0f}"],
+            ["evaluators' own time (sum)", f"{own:.1f} s"],
+            ["kbvd's time beyond the evaluators, per evaluation", f"{(wall - own) / len(rows):.2f} s (negative: a warm spare's start-up overlapped the previous evaluation)"],
+        ])
+        body += ["", "## Each evaluation", ""]
+        body += md_table(["candidate", "verdict", "evaluator s", "× TF32", "flags"],
+                         [[r.get("name"), (r.get("evaluation") or {}).get("verdict"), f"{(r.get('evaluation') or {}).get('evaluator_seconds') or 0:.2f}",
+                           f"{(r.get('evaluation') or {}).get('speedup_vs_tf32') or 0:.2f}", ", ".join((r.get("evaluation") or {}).get("flags") or []) or "-"]
+                          for r in sorted(rows, key=lambda r: r.get("name", ""))])
+    elif started:
+        body += [f"Not all evaluations finished: {len(rows)} of {len(files)} done within {ALL_DONE_TIMEOUT_S} s (logs/daemon-kbvd.log)."]
+    spec = "daemon" + (f":copies={copies}" if copies != DEFAULT_COPIES else "")
+    ctx.write_summary("daemon", TITLE, ctx.command_for(spec), body)
+    passed = verdicts.get("pass", 0)
+    ok = bool(wall) and passed == len(files)
+    return Outcome(ok, f"{len(files) / wall * 3600:.0f} evaluations/hour, {passed} of {len(files)} pass" if wall
+                   else ("did not finish" if started else "kbvd did not start"))

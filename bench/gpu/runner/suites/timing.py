@@ -1,0 +1,120 @@
+"""bench/gpu/runner/suites/timing.py — how precise kbv's timing is. Parts:
+  noise     `kbv eval --samples` of every honest CUDA example: samples, noise pooled and within
+            input families, the TF32 baseline's noise, host time inside the timed window
+            (event time − kernel span), whether the order of contenders moves the figure
+  gemm      the 4096³ cuBLAS TF32 GEMM (red-team library_cublas) by input family: each
+            contender's median per family, noise within families against pooled
+  do_bench  kbv's TF32 baseline against triton's do_bench(torch.mm) from the same idle state
+            (bench/torch_parity/do_bench_matched.py; needs torch and triton)
+  timer     kbv_bench_cuda_timing --skip-problems: the cold timer on spin kernels of known
+            length, and the cuBLAS 4096³ GEMM through the baseline
+Default: every part."""
+import statistics
+import sys
+
+import evals
+from common import code_block, md_table, ms, pct
+from suites import Outcome
+
+TITLE = "Timing precision"
+PARTS = ["noise", "gemm", "do_bench", "timer"]
+EVAL_TIMEOUT_S = 150
+NOISE_TARGET = 0.01  # IQR/median of a candidate of ≥ 100 µs (README's figures table)
+LONG_ENOUGH_S = 100e-6
+GEMM = "candidates/redteam/libredteam_library_cublas.so"
+
+
+def order_effect(report):
+    """|median after the baselines ran first − median when the candidate ran first| / median:
+    what ran just before the timed call moves the figure by this much (timing.samples)."""
+    samples = (report.get("timing") or {}).get("samples") or {}
+    values, first = samples.get("candidate_s") or [], samples.get("baselines_first") or []
+    after = [v for v, f in zip(values, first) if f]
+    before = [v for v, f in zip(values, first) if not f]
+    if len(after) < 4 or len(before) < 4:
+        return None
+    return abs(statistics.median(after) - statistics.median(before)) / statistics.median(values)
+
+
+def noise_row(record):
+    report = record.get("report")
+    if not report or report.get("verdict") != "pass":
+        return [record["label"], (report or {}).get("verdict", record.get("error") or "no report")] + [""] * 10
+    t, env = report["timing"], report.get("environment") or {}
+    cand, tf32, span = t.get("candidate") or {}, t.get("baseline_tf32") or {}, t.get("candidate_kernel_span") or {}
+    within = (t.get("noise_within_families") or {}).get("candidate")
+    host_in_window = (cand["median_s"] - span["median_s"]) * 1e6 if span.get("median_s") else None
+    stop = "plateau" if "stopped_on_noise_plateau" in env else "noise"
+    return [report["problem"]["name"], cand.get("samples"), ms(cand.get("median_s")), pct(cand["iqr_s"] / cand["median_s"]), pct(within),
+            pct(env.get("candidate_relative_stdev_within_families")), pct(tf32["iqr_s"] / tf32["median_s"]) if tf32.get("median_s") else "-",
+            f"{host_in_window:.1f}" if host_in_window is not None else "-", pct(order_effect(report)),
+            f"{env.get('sm_clock_mhz_median', 0):.0f}", f"{env.get('warmup_samples_dropped', '-')}/{env.get('throttled_samples_dropped', '-')}", stop]
+
+
+def part_noise(ctx, body):
+    records = [evals.evaluate(ctx, "timing", so, ["--samples"], EVAL_TIMEOUT_S)
+               for so in sorted((ctx.bundle / "candidates" / "cuda").glob("*.so"))]
+    body += ["## Noise per honest example (`kbv eval --samples`)", ""]
+    body += md_table(["problem", "samples", "candidate ms", "IQR/median", "IQR/median within families", "rel. stdev within families (stop rule)",
+                      "TF32 IQR/median", "host µs in window", "order effect", "SM MHz", "warm-up/throttled dropped", "stopped on"],
+                     [noise_row(r) for r in records])
+    long_ones = [r["report"] for r in records if r.get("report") and r["report"].get("verdict") == "pass"
+                 and r["report"]["timing"]["candidate"]["median_s"] >= LONG_ENOUGH_S]
+    noisy = [r["problem"]["name"] for r in long_ones if r["timing"]["candidate"]["iqr_s"] / r["timing"]["candidate"]["median_s"] >= NOISE_TARGET]
+    body += ["", f"Target: IQR/median under {NOISE_TARGET:.0%} for candidates of ≥ 100 µs: {len(long_ones) - len(noisy)} of "
+             f"{len(long_ones)} meet it" + (f" (not: {', '.join(noisy)})" if noisy else "") + ". `host µs in window`: the "
+             "candidate's event time minus its kernel span (medians). `order effect`: how far the median moves between rounds "
+             "where the baselines ran first and rounds where the candidate did.", ""]
+    passed = [r for r in records if r.get("report") and r["report"].get("verdict") == "pass"]
+    return bool(records) and len(passed) == len(records) and not noisy
+
+
+def part_gemm(ctx, body):
+    record = evals.evaluate(ctx, "timing", ctx.bundle / GEMM, ["--samples"], EVAL_TIMEOUT_S,
+                            label="library_cublas (cuBLAS TF32 4096³)")
+    report = record.get("report")
+    body += ["## The 4096³ cuBLAS TF32 GEMM by input family (red-team library_cublas, `--samples`)", ""]
+    if not report or not (report.get("timing") or {}).get("by_family"):
+        body += [f"No figures: {record.get('error') or (report or {}).get('detail', 'no report')}", ""]
+        return False
+    t = report["timing"]
+    rows = []
+    for family, figures in sorted(t["by_family"].items()):
+        median = lambda k: ms((figures.get(k) or {}).get("median_s"))
+        rows.append([family, median("candidate"), median("baseline_tf32"), median("baseline_fp32"), f"{figures.get('speedup_vs_tf32', 0):.3f}"])
+    body += md_table(["family", "candidate ms", "TF32 ms", "FP32 ms", "× TF32"], rows)
+    within = t.get("noise_within_families") or {}
+    pooled = lambda k: pct(t[k]["iqr_s"] / t[k]["median_s"]) if (t.get(k) or {}).get("median_s") else "-"
+    body += ["", "| contender | IQR/median pooled | within families |", "|---|---|---|"]
+    body += [f"| {k} | {pooled(k)} | {pct(within.get(k))} |" for k in ("candidate", "baseline_tf32", "baseline_fp32")]
+    env = report.get("environment") or {}
+    body += ["", f"{t['candidate'].get('samples')} samples in {report.get('wall_seconds', 0):.1f} s of eval; the stop rule's noise "
+             f"(rel. stdev within families) {pct(env.get('candidate_relative_stdev_within_families'))}"
+             + ("; stopped on a noise plateau" if "stopped_on_noise_plateau" in env else "") + ".", ""]
+    return report.get("verdict") == "pass"
+
+
+def part_do_bench(ctx, body):
+    result = ctx.run("timing-do_bench_matched", [sys.executable, ctx.repo / "bench/torch_parity/do_bench_matched.py", "--kbv", ctx.bin("kbv"),
+                                                 "--candidate", ctx.bundle / GEMM], 420)
+    body += ["## kbv's TF32 baseline against do_bench(torch.mm), same idle state (`bench/torch_parity/do_bench_matched.py`)", ""]
+    body += code_block(result.stdout + (f"\n{result.status()}: {result.stderr[-1500:]}" if not result.ok else "")) + [""]
+    body += ["Target: kbv's baseline within 2 % of do_bench from the same starting state.", ""]
+    return result.ok
+
+
+def part_timer(ctx, body):
+    result = ctx.run("timing-kbv_bench_cuda_timing", [ctx.bin("kbv_bench_cuda_timing"), "--skip-problems"], 300)
+    body += ["## The cold timer on kernels of known length (`kbv_bench_cuda_timing --skip-problems`)", ""]
+    body += code_block(result.stdout + (f"\n{result.status()}: {result.stderr[-1500:]}" if not result.ok else "")) + [""]
+    return result.ok
+
+
+def run(ctx, parts, options):
+    parts = parts or PARTS
+    body, ok = [], True
+    for part in parts:
+        ok = globals()[f"part_{part}"](ctx, body) and ok
+    spec = "timing" + (":" + ",".join(parts) if parts != PARTS else "")
+    ctx.write_summary("timing", TITLE, ctx.command_for(spec), body)
+    return Outcome(ok, f"parts {', '.join(parts)}: " + ("targets met" if ok else "see timing.md"))

@@ -1,0 +1,147 @@
+"""bench/gpu/runner/test_runner.py — the runner's host side, without a GPU: reading gtest output,
+EXPECTED.md's CUDA rows (against the candidates CMake builds), verdict matching, suite names,
+and with a build directory a whole run of the `sandbox` suite over a bundle of links to it
+(summary stamped, logs tarred, closing table printed).
+
+Run: python3 bench/gpu/runner/test_runner.py [BUILD_DIR]   (ctest: bench_gpu_runner)"""
+import os
+import re
+import subprocess
+import sys
+import tarfile
+import tempfile
+import unittest
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[2]
+sys.path.insert(0, str(HERE))
+
+import evals  # noqa: E402
+import gtest  # noqa: E402
+import main  # noqa: E402
+from suites import corpus  # noqa: E402
+from suites import tests as tests_suite  # noqa: E402
+
+BUILD = Path(sys.argv[1]).resolve() if len(sys.argv) > 1 else None
+
+GTEST_OUTPUT = """[==========] Running 3 tests from 1 test suite.
+[ RUN      ] Gpu.Fast
+[ figures  ] relu (relu): pass wall 1.00 s
+[       OK ] Gpu.Fast (12 ms)
+[ RUN      ] Gpu.Skipped
+tests/cuda/x.cpp:10: Skipped
+no CUDA device: cudaGetDeviceCount returned 100
+[  SKIPPED ] Gpu.Skipped (0 ms)
+[ RUN      ] Gpu.Broken
+tests/cuda/x.cpp:20: Failure
+[  FAILED  ] Gpu.Broken (5 ms)
+[ RUN      ] Gpu.Dies
+"""
+
+
+class GtestTest(unittest.TestCase):
+    def test_counts_reasons_figures_and_a_test_that_never_finished(self):
+        log = gtest.parse(GTEST_OUTPUT)
+        self.assertEqual(log.passed, ["Gpu.Fast"])
+        self.assertEqual(log.skipped, [("Gpu.Skipped", "no CUDA device: cudaGetDeviceCount returned 100")])
+        self.assertEqual(log.failed, ["Gpu.Broken", "Gpu.Dies (did not finish)"])
+        self.assertEqual(log.figures, ["[ figures  ] relu (relu): pass wall 1.00 s"])
+
+
+class SkipLinesTest(unittest.TestCase):
+    def test_one_line_per_reason(self):
+        skipped = [(f"T.{i}", "no CUDA device") for i in range(21)] + [("T.cgroup", "no delegated cgroup")]
+        lines = tests_suite.skip_lines("bin", skipped)
+        self.assertEqual(lines, ["- bin: 21 test(s) (e.g. T.0): no CUDA device", "- bin: 1 test(s) (T.cgroup): no delegated cgroup"])
+
+
+class CorpusTest(unittest.TestCase):
+    def test_every_cuda_red_team_candidate_has_one_row(self):
+        rows = corpus.redteam_rows((REPO / corpus.EXPECTED_MD).read_text())
+        cmake = (REPO / "tests/redteam/candidates/CMakeLists.txt").read_text()
+        block = re.search(r"set\(KBV_REDTEAM_CUDA\n(.*?)\)", cmake, re.S).group(1)
+        built = {f"libredteam_{line.split()[0]}.so" for line in block.splitlines() if line.strip()}
+        self.assertEqual({so for so, _, _ in rows}, built)
+
+    def test_options_and_expectations_follow_the_table(self):
+        rows = {so: (args, expected) for so, args, expected in corpus.redteam_rows((REPO / corpus.EXPECTED_MD).read_text())}
+        args, expected = rows["libredteam_stream_injection.so"]
+        self.assertEqual(expected["verdicts"], ["hack_suspected"])
+        self.assertEqual(expected["pattern"], "stream_injection")
+        self.assertIn("default", args)
+        args, expected = rows["libredteam_l2_persistence.so"]
+        self.assertEqual(args[:2], ["--shapes", "small"])
+        self.assertIsNone(expected["flag"])
+        self.assertEqual(rows["libredteam_gpu_spin.so"][0][-1], "10")
+        self.assertEqual(rows["libredteam_write_outside_cuda.so"][1]["verdicts"], ["pass", "sandbox_violation"])
+        self.assertEqual(rows["libredteam_library_cublas.so"][1]["flag"], "calls_library")
+        self.assertEqual(rows["libredteam_public_fast_path.so"][1]["flag"], "faster_on_public_family")
+        self.assertTrue(rows["libredteam_sync_in_run.so"][1]["no_flags"])
+
+
+class MatchTest(unittest.TestCase):
+    def record(self, verdict, pattern=None, flags=(), expected=None):
+        return {"expected": expected, "report": {"verdict": verdict, "hack_pattern": pattern, "flags": list(flags)}}
+
+    def test_verdict_pattern_and_flags(self):
+        hack = {"verdicts": ["hack_suspected"], "pattern": "stream_injection"}
+        self.assertEqual(evals.matches(self.record("hack_suspected", "stream_injection", expected=hack)), "yes")
+        self.assertEqual(evals.matches(self.record("hack_suspected", "thread_injection", expected=hack)), "NO")
+        honest = {"verdicts": ["pass"], "no_flags": True}
+        self.assertEqual(evals.matches(self.record("pass", expected=honest)), "yes")
+        self.assertEqual(evals.matches(self.record("pass", flags=["speedup_over_10x_review"], expected=honest)), "NO")
+        flagged = {"verdicts": ["pass"], "flag": "calls_library"}
+        self.assertEqual(evals.matches(self.record("pass", expected=flagged)), "NO")
+        self.assertEqual(evals.matches({"expected": honest, "report": None}), "NO")
+        self.assertEqual(evals.matches(self.record("pass")), "-")
+
+    def test_the_table_details_what_was_not_expected(self):
+        miss = self.record("fail_correctness", expected={"verdicts": ["pass"]})
+        miss.update(label="libcuda_relu.so", wall_s=1.0)
+        miss["report"]["detail"] = "family normal: 12 elements outside tolerance"
+        lines = evals.table([miss])
+        self.assertIn("| libcuda_relu.so |", lines[2])
+        self.assertEqual(lines[-1], "- libcuda_relu.so: family normal: 12 elements outside tolerance")
+
+
+class SuiteNamesTest(unittest.TestCase):
+    def test_calibrate_runs_first_and_parts_are_checked(self):
+        chosen = main.parse(["corpus:honest", "daemon:copies=3", "calibrate"])
+        self.assertEqual([c[0] for c in chosen], ["calibrate", "corpus", "daemon"])
+        self.assertEqual(chosen[1][1], ["honest"])
+        self.assertEqual(chosen[2][2], {"copies": "3"})
+        with self.assertRaises(ValueError):
+            main.parse(["corpus:everything"])
+        with self.assertRaises(ValueError):
+            main.parse(["benchmarks"])
+        self.assertEqual(len(main.parse(["all"])), len(main.SUITES))
+
+
+@unittest.skipUnless(BUILD, "needs BUILD_DIR (the ctest passes it)")
+class WholeRunTest(unittest.TestCase):
+    def test_sandbox_suite_over_a_bundle_of_links(self):
+        for name in ("kbv", "kbv_bench_sandbox"):
+            self.assertTrue((BUILD / "bin" / name).is_file(), f"{BUILD}/bin/{name} (build it first)")
+        with tempfile.TemporaryDirectory() as tmp:
+            bundle, out = Path(tmp) / "bundle", Path(tmp) / "out"
+            (bundle / "bin").mkdir(parents=True)
+            (bundle / "env.sh").write_text("# nothing to set: the binaries run where they were built\n")
+            (bundle / "bundle.json").write_text('{"commit": "0123456789ab", "built_utc": "test"}\n')
+            for name in ("kbv", "kbv_bench_sandbox"):
+                os.symlink(BUILD / "bin" / name, bundle / "bin" / name)
+            run = subprocess.run([str(REPO / "bench/gpu/run.sh"), str(out), str(bundle), "sandbox"], cwd=REPO,
+                                 capture_output=True, text=True, timeout=300)
+            self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+            summary = (out / "sandbox.md").read_text()
+            self.assertIn("Commit `0123456789ab`", summary)
+            self.assertIn("added by apply_sandbox", summary)
+            self.assertIn("bench/gpu/run.sh $OUT", summary)
+            self.assertIn("| sandbox | ok |", run.stdout)
+            with tarfile.open(out / "logs.tar.gz") as logs:
+                self.assertIn("logs/sandbox-kbv_bench_sandbox.log", logs.getnames())
+            self.assertEqual(sorted(p.name for p in out.iterdir()), ["logs.tar.gz", "sandbox.md"])
+
+
+if __name__ == "__main__":
+    unittest.main(argv=sys.argv[:1])

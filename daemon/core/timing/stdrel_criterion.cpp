@@ -1,0 +1,35 @@
+// timing/stdrel_criterion.cpp — NVBench's stdrel criterion over grouped or ungrouped samples.
+#include "timing/stdrel_criterion.hpp"
+
+#include <cmath>
+
+namespace kbv::timing {
+
+void StdrelCriterion::add(const Sample& sample) {
+  noise_.add(sample.seconds, sample.group);
+  measured_seconds_ += sample.measured_seconds;
+  if (!noise_.defined()) return;  // NVBench records only finite noise values
+  const double value = noise_.value();
+  if (!std::isfinite(value)) return;
+  noise_history_.push_back(value);
+  if (noise_history_.size() > kNoiseHistory) noise_history_.pop_front();
+}
+
+StopReason StdrelCriterion::reason() const {
+  if (noise_.count() < params_.min_samples) return StopReason::not_finished;
+  if (measured_seconds_ <= params_.min_measured_seconds) return StopReason::not_finished;
+  if (noise_history_.empty()) return StopReason::not_finished;
+  if (noise_history_.back() < params_.max_noise) return StopReason::target_met;
+  return on_plateau() ? StopReason::noise_plateau : StopReason::not_finished;
+}
+
+bool StdrelCriterion::on_plateau() const {
+  const double current = noise_history_.back();
+  if (noise_history_.size() <= kPlateauMinHistory || noise_.count() % kPlateauCheckEvery != 0 || current <= 0) return false;
+  double sum_squares = 0;
+  for (double n : noise_history_) sum_squares += (n - current) * (n - current);
+  const double spread = std::sqrt(sum_squares / static_cast<double>(noise_history_.size() - 1)) / current;
+  return spread < kPlateauSpread;
+}
+
+}  // namespace kbv::timing

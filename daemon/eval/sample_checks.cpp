@@ -1,0 +1,49 @@
+// eval/sample_checks.cpp — recheck, physical floor and clock agreement, with the thresholds and
+// why they hold.
+#include "eval/sample_checks.hpp"
+
+namespace kbv::eval {
+
+ClockAgreement ClockAgreement::for_device(bool cuda) {
+  // Each call is timed from outside as its round trip minus the latest null call's (the worker's
+  // whole per-call routine — flush, events, trace window, synchronisation — around nothing; both
+  // find the worker awake: a ping before the call absorbs the wake-up).
+  // CUDA: half the trusted time, less 150 µs for the cold-L2 flush (~30 µs for 120 MiB), launch
+  // and synchronisation inside the round trip.
+  if (cuda) return {.factor = 0.5, .slack_seconds = 150e-6};
+  // Host: a shared CPU. With tests running two evaluations at once on two cores, honest host calls
+  // were seen at half the trusted figure; a quarter still catches a 10× slow clock. The call path
+  // costs 10–20 µs more than a ping on a loaded 2-core machine (honest host candidates), hence
+  // 25 µs of slack: a slow clock on calls shorter than ~50 µs goes unseen (docs/threat-model.md).
+  return {.factor = 0.25, .slack_seconds = 25e-6};
+}
+
+std::optional<SampleFailure> check_sample(const TimedSample& sample, double physical_floor_s, bool cuda) {
+  if (!sample.recheck.passed)
+    return SampleFailure{Verdict::fail_correctness,
+                         "a timed call's output was wrong (sample " + std::to_string(sample.call) + ", family " + sample.family +
+                             "): " + sample.recheck.summary(),
+                         std::nullopt, sample.family};
+  if (sample.reported_s >= physical_floor_s) return std::nullopt;
+  // If the evaluator itself saw the call take longer than the floor, the work happened, just
+  // outside the timed window (CUDA: another stream; host: a patched clock).
+  const double seen = sample.round_trip_s - sample.null_call_s;
+  const bool work_seen = seen >= physical_floor_s;
+  return SampleFailure{Verdict::hack_suspected,
+                       "a timed call took " + std::to_string(sample.reported_s) + " s by the worker's clock, below the physical floor of " +
+                           std::to_string(physical_floor_s) + " s" +
+                           (work_seen ? "; the evaluator saw " + std::to_string(seen) + " s: the work ran outside the timed window" : ""),
+                       work_seen ? (cuda ? "stream_injection" : "timer_tampering") : "impossible_time", std::nullopt};
+}
+
+std::optional<SampleFailure> check_clock_agreement(double worker_median_s, double trusted_median_s, bool cuda) {
+  const ClockAgreement agreement = ClockAgreement::for_device(cuda);
+  if (worker_median_s >= agreement.factor * trusted_median_s - agreement.slack_seconds) return std::nullopt;
+  return SampleFailure{Verdict::hack_suspected,
+                       "the worker's clock says " + std::to_string(worker_median_s) + " s per call (median) but the evaluator saw " +
+                           std::to_string(trusted_median_s) + " s beyond the bare round trip: " +
+                           (cuda ? "work ran outside the timed window (another stream, or a patched clock)" : "the candidate's clock runs slow"),
+                       cuda ? "stream_injection" : "timer_tampering", std::nullopt};
+}
+
+}  // namespace kbv::eval

@@ -1,0 +1,38 @@
+// eval/sample_checks.hpp — the integrity checks of timing, apart from the sampling: each timed
+// output rechecked, each timed call against the physical floor, and the worker's clock against
+// the evaluator's over the kept samples. Pure functions: a failure names the verdict, the detail
+// and the hack pattern; the evaluation decides with it.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "eval/timed_sample.hpp"
+#include "eval/verdict.hpp"
+
+namespace kbv::eval {
+
+struct SampleFailure {
+  Verdict verdict = Verdict::hack_suspected;
+  std::string detail;
+  std::optional<std::string> hack_pattern;
+  std::optional<std::string> failed_family;
+};
+
+// One timed call: its output must pass the recheck, and its reported time must not be below
+// the physical floor (a time that cannot be: `stream_injection` on CUDA, `timer_tampering` on the
+// host when the evaluator saw the work take longer, else `impossible_time`).
+std::optional<SampleFailure> check_sample(const TimedSample& sample, double physical_floor_s, bool cuda);
+
+// The worker's clock is the candidate's (it can patch it): its median over the kept samples must
+// not be below the device's agreement factor × the evaluator's own median by more than the
+// device's slack (ClockAgreement). On CUDA the worker also waits for the whole device, so work
+// left on another stream shows here too.
+struct ClockAgreement {
+  double factor;
+  double slack_seconds;
+  static ClockAgreement for_device(bool cuda);
+};
+std::optional<SampleFailure> check_clock_agreement(double worker_median_s, double trusted_median_s, bool cuda);
+
+}  // namespace kbv::eval

@@ -1,0 +1,60 @@
+// eval/timed_sample.hpp — one timed call of the candidate, with its baselines on the same fresh
+// inputs (TimedSample), and the samples a timing phase keeps (TimingSeries, index for index).
+// Filled by evaluation_timing.cpp, checked by sample_checks.hpp.
+#pragma once
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "verify/compare.hpp"
+
+namespace kbv::eval {
+
+struct TimedSample {
+  int call = 0;                  // running index in the phase, warm-up and throttled calls included
+  std::string family;            // the input family its inputs were drawn from
+  bool baselines_first = false;  // who went first, a keyed coin's choice
+  double reported_s = 0;         // the candidate's time by the worker's clock
+  double round_trip_s = 0;       // the call's round trip by the evaluator's clock
+  double null_call_s = 0;        // the latest null call's round trip: the worker's routine around nothing
+  double clock_ratio = 1;        // SM clock after the call against its default (1 on the host)
+  std::vector<std::pair<std::string, double>> baselines;  // "tf32"/"fp32" → seconds, same inputs
+  CompareResult recheck;                                   // the timed output against the TF32 baseline's
+  std::optional<double> kernel_span_s;                     // traced calls: first kernel start to last kernel end
+  double wall_s = 0;                                       // wall time the whole sample took
+
+  // The call as the evaluator's clock saw it, beyond the worker's routine.
+  double trusted_s() const { return std::max(0.0, round_trip_s - null_call_s); }
+  // GPU time of the whole interleaved measurement, as NVBench counts one measurement.
+  double measured_s() const {
+    double total = reported_s;
+    for (const auto& [name, seconds] : baselines) total += seconds;
+    return total;
+  }
+};
+
+struct TimingSeries {
+  std::vector<double> candidate_s, trusted_s, clock_ratios, kernel_span_s;
+  std::map<std::string, std::vector<double>> baseline_s;
+  std::vector<bool> baselines_first;
+  std::vector<std::string> families;
+  std::vector<double> null_call_s;  // every null call's round trip, warm-up included
+  double latest_null_call_s = 0;
+  int throttled = 0;                // samples dropped for a clock below the threshold
+
+  void keep(const TimedSample& sample) {
+    candidate_s.push_back(sample.reported_s);
+    trusted_s.push_back(sample.trusted_s());
+    clock_ratios.push_back(sample.clock_ratio);
+    baselines_first.push_back(sample.baselines_first);
+    families.push_back(sample.family);
+    if (sample.kernel_span_s) kernel_span_s.push_back(*sample.kernel_span_s);
+    for (const auto& [name, seconds] : sample.baselines) baseline_s[name].push_back(seconds);
+  }
+};
+
+}  // namespace kbv::eval

@@ -1,0 +1,68 @@
+// tests/unit/sample_checks_test.cpp — the timing integrity checks (eval/sample_checks.hpp) on
+// synthetic samples: a wrong timed output, an impossible time (with and without the evaluator
+// seeing the work), a slow clock; and honest samples pass untouched.
+#include <gtest/gtest.h>
+
+#include "eval/sample_checks.hpp"
+
+namespace kbv::eval {
+namespace {
+
+TimedSample honest() {
+  TimedSample sample;
+  sample.call = 7;
+  sample.family = "normal";
+  sample.reported_s = 1e-3;
+  sample.round_trip_s = 2.1e-3;
+  sample.null_call_s = 1.0e-3;
+  sample.recheck.passed = true;
+  return sample;
+}
+
+TEST(SampleChecks, HonestSamplesPass) {
+  EXPECT_FALSE(check_sample(honest(), 1e-4, true));
+  EXPECT_FALSE(check_sample(honest(), 1e-4, false));
+  EXPECT_FALSE(check_clock_agreement(1e-3, 1.1e-3, true));
+  EXPECT_FALSE(check_clock_agreement(1e-3, 1.1e-3, false));
+}
+
+TEST(SampleChecks, AWrongTimedOutputFailsItsFamily) {
+  TimedSample sample = honest();
+  sample.recheck.passed = false;
+  const auto failure = check_sample(sample, 1e-4, true);
+  ASSERT_TRUE(failure);
+  EXPECT_EQ(failure->verdict, Verdict::fail_correctness);
+  EXPECT_EQ(failure->failed_family, "normal");
+  EXPECT_NE(failure->detail.find("sample 7, family normal"), std::string::npos) << failure->detail;
+}
+
+TEST(SampleChecks, BelowTheFloorWithTheWorkSeenIsTheWorkOutsideTheWindow) {
+  TimedSample sample = honest();
+  sample.reported_s = 1e-6;  // the evaluator saw 1.1 ms, the floor is 0.5 ms
+  const auto cuda = check_sample(sample, 5e-4, true);
+  ASSERT_TRUE(cuda);
+  EXPECT_EQ(cuda->verdict, Verdict::hack_suspected);
+  EXPECT_EQ(cuda->hack_pattern, "stream_injection");
+  EXPECT_EQ(check_sample(sample, 5e-4, false)->hack_pattern, "timer_tampering");
+}
+
+TEST(SampleChecks, BelowTheFloorUnseenIsAnImpossibleTime) {
+  TimedSample sample = honest();
+  sample.reported_s = 1e-6;
+  sample.round_trip_s = 1.01e-3;  // 10 µs beyond the null call, under the 0.5 ms floor
+  EXPECT_EQ(check_sample(sample, 5e-4, true)->hack_pattern, "impossible_time");
+}
+
+TEST(SampleChecks, ASlowClockIsCaughtBeyondTheDevicesSlack) {
+  // CUDA: half the trusted time less 150 µs.
+  EXPECT_FALSE(check_clock_agreement(0.9e-3, 2e-3, true));
+  const auto cuda = check_clock_agreement(0.8e-3, 2e-3, true);
+  ASSERT_TRUE(cuda);
+  EXPECT_EQ(cuda->hack_pattern, "stream_injection");
+  // Host: a quarter less 25 µs; a 10x slow clock on a 1 ms call is caught.
+  EXPECT_FALSE(check_clock_agreement(0.3e-3, 1e-3, false));
+  EXPECT_EQ(check_clock_agreement(0.1e-3, 1e-3, false)->hack_pattern, "timer_tampering");
+}
+
+}  // namespace
+}  // namespace kbv::eval
