@@ -14,7 +14,8 @@ namespace kbv::test {
 namespace {
 
 // `kbv eval ARGS --key-file K` with stderr into stdout, so the order of progress lines and
-// verdicts is the order kbv wrote them in.
+// verdicts is the order kbv wrote them in. Tests about the command line pass --no-timing: a
+// verdict decided by timing checks on a loaded machine is not what they test.
 CommandResult eval_interleaved(const std::string& args) {
   Command command;
   command.argv = {"/bin/sh", "-c",
@@ -45,7 +46,7 @@ TEST(CliEval, SeveralCandidatesReportEachVerdictAsItFinishes) {
   const TempDir dir;
   const std::string missing = (dir.path() / "no_such_candidate.so").string();
   const CommandResult result = eval_interleaved("'" + host_candidate("relu").string() + "' '" + missing + "' '" + host_candidate("gelu").string() +
-                                                "' --progress always");
+                                                "' --progress always --no-timing");
   EXPECT_EQ(result.exit_code, 2) << "a missing file is bad input\n" << result.out;
   // Each verdict is printed before the next candidate starts.
   size_t at = position(result.out, "[1/3] evaluating libhost_relu.so", 0);
@@ -64,7 +65,7 @@ TEST(CliEval, SeveralCandidatesReportEachVerdictAsItFinishes) {
 TEST(CliEval, SeveralCandidatesAsJsonOneObjectEachEvenWithAMissingFile) {
   const TempDir dir;
   const std::string missing = (dir.path() / "gone.so").string();
-  const EvalRun run = run_kbv_eval({host_candidate("relu").string(), missing, host_candidate("gelu").string()});
+  const EvalRun run = run_kbv_eval({host_candidate("relu").string(), missing, host_candidate("gelu").string(), "--no-timing"});
   EXPECT_EQ(run.result.exit_code, 2) << explain(run);
   std::istringstream lines(run.result.out);
   std::vector<nlohmann::json> reports;
@@ -79,7 +80,7 @@ TEST(CliEval, SeveralCandidatesAsJsonOneObjectEachEvenWithAMissingFile) {
 
 TEST(CliEval, NoProgressLineOffATerminalUnlessAsked) {
   for (const char* mode : {"", "--progress never"}) {
-    const CommandResult result = eval_interleaved("'" + host_candidate("relu").string() + "' " + mode);
+    const CommandResult result = eval_interleaved("'" + host_candidate("relu").string() + "' --no-timing " + mode);
     EXPECT_EQ(result.exit_code, 0) << result.out;
     EXPECT_EQ(result.out.find("evaluating"), std::string::npos) << "mode '" << mode << "':\n" << result.out;
   }
@@ -88,11 +89,38 @@ TEST(CliEval, NoProgressLineOffATerminalUnlessAsked) {
   EXPECT_NE(wrong.err.find("--progress must be auto, always or never"), std::string::npos) << wrong.err;
 }
 
+TEST(CliEval, ProgressLineOnATerminal) {
+  // script(1) (util-linux) runs kbv on a pseudo-terminal, as a user's shell would.
+  Command which;
+  which.argv = {"/bin/sh", "-c", "command -v script"};
+  const CommandResult found = run_command(which);
+  if (found.exit_code != 0) GTEST_SKIP() << "no script(1) to give kbv a terminal";
+  Command command;
+  command.argv = {found.out.substr(0, found.out.find('\n')), "-qec",
+                  "'" + kbv_binary().string() + "' eval '" + host_candidate("relu").string() + "' --key-file '" + test_key_file().string() +
+                      "' --problems-dir '" + problems_dir().string() + "' --no-timing",
+                  "/dev/null"};
+  command.unset_env = {"KBV_KEY_FILE", "KBV_PROBLEMS_DIR", "KBV_WORKER"};
+  command.timeout = std::chrono::minutes(3);
+  const CommandResult result = run_command(command);
+  EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
+  const size_t progress = position(result.out, "[1/1] evaluating libhost_relu.so", 0);
+  position(result.out, "\r\033[K", progress);  // erased before the verdict
+  position(result.out, "verdict    PASS", progress);
+}
+
+TEST(CliEval, UnoptimisedCandidateGetsANoteInText) {
+  const CommandResult result = eval_text({KBV_TEST_UNOPTIMISED_CANDIDATE, "--no-timing"});
+  EXPECT_EQ(result.exit_code, 0) << "the note never gates\n" << result.out << result.err;
+  const size_t verdict = position(result.out, "verdict    PASS", 0);
+  position(result.out, "note       the candidate's host code was compiled without optimisation", verdict);
+}
+
 TEST(CliEval, VerbosePrintsTheWorkersStderrUnderTheVerdict) {
-  const CommandResult quiet = eval_text({KBV_TEST_STATEFUL_CANDIDATE});
+  const CommandResult quiet = eval_text({KBV_TEST_STATEFUL_CANDIDATE, "--no-timing"});
   ASSERT_EQ(quiet.exit_code, 0) << quiet.out << quiet.err;
   EXPECT_EQ(quiet.out.find("stateful_counter: created"), std::string::npos) << quiet.out;
-  const CommandResult verbose = eval_text({KBV_TEST_STATEFUL_CANDIDATE, "--verbose"});
+  const CommandResult verbose = eval_text({KBV_TEST_STATEFUL_CANDIDATE, "--verbose", "--no-timing"});
   ASSERT_EQ(verbose.exit_code, 0) << verbose.out << verbose.err;
   const size_t verdict = position(verbose.out, "verdict    PASS", 0);
   const size_t heading = position(verbose.out, "worker stderr", verdict);
@@ -101,7 +129,7 @@ TEST(CliEval, VerbosePrintsTheWorkersStderrUnderTheVerdict) {
 }
 
 TEST(CliEval, ProblemTakesAKernelBenchReference) {
-  const EvalRun run = run_kbv_eval({host_candidate("relu").string(), "--problem", "L1/19"});
+  const EvalRun run = run_kbv_eval({host_candidate("relu").string(), "--problem", "L1/19", "--no-timing"});
   EXPECT_EQ(run.report.value("verdict", ""), "pass") << explain(run);
   EXPECT_EQ(run.report["problem"].value("name", ""), "relu");
   const EvalRun unknown = run_kbv_eval({host_candidate("relu").string(), "--problem", "L7/7"});

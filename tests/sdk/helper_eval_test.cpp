@@ -13,7 +13,10 @@ std::filesystem::path sdk_candidate(const std::string& name) {
   return std::filesystem::path(KBV_SDK_TEST_CANDIDATE_DIR) / ("libsdk_" + name + ".so");
 }
 
-EvalRun eval(const std::string& name) { return run_kbv_eval({sdk_candidate(name).string(), "--device", "host", "--shapes", "small"}); }
+// Correctness only: what these tests check is decided before timing.
+EvalRun eval(const std::string& name) {
+  return run_kbv_eval({sdk_candidate(name).string(), "--device", "host", "--shapes", "small", "--no-timing"});
+}
 
 TEST(SdkHelperEval, StatefulCandidatePassesAndIsDestroyed) {
   const EvalRun run = eval("stateful_counter");

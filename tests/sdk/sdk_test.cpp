@@ -48,8 +48,9 @@ class Sdk : public ::testing::Test {
     return run_command(command);
   }
 
+  // Correctness only: timing is not what these tests are about, and a loaded machine can flake it.
   static nlohmann::json eval_json(const fs::path& candidate) {
-    const CommandResult result = installed_kbv({"eval", candidate.string(), "--json", "--key-file", test_key_file().string()});
+    const CommandResult result = installed_kbv({"eval", candidate.string(), "--json", "--no-timing", "--key-file", test_key_file().string()});
     const auto report = nlohmann::json::parse(result.out, nullptr, false);
     if (!report.is_object()) ADD_FAILURE() << "kbv eval printed no JSON object (exit " << result.exit_code << "):\n" << result.out << result.err;
     return report;

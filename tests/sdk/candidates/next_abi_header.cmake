@@ -1,4 +1,4 @@
-# next_abi_header.cmake — writes OUTPUT: kbv/plugin.h as a future ABI 2 would have it (the
+# tests/sdk/candidates/next_abi_header.cmake — writes OUTPUT: kbv/plugin.h as a future ABI 2 would have it (the
 # version macros raised to 2, one field appended to kbv_plugin_info), from the real header, so
 # the test follows the header as it changes. Fails if the header no longer has what it edits.
 file(READ "${INPUT}" header)

@@ -1,4 +1,4 @@
-// next_abi_relu.cpp — an honest relu compiled against a copy of kbv/plugin.h that describes a
+// tests/sdk/candidates/next_abi_relu.cpp — an honest relu compiled against a copy of kbv/plugin.h that describes a
 // future ABI 2 (kbv_plugin_info grows a field; the header speaks 1..2, see next_abi_header.cmake).
 // An ABI-1 host must still load it: the helper checks the host's struct against ABI 1's
 // layout, not against the newer, larger sizeof.

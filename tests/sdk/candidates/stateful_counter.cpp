@@ -1,4 +1,4 @@
-// stateful_counter.cpp — an honest relu built with KBV_CANDIDATE_CLASS whose state counts its
+// tests/sdk/candidates/stateful_counter.cpp — an honest relu built with KBV_CANDIDATE_CLASS whose state counts its
 // calls and logs its construction and destruction, so tests can see create(), run() and
 // destroy() happen in order (and `kbv eval --verbose` can show the log).
 #include <kbv/plugin.hpp>

@@ -1,4 +1,4 @@
-// throwing_constructor.cpp — a state class whose constructor fails with a chosen status: create()
+// tests/sdk/candidates/throwing_constructor.cpp — a state class whose constructor fails with a chosen status: create()
 // must return it with the message, and destroy() must never see a half-built state.
 #include <kbv/plugin.hpp>
 

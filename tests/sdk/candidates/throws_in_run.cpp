@@ -1,4 +1,4 @@
-// throws_in_run.cpp — run() throws a std::runtime_error: the helper must return
+// tests/sdk/candidates/throws_in_run.cpp — run() throws a std::runtime_error: the helper must return
 // KBV_STATUS_INTERNAL with a text that says it was a C++ exception, and where.
 #include <kbv/plugin.hpp>
 

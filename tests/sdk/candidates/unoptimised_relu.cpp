@@ -1,4 +1,4 @@
-// unoptimised_relu.cpp — an honest relu that tests/sdk builds at -O0 (and tests/cli reads): it
+// tests/sdk/candidates/unoptimised_relu.cpp — an honest relu that tests/sdk builds at -O0 (and tests/cli reads): it
 // must pass, with the non-gating note that its host code was compiled without optimisation.
 #include <kbv/plugin.hpp>
 

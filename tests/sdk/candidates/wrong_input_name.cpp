@@ -1,4 +1,4 @@
-// wrong_input_name.cpp — asks for an input the problem does not have ("X" where relu has "x"):
+// tests/sdk/candidates/wrong_input_name.cpp — asks for an input the problem does not have ("X" where relu has "x"):
 // the helper's error must name it and list the problem's inputs.
 #include <kbv/plugin.hpp>
 

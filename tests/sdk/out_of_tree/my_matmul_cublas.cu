@@ -1,4 +1,4 @@
-// my_matmul_cublas.cu — an out-of-tree author's stateful CUDA candidate (KBV_CANDIDATE_CLASS): a
+// tests/sdk/out_of_tree/my_matmul_cublas.cu — an out-of-tree author's stateful CUDA candidate (KBV_CANDIDATE_CLASS): a
 // cuBLAS handle and its workspace are created once in create() (the constructor) and released
 // in destroy() (the destructor), not on every call. The GEMM is cuBLAS's, so kbv flags it
 // calls_library (non-gating).

@@ -1,4 +1,4 @@
-// my_matmul_packed.cpp — an out-of-tree author's stateful host candidate (KBV_CANDIDATE_CLASS):
+// tests/sdk/out_of_tree/my_matmul_packed.cpp — an out-of-tree author's stateful host candidate (KBV_CANDIDATE_CLASS):
 // c = a·b with b transposed into a buffer the state keeps, so each output element is a dot
 // product of two contiguous rows. The buffer is sized on the first call and reused after.
 #include <kbv/plugin.hpp>

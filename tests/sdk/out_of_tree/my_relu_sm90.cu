@@ -1,4 +1,4 @@
-// my_relu_sm90.cu — an out-of-tree author's CUDA ReLU. It uses a C++20 concept and refuses to
+// tests/sdk/out_of_tree/my_relu_sm90.cu — an out-of-tree author's CUDA ReLU. It uses a C++20 concept and refuses to
 // compile for any architecture below sm_90, so building it proves kbv_add_candidate() gives .cu
 // files C++20 and Hopper by default.
 #include <kbv/plugin.hpp>
