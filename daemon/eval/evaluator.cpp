@@ -8,6 +8,7 @@
 #include <csignal>
 #include <filesystem>
 
+#include "eval/candidate_build.hpp"
 #include "eval/data_plane_factory.hpp"
 #include "eval/elf_check.hpp"
 #include "eval/evaluation.hpp"
@@ -47,6 +48,7 @@ EvalResult Evaluation::run() {
   } else {
     result_.candidate_sha256 = sha256_file_hex(options_.candidate);
     if (needs_compute_library(needed_libraries(options_.candidate))) add_flag("calls_library");
+    result_.candidate_build = read_build_record(options_.candidate).to_json();
     evaluate_candidate();
   }
   result_.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();

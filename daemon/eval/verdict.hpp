@@ -26,6 +26,9 @@ enum class Verdict {
 
 std::string_view verdict_name(Verdict verdict);
 
+// The version of EvalResult::to_json()'s layout (docs/result-schema.md says what changes it).
+constexpr int kResultSchemaVersion = 1;
+
 // Every hack_pattern a hack_suspected verdict can carry, and every flag a report can carry: the
 // names kbvd's metrics label (daemon/kbvd/metrics; tests/kbvd/names_test.cpp keeps the two
 // lists in step). The evaluator refuses to report a name missing here (std::logic_error).
@@ -62,6 +65,9 @@ struct EvalResult {
   // Candidate
   std::string candidate_path, candidate_sha256, candidate_name, declared_problem, candidate_device;
   uint32_t abi_version = 0;
+  // What the candidate's compiler recorded about its build (eval/candidate_build.hpp): never
+  // gates; null when the file was not read.
+  nlohmann::json candidate_build;
   // Problem
   std::string problem, shape_set;
   int level = 0;
