@@ -163,7 +163,7 @@ void Evaluation::time_contenders(DataPlane& plane, const inputs::EpochPlan& plan
       decide(Verdict::hack_suspected, "a timed call took " + std::to_string(reported) + " s by the worker's clock, below the physical floor of " +
                                           std::to_string(result_.physical_floor_s) + " s" +
                                           (work_seen ? "; the evaluator saw " + std::to_string(round_trip - ping) + " s: the work ran outside the timed window" : ""),
-             work_seen ? (cuda ? "stream_injection" : "timer_tampering") : "impossible_time");
+             work_seen ? slow_clock_pattern() : "impossible_time");
       return;
     }
     if (cuda && warmup_total < kCudaWarmupSeconds && warmup_samples < kCudaMaxWarmupSamples) {
@@ -216,7 +216,7 @@ void Evaluation::time_contenders(DataPlane& plane, const inputs::EpochPlan& plan
                                         " s per call (median) but the evaluator saw " + std::to_string(trusted.median_s) +
                                         " s beyond the bare round trip: " +
                                         (cuda ? "work ran outside the timed window (another stream, or a patched clock)" : "the candidate's clock runs slow"),
-           cuda ? "stream_injection" : "timer_tampering");
+           slow_clock_pattern());
     return;
   }
   if (baseline_samples.count("fp32")) result_.baseline_fp32_time = summarize(baseline_samples["fp32"]);
