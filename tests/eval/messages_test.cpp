@@ -90,6 +90,14 @@ TEST(Messages, TheCandidatesPrintfOutputReachesTheTailWithoutSandboxNotices) {
   EXPECT_FALSE(run.report["environment"]["worker_sandbox"].value("applied", nlohmann::json::array()).empty()) << explain(run);
 }
 
+TEST(Messages, MoreOutputThanAPipeHoldsNeitherBlocksNorIsLostAtTheEnd) {
+  const EvalRun run = eval_host("relu_prints_a_lot");
+  ASSERT_TRUE(run.report.is_object()) << explain(run);
+  EXPECT_NE(run.report.value("verdict", ""), "timeout") << explain(run);
+  EXPECT_EQ(run.report.value("verdict", ""), "pass") << explain(run);
+  EXPECT_TRUE(contains(run.report.value("worker_stderr_tail", ""), "relu_prints_a_lot: end of the dump\n")) << explain(run);
+}
+
 TEST(Messages, AnHonestCandidatesTailIsEmpty) {
   const EvalRun run =
       run_kbv_eval({host_candidate("relu").string(), "--problem", "relu", "--device", "host", "--shapes", "small"});
