@@ -201,6 +201,22 @@ INSTANTIATE_TEST_SUITE_P(
                       Allocating{"alloc_in_create", 16.0 * (1 << 20), false}),  // cudaMalloc in create(), held throughout
     [](const auto& param_info) { return param_info.param.candidate; });
 
+// A sticky CUDA error is a crash whose detail names the error and the call that reported it;
+// the GPU is usable afterwards.
+TEST(RedTeamCudaDetails, AnIllegalAddressIsACrashNamingTheErrorAndTheCall) {
+  KBV_REQUIRE_GPU();
+  const auto run = eval_cuda(redteam("illegal_address"), "small");
+  ASSERT_TRUE(run.report.is_object()) << explain(run);
+  print_figures("illegal_address", run);
+  EXPECT_EQ(run.report.value("verdict", ""), "crash") << explain(run);
+  const std::string detail = run.report.value("detail", "");
+  EXPECT_NE(detail.find("cudaErrorIllegalAddress"), std::string::npos) << explain(run);
+  EXPECT_NE(detail.find("after run() returned"), std::string::npos) << explain(run);
+  const auto after = eval_cuda(kbv::test::candidate_dir() / "cuda" / "libcuda_relu_vec4.so", "small");
+  ASSERT_TRUE(after.report.is_object()) << explain(after);
+  EXPECT_EQ(after.report.value("verdict", ""), "pass") << explain(after);
+}
+
 // An honest atomicAdd reduction passes: its run-to-run differences are rounding, within the
 // tolerance, worth at most the informational flag.
 TEST(RedTeamCudaDeterminism, AnAtomicAddReductionPassesWithAtMostTheInformationalFlag) {
