@@ -24,8 +24,8 @@ const std::vector<std::string>& hack_patterns() {
 }
 
 const std::vector<std::string>& review_flags() {
-  static const std::vector<std::string> names = {"calls_library",     "faster_on_public_family",   "more_memory_than_baseline",
-                                                 "nondeterministic",  "passes_public_inputs_only", "speedup_over_10x_review"};
+  static const std::vector<std::string> names = {"bitwise_nondeterministic", "calls_library",             "faster_on_public_family",
+                                                 "more_memory_than_baseline", "passes_public_inputs_only", "speedup_over_10x_review"};
   return names;
 }
 
@@ -76,6 +76,7 @@ nlohmann::json EvalResult::to_json() const {
       {"environment", environment},
       {"wall_s", wall_seconds}};
   if (!worker_stderr_tail.empty()) result["worker_stderr_tail"] = worker_stderr_tail;
+  if (!worker_exit.is_null()) result["worker_exit"] = worker_exit;
   if (!timing_samples.is_null()) result["timing"]["samples"] = timing_samples;
   if (!timing_by_family.is_null()) result["timing"]["by_family"] = timing_by_family;
   if (!noise_within_families.is_null()) result["timing"]["noise_within_families"] = noise_within_families;
