@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/paths.hpp"
+#include "eval/class_probe.hpp"
 #include "inputs/secret_key.hpp"
 #include "spec/catalog.hpp"
 
@@ -26,16 +27,26 @@ int problems_command(const std::vector<std::string>& args) {
   try {
     const ProblemCatalog catalog = ProblemCatalog::load(directory);
     nlohmann::json list = nlohmann::json::array();
-    if (!json) std::printf("%-24s %5s %14s %14s  %s\n", "problem", "level", "GFLOP", "MB moved", "default shapes");
+    if (!json) std::printf("%-24s %5s %14s %14s  %-20s %s\n", "problem", "level", "GFLOP", "MB moved", "degenerate classes", "default shapes");
     for (const auto& name : catalog.names()) {
       const Problem& problem = catalog.get(name);
       const ResolvedProblem resolved = resolve_problem(problem, "default");
       std::string shapes;
       for (size_t i = 0; i < resolved.input_shapes.size(); ++i) shapes += (i ? " " : "") + problem.inputs[i].name + to_string(resolved.input_shapes[i]);
+      // Classes of hidden families no epoch can test on this problem (eval/class_probe.hpp: host, small shapes).
+      nlohmann::json degenerate = nlohmann::json::array();
+      std::string degenerate_names;
+      for (const eval::ClassProbe& probe : eval::probe_classes(resolve_problem(problem, "small"))) {
+        if (!probe.degenerate()) continue;
+        const std::string class_name(inputs::class_name(probe.family_class));
+        degenerate.push_back({{"class", class_name}, {"reason", probe.reason()}});
+        degenerate_names += (degenerate_names.empty() ? "" : ",") + class_name;
+      }
       if (json) list.push_back({{"name", name}, {"level", problem.level}, {"kernelbench_id", problem.kernelbench_id},
                                 {"description", problem.description}, {"flops", resolved.flops}, {"compulsory_bytes", resolved.compulsory_bytes},
-                                {"file", problem.file}});
-      else std::printf("%-24s %5d %14.2f %14.1f  %s\n", name.c_str(), problem.level, resolved.flops / 1e9, resolved.compulsory_bytes / 1e6, shapes.c_str());
+                                {"file", problem.file}, {"degenerate_classes", degenerate}});
+      else std::printf("%-24s %5d %14.2f %14.1f  %-20s %s\n", name.c_str(), problem.level, resolved.flops / 1e9, resolved.compulsory_bytes / 1e6,
+                       degenerate_names.empty() ? "none" : degenerate_names.c_str(), shapes.c_str());
     }
     if (json) std::cout << list.dump(2) << "\n";
     return 0;

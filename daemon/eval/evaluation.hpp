@@ -66,7 +66,8 @@ class Evaluation {
   double ping_round_trip(std::optional<int> null_call_slot = std::nullopt, bool cold = false);
 
   // evaluation_correctness.cpp
-  void validate_and_check(DataPlane& plane, const inputs::EpochPlan& plan);
+  // Leaves in plan.families the families it checked, in result_.families' order.
+  void validate_and_check(DataPlane& plane, inputs::EpochPlan& plan);
 
   // evaluation_timing.cpp
   void time_contenders(DataPlane& plane, const inputs::EpochPlan& plan);
