@@ -5,6 +5,7 @@
 
 #include <fstream>
 #include <optional>
+#include <ostream>
 #include <sstream>
 
 #include "kbv_eval.hpp"
@@ -67,6 +68,8 @@ struct CaughtBy {
   std::string candidate;
   std::string family_class;
 };
+
+void PrintTo(const CaughtBy& expected, std::ostream* out) { *out << expected.candidate << " -> " << expected.family_class; }
 
 class RedTeamHostCaughtByClass : public ::testing::TestWithParam<CaughtBy> {};
 
