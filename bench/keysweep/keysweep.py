@@ -133,6 +133,10 @@ def main() -> int:
         note = f"; fails its class {target_class}'s family under {on_target}" if target_class else ""
         print(f"{path.name:44} caught under {len(caught):>2} of {n} keys{note}  "
               + ", ".join(f"{k} x{v}" for k, v in by.most_common()))
+        for k, report in enumerate(reports):
+            if report.get("verdict") == "pass":
+                print(f"    key {k}: pass {report.get('flags', [])}: classes "
+                      + ", ".join(f"{c.get('class')}={c.get('gating_family')}" for c in report.get("classes", [])))
     for path in honest:
         reports = verdicts[path]
         passed = [r for r in reports if r.get("verdict") == "pass"]
@@ -143,6 +147,9 @@ def main() -> int:
         extra = (" flags " + ", ".join(f"{k} x{v}" for k, v in flagged.items()) if flagged else "") + \
                 (" failed " + ", ".join(f"{k} x{v}" for k, v in failures.items()) if failures else "")
         print(f"{path.name:44} passed under {len(passed):>2} of {n} keys{extra}")
+        for k, report in enumerate(reports):
+            if report.get("verdict") != "pass" or report.get("flags"):
+                print(f"    key {k}: {report.get('verdict')} {report.get('flags', [])}: {report.get('detail', '')[:200]}")
     walls.sort()
     if walls:
         print(f"eval wall: median {walls[len(walls) // 2]:.2f} s, max {walls[-1]:.2f} s over {len(walls)} evaluations")
