@@ -15,6 +15,7 @@
 #include "cli/report_text.hpp"
 #include "eval/evaluator.hpp"
 #include "inputs/epoch_plan.hpp"
+#include "lifetime/stop_signals.hpp"
 
 namespace po = boost::program_options;
 
@@ -36,6 +37,8 @@ int eval_command(const std::vector<std::string>& args) {
   // The evaluator holds references and the key: no same-uid process (a worker) may ptrace it
   // or read its memory through /proc/<pid>/mem.
   ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+  // Ctrl-C, SIGTERM or SIGHUP: end the worker and remove its scratch, then die of the signal.
+  lifetime::clean_up_on_stop_signals();
   po::options_description options("kbv eval CANDIDATE.so... [options]");
   options.add_options()("help,h", "show this help")(
       "problem", po::value<std::string>(), "problem to evaluate as (default: what the candidate declares)")(

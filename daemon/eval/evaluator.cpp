@@ -11,25 +11,18 @@
 #include "eval/data_plane_factory.hpp"
 #include "eval/elf_check.hpp"
 #include "eval/evaluation.hpp"
+#include "lifetime/owned_folder.hpp"
 #include "verify/checksum.hpp"
 
 namespace kbv::eval {
 namespace detail {
 namespace {
 
-std::filesystem::path make_scratch_dir() {
-  std::string pattern = (std::filesystem::temp_directory_path() / "kbv-scratch-XXXXXX").string();
-  if (!::mkdtemp(pattern.data())) throw std::runtime_error("cannot create a scratch directory under " + std::filesystem::temp_directory_path().string());
-  return pattern;
-}
-
-// Removes the scratch directory however the evaluation ends.
+// The worker's scratch folder, $TMPDIR/kbv-scratch-<pid>-XXXXXX: removed however the evaluation
+// ends, by the next evaluation's sweep when this process was killed (lifetime/owned_folder.hpp).
 struct ScratchDir {
-  std::filesystem::path path = make_scratch_dir();
-  ~ScratchDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path, ignored);
-  }
+  lifetime::OwnedFolder folder{std::filesystem::temp_directory_path(), "kbv-scratch-"};
+  const std::filesystem::path& path = folder.path();
 };
 
 }  // namespace
