@@ -1,6 +1,8 @@
 // eval/elf_check.cpp — ELF header and table bounds checks (no loading, no execution).
 #include "eval/elf_check.hpp"
 
+#include <kbv/plugin.h>
+
 #include <elf.h>
 
 #include <cstring>
@@ -14,6 +16,8 @@ namespace kbv::eval {
 std::optional<std::string> check_shared_object(const std::filesystem::path& path) {
   const std::string name = path.string();
   std::error_code error;
+  if (std::filesystem::is_directory(path, error))
+    return name + ": is a directory, not a candidate (fix: pass the path of a built candidate .so inside it)";
   if (!std::filesystem::is_regular_file(path, error))
     return name + ": no such file (fix: pass the path of a built candidate .so)";
   const auto size = std::filesystem::file_size(path, error);
@@ -32,6 +36,9 @@ std::optional<std::string> check_shared_object(const std::filesystem::path& path
   if (table_end(header.e_phoff, header.e_phnum, header.e_phentsize) > size ||
       table_end(header.e_shoff, header.e_shnum, header.e_shentsize) > size)
     return name + ": truncated (" + std::to_string(size) + " bytes, but its ELF tables reach further) (fix: rebuild the candidate; the file is incomplete)";
+  if (!defines_dynamic_symbol(path, KBV_NEGOTIATE_SYMBOL))
+    return name + ": does not export " KBV_NEGOTIATE_SYMBOL
+                  " (fix: use KBV_CANDIDATE(...) from <kbv/plugin.hpp>, or export the function with C linkage)";
   return std::nullopt;
 }
 
@@ -66,6 +73,31 @@ std::vector<std::string> needed_libraries(const std::filesystem::path& path) {
     }
   }
   return needed;
+}
+
+bool defines_dynamic_symbol(const std::filesystem::path& path, const std::string& symbol) {
+  std::ifstream in(path, std::ios::binary);
+  const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (bytes.size() < sizeof(Elf64_Ehdr)) return false;
+  Elf64_Ehdr header;
+  std::memcpy(&header, bytes.data(), sizeof header);
+  if (header.e_shoff + static_cast<uint64_t>(header.e_shnum) * sizeof(Elf64_Shdr) > bytes.size()) return false;
+  std::vector<Elf64_Shdr> sections(header.e_shnum);
+  std::memcpy(sections.data(), bytes.data() + header.e_shoff, sections.size() * sizeof(Elf64_Shdr));
+  for (const Elf64_Shdr& table : sections) {
+    if (table.sh_type != SHT_DYNSYM || table.sh_link >= sections.size()) continue;
+    const Elf64_Shdr& strings = sections[table.sh_link];
+    if (table.sh_offset + table.sh_size > bytes.size() || strings.sh_offset + strings.sh_size > bytes.size()) continue;
+    for (uint64_t at = table.sh_offset; at + sizeof(Elf64_Sym) <= table.sh_offset + table.sh_size; at += sizeof(Elf64_Sym)) {
+      Elf64_Sym entry;
+      std::memcpy(&entry, bytes.data() + at, sizeof entry);
+      const unsigned binding = ELF64_ST_BIND(entry.st_info);
+      if (entry.st_shndx == SHN_UNDEF || entry.st_name >= strings.sh_size || (binding != STB_GLOBAL && binding != STB_WEAK)) continue;
+      const char* name = bytes.data() + strings.sh_offset + entry.st_name;
+      if (std::string(name, strnlen(name, strings.sh_size - entry.st_name)) == symbol) return true;
+    }
+  }
+  return false;
 }
 
 bool needs_compute_library(const std::vector<std::string>& needed) {

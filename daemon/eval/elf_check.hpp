@@ -12,6 +12,10 @@ namespace kbv::eval {
 // nullopt when the file looks loadable; otherwise what is wrong, naming the file and the fix.
 std::optional<std::string> check_shared_object(const std::filesystem::path& path);
 
+// True when the shared object's dynamic symbol table defines `symbol` (global or weak): what a
+// loader could find with dlsym, read without loading anything.
+bool defines_dynamic_symbol(const std::filesystem::path& path, const std::string& symbol);
+
 // The DT_NEEDED entries of a shared object (empty when it has none or cannot be parsed).
 std::vector<std::string> needed_libraries(const std::filesystem::path& path);
 
