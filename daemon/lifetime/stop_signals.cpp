@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -34,11 +35,11 @@ sigset_t stop_signals() {
   int sig = 0;
   while (sigwait(&set, &sig) != 0) {
   }
-  {
-    Registry& r = registry();
-    std::lock_guard<std::mutex> lock(r.mutex);
-    for (auto it = r.cleanups.rbegin(); it != r.cleanups.rend(); ++it) it->second();
-  }
+  // The registry stays locked until the process is gone: a main thread that sees its worker die
+  // and returns from main blocks in wait_for_stop_thread (atexit) instead of exiting 1.
+  Registry& r = registry();
+  r.mutex.lock();
+  for (auto it = r.cleanups.rbegin(); it != r.cleanups.rend(); ++it) it->second();
   // Die of the signal as if nobody had caught it.
   std::signal(sig, SIG_DFL);
   sigset_t just;
@@ -49,11 +50,18 @@ sigset_t stop_signals() {
   ::_exit(128 + sig);
 }
 
+// Runs at exit(): waits for a stop in progress (which never lets go), else returns at once.
+void wait_for_stop_thread() {
+  std::lock_guard<std::mutex> lock(registry().mutex);
+}
+
 }  // namespace
 
 void clean_up_on_stop_signals() {
   static std::once_flag once;
   std::call_once(once, [] {
+    registry();  // made first, so it is destroyed after wait_for_stop_thread has run
+    std::atexit(wait_for_stop_thread);
     const sigset_t set = stop_signals();
     pthread_sigmask(SIG_BLOCK, &set, nullptr);
     std::thread(stop_thread, set).detach();

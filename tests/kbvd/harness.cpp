@@ -130,8 +130,14 @@ void KbvdProcess::start() {
   std::string binary = KBVD_BINARY, flag = "--config", config = config_file().string();
   char* argv[] = {binary.data(), flag.data(), config.data(), nullptr};
   const int log_fd = ::open(log_file().c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  const std::string procs = cgroup_.empty() ? std::string() : (cgroup_ / "cgroup.procs").string();
   pid_ = ::fork();
   if (pid_ == 0) {
+    if (!procs.empty()) {
+      const int fd = ::open(procs.c_str(), O_WRONLY | O_CLOEXEC);
+      if (fd < 0 || ::write(fd, "0", 1) != 1) ::_exit(126);
+      ::close(fd);
+    }
     ::dup2(log_fd, 1);
     ::dup2(log_fd, 2);
     ::execve(argv[0], argv, envp.data());

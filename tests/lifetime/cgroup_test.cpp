@@ -67,6 +67,13 @@ pid_t escapee_in(const fs::path& group) {
   ::close(report[0]);
   ::close(report[1]);
   ::waitpid(child, nullptr, 0);
+  // Until it has exec'ed, the escapee holds a copy of its owner's lock descriptor.
+  for (int i = 0; i < 500; ++i) {
+    std::ifstream comm("/proc/" + std::to_string(escapee) + "/comm");
+    std::string name;
+    if (std::getline(comm, name) && name == "sleep") break;
+    std::this_thread::sleep_for(10ms);
+  }
   return escapee;
 }
 

@@ -47,6 +47,9 @@ Writers open_writers(int fd, bool hold) {
 }
 
 Writers open_writers(const fs::path& file) {
+  // Not a regular file (a symbolic link, a FIFO): nothing to wait for, ingest refuses it.
+  struct stat st {};
+  if (::lstat(file.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) return Writers::none;
   const int fd = ::open(file.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) return Writers::unknown;
   const Writers answer = open_writers(fd, false);

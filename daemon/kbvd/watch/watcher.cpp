@@ -134,10 +134,14 @@ void Watcher::check_settled() {
 
 void Watcher::schedule_settle_check() {
   const auto next = settling_.next_check(Settling::Clock::now());
-  if (!next) return;
+  // A check already due sooner stays: frequent events or rescans must not keep pushing it back.
+  if (!next || (settle_check_at_ && *settle_check_at_ <= *next)) return;
+  settle_check_at_ = *next;
   settle_timer_.expires_at(*next);
   settle_timer_.async_wait([this](auto ec) {
-    if (!ec) check_settled();
+    if (ec) return;
+    settle_check_at_.reset();
+    check_settled();
   });
 }
 
@@ -234,6 +238,7 @@ void Watcher::stop() {
   stopped_ = true;
   rescan_timer_.cancel();
   settle_timer_.cancel();
+  settle_check_at_.reset();
   boost::system::error_code ignored;
   inotify_.close(ignored);
 }

@@ -7,6 +7,7 @@
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,7 @@ class Watcher {
   int watch_descriptor_ = -1;
   std::vector<char> buffer_;
   Settling settling_;
+  std::optional<std::chrono::steady_clock::time_point> settle_check_at_;  // when the armed check runs
   bool stopped_ = false;
 };
 
