@@ -46,7 +46,9 @@ struct WorkerExit {
 
 class WorkerProcess {
  public:
-  explicit WorkerProcess(const WorkerLaunch& launch);  // throws std::system_error
+  // Throws std::system_error. Construct it on a thread that outlives the worker (the main
+  // thread): PR_SET_PDEATHSIG fires when the thread that spawned the worker exits.
+  explicit WorkerProcess(const WorkerLaunch& launch);
   ~WorkerProcess();
   WorkerProcess(const WorkerProcess&) = delete;
   WorkerProcess& operator=(const WorkerProcess&) = delete;

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <csignal>
@@ -145,17 +146,24 @@ bool kill_and_remove_cgroup(const fs::path& group, std::chrono::milliseconds wai
   return remove_tree(group);
 }
 
+int kill_abandoned_cgroup(const fs::path& group) {
+  std::error_code ec;
+  if (!fs::exists(group, ec)) return 0;
+  const int lock = lock_directory(group);
+  if (lock < 0) return -1;  // its owner lives (or someone else is sweeping it)
+  const int survivors = count_cgroup_processes(group);
+  kill_and_remove_cgroup(group);
+  unlock_directory(lock);
+  return survivors;
+}
+
 int sweep_abandoned_cgroups(const fs::path& parent, const std::string& prefix) {
   int survivors = 0;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(parent, ec)) {
     const std::string name = entry.path().filename().string();
     if (name.rfind(prefix, 0) != 0 || !entry.is_directory(ec)) continue;
-    const int lock = lock_directory(entry.path());
-    if (lock < 0) continue;  // its owner lives (or someone else is sweeping it)
-    survivors += count_cgroup_processes(entry.path());
-    kill_and_remove_cgroup(entry.path());
-    unlock_directory(lock);
+    survivors += std::max(0, kill_abandoned_cgroup(entry.path()));
   }
   return survivors;
 }

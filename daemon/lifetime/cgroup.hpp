@@ -42,6 +42,10 @@ int count_cgroup_processes(const std::filesystem::path& group);
 // below it. True when the group is gone (or never existed).
 bool kill_and_remove_cgroup(const std::filesystem::path& group, std::chrono::milliseconds wait = kCgroupEmptyWait);
 
+// `group` if its owner is gone (its lock is free): killed and removed. Returns how many processes
+// it still held, or -1 when its owner lives (a recorded path whose name a live process reuses).
+int kill_abandoned_cgroup(const std::filesystem::path& group);
+
 // Groups under `parent` whose names start with `prefix` and whose owner is gone: killed and
 // removed. Returns how many processes they still held (a process that outlived its owner).
 int sweep_abandoned_cgroups(const std::filesystem::path& parent, const std::string& prefix);

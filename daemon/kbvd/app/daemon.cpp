@@ -5,6 +5,7 @@
 #include <systemd/sd-daemon.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -200,8 +201,7 @@ void Daemon::step_recover() {
   int in_cgroups = 0, groups = 0;
   for (const auto& p : store_->leftovers()) {
     if (!p.cgroup.empty()) {
-      in_cgroups += lifetime::count_cgroup_processes(p.cgroup);
-      lifetime::kill_and_remove_cgroup(p.cgroup);
+      in_cgroups += std::max(0, lifetime::kill_abandoned_cgroup(p.cgroup));  // -1: a live process owns that name now
     } else {
       groups += kill_leftover_group(p.pgid, p.start_ticks) ? 1 : 0;
     }
