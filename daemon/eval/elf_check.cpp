@@ -36,9 +36,14 @@ std::optional<std::string> check_shared_object(const std::filesystem::path& path
   if (table_end(header.e_phoff, header.e_phnum, header.e_phentsize) > size ||
       table_end(header.e_shoff, header.e_shnum, header.e_shentsize) > size)
     return name + ": truncated (" + std::to_string(size) + " bytes, but its ELF tables reach further) (fix: rebuild the candidate; the file is incomplete)";
+  return std::nullopt;
+}
+
+std::optional<std::string> check_candidate(const std::filesystem::path& path) {
+  if (auto problem = check_shared_object(path)) return problem;
   if (!defines_dynamic_symbol(path, KBV_NEGOTIATE_SYMBOL))
-    return name + ": does not export " KBV_NEGOTIATE_SYMBOL
-                  " (fix: use KBV_CANDIDATE(...) from <kbv/plugin.hpp>, or export the function with C linkage)";
+    return path.string() + ": does not export " KBV_NEGOTIATE_SYMBOL
+                           " (fix: use KBV_CANDIDATE(...) from <kbv/plugin.hpp>, or export the function with C linkage)";
   return std::nullopt;
 }
 

@@ -33,7 +33,7 @@ EvalResult Evaluation::run() {
   result_.candidate_device = options_.device;
   result_.epoch = options_.epoch;
   if (options_.problem) (void)catalog_.get(*options_.problem);  // unknown name: exit 2 before any work
-  if (auto problem = check_shared_object(options_.candidate)) {
+  if (auto problem = check_candidate(options_.candidate)) {
     result_.verdict = Verdict::load_error;
     result_.detail = *problem;
     result_.input_error = true;
