@@ -1,6 +1,6 @@
-// Tests of the control socket: only a stale socket of our own is ever removed at its path, the
-// socket file goes on stop only if it is still ours, a flood of idle clients never locks others
-// out, and idle clients are dropped.
+// tests/kbvd/control_test.cpp — tests of the control socket: only a stale socket of our own is ever
+// removed at its path, the socket file goes on stop only if it is still ours, a flood of idle
+// clients never locks others out, and idle clients are dropped.
 #include <gtest/gtest.h>
 
 #include <sys/socket.h>

@@ -1,10 +1,10 @@
-// The fault-injection suite (issue #22): each fault an adversarial operator found, reproduced on
-// the host device against a real kbvd, and shown handled. Orphans after SIGKILL/SIGTERM/SIGINT of
-// `kbv eval` and after kill -9 of kbvd (a busy candidate, and one whose child left its process
-// group), the control socket pointed at the database, 2,000 idle control clients while
-// candidates evaluate, a full disk (a small tmpfs, where mounting is allowed, and an injected
-// write failure everywhere), a slow writer, a symlink submit, a newline in a file name, and
-// configuration errors.
+// tests/kbvd/fault_injection_test.cpp — the fault-injection suite (issue #22): each fault an
+// adversarial operator found, reproduced on the host device against a real kbvd, and shown handled.
+// Orphans after SIGKILL/SIGTERM/SIGINT of `kbv eval` and after kill -9 of kbvd (a busy candidate,
+// and one whose child left its process group), the control socket pointed at the database, 2,000
+// idle control clients while candidates evaluate, a full disk (a small tmpfs, where mounting is
+// allowed, and an injected write failure everywhere), a slow writer, a symlink submit, a newline in
+// a file name, and configuration errors.
 #include <gtest/gtest.h>
 
 #include <fcntl.h>

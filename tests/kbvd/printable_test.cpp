@@ -1,4 +1,5 @@
-// Tests of the escaping of untrusted text for logs, terminals and tables.
+// tests/kbvd/printable_test.cpp — tests of the escaping of untrusted text for logs, terminals and
+// tables.
 #include <gtest/gtest.h>
 
 #include "client/printable.hpp"

@@ -1,5 +1,5 @@
-// Tests of when a watch-folder file is complete: stamps, the writer check (a read lease is
-// refused while a writer holds the file), and the settling rules.
+// tests/kbvd/watch_test.cpp — tests of when a watch-folder file is complete: stamps, the writer
+// check (a read lease is refused while a writer holds the file), and the settling rules.
 #include <gtest/gtest.h>
 
 #include <fcntl.h>

@@ -1,4 +1,5 @@
-// Makes, probes and sweeps the evaluators' cgroups (see evaluator_cgroups.hpp).
+// daemon/kbvd/sched/evaluator_cgroups.cpp — makes, probes and sweeps the evaluators' cgroups (see
+// evaluator_cgroups.hpp).
 #include "sched/evaluator_cgroups.hpp"
 
 #include <fcntl.h>

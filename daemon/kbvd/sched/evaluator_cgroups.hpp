@@ -1,6 +1,6 @@
-// A cgroup v2 group per evaluator child, kbvd-<kbvd pid>-<n> below kbvd's own group, so that an
-// evaluation (the evaluator, its kbv-worker, anything the candidate started) is killed as a whole
-// and found again by the next kbvd if this one is killed.
+// sched/evaluator_cgroups.hpp — a cgroup v2 group per evaluator child, kbvd-<kbvd pid>-<n> below
+// kbvd's own group, so that an evaluation (the evaluator, its kbv-worker, anything the candidate
+// started) is killed as a whole and found again by the next kbvd if this one is killed.
 #pragma once
 
 #include <filesystem>

@@ -1,4 +1,5 @@
-// Runs `COMMAND problems --json` with a deadline and reads the names (see evaluator_problems.hpp).
+// daemon/kbvd/sched/evaluator_problems.cpp — runs `COMMAND problems --json` with a deadline and
+// reads the names (see evaluator_problems.hpp).
 #include "sched/evaluator_problems.hpp"
 
 #include <fcntl.h>

@@ -1,5 +1,6 @@
-// Asks the evaluator which problems it knows (`COMMAND problems --json`): proof that the
-// evaluator runs (kbvd --check-config, start-up), and the names a manifest's `problem:` may take.
+// sched/evaluator_problems.hpp — asks the evaluator which problems it knows (`COMMAND problems
+// --json`): proof that the evaluator runs (kbvd --check-config, start-up), and the names a
+// manifest's `problem:` may take.
 #pragma once
 
 #include <chrono>

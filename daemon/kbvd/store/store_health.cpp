@@ -1,4 +1,5 @@
-// Degraded mode when the store refuses writes, with retries and resumption (see store_health.hpp).
+// daemon/kbvd/store/store_health.cpp — degraded mode when the store refuses writes, with retries
+// and resumption (see store_health.hpp).
 #include "store/store_health.hpp"
 
 #include <spdlog/spdlog.h>

@@ -1,8 +1,8 @@
-// Whether the store takes writes, and what kbvd does when it does not (disk full, an I/O error):
-// it degrades instead of exiting. No new evaluation starts and no file is taken from the watch
-// folder; finished evaluations are kept in memory and written, in order, once a retry finds the
-// store writable again; then work resumes by itself. SQLite's transactions keep the store whole
-// throughout: a failed write leaves the state before it.
+// store/store_health.hpp — whether the store takes writes, and what kbvd does when it does not
+// (disk full, an I/O error): it degrades instead of exiting. No new evaluation starts and no file
+// is taken from the watch folder; finished evaluations are kept in memory and written, in order,
+// once a retry finds the store writable again; then work resumes by itself. SQLite's transactions
+// keep the store whole throughout: a failed write leaves the state before it.
 #pragma once
 
 #include <boost/asio/io_context.hpp>

@@ -1,4 +1,5 @@
-// Stamps, writer checks and the set of settling files (see settle.hpp).
+// daemon/kbvd/watch/settle.cpp — stamps, writer checks and the set of settling files (see
+// settle.hpp).
 #include "watch/settle.hpp"
 
 #include <fcntl.h>

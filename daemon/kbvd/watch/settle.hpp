@@ -1,7 +1,7 @@
-// When a file in the watch folder is complete enough to judge: closed by its writer and unchanged
-// for watch.settle_s, whatever the writer did (a slow non-atomic copy, a file written through one
-// descriptor with pauses, a manifest changed after its candidate). A file judged early is a
-// false load_error and a candidate made of half a file.
+// watch/settle.hpp — when a file in the watch folder is complete enough to judge: closed by its
+// writer and unchanged for watch.settle_s, whatever the writer did (a slow non-atomic copy, a file
+// written through one descriptor with pauses, a manifest changed after its candidate). A file
+// judged early is a false load_error and a candidate made of half a file.
 #pragma once
 
 #include <chrono>
