@@ -34,8 +34,6 @@ TEST(Flops, Conv2dCountsTapsThatTouchTheInput) {
 }
 
 TEST(Flops, ElementwiseCountOnePerOutput) {
-  for (const char* op : {"relu", "gelu", "leaky_relu", "sigmoid", "tanh", "scale"})
-    EXPECT_EQ(flops(op, {{4096, 393216}}), 4096.0 * 393216) << op;
   EXPECT_EQ(flops("add", {{128, 128, 126, 126}, {128, 1, 1}}), 128.0 * 128 * 126 * 126);
   EXPECT_EQ(flops("mul", {{3, 1}, {1, 5}}), 15.0);
 }

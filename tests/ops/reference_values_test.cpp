@@ -23,23 +23,6 @@ void expect_values(const std::vector<double>& actual, const std::vector<double>&
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-TEST(ReferenceValues, Activations) {
-  expect_values(reference("relu", {{4}}, {{-1, 0, 2, -0.5}}), {0, 0, 2, 0});
-  // gelu(x) = 0.5·x·(1 + erf(x/√2)): Φ(1) = 0.8413447460685429.
-  expect_values(reference("gelu", {{3}}, {{1, -1, 0}}),
-                {0.8413447460685429, -0.15865525393145707, 0});
-  expect_values(reference("leaky_relu", {{2}}, {{-2, 3}}), {-0.02, 3});
-  expect_values(reference("leaky_relu", {{2}}, {{-2, 3}}, {{"negative_slope", 0.2}}), {-0.4, 3});
-  expect_values(reference("sigmoid", {{3}}, {{0, 2, -1000}}), {0.5, 0.8807970779778823, 0});
-  expect_values(reference("tanh", {{2}}, {{0.5, -0.5}}), {0.46211715726000974, -0.46211715726000974});
-  expect_values(reference("scale", {{2}}, {{2, -4}}, {{"value", 0.5}}), {1, -2});
-}
-
-TEST(ReferenceValues, ActivationsPropagateNaN) {
-  for (const char* op : {"relu", "gelu", "leaky_relu", "sigmoid", "tanh", "scale"})
-    EXPECT_TRUE(std::isnan(reference(op, {{1}}, {{kNaN}})[0])) << op;
-}
-
 TEST(ReferenceValues, BroadcastingAddAndMul) {
   // [2, 1] + [1, 3] -> [2, 3]
   expect_values(reference("add", {{2, 1}, {1, 3}}, {{10, 20}, {1, 2, 3}}), {11, 12, 13, 21, 22, 23});

@@ -6,13 +6,6 @@
 
 namespace kbv::builtin_ops {
 
-// Elementwise, one input (unary.cpp).
-const Op& relu();
-const Op& gelu();
-const Op& leaky_relu();
-const Op& sigmoid();
-const Op& tanh();
-const Op& scale();
 // Elementwise with broadcasting, two inputs (binary.cpp).
 const Op& add();
 const Op& mul();

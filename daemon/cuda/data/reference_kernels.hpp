@@ -10,11 +10,6 @@
 namespace kbv::cuda::ref {
 
 // ---- elementwise (elementwise_f64.cu) ----
-enum class UnaryKind { relu, gelu, leaky_relu, sigmoid, tanh, scale };
-// y[i] = f(x[i]); `parameter` is leaky_relu's negative slope or scale's factor.
-void unary_f64(UnaryKind kind, double parameter, const double* x, double* y, int64_t n,
-               cudaStream_t stream);
-
 // Numpy broadcasting of two operands to an output of rank ≤ kMaxBroadcastRank: strides are in
 // elements and 0 along broadcast dimensions.
 constexpr int kMaxBroadcastRank = 8;

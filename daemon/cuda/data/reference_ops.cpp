@@ -1,7 +1,7 @@
-// data/reference_ops.cpp — dispatch from an op name to its fp64 device implementation: shapes
-// and attributes are read with the host ops' own helpers (ops/op_support.hpp) so both sides
-// agree on defaults, negative axes and validation; the arithmetic is in the .cu kernels and
-// cuBLAS.
+// data/reference_ops.cpp — dispatch from an op name to its fp64 device reference, the
+// `device_reference` face of its folder under daemon/ops/ (over the op list ops.cmake writes).
+// Shapes and attributes are validated here with the host op's own infer_shape and defaults, so
+// both sides agree on defaults, negative axes and validation before any face runs.
 #include "data/reference_ops.hpp"
 
 #include <algorithm>
@@ -10,34 +10,20 @@
 #include "common/device_buffer.hpp"
 #include "data/gemm_f64.hpp"
 #include "data/reference_kernels.hpp"
+#include "ops/common/reference/reference_call.hpp"
 #include "ops/op_support.hpp"
 #include "ops/registry.hpp"
+
+#define KBV_OP(OP_NAME) \
+  namespace kbv::ops::OP_NAME { void device_reference(const ::kbv::ops::ReferenceCall&); }
+#include "ops/op_list.inc"
+#undef KBV_OP
 
 namespace kbv::cuda {
 namespace {
 
 using op_support::AxisSplit;
-
-// Arguments of one device op after validation: attributes complete (host defaults merged in).
-struct Call {
-  const Op& op;
-  const OpArgs<double>& args;
-  Attrs attrs;
-  cudaStream_t stream;
-  const ReferenceContext& context;
-
-  std::string_view name() const { return op.name(); }
-  const double* input(size_t i) const { return i < args.inputs.size() ? args.inputs[i] : nullptr; }
-  const Shape& shape(size_t i) const { return args.input_shapes.at(i); }
-  double real(const std::string& attr) const { return op_support::real_attr(name(), attrs, attr, 0); }
-  int64_t integer(const std::string& attr, int64_t min_value) const {
-    return op_support::int_attr(name(), attrs, attr, 0, min_value);
-  }
-  AxisSplit split_at(const std::string& attr) const {
-    const Shape& x = shape(0);
-    return op_support::split_at_axis(x, op_support::axis_attr(name(), attrs, attr, 0, x.size()));
-  }
-};
+using Call = ops::ReferenceCall;
 
 Attrs merged_attrs(const Op& op, const OpArgs<double>& args) {
   Attrs attrs = op.attribute_defaults();
@@ -64,17 +50,6 @@ void validate(const Op& op, const OpArgs<double>& args, const Attrs& attrs) {
 }
 
 // ---- elementwise ----
-
-void unary(const Call& call, ref::UnaryKind kind, double parameter) {
-  ref::unary_f64(kind, parameter, call.input(0), call.args.output, numel(call.args.output_shape),
-                 call.stream);
-}
-void relu(const Call& c) { unary(c, ref::UnaryKind::relu, 0); }
-void gelu(const Call& c) { unary(c, ref::UnaryKind::gelu, 0); }
-void sigmoid(const Call& c) { unary(c, ref::UnaryKind::sigmoid, 0); }
-void tanh_op(const Call& c) { unary(c, ref::UnaryKind::tanh, 0); }
-void leaky_relu(const Call& c) { unary(c, ref::UnaryKind::leaky_relu, c.real("negative_slope")); }
-void scale(const Call& c) { unary(c, ref::UnaryKind::scale, c.real("value")); }
 
 void binary(const Call& call, ref::BinaryKind kind) {
   const Shape& out = call.args.output_shape;
@@ -217,8 +192,9 @@ using DeviceOp = void (*)(const Call&);
 
 const std::map<std::string, DeviceOp, std::less<>>& device_ops() {
   static const std::map<std::string, DeviceOp, std::less<>> table = {
-      {"relu", relu},       {"gelu", gelu},           {"leaky_relu", leaky_relu},
-      {"sigmoid", sigmoid}, {"tanh", tanh_op},        {"scale", scale},
+#define KBV_OP(OP_NAME) {#OP_NAME, &::kbv::ops::OP_NAME::device_reference},
+#include "ops/op_list.inc"
+#undef KBV_OP
       {"add", add},         {"mul", mul},             {"softmax", softmax},
       {"sum", sum},         {"mean", mean},           {"layernorm", layernorm},
       {"rmsnorm", rmsnorm}, {"matmul", matmul},       {"bmm", bmm},

@@ -1,10 +1,11 @@
-// tests/cuda/data/reference_ops_test.cpp — every fp64 device op agrees with the host registry's
-// reference_f64 on small random shapes (normwise relative difference below 1e-12), and every
-// host op has a device twin and a case here.
+// tests/cuda/data/reference_ops_test.cpp — every op's CUDA fp64 reference agrees with the host
+// registry's reference_f64 on its samples (ops/<name>/cases.cpp; normwise relative difference
+// below 1e-12) and gives its hand-worked values.
 #include <set>
 
 #include "data/reference_ops.hpp"
 #include "gpu_test_support.hpp"
+#include "ops/op_cases.hpp"
 #include "ops/registry.hpp"
 
 namespace kbv::cuda::testing {
@@ -15,6 +16,8 @@ namespace {
 // 1e-12 leaves three orders of magnitude of margin and still catches any real disagreement
 // (a wrong index, attribute or formula shows up at 1e-3 or worse).
 constexpr double kMaxNormwiseDifference = 1e-12;
+// The hand-worked values hold to this per element, as on the host (tests/ops/op_cases_test.cpp).
+constexpr double kHandValueTolerance = 1e-12;
 
 struct OpCase {
   std::string op;
@@ -34,13 +37,6 @@ struct OpCase {
 // negative axes, optional inputs, strides/padding/dilation/groups.
 const std::vector<OpCase>& op_cases() {
   static const std::vector<OpCase> cases = {
-      {"relu", {{3, 5, 7}}, {}},
-      {"gelu", {{3, 5, 7}}, {}},
-      {"sigmoid", {{1000}}, {}},
-      {"tanh", {{2, 513}}, {}},
-      {"leaky_relu", {{4, 33}}, {}},
-      {"leaky_relu", {{4, 33}}, {{"negative_slope", 0.2}}},
-      {"scale", {{5, 9}}, {{"value", -1.5}}},
       {"add", {{7, 8}, {7, 8}}, {}},
       {"add", {{4, 1, 6}, {5, 1}}, {}},
       {"add", {{2, 8, 5, 5}, {8, 1, 1}}, {}},
@@ -133,6 +129,7 @@ class ReferenceOpsTest : public GpuTest {
 TEST_F(ReferenceOpsTest, EveryHostOpHasADeviceReferenceAndATestCase) {
   std::set<std::string> covered;
   for (const OpCase& c : op_cases()) covered.insert(c.op);
+  for (const ops::NamedOpCases& named : ops::all_op_cases()) covered.insert(std::string(named.op));
   for (const Op* op : all_ops()) {
     const std::string name(op->name());
     EXPECT_TRUE(has_device_reference(name)) << "host op " << name << " has no device reference";
@@ -151,6 +148,67 @@ TEST_F(ReferenceOpsTest, EveryOpMatchesTheHostReference) {
     seed += 10;
   }
 }
+
+// ---- every op folder, through its own cases ----
+
+class DeviceReferenceTest : public ReferenceOpsTest,
+                            public ::testing::WithParamInterface<std::string> {
+ protected:
+  const ops::OpCases& cases() const {
+    for (const ops::NamedOpCases& named : ops::all_op_cases())
+      if (named.op == GetParam()) return named.cases;
+    throw std::runtime_error("no cases for " + GetParam());
+  }
+};
+
+TEST_P(DeviceReferenceTest, MatchesTheHostReferenceOnEverySample) {
+  uint64_t seed = 2000;
+  for (const ops::Sample& sample : cases().samples) {
+    const OpCase c{GetParam(), sample.inputs, sample.attrs};
+    SCOPED_TRACE(sample.label + ": " + c.label());
+    expect_agreement(c, run_case(c, seed));
+    seed += 10;
+  }
+}
+
+// The hand-worked values hold on the device too: NaN propagation, padding, broadcasting.
+TEST_P(DeviceReferenceTest, GivesTheHandWorkedValues) {
+  const Op* op = find_op(GetParam());
+  ASSERT_NE(op, nullptr);
+  const ReferenceContext context(stream());
+  for (const ops::ValueCase& value : cases().values) {
+    SCOPED_TRACE(value.what);
+    const Attrs attrs = complete_attrs(*op, value.attrs);
+    std::vector<DeviceBuffer<double>> inputs;
+    OpArgs<double> args;
+    for (const std::vector<double>& data : value.data) {
+      inputs.push_back(upload(data));
+      args.inputs.push_back(inputs.back().get());
+    }
+    args.input_shapes = value.inputs;
+    args.output_shape = op->infer_shape(value.inputs, attrs);
+    args.attrs = &attrs;
+    DeviceBuffer<double> output = nan_filled(value.expected.size());
+    args.output = output.get();
+    run_op_f64_device(GetParam(), args, context);
+    const std::vector<double> got = download(output.get(), value.expected.size());
+    for (size_t i = 0; i < got.size(); ++i) {
+      if (std::isnan(value.expected[i]))
+        EXPECT_TRUE(std::isnan(got[i])) << "element " << i << " is " << got[i] << ", expected NaN";
+      else
+        EXPECT_NEAR(got[i], value.expected[i], kHandValueTolerance) << "element " << i;
+    }
+  }
+}
+
+std::vector<std::string> case_ops() {
+  std::vector<std::string> names;
+  for (const ops::NamedOpCases& named : ops::all_op_cases()) names.emplace_back(named.op);
+  return names;
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryOp, DeviceReferenceTest, ::testing::ValuesIn(case_ops()),
+                         [](const auto& param_info) { return param_info.param; });
 
 TEST_F(ReferenceOpsTest, ConvolutionInManySmallChunksMatchesTheHostReference) {
   // A budget of a few columns forces im2col chunks that split output rows and images.

@@ -1,6 +1,7 @@
 // tests/cuda/measure/baseline_ops_test.cpp — every op's CUDA baseline, in TF32 and in FP32
-// mode, against the fp64 host reference (kbv::find_op(op)->reference_f64) on small shapes that
-// reach both the vectorised and the scalar paths, rows and columns, fused and split kernels.
+// mode, against the fp64 host reference (kbv::find_op(op)->reference_f64) on the op's samples
+// (ops/<name>/cases.cpp), shapes that reach the vectorised and the scalar paths, rows and
+// columns, fused and split kernels.
 #include <cstdio>
 #include <ostream>
 #include <string>
@@ -9,6 +10,7 @@
 #include "gpu_test_support.hpp"
 #include "measure/baseline/cuda_baseline.hpp"
 #include "measure/support/library_errors.hpp"
+#include "ops/op_cases.hpp"
 #include "ops/registry.hpp"
 #include "verify/compare.hpp"
 
@@ -38,15 +40,19 @@ Tolerance tolerance_for(const std::string& op, MathMode mode) {
   return mode == MathMode::tf32 ? kTensorTf32 : kTensorFp32;
 }
 
+// Every op folder's samples, named <op>_<sample>.
+std::vector<OpCase> folder_cases() {
+  std::vector<OpCase> cases;
+  for (const ops::NamedOpCases& named : ops::all_op_cases())
+    for (const ops::Sample& sample : named.cases.samples)
+      cases.push_back({std::string(named.op) + "_" + sample.label, std::string(named.op),
+                       sample.inputs, sample.attrs});
+  return cases;
+}
+
 std::vector<OpCase> op_cases() {
-  return {
-      {"relu_vector", "relu", {{16, 256}}, {}},
-      {"relu_tail", "relu", {{7, 129}}, {}},
-      {"gelu", "gelu", {{16, 257}}, {}},
-      {"leaky_relu", "leaky_relu", {{9, 64}}, {{"negative_slope", 0.2}}},
-      {"sigmoid", "sigmoid", {{5, 100}}, {}},
-      {"tanh", "tanh", {{5, 100}}, {}},
-      {"scale", "scale", {{33, 31}}, {{"value", 0.5}}},
+  std::vector<OpCase> cases = folder_cases();
+  std::vector<OpCase> legacy = {
       {"add_same_shape", "add", {{8, 132}, {8, 132}}, {}},
       {"add_channel_bias", "add", {{2, 8, 6, 6}, {8, 1, 1}}, {}},
       {"add_outer", "add", {{5, 1}, {1, 7}}, {}},
@@ -86,6 +92,8 @@ std::vector<OpCase> op_cases() {
       {"maxpool2d_k2_s1_p0", "maxpool2d", {{3, 1, 17, 9}}, {{"kernel", 2}, {"stride", 1}}},
       {"maxpool2d_k4_s1_dilated", "maxpool2d", {{1, 2, 20, 20}}, {{"kernel", 3}, {"stride", 1}, {"dilation", 2}}},
   };
+  cases.insert(cases.end(), legacy.begin(), legacy.end());
+  return cases;
 }
 
 class BaselineOpTest : public GpuTest,

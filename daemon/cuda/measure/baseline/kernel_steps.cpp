@@ -1,6 +1,6 @@
 // baseline/kernel_steps.cpp — graph nodes run by kbv's own kernels, one kernel per node
-// (two for layernorm over few long rows): elementwise ops, softmax, sum, mean, rmsnorm,
-// layernorm and maxpool2d. Where PyTorch eager needs several kernels for one kbv op (rmsnorm
+// (two for layernorm over few long rows): add, mul, softmax, sum, mean, rmsnorm, layernorm and
+// maxpool2d. Where PyTorch eager needs several kernels for one kbv op (rmsnorm
 // written as pow, mean, add, sqrt, div) the baseline runs one fused kernel: never slower than
 // eager, so it cannot inflate a speedup.
 #include <cmath>
@@ -38,24 +38,6 @@ void require_inputs(const NodeContext& node, size_t low, size_t high, const char
     throw std::invalid_argument(node.where() + ": expected inputs " + signature + ", got " +
                                 std::to_string(count));
 }
-
-class UnaryStep final : public NodeStep {
- public:
-  UnaryStep(kernels::UnaryKind kind, float parameter, int64_t count, std::string name)
-      : kind_(kind), parameter_(parameter), count_(count), name_(std::move(name)) {}
-  void run(std::span<const float* const> in, float* out, cudaStream_t stream) override {
-    kernels::launch_unary(kind_, parameter_, in[0], out, count_, stream);
-  }
-  std::string describe() const override {
-    return "kbv elementwise kernel " + name_ + " n=" + std::to_string(count_);
-  }
-
- private:
-  kernels::UnaryKind kind_;
-  float parameter_;
-  int64_t count_;
-  std::string name_;
-};
 
 class BinaryStep final : public NodeStep {
  public:
@@ -166,12 +148,6 @@ class MaxPoolStep final : public NodeStep {
   kernels::Pool2dGeometry geometry_;
 };
 
-std::unique_ptr<NodeStep> make_unary(const NodeContext& node, kernels::UnaryKind kind,
-                                     float parameter) {
-  require_inputs(node, 1, 1, "x");
-  return std::make_unique<UnaryStep>(kind, parameter, numel(node.output_shape), node.node.op);
-}
-
 AxisSplit split_for(const NodeContext& node) {
   const Shape& x = node.input_shapes.at(0);
   return op_support::split_at_axis(x, axis_index(node, "axis", x.size()));
@@ -180,17 +156,7 @@ AxisSplit split_for(const NodeContext& node) {
 }  // namespace
 
 std::unique_ptr<NodeStep> make_kernel_step(const NodeContext& node, LibraryContext& context) {
-  using kernels::UnaryKind;
   const std::string& op = node.node.op;
-  if (op == "relu") return make_unary(node, UnaryKind::relu, 0.f);
-  if (op == "gelu") return make_unary(node, UnaryKind::gelu, 0.f);
-  if (op == "sigmoid") return make_unary(node, UnaryKind::sigmoid, 0.f);
-  if (op == "tanh") return make_unary(node, UnaryKind::tanh, 0.f);
-  if (op == "leaky_relu")
-    return make_unary(node, UnaryKind::leaky_relu,
-                      static_cast<float>(node.attr("negative_slope")));
-  if (op == "scale")
-    return make_unary(node, UnaryKind::scale, static_cast<float>(node.attr("value")));
   if (op == "add" || op == "mul") {
     require_inputs(node, 2, 2, "a, b");
     return std::make_unique<BinaryStep>(

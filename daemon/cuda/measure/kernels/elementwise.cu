@@ -1,5 +1,5 @@
-// kernels/elementwise.cu — unary ops (relu, gelu, leaky_relu, sigmoid, tanh, scale) and
-// broadcasting binary ops (add, mul): one kernel per op application, float4 when aligned.
+// kernels/elementwise.cu — broadcasting binary ops (add, mul): one kernel per op application,
+// float4 when aligned.
 #include <algorithm>
 #include <stdexcept>
 
@@ -13,97 +13,9 @@ namespace {
 using device::aligned16;
 
 constexpr int kThreads = 256;
-// float4 loads each thread issues before it computes: memory-level parallelism, as
-// PyTorch's vectorized_elementwise_kernel (4 elements × vector width per thread).
-constexpr int kVectorsPerThread = 2;
 constexpr int kElementsPerVector = 4;
 
-struct Relu {
-  float parameter;
-  // NaN < 0 is false, so NaN propagates as torch.relu does.
-  __device__ float operator()(float x) const { return x < 0.f ? 0.f : x; }
-};
-struct Gelu {
-  float parameter;
-  __device__ float operator()(float x) const {
-    constexpr float kInvSqrt2 = 0.70710678118654752440f;
-    return 0.5f * x * (1.f + erff(x * kInvSqrt2));  // approximate='none'
-  }
-};
-struct LeakyRelu {
-  float parameter;  // negative_slope
-  __device__ float operator()(float x) const { return x < 0.f ? x * parameter : x; }
-};
-struct Sigmoid {
-  float parameter;
-  __device__ float operator()(float x) const { return 1.f / (1.f + expf(-x)); }
-};
-struct Tanh {
-  float parameter;
-  __device__ float operator()(float x) const { return tanhf(x); }
-};
-struct Scale {
-  float parameter;  // value
-  __device__ float operator()(float x) const { return x * parameter; }
-};
-
-template <class F>
-__device__ __forceinline__ float4 apply4(F f, float4 v) {
-  return make_float4(f(v.x), f(v.y), f(v.z), f(v.w));
-}
-
-// Vector part plus the last count % 4 elements (done by the first threads of block 0).
-template <class F>
-__global__ void unary_vector_kernel(const float4* __restrict__ x, float4* __restrict__ y,
-                                    int64_t vectors, int tail, F f) {
-  const int64_t first = static_cast<int64_t>(blockIdx.x) * blockDim.x * kVectorsPerThread +
-                        threadIdx.x;
-  float4 values[kVectorsPerThread];
-#pragma unroll
-  for (int k = 0; k < kVectorsPerThread; ++k) {
-    const int64_t i = first + static_cast<int64_t>(k) * blockDim.x;
-    values[k] = i < vectors ? x[i] : make_float4(0.f, 0.f, 0.f, 0.f);
-  }
-#pragma unroll
-  for (int k = 0; k < kVectorsPerThread; ++k) {
-    const int64_t i = first + static_cast<int64_t>(k) * blockDim.x;
-    if (i < vectors) y[i] = apply4(f, values[k]);
-  }
-  if (blockIdx.x == 0 && static_cast<int>(threadIdx.x) < tail) {
-    const float* x_tail = reinterpret_cast<const float*>(x + vectors);
-    float* y_tail = reinterpret_cast<float*>(y + vectors);
-    y_tail[threadIdx.x] = f(x_tail[threadIdx.x]);
-  }
-}
-
-template <class F>
-__global__ void unary_scalar_kernel(const float* __restrict__ x, float* __restrict__ y,
-                                    int64_t count, F f) {
-  const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
-  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
-       i += stride)
-    y[i] = f(x[i]);
-}
-
 int64_t blocks_for(int64_t work, int64_t per_block) { return (work + per_block - 1) / per_block; }
-
-template <class F>
-void unary(F f, const float* x, float* y, int64_t count, cudaStream_t stream) {
-  if (count <= 0) return;
-  if (aligned16(x) && aligned16(y)) {
-    const int64_t vectors = count / kElementsPerVector;
-    const int tail = static_cast<int>(count % kElementsPerVector);
-    const int64_t blocks =
-        std::max<int64_t>(1, blocks_for(vectors, int64_t{kThreads} * kVectorsPerThread));
-    unary_vector_kernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(
-        reinterpret_cast<const float4*>(x), reinterpret_cast<float4*>(y), vectors, tail, f);
-  } else {
-    constexpr int64_t kMaxScalarBlocks = 65535;
-    const int64_t blocks = std::min(blocks_for(count, kThreads), kMaxScalarBlocks);
-    unary_scalar_kernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(x, y, count, f);
-  }
-  check_launch("kbv unary elementwise kernel");
-}
 
 // ---- binary with broadcasting ----
 
@@ -188,19 +100,6 @@ void binary(F f, const BroadcastGeometry& g, const float* a, const float* b, flo
 }
 
 }  // namespace
-
-void launch_unary(UnaryKind kind, float parameter, const float* x, float* y, int64_t count,
-                  cudaStream_t stream) {
-  switch (kind) {
-    case UnaryKind::relu: return unary(Relu{parameter}, x, y, count, stream);
-    case UnaryKind::gelu: return unary(Gelu{parameter}, x, y, count, stream);
-    case UnaryKind::leaky_relu: return unary(LeakyRelu{parameter}, x, y, count, stream);
-    case UnaryKind::sigmoid: return unary(Sigmoid{parameter}, x, y, count, stream);
-    case UnaryKind::tanh: return unary(Tanh{parameter}, x, y, count, stream);
-    case UnaryKind::scale: return unary(Scale{parameter}, x, y, count, stream);
-  }
-  throw std::invalid_argument("launch_unary: unknown kind");
-}
 
 void launch_binary(BinaryKind kind, const BroadcastGeometry& geometry, const float* a,
                    const float* b, float* y, cudaStream_t stream) {

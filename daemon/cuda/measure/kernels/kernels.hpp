@@ -19,12 +19,6 @@ namespace kbv::cuda::kernels {
 
 using op_support::AxisSplit;
 
-// ---- elementwise, one input (one kernel, as PyTorch's vectorized_elementwise_kernel) ----
-enum class UnaryKind { relu, gelu, leaky_relu, sigmoid, tanh, scale };
-// `parameter` is leaky_relu's negative_slope or scale's value; ignored by the others.
-void launch_unary(UnaryKind kind, float parameter, const float* x, float* y, int64_t count,
-                  cudaStream_t stream);
-
 // ---- elementwise, two inputs with numpy broadcasting ----
 constexpr int kMaxBroadcastRank = 8;
 // Output dims with each operand's element strides (0 where it broadcasts), after dropping

@@ -1,8 +1,10 @@
-// ops/op.hpp — the interface every primitive op implements three ways: an fp64 host reference,
-// an fp32 host baseline (one eager op at a time, as PyTorch eager runs it), and its cost.
+// ops/op.hpp — the interface every primitive op implements on the host: an fp64 reference, an
+// fp32 host baseline (one eager op at a time, as PyTorch eager runs it), its cost and its
+// documentation row.
 //
 // Ops are stateless singletons found by name through the registry (ops/registry.hpp). A problem
-// spec's graph is a list of op applications; shape inference validates it at load time.
+// spec's graph is a list of op applications; shape inference validates it at load time. Each op
+// lives in its own folder daemon/ops/<name>/ (docs/adding-an-op.md).
 #pragma once
 
 #include <map>
@@ -26,6 +28,18 @@ struct OpError : std::invalid_argument {
 // How an op's arithmetic behaves in the baselines, which sets default tolerances:
 // `exact`: fp32 elementwise/reduction arithmetic; `tensor_core`: matmul/conv, TF32-eligible.
 enum class PrecisionClass { exact, tensor_core };
+
+// Where an op's row sits in the op table (docs/problem-spec.md), in this order.
+enum class OpCategory { unary, binary, axis, normalization, product, window };
+
+// What the op table says about an op, besides its name, attributes and precision class.
+struct OpDoc {
+  OpCategory category = OpCategory::unary;
+  std::string_view inputs;      // "x, weight?, bias?": names in order, optional ones with '?'
+  std::string_view semantics;   // what it computes beyond the PyTorch form, e.g. "subtracts the max"
+  std::string_view flops_rule;  // how flops() counts, in words
+  std::string_view pytorch;     // the PyTorch call it matches, e.g. "torch.softmax(x, dim=axis)"
+};
 
 // Work an op must do: floating-point operations, and bytes it must move if run alone
 // (each input read once, the output written once, at 4 bytes an element).
@@ -67,6 +81,8 @@ class Op {
   // FLOPs of this application (multiply-add = 2). Bytes follow from shapes (see OpCost).
   virtual double flops(const std::vector<Shape>& inputs, const Shape& output,
                        const Attrs& attrs) const = 0;
+  // Its row of the op table.
+  virtual OpDoc doc() const = 0;
 };
 
 // Implements reference_f64/baseline_f32 from one templated `compute<T>(args)` in Derived.
@@ -79,6 +95,7 @@ class TypedOp : public Op {
   void baseline_f32(const OpArgs<float>& args) const final {
     static_cast<const Derived*>(this)->template compute<float>(args);
   }
+  OpDoc doc() const override { return {}; }
 };
 
 }  // namespace kbv
