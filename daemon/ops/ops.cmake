@@ -80,6 +80,15 @@ foreach(entry IN LISTS KBV_OPS_ENTRIES)
     message(FATAL_ERROR "daemon/ops/${op}/: an op folder's name must be a lower-case C++ "
       "identifier ([a-z][a-z0-9_]*) other than a C++ keyword and ${KBV_OPS_RESERVED_NAMES}")
   endif()
+  # A source file no face names would silently not be compiled.
+  file(GLOB op_sources RELATIVE ${entry} ${entry}/*.cpp ${entry}/*.cu)
+  foreach(source IN LISTS op_sources)
+    if(NOT source MATCHES "^(host\\.cpp|reference\\.(cu|cpp)|baseline\\.(cu|cpp)|cases\\.cpp)$")
+      message(FATAL_ERROR "daemon/ops/${op}/${source} is not a face (host.cpp, reference.cu, "
+        "baseline.cu, cases.cpp) and would not be compiled: move its code into a face or into "
+        "daemon/ops/common/")
+    endif()
+  endforeach()
   if(NOT EXISTS ${entry}/cases.cpp)
     message(FATAL_ERROR "daemon/ops/${op}/ has no cases.cpp: every op provides test cases "
       "(OpCases kbv::ops::${op}::cases(), docs/adding-an-op.md)")

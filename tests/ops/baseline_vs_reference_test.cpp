@@ -24,9 +24,6 @@ constexpr double kMaxRelativeL2 = 1e-5;
 
 std::vector<BaselineCase> cases() {
   return {
-      {"add_broadcast", "add", {{2, 8, 5, 5}, {8, 1, 1}}, {}},
-      {"add_both_broadcast", "add", {{4, 1, 6}, {3, 1}}, {}},
-      {"mul_broadcast", "mul", {{2, 8, 5, 5}, {5}}, {}},
       {"softmax_last", "softmax", {{9, 130}}, {{"axis", -1}}},
       {"softmax_middle", "softmax", {{3, 40, 7}}, {{"axis", 1}}},
       {"sum_middle", "sum", {{4, 32, 33}}, {{"axis", 1}, {"keepdim", 1}}},

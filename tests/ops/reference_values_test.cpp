@@ -23,17 +23,6 @@ void expect_values(const std::vector<double>& actual, const std::vector<double>&
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-TEST(ReferenceValues, BroadcastingAddAndMul) {
-  // [2, 1] + [1, 3] -> [2, 3]
-  expect_values(reference("add", {{2, 1}, {1, 3}}, {{10, 20}, {1, 2, 3}}), {11, 12, 13, 21, 22, 23});
-  // [2, 2, 2] * [2, 1, 1]: a per-channel factor, as the L2 bias [O, 1, 1] broadcasts.
-  expect_values(reference("mul", {{2, 2, 2}, {2, 1, 1}}, {{1, 2, 3, 4, 5, 6, 7, 8}, {10, -1}}),
-                {10, 20, 30, 40, -5, -6, -7, -8});
-  // [3] + [2, 3]: the lower-rank operand is aligned on the right.
-  expect_values(reference("add", {{3}, {2, 3}}, {{1, 2, 3}, {0, 0, 0, 10, 10, 10}}),
-                {1, 2, 3, 11, 12, 13});
-}
-
 TEST(ReferenceValues, SoftmaxIsStableAndFollowsTheAxis) {
   const std::vector<double> expected = {0.09003057317038046, 0.24472847105479767,
                                         0.6652409557748219};

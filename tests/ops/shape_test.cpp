@@ -25,19 +25,6 @@ void expect_rejected(const std::string& op, const std::vector<Shape>& shapes, co
   }
 }
 
-TEST(ShapeInference, BinaryBroadcastsRightAligned) {
-  for (const char* op : {"add", "mul"}) {
-    EXPECT_EQ(infer(op, {{2, 3}, {2, 3}}), (Shape{2, 3}));
-    EXPECT_EQ(infer(op, {{8, 10, 10}, {8, 1, 1}}), (Shape{8, 10, 10}));
-    EXPECT_EQ(infer(op, {{2, 8, 10, 10}, {8, 1, 1}}), (Shape{2, 8, 10, 10}));
-    EXPECT_EQ(infer(op, {{3}, {4, 1}}), (Shape{4, 3}));
-    EXPECT_EQ(infer(op, {{1}, {5, 6}}), (Shape{5, 6}));
-    expect_rejected(op, {{2, 3}, {3, 2}}, {}, "do not broadcast");
-    expect_rejected(op, {{8, 10, 10}, {8}}, {}, "expected equal sizes or 1");
-    expect_rejected(op, {{2}}, {}, "expected 2");
-  }
-}
-
 TEST(ShapeInference, SoftmaxAxisRange) {
   EXPECT_EQ(infer("softmax", {{4, 7}}, {{"axis", 1}}), (Shape{4, 7}));
   EXPECT_EQ(infer("softmax", {{4, 7}}, {{"axis", -2}}), (Shape{4, 7}));

@@ -6,9 +6,6 @@
 
 namespace kbv::builtin_ops {
 
-// Elementwise with broadcasting, two inputs (binary.cpp).
-const Op& add();
-const Op& mul();
 // Along one axis (softmax.cpp, reductions.cpp).
 const Op& softmax();
 const Op& sum();

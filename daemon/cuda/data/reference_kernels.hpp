@@ -10,19 +10,6 @@
 namespace kbv::cuda::ref {
 
 // ---- elementwise (elementwise_f64.cu) ----
-// Numpy broadcasting of two operands to an output of rank ≤ kMaxBroadcastRank: strides are in
-// elements and 0 along broadcast dimensions.
-constexpr int kMaxBroadcastRank = 8;
-struct BroadcastLayout {
-  int rank = 0;
-  int64_t out_dims[kMaxBroadcastRank] = {};
-  int64_t a_strides[kMaxBroadcastRank] = {};
-  int64_t b_strides[kMaxBroadcastRank] = {};
-};
-enum class BinaryKind { add, mul };
-void binary_f64(BinaryKind kind, const double* a, const double* b, double* y,
-                const BroadcastLayout& layout, int64_t n, cudaStream_t stream);
-
 // y[(o * channels + c) * inner + i] += bias[c]: a linear layer's or a convolution's bias.
 void add_channel_bias_f64(double* y, const double* bias, int64_t outer, int64_t channels,
                           int64_t inner, cudaStream_t stream);

@@ -25,53 +25,6 @@ namespace {
 using op_support::AxisSplit;
 using Call = ops::ReferenceCall;
 
-Attrs merged_attrs(const Op& op, const OpArgs<double>& args) {
-  Attrs attrs = op.attribute_defaults();
-  if (args.attrs != nullptr) {
-    for (const auto& [name, value] : *args.attrs) attrs[name] = value;
-  }
-  return attrs;
-}
-
-// The host op's checks, worded for device buffers.
-void validate(const Op& op, const OpArgs<double>& args, const Attrs& attrs) {
-  const std::string prefix = std::string(op.name()) + " (device reference): ";
-  if (args.inputs.size() != args.input_shapes.size())
-    throw OpError(prefix + std::to_string(args.inputs.size()) + " input buffers but " +
-                  std::to_string(args.input_shapes.size()) + " input shapes; expected one each");
-  for (size_t i = 0; i < args.inputs.size(); ++i)
-    if (args.inputs[i] == nullptr)
-      throw OpError(prefix + "input " + std::to_string(i) + " is a null device pointer");
-  if (args.output == nullptr) throw OpError(prefix + "output is a null device pointer");
-  const Shape expected = op.infer_shape(args.input_shapes, attrs);
-  if (expected != args.output_shape)
-    throw OpError(prefix + "output shape " + to_string(args.output_shape) +
-                  " does not match the inferred shape " + to_string(expected));
-}
-
-// ---- elementwise ----
-
-void binary(const Call& call, ref::BinaryKind kind) {
-  const Shape& out = call.args.output_shape;
-  if (out.size() > static_cast<size_t>(ref::kMaxBroadcastRank))
-    throw OpError(std::string(call.name()) + " (device reference): output rank " +
-                  std::to_string(out.size()) + " exceeds the supported " +
-                  std::to_string(ref::kMaxBroadcastRank));
-  ref::BroadcastLayout layout;
-  layout.rank = static_cast<int>(out.size());
-  const std::vector<int64_t> a = op_support::broadcast_strides(call.shape(0), out);
-  const std::vector<int64_t> b = op_support::broadcast_strides(call.shape(1), out);
-  for (size_t d = 0; d < out.size(); ++d) {
-    layout.out_dims[d] = out[d];
-    layout.a_strides[d] = a[d];
-    layout.b_strides[d] = b[d];
-  }
-  ref::binary_f64(kind, call.input(0), call.input(1), call.args.output, layout, numel(out),
-                  call.stream);
-}
-void add(const Call& c) { binary(c, ref::BinaryKind::add); }
-void mul(const Call& c) { binary(c, ref::BinaryKind::mul); }
-
 // ---- along one axis ----
 
 void softmax(const Call& c) {
@@ -195,7 +148,7 @@ const std::map<std::string, DeviceOp, std::less<>>& device_ops() {
 #define KBV_OP(OP_NAME) {#OP_NAME, &::kbv::ops::OP_NAME::device_reference},
 #include "ops/op_list.inc"
 #undef KBV_OP
-      {"add", add},         {"mul", mul},             {"softmax", softmax},
+      {"softmax", softmax},
       {"sum", sum},         {"mean", mean},           {"layernorm", layernorm},
       {"rmsnorm", rmsnorm}, {"matmul", matmul},       {"bmm", bmm},
       {"linear", linear},   {"conv2d", conv2d},       {"maxpool2d", maxpool2d}};
@@ -220,9 +173,7 @@ void run_op_f64_device(std::string_view op_name, const OpArgs<double>& args,
     throw OpError(std::string(op_name) +
                   ": the host registry has this op but the CUDA device reference does not "
                   "(add it to daemon/cuda/data/reference_ops.cpp)");
-  const Call call{op, args, merged_attrs(op, args), context.stream(), context};
-  validate(op, args, call.attrs);
-  entry->second(call);
+  entry->second(ops::make_reference_call(op, args, context));
 }
 
 bool has_device_reference(std::string_view op_name) {
@@ -238,9 +189,7 @@ std::vector<std::string> device_reference_op_names() {
 void conv2d_f64_device(const OpArgs<double>& args, const ReferenceContext& context,
                        size_t max_column_bytes) {
   const Op& op = host_op("conv2d");
-  const Call call{op, args, merged_attrs(op, args), context.stream(), context};
-  validate(op, args, call.attrs);
-  conv2d_chunked(call, max_column_bytes);
+  conv2d_chunked(ops::make_reference_call(op, args, context), max_column_bytes);
 }
 
 }  // namespace kbv::cuda

@@ -53,10 +53,6 @@ std::vector<OpCase> folder_cases() {
 std::vector<OpCase> op_cases() {
   std::vector<OpCase> cases = folder_cases();
   std::vector<OpCase> legacy = {
-      {"add_same_shape", "add", {{8, 132}, {8, 132}}, {}},
-      {"add_channel_bias", "add", {{2, 8, 6, 6}, {8, 1, 1}}, {}},
-      {"add_outer", "add", {{5, 1}, {1, 7}}, {}},
-      {"mul_row_broadcast", "mul", {{6, 12}, {12}}, {}},
       {"softmax_rows", "softmax", {{16, 1024}}, {{"axis", -1}}},
       {"softmax_rows_odd", "softmax", {{7, 999}}, {{"axis", 1}}},
       {"softmax_columns", "softmax", {{4, 33, 5}}, {{"axis", 1}}},

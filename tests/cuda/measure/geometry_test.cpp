@@ -3,9 +3,13 @@
 #include <gtest/gtest.h>
 
 #include "measure/kernels/kernels.hpp"
+#include "ops/common/baseline/broadcast.hpp"
 
 namespace kbv::cuda::kernels {
 namespace {
+
+using ops::baseline::BroadcastGeometry;
+using ops::baseline::make_broadcast_geometry;
 
 TEST(BroadcastGeometry, ChannelBiasCoalescesToThreeDims) {
   const Shape out{128, 128, 126, 126};

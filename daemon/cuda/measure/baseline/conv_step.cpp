@@ -18,7 +18,7 @@
 #include "inputs/secret_key.hpp"
 #include "measure/baseline/algorithm_cache.hpp"
 #include "measure/baseline/node_step.hpp"
-#include "measure/kernels/kernels.hpp"
+#include "ops/common/baseline/broadcast.hpp"
 #include "measure/support/library_errors.hpp"
 
 namespace kbv::cuda::measure {
@@ -108,7 +108,7 @@ class ConvStep final : public NodeStep {
 
     if (node.input_shapes.size() == 3) {
       has_bias_ = true;
-      bias_geometry_ = kernels::make_broadcast_geometry(y, Shape{y[1], 1, 1}, y);
+      bias_geometry_ = ops::baseline::make_broadcast_geometry(y, Shape{y[1], 1, 1}, y);
     }
     description_ = std::string("cudnnConvolutionForward algo=") + algorithm_name(algo_) +
                    " math=" + math_name(math_) + " workspace=" + std::to_string(workspace_) +
@@ -124,7 +124,7 @@ class ConvStep final : public NodeStep {
                                   &kZero, y_desc_.get(), out),
           "cudnnConvolutionForward");
     if (has_bias_)
-      kernels::launch_binary(kernels::BinaryKind::add, bias_geometry_, out, in[2], out, stream);
+      ops::baseline::launch_broadcast_add(bias_geometry_, out, in[2], out, stream);
   }
 
   std::string describe() const override { return description_; }
@@ -217,7 +217,7 @@ class ConvStep final : public NodeStep {
   size_t workspace_ = 0;
   std::string algorithm_source_;
   bool has_bias_ = false;
-  kernels::BroadcastGeometry bias_geometry_;
+  ops::baseline::BroadcastGeometry bias_geometry_;
   std::string description_;
 };
 

@@ -1,6 +1,5 @@
 // baseline/kernel_steps.cpp — graph nodes run by kbv's own kernels, one kernel per node
-// (two for layernorm over few long rows): add, mul, softmax, sum, mean, rmsnorm, layernorm and
-// maxpool2d. Where PyTorch eager needs several kernels for one kbv op (rmsnorm
+// (two for layernorm over few long rows): softmax, sum, mean, rmsnorm, layernorm and maxpool2d. Where PyTorch eager needs several kernels for one kbv op (rmsnorm
 // written as pow, mean, add, sqrt, div) the baseline runs one fused kernel: never slower than
 // eager, so it cannot inflate a speedup.
 #include <cmath>
@@ -38,27 +37,6 @@ void require_inputs(const NodeContext& node, size_t low, size_t high, const char
     throw std::invalid_argument(node.where() + ": expected inputs " + signature + ", got " +
                                 std::to_string(count));
 }
-
-class BinaryStep final : public NodeStep {
- public:
-  BinaryStep(kernels::BinaryKind kind, const NodeContext& node)
-      : kind_(kind),
-        geometry_(kernels::make_broadcast_geometry(node.input_shapes.at(0),
-                                                   node.input_shapes.at(1), node.output_shape)),
-        name_(node.node.op) {}
-  void run(std::span<const float* const> in, float* out, cudaStream_t stream) override {
-    kernels::launch_binary(kind_, geometry_, in[0], in[1], out, stream);
-  }
-  std::string describe() const override {
-    return "kbv broadcast kernel " + name_ + " n=" + std::to_string(geometry_.count) +
-           " rank=" + std::to_string(geometry_.rank);
-  }
-
- private:
-  kernels::BinaryKind kind_;
-  kernels::BroadcastGeometry geometry_;
-  std::string name_;
-};
 
 std::string split_text(const AxisSplit& s) {
   return "[outer=" + std::to_string(s.outer) + ", extent=" + std::to_string(s.extent) +
@@ -157,11 +135,6 @@ AxisSplit split_for(const NodeContext& node) {
 
 std::unique_ptr<NodeStep> make_kernel_step(const NodeContext& node, LibraryContext& context) {
   const std::string& op = node.node.op;
-  if (op == "add" || op == "mul") {
-    require_inputs(node, 2, 2, "a, b");
-    return std::make_unique<BinaryStep>(
-        op == "add" ? kernels::BinaryKind::add : kernels::BinaryKind::mul, node);
-  }
   if (op == "softmax") {
     require_inputs(node, 1, 1, "x");
     return std::make_unique<SoftmaxStep>(split_for(node));

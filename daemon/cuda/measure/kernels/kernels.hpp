@@ -1,5 +1,5 @@
 // kernels/kernels.hpp — kbv's own CUDA kernels for the ops PyTorch eager runs as one native
-// kernel each (elementwise, softmax, reductions, norms, pooling). Host-callable launchers:
+// kernel each (softmax, reductions, norms, pooling). Host-callable launchers:
 // each enqueues its kernel(s) on `stream` and throws CudaError if the launch fails.
 //
 // All tensors are dense row-major fp32. Vectorised (float4) paths are taken when pointers are
@@ -18,26 +18,6 @@
 namespace kbv::cuda::kernels {
 
 using op_support::AxisSplit;
-
-// ---- elementwise, two inputs with numpy broadcasting ----
-constexpr int kMaxBroadcastRank = 8;
-// Output dims with each operand's element strides (0 where it broadcasts), after dropping
-// size-1 dims and merging dims both operands walk contiguously (TensorIterator's coalescing).
-struct BroadcastGeometry {
-  int rank = 0;
-  int64_t dims[kMaxBroadcastRank] = {};
-  int64_t stride_a[kMaxBroadcastRank] = {};
-  int64_t stride_b[kMaxBroadcastRank] = {};
-  int64_t count = 0;
-};
-// Throws std::invalid_argument when the shapes do not broadcast to `out` or the coalesced rank
-// exceeds kMaxBroadcastRank.
-BroadcastGeometry make_broadcast_geometry(const Shape& a, const Shape& b, const Shape& out);
-
-enum class BinaryKind { add, mul };
-// y may alias a (in-place bias add); it must not partially overlap either input.
-void launch_binary(BinaryKind kind, const BroadcastGeometry& geometry, const float* a,
-                   const float* b, float* y, cudaStream_t stream);
 
 // ---- along one axis: [outer, extent, inner] (op_support::split_at_axis) ----
 // inner == 1: one block per row, warp-shuffle reductions (PyTorch's cunn_SoftMaxForward);

@@ -41,4 +41,10 @@ struct ReferenceCall {
   }
 };
 
+// The call for `op` on `args` (device buffers): the op's defaults overridden by args.attrs,
+// checked like the host op (one shape per buffer, no null buffer, the output shape its
+// infer_shape gives). Throws OpError naming the problem.
+ReferenceCall make_reference_call(const Op& op, const OpArgs<double>& args,
+                                  const cuda::ReferenceContext& context);
+
 }  // namespace kbv::ops
