@@ -78,5 +78,8 @@ OpCases unary_cases();
 // The same for broadcasting two-input ops: same shapes, a channel bias, an outer product, a row,
 // both operands broadcast, a one-element operand; broadcasting shapes and refusals.
 OpCases binary_cases();
+// Samples, shapes and refusals sum and mean share: columns (inner > 1), rows (inner == 1, with
+// and without float4), narrow columns, axis 0; `axis` and `keepdim` shapes.
+OpCases axis_reduction_cases();
 
 }  // namespace kbv::ops

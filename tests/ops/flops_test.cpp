@@ -34,9 +34,6 @@ TEST(Flops, Conv2dCountsTapsThatTouchTheInput) {
 }
 
 TEST(Flops, ReductionsNormsAndSoftmax) {
-  // sum: extent − 1 additions per output.
-  EXPECT_EQ(flops("sum", {{128, 4096, 4095}}, {{"axis", 1}}), 128.0 * 4095 * 4095);
-  EXPECT_EQ(flops("mean", {{4, 10}}), 40.0);
   EXPECT_EQ(flops("softmax", {{4096, 65536}}, {{"axis", 1}}), 2.0 * 4096 * 65536);
   EXPECT_EQ(flops("layernorm", {{16, 64, 256, 256}, {64, 256, 256}, {64, 256, 256}},
                   {{"normalized_rank", 3}}),

@@ -33,18 +33,6 @@ TEST(ShapeInference, SoftmaxAxisRange) {
   expect_rejected("softmax", {{4, 7}}, {{"axis", 0.5}}, "expected an integer");
 }
 
-TEST(ShapeInference, ReductionsKeepOrDropTheAxis) {
-  for (const char* op : {"sum", "mean"}) {
-    EXPECT_EQ(infer(op, {{128, 4096, 4095}}, {{"axis", 1}, {"keepdim", 1}}),
-              (Shape{128, 1, 4095}));
-    EXPECT_EQ(infer(op, {{128, 4096, 4095}}, {{"axis", 1}, {"keepdim", 0}}), (Shape{128, 4095}));
-    EXPECT_EQ(infer(op, {{3, 4}}), (Shape{3, 1}));  // defaults: last axis, kept
-    EXPECT_EQ(infer(op, {{5}}, {{"keepdim", 0}}), Shape{});
-    expect_rejected(op, {{3, 4}}, {{"axis", 2}}, "expected an axis");
-    expect_rejected(op, {{3, 4}}, {{"keepdim", 2}}, "expected 0 (false) or 1 (true)");
-  }
-}
-
 TEST(ShapeInference, LayerNormWeightAndBiasMatchTrailingDims) {
   const Attrs three = {{"normalized_rank", 3}};
   EXPECT_EQ(infer("layernorm", {{16, 64, 256, 256}, {64, 256, 256}, {64, 256, 256}}, three),
@@ -124,7 +112,7 @@ TEST(ShapeInference, ExplicitDefaultsMeanTheSameAsNone) {
     std::vector<Shape> shapes;
   };
   const std::vector<Case> cases = {
-      {"softmax", {{3, 4}}},          {"sum", {{3, 4}}},
+      {"softmax", {{3, 4}}},
       {"layernorm", {{3, 4}}},  {"rmsnorm", {{3, 4}}},          {"maxpool2d", {{1, 2, 6, 6}}},
       {"conv2d", {{1, 2, 6, 6}, {3, 2, 3, 3}}}};
   for (const Case& c : cases) {

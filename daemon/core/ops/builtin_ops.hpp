@@ -6,10 +6,8 @@
 
 namespace kbv::builtin_ops {
 
-// Along one axis (softmax.cpp, reductions.cpp).
+// Along one axis (softmax.cpp).
 const Op& softmax();
-const Op& sum();
-const Op& mean();
 // Normalisations (layernorm.cpp, rmsnorm.cpp).
 const Op& layernorm();
 const Op& rmsnorm();

@@ -1,5 +1,5 @@
 // data/axis_reductions_f64.cu — fp64 reference kernels that reduce along one axis: softmax,
-// RMSNorm, sum/mean, and LayerNorm over trailing dimensions.
+// RMSNorm, and LayerNorm over trailing dimensions.
 //
 // A tensor is viewed as [outer, axis_len, inner]. When inner is wide, one thread walks each
 // (outer, inner) column (neighbouring threads read neighbouring addresses: coalesced); when it
@@ -50,16 +50,6 @@ __global__ void rmsnorm_columns(const double* x, double* y, int64_t lines, int64
   }
 }
 
-__global__ void reduce_columns(bool mean, const double* x, double* y, int64_t lines,
-                               int64_t axis_len, int64_t inner) {
-  for (int64_t c = detail::global_thread_index(); c < lines; c += detail::grid_stride()) {
-    const Line line(c, axis_len, inner);
-    double total = 0.0;
-    for (int64_t j = 0; j < axis_len; ++j) total += x[line.at(j)];
-    y[c] = mean ? total / static_cast<double>(axis_len) : total;
-  }
-}
-
 // ---- one block per line ----
 
 __device__ double block_sum(double value) {
@@ -101,17 +91,6 @@ __global__ void rmsnorm_lines(const double* x, double* y, int64_t lines, int64_t
     squares = block_sum(squares);
     const double rms = sqrt(squares / static_cast<double>(axis_len) + eps);
     for (int64_t j = threadIdx.x; j < axis_len; j += blockDim.x) y[line.at(j)] = x[line.at(j)] / rms;
-  }
-}
-
-__global__ void reduce_lines(bool mean, const double* x, double* y, int64_t lines,
-                             int64_t axis_len, int64_t inner) {
-  for (int64_t l = blockIdx.x; l < lines; l += gridDim.x) {
-    const Line line(l, axis_len, inner);
-    double total = 0.0;
-    for (int64_t j = threadIdx.x; j < axis_len; j += blockDim.x) total += x[line.at(j)];
-    total = block_sum(total);
-    if (threadIdx.x == 0) y[l] = mean ? total / static_cast<double>(axis_len) : total;
   }
 }
 
@@ -168,20 +147,6 @@ void rmsnorm_f64(const double* x, double* y, int64_t outer, int64_t axis_len, in
         x, y, lines, axis_len, inner, eps);
   }
   check_launch("rmsnorm kernel");
-}
-
-void reduce_axis_f64(bool mean, const double* x, double* y, int64_t outer, int64_t axis_len,
-                     int64_t inner, cudaStream_t stream) {
-  const int64_t lines = outer * inner;
-  if (lines <= 0) return;
-  if (use_columns(inner)) {
-    reduce_columns<<<detail::grid_for(lines), detail::kBlockThreads, 0, stream>>>(
-        mean, x, y, lines, axis_len, inner);
-  } else {
-    reduce_lines<<<detail::grid_for(lines, 1), detail::kBlockThreads, 0, stream>>>(
-        mean, x, y, lines, axis_len, inner);
-  }
-  check_launch("sum/mean kernel");
 }
 
 void layernorm_f64(const double* x, const double* weight, const double* bias, double* y,

@@ -21,9 +21,6 @@ void softmax_f64(const double* x, double* y, int64_t outer, int64_t axis_len, in
 // y = x / sqrt(mean(x², axis) + eps)
 void rmsnorm_f64(const double* x, double* y, int64_t outer, int64_t axis_len, int64_t inner,
                  double eps, cudaStream_t stream);
-// y[o, i] = sum (or mean) over the axis of x[o, :, i]
-void reduce_axis_f64(bool mean, const double* x, double* y, int64_t outer, int64_t axis_len,
-                     int64_t inner, cudaStream_t stream);
 // Each of `rows` rows of `row_len` elements normalised to zero mean and unit (biased) variance,
 // then multiplied by weight[j] and shifted by bias[j] (either may be null).
 void layernorm_f64(const double* x, const double* weight, const double* bias, double* y,

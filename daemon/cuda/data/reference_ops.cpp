@@ -35,14 +35,6 @@ void rmsnorm(const Call& c) {
   const AxisSplit s = c.split_at("axis");
   ref::rmsnorm_f64(c.input(0), c.args.output, s.outer, s.extent, s.inner, c.real("eps"), c.stream);
 }
-void sum(const Call& c) {
-  const AxisSplit s = c.split_at("axis");
-  ref::reduce_axis_f64(false, c.input(0), c.args.output, s.outer, s.extent, s.inner, c.stream);
-}
-void mean(const Call& c) {
-  const AxisSplit s = c.split_at("axis");
-  ref::reduce_axis_f64(true, c.input(0), c.args.output, s.outer, s.extent, s.inner, c.stream);
-}
 void layernorm(const Call& c) {
   const Shape& x = c.shape(0);
   const auto rank = static_cast<std::ptrdiff_t>(c.integer("normalized_rank", 1));
@@ -149,7 +141,7 @@ const std::map<std::string, DeviceOp, std::less<>>& device_ops() {
 #include "ops/op_list.inc"
 #undef KBV_OP
       {"softmax", softmax},
-      {"sum", sum},         {"mean", mean},           {"layernorm", layernorm},
+      {"layernorm", layernorm},
       {"rmsnorm", rmsnorm}, {"matmul", matmul},       {"bmm", bmm},
       {"linear", linear},   {"conv2d", conv2d},       {"maxpool2d", maxpool2d}};
   return table;

@@ -1,5 +1,5 @@
 // baseline/kernel_steps.cpp — graph nodes run by kbv's own kernels, one kernel per node
-// (two for layernorm over few long rows): softmax, sum, mean, rmsnorm, layernorm and maxpool2d. Where PyTorch eager needs several kernels for one kbv op (rmsnorm
+// (two for layernorm over few long rows): softmax, rmsnorm, layernorm and maxpool2d. Where PyTorch eager needs several kernels for one kbv op (rmsnorm
 // written as pow, mean, add, sqrt, div) the baseline runs one fused kernel: never slower than
 // eager, so it cannot inflate a speedup.
 #include <cmath>
@@ -52,22 +52,6 @@ class SoftmaxStep final : public NodeStep {
   std::string describe() const override { return "kbv softmax kernel " + split_text(split_); }
 
  private:
-  AxisSplit split_;
-};
-
-class ReduceStep final : public NodeStep {
- public:
-  ReduceStep(kernels::ReduceKind kind, AxisSplit split) : kind_(kind), split_(split) {}
-  void run(std::span<const float* const> in, float* out, cudaStream_t stream) override {
-    kernels::launch_reduce(kind_, split_, in[0], out, stream);
-  }
-  std::string describe() const override {
-    return std::string("kbv ") + (kind_ == kernels::ReduceKind::sum ? "sum" : "mean") +
-           " kernel " + split_text(split_);
-  }
-
- private:
-  kernels::ReduceKind kind_;
   AxisSplit split_;
 };
 
@@ -138,11 +122,6 @@ std::unique_ptr<NodeStep> make_kernel_step(const NodeContext& node, LibraryConte
   if (op == "softmax") {
     require_inputs(node, 1, 1, "x");
     return std::make_unique<SoftmaxStep>(split_for(node));
-  }
-  if (op == "sum" || op == "mean") {
-    require_inputs(node, 1, 1, "x");
-    return std::make_unique<ReduceStep>(
-        op == "sum" ? kernels::ReduceKind::sum : kernels::ReduceKind::mean, split_for(node));
   }
   if (op == "rmsnorm") {
     require_inputs(node, 1, 1, "x");

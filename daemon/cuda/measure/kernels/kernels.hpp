@@ -1,5 +1,5 @@
 // kernels/kernels.hpp — kbv's own CUDA kernels for the ops PyTorch eager runs as one native
-// kernel each (softmax, reductions, norms, pooling). Host-callable launchers:
+// kernel each (softmax, norms, pooling). Host-callable launchers:
 // each enqueues its kernel(s) on `stream` and throws CudaError if the launch fails.
 //
 // All tensors are dense row-major fp32. Vectorised (float4) paths are taken when pointers are
@@ -23,10 +23,6 @@ using op_support::AxisSplit;
 // inner == 1: one block per row, warp-shuffle reductions (PyTorch's cunn_SoftMaxForward);
 // inner > 1: 32 adjacent columns per block, the axis split over 8 thread rows.
 void launch_softmax(const AxisSplit& split, const float* x, float* y, cudaStream_t stream);
-
-enum class ReduceKind { sum, mean };
-void launch_reduce(ReduceKind kind, const AxisSplit& split, const float* x, float* y,
-                   cudaStream_t stream);
 
 // y = x / sqrt(mean(x², axis) + eps), one fused kernel.
 void launch_rmsnorm(const AxisSplit& split, float eps, const float* x, float* y,

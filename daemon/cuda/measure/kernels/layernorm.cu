@@ -6,14 +6,14 @@
 // LayerNormForward as two kernels on its non-vectorised path.
 #include <algorithm>
 
-#include "measure/kernels/device_math.cuh"
+#include "ops/common/baseline/device_math.cuh"
 #include "measure/kernels/kernels.hpp"
 #include "measure/support/library_errors.hpp"
 
 namespace kbv::cuda::kernels {
 namespace {
 
-using namespace device;
+using namespace ops::baseline::device;
 
 constexpr int kThreads = 256;
 constexpr unsigned kMaxGridY = 65535;

@@ -9,7 +9,7 @@
 #include <cstdint>
 
 #include "common/cuda_error.hpp"
-#include "measure/kernels/device_math.cuh"
+#include "ops/common/baseline/device_math.cuh"
 #include "ops/common/baseline/broadcast.hpp"
 
 namespace kbv::ops::baseline {
@@ -66,7 +66,7 @@ __global__ void unary_scalar_kernel(const float* __restrict__ x, float* __restri
 template <class F>
 void launch_unary(F f, const float* x, float* y, int64_t count, cudaStream_t stream) {
   if (count <= 0) return;
-  using cuda::kernels::device::aligned16;
+  using device::aligned16;
   if (aligned16(x) && aligned16(y)) {
     const int64_t vectors = count / kElementsPerVector;
     const int tail = static_cast<int>(count % kElementsPerVector);
@@ -144,7 +144,7 @@ template <class F>
 void launch_binary(F f, const BroadcastGeometry& g, const float* a, const float* b, float* y,
                    cudaStream_t stream) {
   if (g.count <= 0) return;
-  using cuda::kernels::device::aligned16;
+  using device::aligned16;
   const int last = g.rank - 1;
   const bool a_ok = g.stride_a[last] != 1 || aligned16(a);
   const bool b_ok = g.stride_b[last] != 1 || aligned16(b);

@@ -57,4 +57,21 @@ OpCases binary_cases() {
   return cases;
 }
 
+OpCases axis_reduction_cases() {
+  OpCases cases;
+  cases.samples = {{"columns", {{4, 32, 33}}, {{"axis", 1}, {"keepdim", 1}}},   // inner 33: columns
+                   {"rows", {{6, 100}}, {{"axis", -1}, {"keepdim", 0}}},        // inner 1: rows
+                   {"rows_vector", {{10, 64}}, {{"axis", 1}, {"keepdim", 0}}},  // float4 rows
+                   {"narrow_columns", {{3, 4, 5}}, {{"axis", 0}, {"keepdim", 0}}},
+                   {"first_axis", {{30, 5}}, {{"axis", 0}, {"keepdim", 0}}},
+                   {"negative_axis", {{6, 7, 2}}, {{"axis", -2}, {"keepdim", 0}}}};
+  cases.shapes = {{{{128, 4096, 4095}}, {{"axis", 1}, {"keepdim", 1}}, {128, 1, 4095}},
+                  {{{128, 4096, 4095}}, {{"axis", 1}, {"keepdim", 0}}, {128, 4095}},
+                  {{{3, 4}}, {}, {3, 1}},  // defaults: the last axis, kept
+                  {{{5}}, {{"keepdim", 0}}, {}}};
+  cases.rejects = {{{{3, 4}}, {{"axis", 2}}, "expected an axis"},
+                   {{{3, 4}}, {{"keepdim", 2}}, "expected 0 (false) or 1 (true)"}};
+  return cases;
+}
+
 }  // namespace kbv::ops

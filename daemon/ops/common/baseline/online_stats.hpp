@@ -1,26 +1,22 @@
-// kernels/online_stats.hpp — the combine rules of kbv's reductions, usable on host and device
-// (host tests check their edge cases): online softmax's (max, sum of exp(x − max)) and Welford
-// moments with Chan et al.'s parallel combine.
+// ops/common/baseline/online_stats.hpp — the combine rules of the CUDA baselines' reductions,
+// usable on host and device (host tests check their edge cases): online softmax's (max, sum of
+// exp(x − max)) and Welford moments with Chan et al.'s parallel combine.
 #pragma once
 
 #include <cmath>
 
-#if defined(__CUDACC__)
-#define KBV_MEASURE_HD __host__ __device__ __forceinline__
-#else
-#define KBV_MEASURE_HD inline
-#endif
+#include "ops/common/scalar_math.hpp"
 
-namespace kbv::cuda::kernels {
+namespace kbv::ops::baseline {
 
 struct MaxSum {
   float max;
   float sum;
 };
 
-KBV_MEASURE_HD MaxSum max_sum_empty() { return {-INFINITY, 0.f}; }
+KBV_HOST_DEVICE MaxSum max_sum_empty() { return {-INFINITY, 0.f}; }
 
-KBV_MEASURE_HD void max_sum_add(MaxSum& acc, float x) {
+KBV_HOST_DEVICE void max_sum_add(MaxSum& acc, float x) {
   if (x > acc.max) {
     acc.sum = acc.sum * expf(acc.max - x) + 1.f;
     acc.max = x;
@@ -31,7 +27,7 @@ KBV_MEASURE_HD void max_sum_add(MaxSum& acc, float x) {
   }
 }
 
-KBV_MEASURE_HD MaxSum max_sum_combine(MaxSum a, MaxSum b) {
+KBV_HOST_DEVICE MaxSum max_sum_combine(MaxSum a, MaxSum b) {
   const float max = fmaxf(a.max, b.max);
   if (max == -INFINITY) return {max, a.sum + b.sum};
   const float sa = a.max == -INFINITY ? 0.f : a.sum * expf(a.max - max);
@@ -45,9 +41,9 @@ struct Moments {
   float m2;  // sum of squared deviations from the mean
 };
 
-KBV_MEASURE_HD Moments moments_empty() { return {0.f, 0.f, 0.f}; }
+KBV_HOST_DEVICE Moments moments_empty() { return {0.f, 0.f, 0.f}; }
 
-KBV_MEASURE_HD Moments moments_combine(Moments a, Moments b) {
+KBV_HOST_DEVICE Moments moments_combine(Moments a, Moments b) {
   if (b.count == 0.f) return a;
   if (a.count == 0.f) return b;
   const float count = a.count + b.count;
@@ -57,10 +53,10 @@ KBV_MEASURE_HD Moments moments_combine(Moments a, Moments b) {
 }
 
 // Moments of four values, computed exactly as a group before being combined.
-KBV_MEASURE_HD Moments moments_of4(float x, float y, float z, float w) {
+KBV_HOST_DEVICE Moments moments_of4(float x, float y, float z, float w) {
   const float mean = (x + y + z + w) * 0.25f;
   const float dx = x - mean, dy = y - mean, dz = z - mean, dw = w - mean;
   return {4.f, mean, dx * dx + dy * dy + dz * dz + dw * dw};
 }
 
-}  // namespace kbv::cuda::kernels
+}  // namespace kbv::ops::baseline

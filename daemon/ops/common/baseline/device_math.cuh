@@ -1,26 +1,26 @@
-// kernels/device_math.cuh — device-side building blocks shared by kbv's kernels: warp and
-// block reductions for sums, (max, sum-of-exp) pairs and Welford moments (whose combine rules
-// live in online_stats.hpp, where host tests reach them).
+// ops/common/baseline/device_math.cuh — device-side building blocks shared by the CUDA baseline
+// kernels: warp and block reductions for sums, (max, sum-of-exp) pairs and Welford moments
+// (whose combine rules live in online_stats.hpp, where host tests reach them).
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cmath>
 
-#include "measure/kernels/online_stats.hpp"
+#include "ops/common/baseline/online_stats.hpp"
 
-namespace kbv::cuda::kernels::device {
+namespace kbv::ops::baseline::device {
 
-using kernels::MaxSum;
-using kernels::max_sum_add;
-using kernels::max_sum_combine;
-using kernels::max_sum_empty;
-using kernels::Moments;
-using kernels::moments_combine;
-using kernels::moments_empty;
+using baseline::MaxSum;
+using baseline::max_sum_add;
+using baseline::max_sum_combine;
+using baseline::max_sum_empty;
+using baseline::Moments;
+using baseline::moments_combine;
+using baseline::moments_empty;
 
 __device__ __forceinline__ Moments moments_of4(float4 v) {
-  return kernels::moments_of4(v.x, v.y, v.z, v.w);
+  return baseline::moments_of4(v.x, v.y, v.z, v.w);
 }
 
 constexpr int kWarpSize = 32;
@@ -117,4 +117,4 @@ __host__ __device__ __forceinline__ bool aligned16(const void* pointer) {
   return (reinterpret_cast<unsigned long long>(pointer) & 15ull) == 0;
 }
 
-}  // namespace kbv::cuda::kernels::device
+}  // namespace kbv::ops::baseline::device
