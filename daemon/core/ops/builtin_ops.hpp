@@ -6,11 +6,6 @@
 
 namespace kbv::builtin_ops {
 
-// Along one axis (softmax.cpp).
-const Op& softmax();
-// Normalisations (layernorm.cpp, rmsnorm.cpp).
-const Op& layernorm();
-const Op& rmsnorm();
 // Products (matmul.cpp) and windows (conv2d.cpp, maxpool2d.cpp).
 const Op& matmul();
 const Op& bmm();

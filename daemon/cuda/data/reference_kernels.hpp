@@ -14,18 +14,6 @@ namespace kbv::cuda::ref {
 void add_channel_bias_f64(double* y, const double* bias, int64_t outer, int64_t channels,
                           int64_t inner, cudaStream_t stream);
 
-// ---- reductions along one axis (axis_reductions_f64.cu) ----
-// Tensors are viewed as [outer, axis_len, inner] with the reduced axis in the middle.
-void softmax_f64(const double* x, double* y, int64_t outer, int64_t axis_len, int64_t inner,
-                 cudaStream_t stream);
-// y = x / sqrt(mean(x², axis) + eps)
-void rmsnorm_f64(const double* x, double* y, int64_t outer, int64_t axis_len, int64_t inner,
-                 double eps, cudaStream_t stream);
-// Each of `rows` rows of `row_len` elements normalised to zero mean and unit (biased) variance,
-// then multiplied by weight[j] and shifted by bias[j] (either may be null).
-void layernorm_f64(const double* x, const double* weight, const double* bias, double* y,
-                   int64_t rows, int64_t row_len, double eps, cudaStream_t stream);
-
 // ---- convolution and pooling (conv_pool_f64.cu) ----
 struct ConvGeometry {
   int64_t batch = 0, in_channels = 0, in_h = 0, in_w = 0;

@@ -22,26 +22,7 @@
 namespace kbv::cuda {
 namespace {
 
-using op_support::AxisSplit;
 using Call = ops::ReferenceCall;
-
-// ---- along one axis ----
-
-void softmax(const Call& c) {
-  const AxisSplit s = c.split_at("axis");
-  ref::softmax_f64(c.input(0), c.args.output, s.outer, s.extent, s.inner, c.stream);
-}
-void rmsnorm(const Call& c) {
-  const AxisSplit s = c.split_at("axis");
-  ref::rmsnorm_f64(c.input(0), c.args.output, s.outer, s.extent, s.inner, c.real("eps"), c.stream);
-}
-void layernorm(const Call& c) {
-  const Shape& x = c.shape(0);
-  const auto rank = static_cast<std::ptrdiff_t>(c.integer("normalized_rank", 1));
-  const int64_t row = numel(Shape(x.end() - rank, x.end()));
-  ref::layernorm_f64(c.input(0), c.input(1), c.input(2), c.args.output, numel(x) / row, row,
-                     c.real("eps"), c.stream);
-}
 
 // ---- products ----
 
@@ -140,9 +121,7 @@ const std::map<std::string, DeviceOp, std::less<>>& device_ops() {
 #define KBV_OP(OP_NAME) {#OP_NAME, &::kbv::ops::OP_NAME::device_reference},
 #include "ops/op_list.inc"
 #undef KBV_OP
-      {"softmax", softmax},
-      {"layernorm", layernorm},
-      {"rmsnorm", rmsnorm}, {"matmul", matmul},       {"bmm", bmm},
+      {"matmul", matmul},       {"bmm", bmm},
       {"linear", linear},   {"conv2d", conv2d},       {"maxpool2d", maxpool2d}};
   return table;
 }

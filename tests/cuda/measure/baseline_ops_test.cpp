@@ -53,17 +53,6 @@ std::vector<OpCase> folder_cases() {
 std::vector<OpCase> op_cases() {
   std::vector<OpCase> cases = folder_cases();
   std::vector<OpCase> legacy = {
-      {"softmax_rows", "softmax", {{16, 1024}}, {{"axis", -1}}},
-      {"softmax_rows_odd", "softmax", {{7, 999}}, {{"axis", 1}}},
-      {"softmax_columns", "softmax", {{4, 33, 5}}, {{"axis", 1}}},
-      {"softmax_axis0", "softmax", {{40, 70}}, {{"axis", 0}}},
-      {"rmsnorm_columns", "rmsnorm", {{4, 16, 8, 8}}, {{"axis", 1}, {"eps", 1e-5}}},
-      {"rmsnorm_rows", "rmsnorm", {{8, 256}}, {{"axis", -1}, {"eps", 1e-5}}},
-      {"layernorm_fused", "layernorm", {{4, 8, 16, 16}, {8, 16, 16}, {8, 16, 16}},
-       {{"normalized_rank", 3}, {"eps", 1e-5}}},
-      {"layernorm_split", "layernorm", {{2, 64, 32, 32}, {64, 32, 32}, {64, 32, 32}},
-       {{"normalized_rank", 3}, {"eps", 1e-5}}},
-      {"layernorm_no_affine_odd", "layernorm", {{300, 45}}, {{"normalized_rank", 1}}},
       {"matmul", "matmul", {{64, 48}, {48, 80}}, {}},
       {"matmul_irregular", "matmul", {{67, 45}, {45, 83}}, {}},
       {"bmm", "bmm", {{4, 32, 48}, {4, 48, 40}}, {}},

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "measure/kernels/kernels.hpp"
+#include "measure/support/sm_count.hpp"
 #include "measure/support/library_errors.hpp"
 
 namespace kbv::cuda::kernels {
@@ -130,7 +131,7 @@ void launch_maxpool2d(const Pool2dGeometry& geometry, const float* x, float* y,
   // Enough resident blocks to fill every SM many times over; the loop covers the rest.
   constexpr int64_t kBlocksPerSm = 32;
   const int64_t blocks = std::min((total + kThreads - 1) / kThreads,
-                                  kBlocksPerSm * current_sm_count());
+                                  kBlocksPerSm * measure::current_sm_count());
   maxpool2d_kernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(geometry, x, y);
   check_launch("kbv maxpool2d kernel");
 }

@@ -1,31 +1,24 @@
-// ops/rmsnorm.cpp — RMS normalisation along one axis without weight, as KernelBench L1 #36:
-// x / sqrt(mean(x², axis, keepdim) + eps).
+// ops/rmsnorm/host.cpp — rmsnorm's host face: fp64 reference and fp32 host baseline, shape
+// inference and cost.
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
-#include "ops/builtin_ops.hpp"
 #include "ops/op_support.hpp"
+#include "ops/rmsnorm/rmsnorm.hpp"
 
-namespace kbv::builtin_ops {
+namespace kbv::ops::rmsnorm {
 namespace {
 
 using namespace op_support;
 
-// KernelBench L1 #36 (36_RMSNorm_.py): normalises dim 1 (features) with eps = 1e-5.
-constexpr double kDefaultAxis = 1;
-constexpr double kDefaultEps = 1e-5;
+constexpr double kDefaultAxis = default_of<Definition>("axis");
+constexpr double kDefaultEps = default_of<Definition>("eps");
 
-class RmsNormOp : public TypedOp<RmsNormOp> {
+class RmsNormOp final : public DefinedOp<RmsNormOp, Definition> {
  public:
-  std::string_view name() const override { return "rmsnorm"; }
-  size_t min_inputs() const override { return 1; }
-  size_t max_inputs() const override { return 1; }
-  Attrs attribute_defaults() const override { return {{"axis", kDefaultAxis}, {"eps", kDefaultEps}}; }
-  PrecisionClass precision_class() const override { return PrecisionClass::exact; }
-
   Shape infer_shape(const std::vector<Shape>& inputs, const Attrs& attrs) const override {
-    check_input_count(name(), "x", inputs, 1, 1);
+    check_input_count(name(), Definition::inputs, inputs, 1, 1);
     check_dims_positive(name(), inputs);
     axis_attr(name(), attrs, "axis", kDefaultAxis, inputs[0].size());
     if (real_attr(name(), attrs, "eps", kDefaultEps) < 0)
@@ -67,9 +60,9 @@ class RmsNormOp : public TypedOp<RmsNormOp> {
 
 }  // namespace
 
-const Op& rmsnorm() {
+const Op& host_op() {
   static const RmsNormOp op;
   return op;
 }
 
-}  // namespace kbv::builtin_ops
+}  // namespace kbv::ops::rmsnorm

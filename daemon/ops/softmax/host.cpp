@@ -1,30 +1,24 @@
-// ops/softmax.cpp — numerically stable softmax along one axis (torch.softmax(x, dim)).
+// ops/softmax/host.cpp — softmax's host face: fp64 reference and fp32 host baseline, shape
+// inference and cost.
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
 
-#include "ops/builtin_ops.hpp"
 #include "ops/op_support.hpp"
+#include "ops/softmax/softmax.hpp"
 
-namespace kbv::builtin_ops {
+namespace kbv::ops::softmax {
 namespace {
 
 using namespace op_support;
 
-// torch.nn.Softmax has no default dim; the last axis is the common choice.
-constexpr double kDefaultAxis = -1;
+constexpr double kDefaultAxis = default_of<Definition>("axis");
 
-class SoftmaxOp : public TypedOp<SoftmaxOp> {
+class SoftmaxOp final : public DefinedOp<SoftmaxOp, Definition> {
  public:
-  std::string_view name() const override { return "softmax"; }
-  size_t min_inputs() const override { return 1; }
-  size_t max_inputs() const override { return 1; }
-  Attrs attribute_defaults() const override { return {{"axis", kDefaultAxis}}; }
-  PrecisionClass precision_class() const override { return PrecisionClass::exact; }
-
   Shape infer_shape(const std::vector<Shape>& inputs, const Attrs& attrs) const override {
-    check_input_count(name(), "x", inputs, 1, 1);
+    check_input_count(name(), Definition::inputs, inputs, 1, 1);
     check_dims_positive(name(), inputs);
     axis_attr(name(), attrs, "axis", kDefaultAxis, inputs[0].size());
     return inputs[0];
@@ -68,9 +62,9 @@ class SoftmaxOp : public TypedOp<SoftmaxOp> {
 
 }  // namespace
 
-const Op& softmax() {
+const Op& host_op() {
   static const SoftmaxOp op;
   return op;
 }
 
-}  // namespace kbv::builtin_ops
+}  // namespace kbv::ops::softmax

@@ -1,19 +1,18 @@
-// kernels/axis_ops.cu — ops along one axis of [outer, extent, inner]: softmax and rmsnorm.
-// Rows (inner == 1) take one block per row with warp-shuffle reductions; columns (inner > 1)
-// take 32 adjacent columns per block with the axis split over 8 thread rows, so every warp reads
-// 128 contiguous bytes per step (ops/common/baseline/axis_f32.cuh).
-#include <algorithm>
-#include <stdexcept>
+// ops/softmax/baseline.cu — softmax's CUDA baseline: one kbv kernel per application with an
+// online (max, sum of exp) reduction. inner == 1: one block per row, warp-shuffle reductions
+// (PyTorch's cunn_SoftMaxForward); inner > 1: 32 adjacent columns per block, the axis split over
+// 8 thread rows (ops/common/baseline/axis_f32.cuh).
+#include <memory>
 
-#include "measure/kernels/kernels.hpp"
-#include "measure/support/library_errors.hpp"
+#include "measure/baseline/node_step.hpp"
 #include "ops/common/baseline/axis_f32.cuh"
+#include "ops/common/baseline/step_support.hpp"
 
-namespace kbv::cuda::kernels {
+namespace kbv::ops::softmax {
 namespace {
 
-using namespace ops::baseline;
-using namespace ops::baseline::device;
+using namespace baseline;
+using namespace baseline::device;
 
 template <bool kVector>
 __global__ void softmax_row_kernel(const float* __restrict__ x, float* __restrict__ y,
@@ -81,8 +80,6 @@ __global__ void softmax_column_kernel(const float* __restrict__ x, float* __rest
   }
 }
 
-}  // namespace
-
 void launch_softmax(const AxisSplit& split, const float* x, float* y, cudaStream_t stream) {
   if (split.outer * split.extent * split.inner == 0) return;
   if (split.inner == 1) {
@@ -98,12 +95,26 @@ void launch_softmax(const AxisSplit& split, const float* x, float* y, cudaStream
     softmax_column_kernel<<<column_grid(split), kColumnBlock, 0, stream>>>(
         x, y, split.outer, split.extent, split.inner);
   }
-  check_launch("kbv softmax kernel");
+  cuda::check_launch("kbv softmax kernel");
 }
 
-void launch_rmsnorm(const AxisSplit& split, float eps, const float* x, float* y,
-                    cudaStream_t stream) {
-  reduce_like<kRmsNorm>(split, eps, x, y, stream);
+class SoftmaxStep final : public cuda::measure::NodeStep {
+ public:
+  explicit SoftmaxStep(AxisSplit split) : split_(split) {}
+  void run(std::span<const float* const> in, float* out, cudaStream_t stream) override {
+    launch_softmax(split_, in[0], out, stream);
+  }
+  std::string describe() const override { return "kbv softmax kernel " + split_text(split_); }
+
+ private:
+  AxisSplit split_;
+};
+
+}  // namespace
+
+std::unique_ptr<cuda::measure::NodeStep> make_baseline_step(const cuda::measure::NodeContext& node,
+                                                            cuda::measure::LibraryContext&) {
+  return std::make_unique<SoftmaxStep>(baseline::split_at_axis(node, "axis"));
 }
 
-}  // namespace kbv::cuda::kernels
+}  // namespace kbv::ops::softmax

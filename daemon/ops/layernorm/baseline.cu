@@ -1,19 +1,60 @@
-// kernels/layernorm.cu — layer normalisation of rows with Welford moments in fp32:
-// y = (x - mean) * rsqrt(var + eps) * weight + bias, var biased (as torch.nn.LayerNorm).
-// Enough rows: one fused kernel, one block per row. Few long rows (16 rows of 4M in
-// KernelBench's LayerNorm): a moments kernel over row chunks, then a kernel that combines the
-// row's partial moments and normalises its chunk — PyTorch likewise runs RowwiseMoments and
-// LayerNormForward as two kernels on its non-vectorised path.
+// ops/layernorm/baseline.cu — layernorm's CUDA baseline: layer normalisation of rows with
+// Welford moments in fp32, y = (x - mean) * rsqrt(var + eps) * weight + bias, var biased (as
+// torch.nn.LayerNorm). Enough rows: one fused kernel, one block per row. Few long rows (16 rows
+// of 4M in KernelBench's LayerNorm): a moments kernel over row chunks, then a kernel that
+// combines the row's partial moments and normalises its chunk — PyTorch likewise runs
+// RowwiseMoments and LayerNormForward as two kernels on its non-vectorised path.
+#include "ops/layernorm/baseline.hpp"
+
 #include <algorithm>
+#include <memory>
+#include <stdexcept>
 
+#include "common/cuda_error.hpp"
+#include "measure/baseline/node_step.hpp"
 #include "ops/common/baseline/device_math.cuh"
-#include "measure/kernels/kernels.hpp"
-#include "measure/support/library_errors.hpp"
+#include "ops/common/baseline/step_support.hpp"
 
-namespace kbv::cuda::kernels {
+namespace kbv::ops::layernorm {
+
+namespace {
+// Blocks wanted per SM before long rows are split: 8 blocks of 256 threads fill an SM's
+// 2048 thread slots (sm_90), which memory-bound code needs to hide DRAM latency.
+constexpr int64_t kLayerNormBlocksPerSm = 8;
+// Rows at least this many times the SM count fill the GPU one block per row.
+constexpr int64_t kLayerNormRowsPerSmForFused = 2;
+// A chunk shorter than this spends more on combining partial moments than it saves.
+constexpr int64_t kLayerNormMinChunkCols = 16384;
+constexpr int64_t kPartialFloats = 3;  // mean, m2, count
+}  // namespace
+
+LayerNormGeometry plan_layernorm(int64_t rows, int64_t cols, int sm_count) {
+  LayerNormGeometry geometry;
+  geometry.rows = rows;
+  geometry.cols = cols;
+  const int64_t sms = std::max(sm_count, 1);
+  int64_t chunks = 1;
+  if (rows < kLayerNormRowsPerSmForFused * sms) {
+    const int64_t wanted = (kLayerNormBlocksPerSm * sms + rows - 1) / rows;
+    const int64_t most = std::max<int64_t>(1, cols / kLayerNormMinChunkCols);
+    chunks = std::clamp<int64_t>(wanted, 1, most);
+  }
+  int64_t chunk_cols = (cols + chunks - 1) / chunks;
+  chunk_cols = (chunk_cols + 3) / 4 * 4;
+  geometry.chunk_cols = chunk_cols;
+  geometry.chunks = (cols + chunk_cols - 1) / chunk_cols;
+  return geometry;
+}
+
+size_t layernorm_scratch_bytes(const LayerNormGeometry& geometry) {
+  if (geometry.chunks <= 1) return 0;
+  return static_cast<size_t>(geometry.rows * geometry.chunks * kPartialFloats) * sizeof(float);
+}
+
+
 namespace {
 
-using namespace ops::baseline::device;
+using namespace baseline::device;
 
 constexpr int kThreads = 256;
 constexpr unsigned kMaxGridY = 65535;
@@ -117,8 +158,7 @@ __global__ void layernorm_apply_kernel(const float* __restrict__ x,
 
 bool aligned(const void* p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; }
 
-}  // namespace
-
+// weight and bias may be null (no affine part).
 void launch_layernorm(const LayerNormGeometry& g, float eps, const float* x, const float* weight,
                       const float* bias, float* y, void* scratch, cudaStream_t stream) {
   if (g.rows * g.cols == 0) return;
@@ -133,7 +173,7 @@ void launch_layernorm(const LayerNormGeometry& g, float eps, const float* x, con
     else
       layernorm_fused_kernel<false><<<blocks, kThreads, 0, stream>>>(x, weight, bias, y, g.rows,
                                                                      g.cols, eps);
-    check_launch("kbv layernorm kernel");
+    cuda::check_launch("kbv layernorm kernel");
     return;
   }
   auto* partial = static_cast<Moments*>(scratch);
@@ -145,14 +185,60 @@ void launch_layernorm(const LayerNormGeometry& g, float eps, const float* x, con
   else
     layernorm_moments_kernel<false><<<grid, kThreads, 0, stream>>>(x, partial, g.rows, g.cols,
                                                                    g.chunk_cols);
-  check_launch("kbv layernorm moments kernel");
+  cuda::check_launch("kbv layernorm moments kernel");
   if (vector)
     layernorm_apply_kernel<true><<<grid, kThreads, 0, stream>>>(x, weight, bias, y, partial,
                                                                 g.rows, g.cols, g.chunk_cols, eps);
   else
     layernorm_apply_kernel<false><<<grid, kThreads, 0, stream>>>(x, weight, bias, y, partial,
                                                                  g.rows, g.cols, g.chunk_cols, eps);
-  check_launch("kbv layernorm apply kernel");
+  cuda::check_launch("kbv layernorm apply kernel");
 }
 
-}  // namespace kbv::cuda::kernels
+class LayerNormStep final : public cuda::measure::NodeStep {
+ public:
+  LayerNormStep(LayerNormGeometry geometry, float eps, size_t inputs,
+                cuda::measure::LibraryContext& context)
+      : geometry_(geometry), eps_(eps), inputs_(inputs), context_(context) {
+    context_.reserve_scratch(layernorm_scratch_bytes(geometry_));
+  }
+  void run(std::span<const float* const> in, float* out, cudaStream_t stream) override {
+    launch_layernorm(geometry_, eps_, in[0], inputs_ > 1 ? in[1] : nullptr,
+                     inputs_ > 2 ? in[2] : nullptr, out, context_.scratch(), stream);
+  }
+  std::string describe() const override {
+    return "kbv layernorm (Welford) rows=" + std::to_string(geometry_.rows) +
+           " cols=" + std::to_string(geometry_.cols) +
+           (geometry_.chunks > 1 ? " split into " + std::to_string(geometry_.chunks) +
+                                       " chunks (moments + apply kernels)"
+                                 : " one kernel");
+  }
+
+ private:
+  LayerNormGeometry geometry_;
+  float eps_;
+  size_t inputs_;
+  cuda::measure::LibraryContext& context_;
+};
+
+}  // namespace
+
+
+std::unique_ptr<cuda::measure::NodeStep> make_baseline_step(const cuda::measure::NodeContext& node,
+                                                            cuda::measure::LibraryContext& context) {
+  const Shape& x = node.input_shapes.at(0);
+  const int rank = baseline::int_attr(node, "normalized_rank", 1);
+  if (static_cast<size_t>(rank) > x.size())
+    throw std::invalid_argument(node.where() + ": normalized_rank exceeds the input's rank");
+  int64_t cols = 1;
+  for (size_t d = x.size() - static_cast<size_t>(rank); d < x.size(); ++d) cols *= x[d];
+  for (size_t i = 1; i < node.input_shapes.size(); ++i)
+    if (numel(node.input_shapes[i]) != cols)
+      throw std::invalid_argument(node.where() + ": weight and bias must hold the " +
+                                  std::to_string(cols) + " normalised elements");
+  return std::make_unique<LayerNormStep>(plan_layernorm(numel(x) / cols, cols, context.sm_count()),
+                                         static_cast<float>(node.attr("eps")),
+                                         node.input_shapes.size(), context);
+}
+
+}  // namespace kbv::ops::layernorm

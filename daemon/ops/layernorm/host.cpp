@@ -1,31 +1,22 @@
-// ops/layernorm.cpp — layer normalisation over the trailing dims, with optional elementwise
-// weight and bias (torch.nn.functional.layer_norm).
+// ops/layernorm/host.cpp — layernorm's host face: fp64 reference and fp32 host baseline, shape
+// inference and cost.
 #include <cmath>
 
-#include "ops/builtin_ops.hpp"
+#include "ops/layernorm/layernorm.hpp"
 #include "ops/op_support.hpp"
 
-namespace kbv::builtin_ops {
+namespace kbv::ops::layernorm {
 namespace {
 
 using namespace op_support;
 
-// torch.nn.LayerNorm: eps = 1e-5; one normalised (trailing) dim unless told otherwise.
-constexpr double kDefaultEps = 1e-5;
-constexpr double kDefaultNormalizedRank = 1;
+constexpr double kDefaultEps = default_of<Definition>("eps");
+constexpr double kDefaultNormalizedRank = default_of<Definition>("normalized_rank");
 
-class LayerNormOp : public TypedOp<LayerNormOp> {
+class LayerNormOp final : public DefinedOp<LayerNormOp, Definition> {
  public:
-  std::string_view name() const override { return "layernorm"; }
-  size_t min_inputs() const override { return 1; }
-  size_t max_inputs() const override { return 3; }
-  Attrs attribute_defaults() const override {
-    return {{"normalized_rank", kDefaultNormalizedRank}, {"eps", kDefaultEps}};
-  }
-  PrecisionClass precision_class() const override { return PrecisionClass::exact; }
-
   Shape infer_shape(const std::vector<Shape>& inputs, const Attrs& attrs) const override {
-    check_input_count(name(), "x, weight?, bias?", inputs, 1, 3);
+    check_input_count(name(), Definition::inputs, inputs, 1, 3);
     check_dims_positive(name(), inputs);
     const Shape& x = inputs[0];
     int64_t rank = int_attr(name(), attrs, "normalized_rank", kDefaultNormalizedRank, 1);
@@ -85,9 +76,9 @@ class LayerNormOp : public TypedOp<LayerNormOp> {
 
 }  // namespace
 
-const Op& layernorm() {
+const Op& host_op() {
   static const LayerNormOp op;
   return op;
 }
 
-}  // namespace kbv::builtin_ops
+}  // namespace kbv::ops::layernorm
