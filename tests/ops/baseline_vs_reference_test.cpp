@@ -31,10 +31,6 @@ std::vector<BaselineCase> cases() {
       {"conv2d_plain", "conv2d", {{2, 4, 12, 12}, {8, 4, 3, 3}, {8}}, {}},
       {"conv2d_strided_grouped", "conv2d", {{1, 6, 11, 9}, {4, 3, 3, 2}},
        {{"stride", 2}, {"padding", 1}, {"dilation", 2}, {"groups", 2}}},
-      {"maxpool2d_padded", "maxpool2d", {{2, 3, 10, 9}},
-       {{"kernel", 4}, {"stride", 1}, {"padding", 1}}},
-      {"maxpool2d_dilated", "maxpool2d", {{1, 2, 11, 11}},
-       {{"kernel", 3}, {"stride", 2}, {"padding", 1}, {"dilation", 2}}},
   };
 }
 

@@ -33,19 +33,5 @@ TEST(Flops, Conv2dCountsTapsThatTouchTheInput) {
   EXPECT_EQ(flops("conv2d", {{1, 1, 3, 3}, {1, 1, 2, 2}}, {{"padding", 1}}), 2.0 * 36);
 }
 
-TEST(Flops, MaxPoolCountsOutputsWithAComparison) {
-  // 3x3 image, kernel 2, stride 1, padding 1: 4x4 outputs, the 4 corners see one pixel.
-  EXPECT_EQ(flops("maxpool2d", {{1, 1, 3, 3}}, {{"kernel", 2}, {"stride", 1}, {"padding", 1}}),
-            12.0);
-  // No padding: every window has 4 pixels, one count per output.
-  EXPECT_EQ(flops("maxpool2d", {{2, 3, 8, 8}}), 2.0 * 3 * 4 * 4);
-  // A 1x1 window compares nothing.
-  EXPECT_EQ(flops("maxpool2d", {{1, 1, 5, 5}}, {{"kernel", 1}}), 0.0);
-  // KernelBench L1 #42: 511x511 outputs, windows of at least 3x3 real pixels everywhere.
-  EXPECT_EQ(flops("maxpool2d", {{32, 64, 512, 512}},
-                  {{"kernel", 4}, {"stride", 1}, {"padding", 1}, {"dilation", 1}}),
-            32.0 * 64 * 511 * 511);
-}
-
 }  // namespace
 }  // namespace kbv

@@ -70,36 +70,5 @@ TEST(ReferenceValues, Conv2dStrideDilationGroups) {
                 {51, 62});
 }
 
-TEST(ReferenceValues, MaxPoolPaddingIsMinusInfinity) {
-  const Attrs padded = {{"kernel", 2}, {"stride", 1}, {"padding", 1}};
-  expect_values(reference("maxpool2d", {{1, 1, 3, 3}}, {kImage3x3}, padded),
-                {1, 2, 3, 3, 4, 5, 6, 6, 7, 8, 9, 9, 7, 8, 9, 9});
-  // All negative: zero padding would wrongly give 0 on the border.
-  std::vector<double> negative;
-  for (double v : kImage3x3) negative.push_back(-v);
-  expect_values(reference("maxpool2d", {{1, 1, 3, 3}}, {negative}, padded),
-                {-1, -1, -2, -3, -1, -1, -2, -3, -4, -4, -5, -6, -7, -7, -8, -9});
-}
-
-TEST(ReferenceValues, MaxPoolStrideWithPadding) {
-  // Kernel 2, stride 2, padding 1 over 3x3: windows start at -1 and 1 in each dim.
-  const Attrs attrs = {{"kernel", 2}, {"stride", 2}, {"padding", 1}};
-  expect_values(reference("maxpool2d", {{1, 1, 3, 3}}, {kImage3x3}, attrs), {1, 3, 7, 9});
-  std::vector<double> negative;
-  for (double v : kImage3x3) negative.push_back(-v);
-  expect_values(reference("maxpool2d", {{1, 1, 3, 3}}, {negative}, attrs), {-1, -2, -4, -5});
-}
-
-TEST(ReferenceValues, MaxPoolDefaultStrideIsTheKernelAndNaNWins) {
-  // 4x4 -> 2x2 with kernel 2, stride 0 (= kernel).
-  const std::vector<double> x = {1, 5, 2, 0, 3, 4, 8, 1, 0, 0, 9, 9, -1, 2, 9, 10};
-  expect_values(reference("maxpool2d", {{1, 1, 4, 4}}, {x}), {5, 8, 2, 10});
-  std::vector<double> with_nan = x;
-  with_nan[0] = kNaN;
-  std::vector<double> out = reference("maxpool2d", {{1, 1, 4, 4}}, {with_nan});
-  EXPECT_TRUE(std::isnan(out[0]));
-  EXPECT_EQ(out[1], 8);
-}
-
 }  // namespace
 }  // namespace kbv

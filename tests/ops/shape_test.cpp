@@ -63,27 +63,12 @@ TEST(ShapeInference, Conv2dFollowsPyTorchOutputSize) {
   expect_rejected("conv2d", {{1, 4, 8, 8}, {6, 4, 3, 3}}, {{"padding", 1.5}}, "expected an integer");
 }
 
-TEST(ShapeInference, MaxPoolFloorModeAndPaddingLimit) {
-  const Attrs kernelbench = {{"kernel", 4}, {"stride", 1}, {"padding", 1}, {"dilation", 1}};
-  EXPECT_EQ(infer("maxpool2d", {{32, 64, 512, 512}}, kernelbench), (Shape{32, 64, 511, 511}));
-  EXPECT_EQ(infer("maxpool2d", {{1, 1, 7, 7}}), (Shape{1, 1, 3, 3}));  // k2, stride = kernel
-  EXPECT_EQ(infer("maxpool2d", {{1, 1, 9, 9}}, {{"kernel", 3}, {"dilation", 2}}),
-            (Shape{1, 1, 2, 2}));  // floor((9 − 4 − 1) / 3) + 1
-  expect_rejected("maxpool2d", {{1, 1, 8, 8}}, {{"kernel", 3}, {"padding", 2}},
-                  "expected padding <= kernel/2 (1)");
-  expect_rejected("maxpool2d", {{1, 1, 1, 1}}, {{"kernel", 3}, {"padding", 0}},
-                  "does not fit input 1x1");
-  expect_rejected("maxpool2d", {{1, 8, 8}}, {}, "expected rank 4");
-  expect_rejected("maxpool2d", {{1, 1, 8, 8}}, {{"kernel", 0}}, "expected an integer >= 1");
-}
-
 TEST(ShapeInference, ExplicitDefaultsMeanTheSameAsNone) {
   struct Case {
     const char* op;
     std::vector<Shape> shapes;
   };
   const std::vector<Case> cases = {
-      {"maxpool2d", {{1, 2, 6, 6}}},
       {"conv2d", {{1, 2, 6, 6}, {3, 2, 3, 3}}}};
   for (const Case& c : cases) {
     const Op& op = op_named(c.op);

@@ -6,11 +6,10 @@
 
 namespace kbv::builtin_ops {
 
-// Products (matmul.cpp) and windows (conv2d.cpp, maxpool2d.cpp).
+// Products (matmul.cpp) and convolution (conv2d.cpp).
 const Op& matmul();
 const Op& bmm();
 const Op& linear();
 const Op& conv2d();
-const Op& maxpool2d();
 
 }  // namespace kbv::builtin_ops

@@ -14,7 +14,7 @@ namespace kbv::cuda::ref {
 void add_channel_bias_f64(double* y, const double* bias, int64_t outer, int64_t channels,
                           int64_t inner, cudaStream_t stream);
 
-// ---- convolution and pooling (conv_pool_f64.cu) ----
+// ---- convolution (conv_pool_f64.cu) ----
 struct ConvGeometry {
   int64_t batch = 0, in_channels = 0, in_h = 0, in_w = 0;
   int64_t out_channels = 0, kernel_h = 0, kernel_w = 0, out_h = 0, out_w = 0;
@@ -30,12 +30,5 @@ struct ConvGeometry {
 // of group `group`) reads for output pixel p of image `image`, 0 where it falls in the padding.
 void im2col_f64(const double* x, double* columns, const ConvGeometry& geometry, int64_t image,
                 int64_t group, int64_t first_column, int64_t column_count, cudaStream_t stream);
-
-struct PoolGeometry {
-  int64_t planes = 0, in_h = 0, in_w = 0, out_h = 0, out_w = 0;  // planes = batch × channels
-  int64_t kernel = 1, stride = 1, padding = 0, dilation = 1;
-};
-// Max over each window; padded positions are skipped (as if −∞); NaN propagates.
-void maxpool2d_f64(const double* x, double* y, const PoolGeometry& geometry, cudaStream_t stream);
 
 }  // namespace kbv::cuda::ref

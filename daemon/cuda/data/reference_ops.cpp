@@ -61,19 +61,6 @@ void linear(const Call& c) {
   if (c.input(2) != nullptr) ref::add_channel_bias_f64(c.args.output, c.input(2), m, n, 1, c.stream);
 }
 
-void maxpool2d(const Call& c) {
-  const Shape& x = c.shape(0);
-  const Shape& y = c.args.output_shape;  // validated against the host's infer_shape
-  ref::PoolGeometry g;
-  g.planes = x[0] * x[1], g.in_h = x[2], g.in_w = x[3], g.out_h = y[2], g.out_w = y[3];
-  g.kernel = c.integer("kernel", 1);
-  g.stride = c.integer("stride", 0);
-  if (g.stride == 0) g.stride = g.kernel;  // the host op's convention: 0 means the kernel size
-  g.padding = c.integer("padding", 0);
-  g.dilation = c.integer("dilation", 1);
-  ref::maxpool2d_f64(c.input(0), c.args.output, g, c.stream);
-}
-
 // im2col in chunks of output pixels, each followed by one GEMM per group:
 //   y[n, group's channels, chunk] = weight[group] [Og, Kc] · columns [Kc, chunk].
 void conv2d_chunked(const Call& c, size_t max_column_bytes) {
@@ -122,7 +109,7 @@ const std::map<std::string, DeviceOp, std::less<>>& device_ops() {
 #include "ops/op_list.inc"
 #undef KBV_OP
       {"matmul", matmul},       {"bmm", bmm},
-      {"linear", linear},   {"conv2d", conv2d},       {"maxpool2d", maxpool2d}};
+      {"linear", linear},   {"conv2d", conv2d}};
   return table;
 }
 

@@ -64,14 +64,6 @@ std::vector<OpCase> op_cases() {
        {{"stride", 2}, {"padding", 1}}},
       {"conv2d_dilated_grouped", "conv2d", {{2, 4, 16, 16}, {8, 2, 3, 3}},
        {{"dilation", 2}, {"groups", 2}}},
-      {"maxpool2d_k4_s1_p1", "maxpool2d", {{2, 4, 16, 16}},
-       {{"kernel", 4}, {"stride", 1}, {"padding", 1}}},
-      {"maxpool2d_k2_default_stride", "maxpool2d", {{2, 3, 9, 9}}, {{"kernel", 2}}},
-      // The register-tiled unit-stride path: ragged tile edges in both directions.
-      {"maxpool2d_k3_s1_p1_ragged", "maxpool2d", {{2, 3, 37, 45}}, {{"kernel", 3}, {"stride", 1}, {"padding", 1}}},
-      {"maxpool2d_k5_s1_p2", "maxpool2d", {{1, 2, 21, 130}}, {{"kernel", 5}, {"stride", 1}, {"padding", 2}}},
-      {"maxpool2d_k2_s1_p0", "maxpool2d", {{3, 1, 17, 9}}, {{"kernel", 2}, {"stride", 1}}},
-      {"maxpool2d_k4_s1_dilated", "maxpool2d", {{1, 2, 20, 20}}, {{"kernel", 3}, {"stride", 1}, {"dilation", 2}}},
   };
   cases.insert(cases.end(), legacy.begin(), legacy.end());
   return cases;

@@ -57,7 +57,7 @@ std::unique_ptr<NodeStep> make_node_step(const NodeContext& node, LibraryContext
     return factory->second(node, context);
   if (op == "matmul" || op == "bmm" || op == "linear") return make_blas_step(node, context);
   if (op == "conv2d") return make_conv_step(node, context);
-  return make_kernel_step(node, context);
+  throw std::invalid_argument(node.where() + ": op '" + op + "' has no CUDA baseline");
 }
 
 }  // namespace kbv::cuda::measure

@@ -1,15 +1,27 @@
-// kernels/maxpool.cu — 2-D max pooling (torch.nn.MaxPool2d, ceil_mode=False), padding treated
-// as -inf, NaN propagating as in PyTorch's kernel. Unit stride and dilation (KernelBench's
-// pools) take a register-tiled kernel: each thread loads a (R+K-1)×(V+K-1) input window once
-// for R×V outputs, a row max then a column max; other geometries one thread per output.
+// ops/maxpool2d/baseline.cu — maxpool2d's CUDA baseline (torch.nn.MaxPool2d, ceil_mode=False),
+// padding treated as -inf, NaN propagating as in PyTorch's kernel. Unit stride and dilation
+// (KernelBench's pools) take a register-tiled kernel: each thread loads a (R+K-1)×(V+K-1) input
+// window once for R×V outputs, a row max then a column max; other geometries one thread per
+// output.
 #include <algorithm>
+#include <memory>
+#include <stdexcept>
 
-#include "measure/kernels/kernels.hpp"
+#include "common/cuda_error.hpp"
+#include "measure/baseline/node_step.hpp"
 #include "measure/support/sm_count.hpp"
-#include "measure/support/library_errors.hpp"
+#include "ops/common/baseline/step_support.hpp"
 
-namespace kbv::cuda::kernels {
+namespace kbv::ops::maxpool2d {
 namespace {
+
+// Max pooling over [planes = N·C, H, W]; padding counts as -inf; NaN propagates.
+struct Pool2dGeometry {
+  int64_t planes = 0;
+  int64_t in_h = 0, in_w = 0;
+  int64_t out_h = 0, out_w = 0;
+  int kernel = 1, stride = 1, padding = 0, dilation = 1;
+};
 
 constexpr int kThreads = 256;
 
@@ -102,7 +114,7 @@ void launch_unit_stride(const Pool2dGeometry& g, const float* x, float* y, cudaS
                   static_cast<unsigned>((g.out_h + kTiledBlockY * kTileRows - 1) / (kTiledBlockY * kTileRows)),
                   static_cast<unsigned>(g.planes));
   maxpool2d_unit_stride_kernel<K><<<grid, block, 0, stream>>>(g, x, y);
-  check_launch("kbv maxpool2d kernel (unit stride, register tiles)");
+  cuda::check_launch("kbv maxpool2d kernel (unit stride, register tiles)");
 }
 
 // CUDA's grid limits for the tiled launch (y and z dimensions).
@@ -121,8 +133,6 @@ bool launch_tiled(const Pool2dGeometry& g, const float* x, float* y, cudaStream_
   }
 }
 
-}  // namespace
-
 void launch_maxpool2d(const Pool2dGeometry& geometry, const float* x, float* y,
                       cudaStream_t stream) {
   const int64_t total = geometry.planes * geometry.out_h * geometry.out_w;
@@ -131,9 +141,47 @@ void launch_maxpool2d(const Pool2dGeometry& geometry, const float* x, float* y,
   // Enough resident blocks to fill every SM many times over; the loop covers the rest.
   constexpr int64_t kBlocksPerSm = 32;
   const int64_t blocks = std::min((total + kThreads - 1) / kThreads,
-                                  kBlocksPerSm * measure::current_sm_count());
+                                  kBlocksPerSm * cuda::measure::current_sm_count());
   maxpool2d_kernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(geometry, x, y);
-  check_launch("kbv maxpool2d kernel");
+  cuda::check_launch("kbv maxpool2d kernel");
 }
 
-}  // namespace kbv::cuda::kernels
+class MaxPoolStep final : public cuda::measure::NodeStep {
+ public:
+  explicit MaxPoolStep(Pool2dGeometry geometry) : geometry_(geometry) {}
+  void run(std::span<const float* const> in, float* out, cudaStream_t stream) override {
+    launch_maxpool2d(geometry_, in[0], out, stream);
+  }
+  std::string describe() const override {
+    return "kbv maxpool2d kernel k=" + std::to_string(geometry_.kernel) +
+           " s=" + std::to_string(geometry_.stride) + " p=" + std::to_string(geometry_.padding) +
+           " d=" + std::to_string(geometry_.dilation);
+  }
+
+ private:
+  Pool2dGeometry geometry_;
+};
+
+}  // namespace
+
+std::unique_ptr<cuda::measure::NodeStep> make_baseline_step(const cuda::measure::NodeContext& node,
+                                                            cuda::measure::LibraryContext&) {
+  const Shape& x = node.input_shapes.at(0);
+  const Shape& y = node.output_shape;
+  if (x.size() != 4 || y.size() != 4)
+    throw std::invalid_argument(node.where() + ": expected x[N, C, H, W]");
+  Pool2dGeometry g;
+  g.planes = x[0] * x[1];
+  g.in_h = x[2];
+  g.in_w = x[3];
+  g.out_h = y[2];
+  g.out_w = y[3];
+  g.kernel = baseline::int_attr(node, "kernel", 1);
+  g.stride = baseline::int_attr(node, "stride", 0);
+  if (g.stride == 0) g.stride = g.kernel;  // PyTorch: stride defaults to kernel_size
+  g.padding = baseline::int_attr(node, "padding", 0);
+  g.dilation = baseline::int_attr(node, "dilation", 1);
+  return std::make_unique<MaxPoolStep>(g);
+}
+
+}  // namespace kbv::ops::maxpool2d

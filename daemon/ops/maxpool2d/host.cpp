@@ -1,22 +1,20 @@
-// ops/maxpool2d.cpp — 2-D max pooling over NCHW input with stride, implicit -inf padding and
-// dilation, floor mode (torch.nn.functional.max_pool2d, ceil_mode=False).
+// ops/maxpool2d/host.cpp — maxpool2d's host face: fp64 reference and fp32 host baseline, shape
+// inference and cost.
 #include <cmath>
 #include <limits>
 
-#include "ops/builtin_ops.hpp"
+#include "ops/maxpool2d/maxpool2d.hpp"
 #include "ops/op_support.hpp"
 
-namespace kbv::builtin_ops {
+namespace kbv::ops::maxpool2d {
 namespace {
 
 using namespace op_support;
 
-// torch.nn.MaxPool2d: stride defaults to kernel_size (spelled 0 here, since attributes are
-// numbers), padding 0, dilation 1. kbv's own default kernel is 2, the common 2x2 pool.
-constexpr double kDefaultKernel = 2;
-constexpr double kDefaultStride = 0;  // 0: the kernel size
-constexpr double kDefaultPadding = 0;
-constexpr double kDefaultDilation = 1;
+constexpr double kDefaultKernel = default_of<Definition>("kernel");
+constexpr double kDefaultStride = default_of<Definition>("stride");  // 0: the kernel size
+constexpr double kDefaultPadding = default_of<Definition>("padding");
+constexpr double kDefaultDilation = default_of<Definition>("dilation");
 
 struct PoolGeometry {
   int64_t n, c, h, w, oh, ow;
@@ -67,19 +65,8 @@ int64_t taps_inside(int64_t out, int64_t size, const PoolGeometry& g) {
   return count;
 }
 
-class MaxPool2dOp : public TypedOp<MaxPool2dOp> {
+class MaxPool2dOp final : public DefinedOp<MaxPool2dOp, Definition> {
  public:
-  std::string_view name() const override { return "maxpool2d"; }
-  size_t min_inputs() const override { return 1; }
-  size_t max_inputs() const override { return 1; }
-  Attrs attribute_defaults() const override {
-    return {{"kernel", kDefaultKernel},
-            {"stride", kDefaultStride},
-            {"padding", kDefaultPadding},
-            {"dilation", kDefaultDilation}};
-  }
-  PrecisionClass precision_class() const override { return PrecisionClass::exact; }
-
   Shape infer_shape(const std::vector<Shape>& inputs, const Attrs& attrs) const override {
     PoolGeometry g = pool_geometry(inputs, attrs);
     return {g.n, g.c, g.oh, g.ow};
@@ -132,9 +119,9 @@ class MaxPool2dOp : public TypedOp<MaxPool2dOp> {
 
 }  // namespace
 
-const Op& maxpool2d() {
+const Op& host_op() {
   static const MaxPool2dOp op;
   return op;
 }
 
-}  // namespace kbv::builtin_ops
+}  // namespace kbv::ops::maxpool2d
