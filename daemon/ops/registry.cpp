@@ -36,7 +36,7 @@ std::vector<const Op*> collect_ops() {
     ops.push_back(&entry.op);
   }
   namespace b = builtin_ops;
-  for (const Op* op : {&b::matmul(), &b::bmm(), &b::linear(), &b::conv2d()})
+  for (const Op* op : {&b::conv2d()})
     ops.push_back(op);
   return ops;
 }

@@ -24,10 +24,6 @@ constexpr double kMaxRelativeL2 = 1e-5;
 
 std::vector<BaselineCase> cases() {
   return {
-      {"matmul", "matmul", {{17, 45}, {45, 23}}, {}},
-      {"bmm", "bmm", {{3, 9, 20}, {3, 20, 11}}, {}},
-      {"linear_bias", "linear", {{13, 64}, {21, 64}, {21}}, {}},
-      {"linear_no_bias", "linear", {{2, 3, 16}, {5, 16}}, {}},
       {"conv2d_plain", "conv2d", {{2, 4, 12, 12}, {8, 4, 3, 3}, {8}}, {}},
       {"conv2d_strided_grouped", "conv2d", {{1, 6, 11, 9}, {4, 3, 3, 2}},
        {{"stride", 2}, {"padding", 1}, {"dilation", 2}, {"groups", 2}}},

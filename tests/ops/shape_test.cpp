@@ -25,24 +25,6 @@ void expect_rejected(const std::string& op, const std::vector<Shape>& shapes, co
   }
 }
 
-TEST(ShapeInference, MatmulAndBmmInnerDims) {
-  EXPECT_EQ(infer("matmul", {{8205, 2949}, {2949, 5921}}), (Shape{8205, 5921}));
-  expect_rejected("matmul", {{3, 4}, {5, 6}}, {}, "expected b.shape[0] == a.shape[1]");
-  expect_rejected("matmul", {{3, 4, 5}, {5, 6}}, {}, "expected rank 2 [M, K]");
-  EXPECT_EQ(infer("bmm", {{128, 512, 1024}, {128, 1024, 2048}}), (Shape{128, 512, 2048}));
-  expect_rejected("bmm", {{2, 3, 4}, {3, 4, 5}}, {}, "equal batch sizes");
-  expect_rejected("bmm", {{2, 3, 4}, {2, 5, 6}}, {}, "b.shape[1] == a.shape[2]");
-  expect_rejected("bmm", {{3, 4}, {4, 5}}, {}, "expected rank 3");
-}
-
-TEST(ShapeInference, LinearTakesWeightOutByIn) {
-  EXPECT_EQ(infer("linear", {{1024, 8192}, {4096, 8192}, {4096}}), (Shape{1024, 4096}));
-  EXPECT_EQ(infer("linear", {{2, 3, 8}, {5, 8}}), (Shape{2, 3, 5}));
-  expect_rejected("linear", {{4, 8}, {8, 5}}, {}, "expected weight.shape[1] == x.shape[-1] (8)");
-  expect_rejected("linear", {{4, 8}, {5, 8}, {8}}, {}, "bias has shape [8]; expected [5]");
-  expect_rejected("linear", {{4, 8}, {5, 8}, {5, 1}}, {}, "expected [5]");
-}
-
 TEST(ShapeInference, Conv2dFollowsPyTorchOutputSize) {
   EXPECT_EQ(infer("conv2d", {{16, 16, 1024, 1024}, {128, 16, 3, 3}}),
             (Shape{16, 128, 1022, 1022}));

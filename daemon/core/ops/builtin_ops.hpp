@@ -6,10 +6,7 @@
 
 namespace kbv::builtin_ops {
 
-// Products (matmul.cpp) and convolution (conv2d.cpp).
-const Op& matmul();
-const Op& bmm();
-const Op& linear();
+// Convolution (conv2d.cpp).
 const Op& conv2d();
 
 }  // namespace kbv::builtin_ops

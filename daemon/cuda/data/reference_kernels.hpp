@@ -10,10 +10,6 @@
 namespace kbv::cuda::ref {
 
 // ---- elementwise (elementwise_f64.cu) ----
-// y[(o * channels + c) * inner + i] += bias[c]: a linear layer's or a convolution's bias.
-void add_channel_bias_f64(double* y, const double* bias, int64_t outer, int64_t channels,
-                          int64_t inner, cudaStream_t stream);
-
 // ---- convolution (conv_pool_f64.cu) ----
 struct ConvGeometry {
   int64_t batch = 0, in_channels = 0, in_h = 0, in_w = 0;

@@ -8,8 +8,9 @@
 #include <map>
 
 #include "common/device_buffer.hpp"
-#include "data/gemm_f64.hpp"
 #include "data/reference_kernels.hpp"
+#include "ops/common/reference/channel_bias_f64.hpp"
+#include "ops/common/reference/gemm_f64.hpp"
 #include "ops/common/reference/reference_call.hpp"
 #include "ops/op_support.hpp"
 #include "ops/registry.hpp"
@@ -23,43 +24,6 @@ namespace kbv::cuda {
 namespace {
 
 using Call = ops::ReferenceCall;
-
-// ---- products ----
-
-void matmul(const Call& c) {
-  const Shape& a = c.shape(0);  // [M, K] · [K, N]
-  const int64_t m = a[0], k = a[1], n = c.args.output_shape[1];
-  RowMajorGemm g;
-  g.m = m, g.n = n, g.k = k;
-  g.a = c.input(0), g.lda = k;
-  g.b = c.input(1), g.ldb = n;
-  g.c = c.args.output, g.ldc = n;
-  gemm_f64(c.context, g);
-}
-
-void bmm(const Call& c) {
-  const Shape& a = c.shape(0);  // [B, M, K] · [B, K, N]
-  const int64_t batch = a[0], m = a[1], k = a[2], n = c.args.output_shape[2];
-  RowMajorGemm g;
-  g.m = m, g.n = n, g.k = k, g.batch = batch;
-  g.a = c.input(0), g.lda = k, g.stride_a = m * k;
-  g.b = c.input(1), g.ldb = n, g.stride_b = k * n;
-  g.c = c.args.output, g.ldc = n, g.stride_c = m * n;
-  gemm_f64(c.context, g);
-}
-
-void linear(const Call& c) {
-  const int64_t k = c.shape(0).back();  // x[..., K] · weight[N, K]ᵀ + bias[N]
-  const int64_t n = c.shape(1)[0];
-  const int64_t m = numel(c.shape(0)) / k;
-  RowMajorGemm g;
-  g.m = m, g.n = n, g.k = k;
-  g.a = c.input(0), g.lda = k;
-  g.b = c.input(1), g.ldb = k, g.transpose_b = true;
-  g.c = c.args.output, g.ldc = n;
-  gemm_f64(c.context, g);
-  if (c.input(2) != nullptr) ref::add_channel_bias_f64(c.args.output, c.input(2), m, n, 1, c.stream);
-}
 
 // im2col in chunks of output pixels, each followed by one GEMM per group:
 //   y[n, group's channels, chunk] = weight[group] [Og, Kc] · columns [Kc, chunk].
@@ -85,18 +49,18 @@ void conv2d_chunked(const Call& c, size_t max_column_bytes) {
       const int64_t count = std::min(chunk, pixels - first);
       for (int64_t group = 0; group < g.groups; ++group) {
         ref::im2col_f64(c.input(0), columns.get(), g, image, group, first, count, c.stream);
-        RowMajorGemm gemm;
+        ops::reference::RowMajorGemm gemm;
         gemm.m = group_out, gemm.n = count, gemm.k = rows;
         gemm.a = c.input(1) + group * group_out * rows, gemm.lda = rows;
         gemm.b = columns.get(), gemm.ldb = count;
         gemm.c = c.args.output + (image * g.out_channels + group * group_out) * pixels + first;
         gemm.ldc = pixels;
-        gemm_f64(c.context, gemm);
+        ops::reference::gemm_f64(c.context, gemm);
       }
     }
   }
   if (c.input(2) != nullptr) {
-    ref::add_channel_bias_f64(c.args.output, c.input(2), g.batch, g.out_channels, pixels, c.stream);
+    ops::reference::add_channel_bias_f64(c.args.output, c.input(2), g.batch, g.out_channels, pixels, c.stream);
   }
 }
 void conv2d(const Call& c) { conv2d_chunked(c, kConvColumnBudgetBytes); }
@@ -108,8 +72,7 @@ const std::map<std::string, DeviceOp, std::less<>>& device_ops() {
 #define KBV_OP(OP_NAME) {#OP_NAME, &::kbv::ops::OP_NAME::device_reference},
 #include "ops/op_list.inc"
 #undef KBV_OP
-      {"matmul", matmul},       {"bmm", bmm},
-      {"linear", linear},   {"conv2d", conv2d}};
+      {"conv2d", conv2d}};
   return table;
 }
 

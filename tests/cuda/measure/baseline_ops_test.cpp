@@ -53,11 +53,6 @@ std::vector<OpCase> folder_cases() {
 std::vector<OpCase> op_cases() {
   std::vector<OpCase> cases = folder_cases();
   std::vector<OpCase> legacy = {
-      {"matmul", "matmul", {{64, 48}, {48, 80}}, {}},
-      {"matmul_irregular", "matmul", {{67, 45}, {45, 83}}, {}},
-      {"bmm", "bmm", {{4, 32, 48}, {4, 48, 40}}, {}},
-      {"linear_bias", "linear", {{32, 64}, {48, 64}, {48}}, {}},
-      {"linear_no_bias", "linear", {{32, 64}, {48, 64}}, {}},
       {"conv2d", "conv2d", {{2, 4, 16, 16}, {8, 4, 3, 3}}, {}},
       {"conv2d_bias", "conv2d", {{2, 4, 12, 12}, {8, 4, 3, 3}, {8}}, {}},
       {"conv2d_strided_padded", "conv2d", {{2, 4, 15, 15}, {8, 4, 3, 3}},

@@ -55,7 +55,6 @@ std::unique_ptr<NodeStep> make_node_step(const NodeContext& node, LibraryContext
                                 " but the op gives " + kbv::to_string(expected));
   if (auto factory = step_factories().find(op); factory != step_factories().end())
     return factory->second(node, context);
-  if (op == "matmul" || op == "bmm" || op == "linear") return make_blas_step(node, context);
   if (op == "conv2d") return make_conv_step(node, context);
   throw std::invalid_argument(node.where() + ": op '" + op + "' has no CUDA baseline");
 }

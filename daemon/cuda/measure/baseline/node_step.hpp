@@ -37,8 +37,7 @@ struct NodeContext {
 // Throws std::invalid_argument for an op or a configuration the CUDA baseline cannot run.
 std::unique_ptr<NodeStep> make_node_step(const NodeContext& node, LibraryContext& context);
 
-// Per family of ops (blas_steps.cpp, conv_step.cpp).
-std::unique_ptr<NodeStep> make_blas_step(const NodeContext& node, LibraryContext& context);
+// Per family of ops (conv_step.cpp).
 std::unique_ptr<NodeStep> make_conv_step(const NodeContext& node, LibraryContext& context);
 
 }  // namespace kbv::cuda::measure

@@ -1,11 +1,12 @@
-// data/gemm_f64.hpp — row-major fp64 (batched) GEMM through cuBLAS, which is column-major.
+// ops/common/reference/gemm_f64.hpp — row-major fp64 (batched) GEMM through cuBLAS, which is
+// column-major, for the products' and conv2d's device references.
 #pragma once
 
 #include <cstdint>
 
 #include "data/reference_context.hpp"
 
-namespace kbv::cuda {
+namespace kbv::ops::reference {
 
 // For each of `batch` problems: C[m,n] = A[m,k] · B, where B is [k,n] row-major, or [n,k]
 // row-major and used transposed when transpose_b (a linear layer's weight). Leading dimensions
@@ -23,6 +24,6 @@ struct RowMajorGemm {
 };
 
 // Asynchronous on the context's stream; throws CudaError when cuBLAS refuses the call.
-void gemm_f64(const ReferenceContext& context, const RowMajorGemm& gemm);
+void gemm_f64(const cuda::ReferenceContext& context, const RowMajorGemm& gemm);
 
-}  // namespace kbv::cuda
+}  // namespace kbv::ops::reference

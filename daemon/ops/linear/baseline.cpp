@@ -1,73 +1,32 @@
-// baseline/blas_steps.cpp — matmul, bmm and linear as PyTorch eager calls cuBLAS:
-//   mm       → cublasSgemm                  (at::cuda::blas::gemm<float>)
-//   bmm      → cublasSgemmStridedBatched    (at::cuda::blas::bgemm<float>)
-//   linear   → cuBLASLt matmul, epilogue BIAS (addmm's gemm_and_bias path) when a bias is
-//              given, else cublasSgemm on the transposed weight (F.linear → mm(x, Wᵀ)).
-// Row-major C[M,N] = A[M,K]·B[K,N] is column-major Cᵀ = Bᵀ·Aᵀ: the operands swap and no
-// transpose is needed (PyTorch does the same).
+// ops/linear/baseline.cpp — linear's CUDA baseline, as PyTorch eager runs F.linear: with a
+// bias, one cuBLASLt matmul with the BIAS epilogue (addmm's gemm_and_bias path); without, a
+// cublasSgemm on the transposed weight (F.linear → mm(x, Wᵀ)). Leading dims of x flatten into M.
 #include <algorithm>
-#include <climits>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
-#include "measure/baseline/node_step.hpp"
 #include "measure/support/library_errors.hpp"
+#include "ops/common/baseline/blas.hpp"
 
-namespace kbv::cuda::measure {
+namespace kbv::ops::linear {
 namespace {
+
+using baseline::math_text;
+using cuda::CudaError;
+using cuda::MathMode;
+using cuda::measure::check;
+using cuda::measure::CublasLtLayout;
+using cuda::measure::CublasLtMatmulDesc;
+using cuda::measure::CublasLtPreference;
+using cuda::measure::kBlasWorkspaceBytes;
+using cuda::measure::LibraryContext;
+using cuda::measure::NodeStep;
 
 constexpr float kOne = 1.f;
 constexpr float kZero = 0.f;
-
-int as_blas_int(int64_t value, const NodeContext& node, const char* dim) {
-  if (value < 1 || value > INT_MAX)
-    throw std::invalid_argument(node.where() + ": dimension " + dim + " = " +
-                                std::to_string(value) + " is outside cuBLAS's int range");
-  return static_cast<int>(value);
-}
-
-std::string math_text(MathMode mode) {
-  return mode == MathMode::tf32 ? "TF32 tensor-op math" : "strict fp32 math";
-}
-
-// C[batch][M,N] = A[batch][M,K] · B[batch][K,N]
-class GemmStep final : public NodeStep {
- public:
-  GemmStep(LibraryContext& context, int64_t batch, int m, int n, int k)
-      : context_(context), batch_(batch), m_(m), n_(n), k_(k) {
-    context_.cublas();
-  }
-
-  void run(std::span<const float* const> in, float* out, cudaStream_t) override {
-    const float* a = in[0];
-    const float* b = in[1];
-    if (batch_ == 1) {
-      check(cublasSgemm(context_.cublas(), CUBLAS_OP_N, CUBLAS_OP_N, n_, m_, k_, &kOne, b, n_, a,
-                        k_, &kZero, out, n_),
-            "cublasSgemm");
-    } else {
-      check(cublasSgemmStridedBatched(
-                context_.cublas(), CUBLAS_OP_N, CUBLAS_OP_N, n_, m_, k_, &kOne, b, n_,
-                static_cast<long long>(k_) * n_, a, k_, static_cast<long long>(m_) * k_, &kZero,
-                out, n_, static_cast<long long>(m_) * n_, static_cast<int>(batch_)),
-            "cublasSgemmStridedBatched");
-    }
-  }
-
-  std::string describe() const override {
-    return std::string(batch_ == 1 ? "cublasSgemm" : "cublasSgemmStridedBatched") +
-           " batch=" + std::to_string(batch_) + " m=" + std::to_string(m_) +
-           " n=" + std::to_string(n_) + " k=" + std::to_string(k_) + " (" +
-           math_text(context_.mode()) + ")";
-  }
-
- private:
-  LibraryContext& context_;
-  int64_t batch_;
-  int m_, n_, k_;
-};
 
 // y[M,N] = x[M,K] · W[N,K]ᵀ, no bias: column-major yᵀ = op_T(W) · xᵀ.
 class LinearNoBiasStep final : public NodeStep {
@@ -200,37 +159,15 @@ class LinearBiasStep final : public NodeStep {
 
 }  // namespace
 
-std::unique_ptr<NodeStep> make_blas_step(const NodeContext& node, LibraryContext& context) {
-  const std::string& op = node.node.op;
-  const std::vector<Shape>& in = node.input_shapes;
-  if (op == "matmul" || op == "bmm") {
-    if (in.size() != 2) throw std::invalid_argument(node.where() + ": expected inputs a, b");
-    const Shape& a = in[0];
-    const Shape& b = in[1];
-    if (a.size() == 2 && b.size() == 2 && a[1] == b[0])
-      return std::make_unique<GemmStep>(context, 1, as_blas_int(a[0], node, "M"),
-                                        as_blas_int(b[1], node, "N"),
-                                        as_blas_int(a[1], node, "K"));
-    if (a.size() == 3 && b.size() == 3 && a[0] == b[0] && a[2] == b[1])
-      return std::make_unique<GemmStep>(context, as_blas_int(a[0], node, "batch"),
-                                        as_blas_int(a[1], node, "M"),
-                                        as_blas_int(b[2], node, "N"),
-                                        as_blas_int(a[2], node, "K"));
-    throw std::invalid_argument(node.where() + ": the CUDA baseline runs [M,K]·[K,N] and "
-                                "[B,M,K]·[B,K,N]; got " + kbv::to_string(a) + " · " + kbv::to_string(b));
-  }
-  // linear: x[..., K], weight[N, K], bias[N] optional; leading dims of x flatten into M.
-  if (in.size() < 2 || in.size() > 3 || in[1].size() != 2 || in[0].empty() ||
-      in[0].back() != in[1][1])
-    throw std::invalid_argument(node.where() + ": expected x[..., K], weight[N, K], bias[N]?");
+std::unique_ptr<NodeStep> make_baseline_step(const cuda::measure::NodeContext& node,
+                                             LibraryContext& context) {
+  const std::vector<Shape>& in = node.input_shapes;  // x[..., K], weight[N, K], bias[N]?
   const int64_t k = in[0].back();
-  const int64_t m = numel(in[0]) / k;
-  const int64_t n = in[1][0];
-  if (in.size() == 3)
-    return std::make_unique<LinearBiasStep>(context, as_blas_int(m, node, "M"),
-                                            as_blas_int(n, node, "N"), as_blas_int(k, node, "K"));
-  return std::make_unique<LinearNoBiasStep>(context, as_blas_int(m, node, "M"),
-                                            as_blas_int(n, node, "N"), as_blas_int(k, node, "K"));
+  const int m = baseline::as_blas_int(numel(in[0]) / k, node, "M");
+  const int n = baseline::as_blas_int(in[1][0], node, "N");
+  const int blas_k = baseline::as_blas_int(k, node, "K");
+  if (in.size() == 3) return std::make_unique<LinearBiasStep>(context, m, n, blas_k);
+  return std::make_unique<LinearNoBiasStep>(context, m, n, blas_k);
 }
 
-}  // namespace kbv::cuda::measure
+}  // namespace kbv::ops::linear
