@@ -21,7 +21,7 @@
 #include "data/device_inputs.hpp"
 #include "data/poison.hpp"
 #include "data/reference_graph.hpp"
-#include "data/reference_ops.hpp"
+#include "ops/conv2d/reference.hpp"
 #include "spec/catalog.hpp"
 
 namespace {
@@ -122,7 +122,7 @@ void run_problem(const kbv::ResolvedProblem& problem, cudaStream_t stream) {
     args.output_shape = problem.output_shapes[0];
     args.attrs = &problem.problem.graph[0].attrs;
     for (const size_t megabytes : {512, 128, 48, 24, 12, 6}) {
-      const float ms = time_ms(stream, [&] { kbv::cuda::conv2d_f64_device(args, context, megabytes << 20); });
+      const float ms = time_ms(stream, [&] { kbv::ops::conv2d::conv2d_f64_device(args, context, megabytes << 20); });
       std::printf("  conv2d fp64 reference, im2col budget %3zu MiB: %.2f ms\n", megabytes, ms);
     }
   }

@@ -5,8 +5,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "ops/builtin_ops.hpp"
-
 #define KBV_OP(OP_NAME) \
   namespace kbv::ops::OP_NAME { const ::kbv::Op& host_op(); }
 #include "ops/op_list.inc"
@@ -35,9 +33,6 @@ std::vector<const Op*> collect_ops() {
                              "'; rename one so they agree");
     ops.push_back(&entry.op);
   }
-  namespace b = builtin_ops;
-  for (const Op* op : {&b::conv2d()})
-    ops.push_back(op);
   return ops;
 }
 

@@ -1,10 +1,9 @@
 // tests/cuda/data/reference_ops_test.cpp — every op's CUDA fp64 reference agrees with the host
 // registry's reference_f64 on its samples (ops/<name>/cases.cpp; normwise relative difference
-// below 1e-12) and gives its hand-worked values.
-#include <set>
-
+// below 1e-12) and gives its hand-worked values; conv2d also in many small im2col chunks.
 #include "data/reference_ops.hpp"
 #include "gpu_test_support.hpp"
+#include "ops/conv2d/reference.hpp"
 #include "ops/op_cases.hpp"
 #include "ops/registry.hpp"
 
@@ -19,32 +18,11 @@ constexpr double kMaxNormwiseDifference = 1e-12;
 // The hand-worked values hold to this per element, as on the host (tests/ops/op_cases_test.cpp).
 constexpr double kHandValueTolerance = 1e-12;
 
-struct OpCase {
-  std::string op;
-  std::vector<Shape> inputs;
-  Attrs attrs;  // overrides of the op's defaults
-  std::string label() const {
-    std::string text = op + "(";
-    for (size_t i = 0; i < inputs.size(); ++i) text += (i ? ", " : "") + to_string(inputs[i]);
-    text += ")";
-    for (const auto& [name, value] : attrs) text += " " + name + "=" + std::to_string(value);
-    return text;
-  }
-};
-
-// Shapes exercise each kernel path: elementwise tails, broadcasting in both operands, reductions
-// with a wide inner extent (one thread per column) and a narrow one (one block per line),
-// negative axes, optional inputs, strides/padding/dilation/groups.
-const std::vector<OpCase>& op_cases() {
-  static const std::vector<OpCase> cases = {
-      {"conv2d", {{2, 4, 16, 16}, {8, 4, 3, 3}}, {}},
-      {"conv2d", {{2, 4, 12, 12}, {8, 4, 3, 3}, {8}}, {}},
-      {"conv2d",
-       {{2, 4, 13, 11}, {6, 2, 3, 3}, {6}},
-       {{"stride", 2}, {"padding", 1}, {"dilation", 2}, {"groups", 2}}},
-      {"conv2d", {{1, 3, 9, 10}, {5, 3, 1, 2}}, {{"stride", 3}, {"padding", 2}}},
-  };
-  return cases;
+std::string shapes_text(const ops::Sample& sample) {
+  std::string text = sample.label + " (";
+  for (size_t i = 0; i < sample.inputs.size(); ++i)
+    text += (i ? ", " : "") + to_string(sample.inputs[i]);
+  return text + ")";
 }
 
 Attrs complete_attrs(const Op& op, const Attrs& overrides) {
@@ -53,104 +31,68 @@ Attrs complete_attrs(const Op& op, const Attrs& overrides) {
   return attrs;
 }
 
-class ReferenceOpsTest : public GpuTest {
+class DeviceReferenceTest : public GpuTest, public ::testing::WithParamInterface<std::string> {
  protected:
-  // Runs one case on host and device from the same random inputs; returns the difference.
-  Difference run_case(const OpCase& c, uint64_t seed, size_t conv_column_budget = 0) {
-    const Op* op = find_op(c.op);
-    if (op == nullptr) throw std::runtime_error("no host op " + c.op);
-    const Attrs attrs = complete_attrs(*op, c.attrs);
-    const Shape out_shape = op->infer_shape(c.inputs, attrs);
-
-    std::vector<std::vector<double>> host_inputs;
-    std::vector<DeviceBuffer<double>> device_inputs;
-    OpArgs<double> host_args, device_args;
-    for (size_t i = 0; i < c.inputs.size(); ++i) {
-      host_inputs.push_back(random_normal(static_cast<size_t>(numel(c.inputs[i])), seed + i));
-      device_inputs.push_back(upload(host_inputs.back()));
-    }
-    std::vector<double> host_out(static_cast<size_t>(numel(out_shape)));
-    for (size_t i = 0; i < c.inputs.size(); ++i) {
-      host_args.inputs.push_back(host_inputs[i].data());
-      device_args.inputs.push_back(device_inputs[i].get());
-    }
-    host_args.input_shapes = device_args.input_shapes = c.inputs;
-    host_args.output_shape = device_args.output_shape = out_shape;
-    host_args.attrs = device_args.attrs = &attrs;
-    host_args.output = host_out.data();
-    op->reference_f64(host_args);
-
-    DeviceBuffer<double> device_out = nan_filled(host_out.size());
-    device_args.output = device_out.get();
-    const ReferenceContext context(stream());
-    if (conv_column_budget != 0) {
-      conv2d_f64_device(device_args, context, conv_column_budget);
-    } else {
-      run_op_f64_device(c.op, device_args, context);
-    }
-    return normwise_difference(download(device_out.get(), host_out.size()), host_out);
-  }
-
-  void expect_agreement(const OpCase& c, const Difference& d) {
-    EXPECT_LT(d.relative, kMaxNormwiseDifference)
-        << c.label() << ": device vs host fp64 reference differ by " << d.relative
-        << " (normwise), max abs " << d.max_abs << " at element " << d.worst_index;
-  }
-};
-
-TEST_F(ReferenceOpsTest, EveryHostOpHasADeviceReferenceAndATestCase) {
-  std::set<std::string> covered;
-  for (const OpCase& c : op_cases()) covered.insert(c.op);
-  for (const ops::NamedOpCases& named : ops::all_op_cases()) covered.insert(std::string(named.op));
-  for (const Op* op : all_ops()) {
-    const std::string name(op->name());
-    EXPECT_TRUE(has_device_reference(name)) << "host op " << name << " has no device reference";
-    EXPECT_TRUE(covered.count(name)) << "host op " << name << " has no case in op_cases()";
-  }
-  for (const std::string& name : device_reference_op_names()) {
-    EXPECT_NE(find_op(name), nullptr) << "device op " << name << " is not in the host registry";
-  }
-}
-
-TEST_F(ReferenceOpsTest, EveryOpMatchesTheHostReference) {
-  uint64_t seed = 1000;
-  for (const OpCase& c : op_cases()) {
-    SCOPED_TRACE(c.label());
-    expect_agreement(c, run_case(c, seed));
-    seed += 10;
-  }
-}
-
-// ---- every op folder, through its own cases ----
-
-class DeviceReferenceTest : public ReferenceOpsTest,
-                            public ::testing::WithParamInterface<std::string> {
- protected:
+  const Op& op() const { return *find_op(GetParam()); }
   const ops::OpCases& cases() const {
     for (const ops::NamedOpCases& named : ops::all_op_cases())
       if (named.op == GetParam()) return named.cases;
     throw std::runtime_error("no cases for " + GetParam());
+  }
+
+  // Runs one sample on host and device from the same random inputs; returns the difference.
+  // A nonzero `conv_column_budget` runs conv2d with that im2col budget.
+  Difference run_sample(const ops::Sample& sample, uint64_t seed, size_t conv_column_budget = 0) {
+    const Attrs attrs = complete_attrs(op(), sample.attrs);
+    const Shape out_shape = op().infer_shape(sample.inputs, attrs);
+    std::vector<std::vector<double>> host_inputs;
+    std::vector<DeviceBuffer<double>> device_inputs;
+    OpArgs<double> host_args, device_args;
+    for (size_t i = 0; i < sample.inputs.size(); ++i) {
+      host_inputs.push_back(random_normal(static_cast<size_t>(numel(sample.inputs[i])), seed + i));
+      device_inputs.push_back(upload(host_inputs.back()));
+      host_args.inputs.push_back(host_inputs.back().data());
+      device_args.inputs.push_back(device_inputs.back().get());
+    }
+    std::vector<double> host_out(static_cast<size_t>(numel(out_shape)));
+    host_args.input_shapes = device_args.input_shapes = sample.inputs;
+    host_args.output_shape = device_args.output_shape = out_shape;
+    host_args.attrs = device_args.attrs = &attrs;
+    host_args.output = host_out.data();
+    op().reference_f64(host_args);
+
+    DeviceBuffer<double> device_out = nan_filled(host_out.size());
+    device_args.output = device_out.get();
+    const ReferenceContext context(stream());
+    if (conv_column_budget != 0)
+      ops::conv2d::conv2d_f64_device(device_args, context, conv_column_budget);
+    else
+      run_op_f64_device(GetParam(), device_args, context);
+    return normwise_difference(download(device_out.get(), host_out.size()), host_out);
+  }
+
+  void expect_agreement(const ops::Sample& sample, const Difference& d) {
+    EXPECT_LT(d.relative, kMaxNormwiseDifference)
+        << GetParam() << " " << shapes_text(sample) << ": device vs host fp64 reference differ by "
+        << d.relative << " (normwise), max abs " << d.max_abs << " at element " << d.worst_index;
   }
 };
 
 TEST_P(DeviceReferenceTest, MatchesTheHostReferenceOnEverySample) {
   uint64_t seed = 2000;
   for (const ops::Sample& sample : cases().samples) {
-    const OpCase c{GetParam(), sample.inputs, sample.attrs};
-    SCOPED_TRACE(sample.label + ": " + c.label());
-    expect_agreement(c, run_case(c, seed));
+    SCOPED_TRACE(shapes_text(sample));
+    expect_agreement(sample, run_sample(sample, seed));
     seed += 10;
   }
 }
 
 // The hand-worked values hold on the device too: NaN propagation, padding, broadcasting.
 TEST_P(DeviceReferenceTest, GivesTheHandWorkedValues) {
-  const Op* op = find_op(GetParam());
-  ASSERT_NE(op, nullptr);
   const ReferenceContext context(stream());
   for (const ops::ValueCase& value : cases().values) {
     SCOPED_TRACE(value.what);
-    const Attrs attrs = complete_attrs(*op, value.attrs);
+    const Attrs attrs = complete_attrs(op(), value.attrs);
     std::vector<DeviceBuffer<double>> inputs;
     OpArgs<double> args;
     for (const std::vector<double>& data : value.data) {
@@ -158,7 +100,7 @@ TEST_P(DeviceReferenceTest, GivesTheHandWorkedValues) {
       args.inputs.push_back(inputs.back().get());
     }
     args.input_shapes = value.inputs;
-    args.output_shape = op->infer_shape(value.inputs, attrs);
+    args.output_shape = op().infer_shape(value.inputs, attrs);
     args.attrs = &attrs;
     DeviceBuffer<double> output = nan_filled(value.expected.size());
     args.output = output.get();
@@ -182,15 +124,22 @@ std::vector<std::string> case_ops() {
 INSTANTIATE_TEST_SUITE_P(EveryOp, DeviceReferenceTest, ::testing::ValuesIn(case_ops()),
                          [](const auto& param_info) { return param_info.param; });
 
-TEST_F(ReferenceOpsTest, ConvolutionInManySmallChunksMatchesTheHostReference) {
-  // A budget of a few columns forces im2col chunks that split output rows and images.
+// conv2d's im2col in chunks: a budget of a few columns forces chunks that split output rows and
+// images, on every conv2d sample.
+class ConvolutionChunksTest : public DeviceReferenceTest {};
+
+TEST_P(ConvolutionChunksTest, ManySmallChunksMatchTheHostReference) {
   constexpr size_t kTinyColumnBudget = 8 * 36 * 7;  // 7 columns of 36 fp64 rows
-  for (const OpCase& c : op_cases()) {
-    if (c.op != "conv2d") continue;
-    SCOPED_TRACE(c.label() + " chunked");
-    expect_agreement(c, run_case(c, 77, kTinyColumnBudget));
+  for (const ops::Sample& sample : cases().samples) {
+    SCOPED_TRACE(shapes_text(sample) + " chunked");
+    expect_agreement(sample, run_sample(sample, 77, kTinyColumnBudget));
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Conv2d, ConvolutionChunksTest, ::testing::Values("conv2d"),
+                         [](const auto& param_info) { return param_info.param; });
+
+class ReferenceOpsTest : public GpuTest {};
 
 TEST_F(ReferenceOpsTest, MismatchedShapesAreRejectedBeforeAnyLaunch) {
   const ReferenceContext context(stream());

@@ -41,26 +41,12 @@ Tolerance tolerance_for(const std::string& op, MathMode mode) {
 }
 
 // Every op folder's samples, named <op>_<sample>.
-std::vector<OpCase> folder_cases() {
+std::vector<OpCase> op_cases() {
   std::vector<OpCase> cases;
   for (const ops::NamedOpCases& named : ops::all_op_cases())
     for (const ops::Sample& sample : named.cases.samples)
       cases.push_back({std::string(named.op) + "_" + sample.label, std::string(named.op),
                        sample.inputs, sample.attrs});
-  return cases;
-}
-
-std::vector<OpCase> op_cases() {
-  std::vector<OpCase> cases = folder_cases();
-  std::vector<OpCase> legacy = {
-      {"conv2d", "conv2d", {{2, 4, 16, 16}, {8, 4, 3, 3}}, {}},
-      {"conv2d_bias", "conv2d", {{2, 4, 12, 12}, {8, 4, 3, 3}, {8}}, {}},
-      {"conv2d_strided_padded", "conv2d", {{2, 4, 15, 15}, {8, 4, 3, 3}},
-       {{"stride", 2}, {"padding", 1}}},
-      {"conv2d_dilated_grouped", "conv2d", {{2, 4, 16, 16}, {8, 2, 3, 3}},
-       {{"dilation", 2}, {"groups", 2}}},
-  };
-  cases.insert(cases.end(), legacy.begin(), legacy.end());
   return cases;
 }
 

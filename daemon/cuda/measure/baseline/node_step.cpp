@@ -8,10 +8,10 @@
 
 #include "ops/registry.hpp"
 
-#define KBV_OP(OP_NAME)                                                              \
-  namespace kbv::ops::OP_NAME {                                                      \
-  ::std::unique_ptr<::kbv::cuda::measure::NodeStep> make_baseline_step(              \
-      const ::kbv::cuda::measure::NodeContext&, ::kbv::cuda::measure::LibraryContext&); \
+#define KBV_OP(OP_NAME)                                                                  \
+  namespace kbv::ops::OP_NAME {                                                          \
+  ::std::unique_ptr<::kbv::cuda::measure::NodeStep> make_baseline_step(                  \
+      const ::kbv::cuda::measure::NodeContext&, ::kbv::cuda::measure::LibraryContext&);  \
   }
 #include "ops/op_list.inc"
 #undef KBV_OP
@@ -44,19 +44,18 @@ double NodeContext::attr(const std::string& name) const {
 }
 
 std::unique_ptr<NodeStep> make_node_step(const NodeContext& node, LibraryContext& context) {
-  const std::string& op = node.node.op;
-  const Op* host_op = find_op(op);
-  if (host_op == nullptr) throw std::invalid_argument(node.where() + ": no op of that name");
+  const Op* host_op = find_op(node.node.op);
+  const auto factory = step_factories().find(node.node.op);
+  // Both tables come from the same op list, so an op is in both or in neither.
+  if (host_op == nullptr || factory == step_factories().end())
+    throw std::invalid_argument(node.where() + ": no op of that name");
   // The spec loader checked this already; a caller building nodes by hand gets the host op's
   // own error instead of a kernel running on shapes it does not expect.
   const Shape expected = host_op->infer_shape(node.input_shapes, node.node.attrs);
   if (expected != node.output_shape)
     throw std::invalid_argument(node.where() + ": output shape " + kbv::to_string(node.output_shape) +
                                 " but the op gives " + kbv::to_string(expected));
-  if (auto factory = step_factories().find(op); factory != step_factories().end())
-    return factory->second(node, context);
-  if (op == "conv2d") return make_conv_step(node, context);
-  throw std::invalid_argument(node.where() + ": op '" + op + "' has no CUDA baseline");
+  return factory->second(node, context);
 }
 
 }  // namespace kbv::cuda::measure

@@ -1,20 +1,19 @@
-// ops/conv2d.cpp — 2-D cross-correlation with stride, zero padding, dilation and groups
-// (torch.nn.functional.conv2d), NCHW input, OIHW weight, optional per-channel bias.
+// ops/conv2d/host.cpp — conv2d's host face: fp64 reference and fp32 host baseline, shape
+// inference and cost.
 #include <algorithm>
 
-#include "ops/builtin_ops.hpp"
+#include "ops/conv2d/conv2d.hpp"
 #include "ops/op_support.hpp"
 
-namespace kbv::builtin_ops {
+namespace kbv::ops::conv2d {
 namespace {
 
 using namespace op_support;
 
-// torch.nn.Conv2d defaults.
-constexpr double kDefaultStride = 1;
-constexpr double kDefaultPadding = 0;
-constexpr double kDefaultDilation = 1;
-constexpr double kDefaultGroups = 1;
+constexpr double kDefaultStride = default_of<Definition>("stride");
+constexpr double kDefaultPadding = default_of<Definition>("padding");
+constexpr double kDefaultDilation = default_of<Definition>("dilation");
+constexpr double kDefaultGroups = default_of<Definition>("groups");
 
 // Sizes of one conv2d application, validated.
 struct ConvGeometry {
@@ -84,19 +83,8 @@ ValidRange valid_outputs(int64_t offset, int64_t size, int64_t stride, int64_t o
   return {first, std::max(first, last)};
 }
 
-class Conv2dOp : public TypedOp<Conv2dOp> {
+class Conv2dOp final : public DefinedOp<Conv2dOp, Definition> {
  public:
-  std::string_view name() const override { return "conv2d"; }
-  size_t min_inputs() const override { return 2; }
-  size_t max_inputs() const override { return 3; }
-  Attrs attribute_defaults() const override {
-    return {{"stride", kDefaultStride},
-            {"padding", kDefaultPadding},
-            {"dilation", kDefaultDilation},
-            {"groups", kDefaultGroups}};
-  }
-  PrecisionClass precision_class() const override { return PrecisionClass::tensor_core; }
-
   Shape infer_shape(const std::vector<Shape>& inputs, const Attrs& attrs) const override {
     ConvGeometry g = conv_geometry(inputs, attrs);
     return {g.n, g.o, g.oh, g.ow};
@@ -160,9 +148,9 @@ class Conv2dOp : public TypedOp<Conv2dOp> {
 
 }  // namespace
 
-const Op& conv2d() {
+const Op& host_op() {
   static const Conv2dOp op;
   return op;
 }
 
-}  // namespace kbv::builtin_ops
+}  // namespace kbv::ops::conv2d

@@ -1,6 +1,6 @@
-// baseline/conv_step.cpp — conv2d through cuDNN (NCHW fp32, cross-correlation), then the bias
-// as a separate in-place broadcast add, as PyTorch eager does (_convolution: cudnn_convolution
-// then output.add_(reshape_bias(bias))).
+// ops/conv2d/baseline.cpp — conv2d's CUDA baseline: cuDNN (NCHW fp32, cross-correlation), then
+// the bias as a separate in-place broadcast add, as PyTorch eager does (_convolution:
+// cudnn_convolution then output.add_(reshape_bias(bias))).
 //
 // Math: TF32 mode sets CUDNN_DEFAULT_MATH, which lets cuDNN use TF32 tensor cores for fp32
 // data (torch.backends.cudnn.allow_tf32 = True, PyTorch's default); fp32 mode sets
@@ -18,11 +18,25 @@
 #include "inputs/secret_key.hpp"
 #include "measure/baseline/algorithm_cache.hpp"
 #include "measure/baseline/node_step.hpp"
-#include "ops/common/baseline/broadcast.hpp"
 #include "measure/support/library_errors.hpp"
+#include "ops/common/baseline/broadcast.hpp"
 
-namespace kbv::cuda::measure {
+namespace kbv::ops::conv2d {
 namespace {
+
+using cuda::MathMode;
+using cuda::measure::AlgorithmCache;
+using cuda::measure::AlgorithmChoice;
+using cuda::measure::check;
+using cuda::measure::CudnnConvDesc;
+using cuda::measure::CudnnFilterDesc;
+using cuda::measure::CudnnTensorDesc;
+using cuda::measure::LibraryContext;
+using cuda::measure::make_cudnn_conv_desc;
+using cuda::measure::make_cudnn_filter_desc;
+using cuda::measure::make_cudnn_tensor_desc;
+using cuda::measure::NodeContext;
+using cuda::measure::NodeStep;
 
 constexpr float kOne = 1.f;
 constexpr float kZero = 0.f;
@@ -108,7 +122,7 @@ class ConvStep final : public NodeStep {
 
     if (node.input_shapes.size() == 3) {
       has_bias_ = true;
-      bias_geometry_ = ops::baseline::make_broadcast_geometry(y, Shape{y[1], 1, 1}, y);
+      bias_geometry_ = baseline::make_broadcast_geometry(y, Shape{y[1], 1, 1}, y);
     }
     description_ = std::string("cudnnConvolutionForward algo=") + algorithm_name(algo_) +
                    " math=" + math_name(math_) + " workspace=" + std::to_string(workspace_) +
@@ -124,7 +138,7 @@ class ConvStep final : public NodeStep {
                                   &kZero, y_desc_.get(), out),
           "cudnnConvolutionForward");
     if (has_bias_)
-      ops::baseline::launch_broadcast_add(bias_geometry_, out, in[2], out, stream);
+      baseline::launch_broadcast_add(bias_geometry_, out, in[2], out, stream);
   }
 
   std::string describe() const override { return description_; }
@@ -217,13 +231,13 @@ class ConvStep final : public NodeStep {
   size_t workspace_ = 0;
   std::string algorithm_source_;
   bool has_bias_ = false;
-  ops::baseline::BroadcastGeometry bias_geometry_;
+  baseline::BroadcastGeometry bias_geometry_;
   std::string description_;
 };
 
 }  // namespace
 
-std::unique_ptr<NodeStep> make_conv_step(const NodeContext& node, LibraryContext& context) {
+std::unique_ptr<NodeStep> make_baseline_step(const NodeContext& node, LibraryContext& context) {
   const std::vector<Shape>& in = node.input_shapes;
   if (in.size() < 2 || in.size() > 3 || in[0].size() != 4 || in[1].size() != 4 ||
       node.output_shape.size() != 4 || (in.size() == 3 && in[2] != Shape{in[1][0]}))
@@ -232,4 +246,4 @@ std::unique_ptr<NodeStep> make_conv_step(const NodeContext& node, LibraryContext
   return std::make_unique<ConvStep>(node, context);
 }
 
-}  // namespace kbv::cuda::measure
+}  // namespace kbv::ops::conv2d
