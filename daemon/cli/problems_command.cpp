@@ -1,4 +1,5 @@
-// cli/problems_command.cpp — list problems with their sizes and work; create a key file.
+// cli/problems_command.cpp — list problems with their sizes and work, or the primitive ops (the
+// op table of docs/problem-spec.md); create a key file.
 #include "cli/problems_command.hpp"
 
 #include <cstdio>
@@ -8,20 +9,31 @@
 
 #include "cli/paths.hpp"
 #include "inputs/secret_key.hpp"
+#include "ops/op_table.hpp"
 #include "spec/catalog.hpp"
 
 namespace kbv::cli {
 
 int problems_command(const std::vector<std::string>& args) {
-  bool json = false;
+  bool json = false, ops = false, markdown = false;
   std::filesystem::path directory = default_problems_dir();
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--json") json = true;
+    else if (args[i] == "--ops") ops = true;
+    else if (args[i] == "--markdown") markdown = true;
     else if (args[i] == "--problems-dir" && i + 1 < args.size()) directory = args[++i];
     else {
-      std::cerr << "kbv problems: unknown option '" << args[i] << "' (usage: kbv problems [--json] [--problems-dir D])\n";
+      std::cerr << "kbv problems: unknown option '" << args[i] << "' (usage: kbv problems [--json] [--problems-dir D] | --ops [--markdown])\n";
       return 2;
     }
+  }
+  if (markdown && !ops) {
+    std::cerr << "kbv problems: --markdown formats the op table; add --ops\n";
+    return 2;
+  }
+  if (ops) {
+    std::cout << (markdown ? op_table_markdown() : op_table_text());
+    return 0;
   }
   try {
     const ProblemCatalog catalog = ProblemCatalog::load(directory);

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <map>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -32,10 +33,17 @@ enum class PrecisionClass { exact, tensor_core };
 // Where an op's row sits in the op table (docs/problem-spec.md), in this order.
 enum class OpCategory { unary, binary, axis, normalization, product, window };
 
-// What the op table says about an op, besides its name, attributes and precision class.
+// One scalar attribute of an op and its default value.
+struct OpAttribute {
+  std::string_view name;
+  double default_value;
+};
+
+// What the op table says about an op, besides its name and precision class.
 struct OpDoc {
   OpCategory category = OpCategory::unary;
-  std::string_view inputs;      // "x, weight?, bias?": names in order, optional ones with '?'
+  std::string_view inputs;                  // "x, weight?, bias?": in order, optional ones with '?'
+  std::span<const OpAttribute> attributes;  // in declaration order (attribute_defaults() sorts)
   std::string_view semantics;   // what it computes beyond the PyTorch form, e.g. "subtracts the max"
   std::string_view flops_rule;  // how flops() counts, in words
   std::string_view pytorch;     // the PyTorch call it matches, e.g. "torch.softmax(x, dim=axis)"
@@ -81,21 +89,8 @@ class Op {
   // FLOPs of this application (multiply-add = 2). Bytes follow from shapes (see OpCost).
   virtual double flops(const std::vector<Shape>& inputs, const Shape& output,
                        const Attrs& attrs) const = 0;
-  // Its row of the op table.
+  // Its row of the op table (ops/op_table.hpp).
   virtual OpDoc doc() const = 0;
-};
-
-// Implements reference_f64/baseline_f32 from one templated `compute<T>(args)` in Derived.
-template <class Derived>
-class TypedOp : public Op {
- public:
-  void reference_f64(const OpArgs<double>& args) const final {
-    static_cast<const Derived*>(this)->template compute<double>(args);
-  }
-  void baseline_f32(const OpArgs<float>& args) const final {
-    static_cast<const Derived*>(this)->template compute<float>(args);
-  }
-  OpDoc doc() const override { return {}; }
 };
 
 }  // namespace kbv

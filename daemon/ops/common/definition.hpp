@@ -22,11 +22,7 @@
 
 namespace kbv::ops {
 
-// One scalar attribute of an op and its default value.
-struct Attribute {
-  std::string_view name;
-  double default_value;
-};
+using Attribute = OpAttribute;
 
 // The default of attribute `name` of Definition; a name it does not have fails to compile when
 // used in a constant expression, and throws otherwise.
@@ -56,8 +52,12 @@ class DefinedOp : public Op {
   Attrs attribute_defaults() const final { return attribute_defaults_of<Definition>(); }
   PrecisionClass precision_class() const final { return Definition::precision; }
   OpDoc doc() const final {
-    return {Definition::category, Definition::inputs, Definition::semantics,
-            Definition::flops_rule, Definition::pytorch};
+    return {Definition::category,
+            Definition::inputs,
+            {Definition::attributes.data(), Definition::attributes.size()},
+            Definition::semantics,
+            Definition::flops_rule,
+            Definition::pytorch};
   }
   void reference_f64(const OpArgs<double>& args) const final {
     static_cast<const Derived&>(*this).template compute<double>(args);

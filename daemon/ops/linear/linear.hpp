@@ -8,7 +8,7 @@ namespace kbv::ops::linear {
 struct Definition {
   static constexpr std::string_view name = "linear";
   static constexpr OpCategory category = OpCategory::product;
-  static constexpr std::string_view inputs = "x[…,K], weight[N,K], bias[N]?";
+  static constexpr std::string_view inputs = "x[...,K], weight[N,K], bias[N]?";
   static constexpr size_t min_inputs = 2;
   static constexpr size_t max_inputs = 3;
   static constexpr std::array<Attribute, 0> attributes{};

@@ -8,7 +8,6 @@ namespace kbv::ops::scale {
 struct Definition : UnaryDefinition {
   static constexpr std::string_view name = "scale";
   static constexpr std::array attributes{Attribute{"value", 1.0}};
-  static constexpr std::string_view semantics = "y = x·value";
   static constexpr std::string_view pytorch = "x * value";
 
   template <class T>
