@@ -9,6 +9,8 @@ namespace {
 
 std::string prefix(std::string_view op) { return std::string(op) + ": "; }
 
+}  // namespace
+
 std::string format_number(double value) {
   std::string text = std::to_string(value);
   // Trim trailing zeros of std::to_string's fixed six decimals ("2.500000" -> "2.5").
@@ -18,8 +20,6 @@ std::string format_number(double value) {
   }
   return text;
 }
-
-}  // namespace
 
 void check_input_count(std::string_view op, std::string_view signature,
                        const std::vector<Shape>& inputs, size_t min_count, size_t max_count) {

@@ -24,6 +24,9 @@ void check_rank(std::string_view op, std::string_view input, const Shape& shape,
 // and means, norms and softmax are undefined over zero elements).
 void check_dims_positive(std::string_view op, const std::vector<Shape>& inputs);
 
+// An attribute value for a message: six decimals at most, trailing zeros trimmed ("2.5").
+std::string format_number(double value);
+
 // The attribute map of an application, or an empty one when the caller passed none.
 const Attrs& no_attrs();
 template <class T>
