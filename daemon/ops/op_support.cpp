@@ -1,4 +1,5 @@
-// ops/op_support.cpp — validation, axis and broadcasting helpers shared by the primitive ops.
+// daemon/ops/op_support.cpp — validation, axis and broadcasting helpers shared by the primitive
+// ops.
 #include "ops/op_support.hpp"
 
 #include <algorithm>

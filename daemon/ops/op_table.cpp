@@ -1,4 +1,4 @@
-// ops/op_table.cpp — the op table from each op's descriptor (Op::doc() and its attributes).
+// daemon/ops/op_table.cpp — the op table from each op's descriptor (Op::doc() and its attributes).
 #include "ops/op_table.hpp"
 
 #include <algorithm>

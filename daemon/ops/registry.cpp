@@ -1,5 +1,5 @@
-// ops/registry.cpp — the table of primitive ops, looked up by the names problem specs use: one
-// entry per op folder under daemon/ops/, from the op list ops.cmake generates.
+// daemon/ops/registry.cpp — the table of primitive ops, looked up by the names problem specs use:
+// one entry per op folder under daemon/ops/, from the op list ops.cmake generates.
 #include "ops/registry.hpp"
 
 #include <stdexcept>

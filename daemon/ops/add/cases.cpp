@@ -1,4 +1,4 @@
-// ops/add/cases.cpp — add's test cases (ops/op_cases.hpp).
+// daemon/ops/add/cases.cpp — add's test cases (ops/op_cases.hpp).
 #include "ops/op_cases.hpp"
 
 namespace kbv::ops::add {

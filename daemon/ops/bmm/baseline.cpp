@@ -1,5 +1,5 @@
-// ops/bmm/baseline.cpp — bmm's CUDA baseline: cublasSgemmStridedBatched, as PyTorch eager's bmm
-// (ops/common/baseline/blas.hpp); TF32 or strict fp32 by the library context's math mode.
+// daemon/ops/bmm/baseline.cpp — bmm's CUDA baseline: cublasSgemmStridedBatched, as PyTorch eager's
+// bmm (ops/common/baseline/blas.hpp); TF32 or strict fp32 by the library context's math mode.
 #include "ops/common/baseline/blas.hpp"
 
 namespace kbv::ops::bmm {

@@ -1,4 +1,4 @@
-// ops/bmm/cases.cpp — bmm's test cases (ops/op_cases.hpp).
+// daemon/ops/bmm/cases.cpp — bmm's test cases (ops/op_cases.hpp).
 #include "ops/op_cases.hpp"
 
 namespace kbv::ops::bmm {

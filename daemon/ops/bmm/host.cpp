@@ -1,4 +1,4 @@
-// ops/bmm/host.cpp — bmm's host face: fp64 reference and fp32 host baseline, shape inference
+// daemon/ops/bmm/host.cpp — bmm's host face: fp64 reference and fp32 host baseline, shape inference
 // and cost.
 #include "ops/bmm/bmm.hpp"
 #include "ops/common/products.hpp"

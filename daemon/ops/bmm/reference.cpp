@@ -1,4 +1,4 @@
-// ops/bmm/reference.cpp — bmm's CUDA fp64 reference: one strided-batched cuBLAS Dgemm in
+// daemon/ops/bmm/reference.cpp — bmm's CUDA fp64 reference: one strided-batched cuBLAS Dgemm in
 // pedantic math.
 #include "ops/common/reference/gemm_f64.hpp"
 #include "ops/common/reference/reference_call.hpp"

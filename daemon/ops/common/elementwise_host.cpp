@@ -1,5 +1,5 @@
-// ops/common/elementwise_host.cpp — the host face of every elementwise op (each op folder that
-// holds no host.cpp), over the lists daemon/ops/ops.cmake writes into the build tree.
+// daemon/ops/common/elementwise_host.cpp — the host face of every elementwise op (each op folder
+// that holds no host.cpp), over the lists daemon/ops/ops.cmake writes into the build tree.
 #include "ops/common/elementwise_host.hpp"
 
 #include "ops/elementwise_headers.inc"

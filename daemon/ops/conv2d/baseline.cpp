@@ -1,14 +1,14 @@
-// ops/conv2d/baseline.cpp — conv2d's CUDA baseline: cuDNN (NCHW fp32, cross-correlation), then
-// the bias as a separate in-place broadcast add, as PyTorch eager does (_convolution:
+// daemon/ops/conv2d/baseline.cpp — conv2d's CUDA baseline: cuDNN (NCHW fp32, cross-correlation),
+// then the bias as a separate in-place broadcast add, as PyTorch eager does (_convolution:
 // cudnn_convolution then output.add_(reshape_bias(bias))).
 //
-// Math: TF32 mode sets CUDNN_DEFAULT_MATH, which lets cuDNN use TF32 tensor cores for fp32
-// data (torch.backends.cudnn.allow_tf32 = True, PyTorch's default); fp32 mode sets
-// CUDNN_FMA_MATH, which forbids them (allow_tf32 = False).
-// Algorithm: cudnnFindConvolutionForwardAlgorithm times every algorithm and the fastest
-// successful one is kept (torch.backends.cudnn.benchmark = True). This baseline is therefore
-// never slower than PyTorch's default heuristic pick, so it cannot inflate a speedup. Find's
-// answer is remembered per machine (algorithm_cache.hpp) and reused by later evaluations.
+// Math: TF32 mode sets CUDNN_DEFAULT_MATH, which lets cuDNN use TF32 tensor cores for fp32 data
+// (torch.backends.cudnn.allow_tf32 = True, PyTorch's default); fp32 mode sets CUDNN_FMA_MATH, which
+// forbids them (allow_tf32 = False). Algorithm: cudnnFindConvolutionForwardAlgorithm times every
+// algorithm and the fastest successful one is kept (torch.backends.cudnn.benchmark = True). This
+// baseline is therefore never slower than PyTorch's default heuristic pick, so it cannot inflate a
+// speedup. Find's answer is remembered per machine (algorithm_cache.hpp) and reused by later
+// evaluations.
 #include <climits>
 #include <optional>
 #include <stdexcept>

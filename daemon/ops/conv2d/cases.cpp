@@ -1,4 +1,4 @@
-// ops/conv2d/cases.cpp — conv2d's test cases (ops/op_cases.hpp).
+// daemon/ops/conv2d/cases.cpp — conv2d's test cases (ops/op_cases.hpp).
 #include "ops/op_cases.hpp"
 
 namespace kbv::ops::conv2d {

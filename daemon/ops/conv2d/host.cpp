@@ -1,4 +1,4 @@
-// ops/conv2d/host.cpp — conv2d's host face: fp64 reference and fp32 host baseline, shape
+// daemon/ops/conv2d/host.cpp — conv2d's host face: fp64 reference and fp32 host baseline, shape
 // inference and cost.
 #include <algorithm>
 

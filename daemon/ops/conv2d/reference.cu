@@ -1,4 +1,4 @@
-// ops/conv2d/reference.cu — conv2d's CUDA fp64 reference: im2col in chunks of output pixels
+// daemon/ops/conv2d/reference.cu — conv2d's CUDA fp64 reference: im2col in chunks of output pixels
 // (kbv's kernel), each followed by one cuBLAS Dgemm per group, then the bias.
 #include "ops/conv2d/reference.hpp"
 

@@ -1,4 +1,4 @@
-// ops/elu/cases.cpp — elu's test cases (ops/op_cases.hpp).
+// daemon/ops/elu/cases.cpp — elu's test cases (ops/op_cases.hpp).
 #include "ops/op_cases.hpp"
 
 namespace kbv::ops::elu {

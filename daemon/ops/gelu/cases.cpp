@@ -1,4 +1,4 @@
-// ops/gelu/cases.cpp — gelu's test cases (ops/op_cases.hpp).
+// daemon/ops/gelu/cases.cpp — gelu's test cases (ops/op_cases.hpp).
 #include "ops/op_cases.hpp"
 
 namespace kbv::ops::gelu {

@@ -1,4 +1,4 @@
-// ops/hardsigmoid/cases.cpp — hardsigmoid's test cases (ops/op_cases.hpp).
+// daemon/ops/hardsigmoid/cases.cpp — hardsigmoid's test cases (ops/op_cases.hpp).
 #include "ops/op_cases.hpp"
 
 namespace kbv::ops::hardsigmoid {

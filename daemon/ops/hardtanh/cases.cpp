@@ -1,4 +1,4 @@
-// ops/hardtanh/cases.cpp — hardtanh's test cases (ops/op_cases.hpp).
+// daemon/ops/hardtanh/cases.cpp — hardtanh's test cases (ops/op_cases.hpp).
 #include "ops/op_cases.hpp"
 
 namespace kbv::ops::hardtanh {

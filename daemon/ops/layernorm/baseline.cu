@@ -1,4 +1,4 @@
-// ops/layernorm/baseline.cu — layernorm's CUDA baseline: layer normalisation of rows with
+// daemon/ops/layernorm/baseline.cu — layernorm's CUDA baseline: layer normalisation of rows with
 // Welford moments in fp32, y = (x - mean) * rsqrt(var + eps) * weight + bias, var biased (as
 // torch.nn.LayerNorm). Enough rows: one fused kernel, one block per row. Few long rows (16 rows
 // of 4M in KernelBench's LayerNorm): a moments kernel over row chunks, then a kernel that

@@ -1,4 +1,4 @@
-// ops/layernorm/cases.cpp — layernorm's test cases (ops/op_cases.hpp).
+// daemon/ops/layernorm/cases.cpp — layernorm's test cases (ops/op_cases.hpp).
 #include "ops/op_cases.hpp"
 
 #include <cmath>

@@ -1,5 +1,5 @@
-// ops/layernorm/host.cpp — layernorm's host face: fp64 reference and fp32 host baseline, shape
-// inference and cost.
+// daemon/ops/layernorm/host.cpp — layernorm's host face: fp64 reference and fp32 host baseline,
+// shape inference and cost.
 #include <cmath>
 
 #include "ops/layernorm/layernorm.hpp"

@@ -1,5 +1,5 @@
-// ops/layernorm/reference.cu — layernorm's CUDA fp64 reference: one block per row, a two-pass
-// variance (no cancellation when |mean| ≫ stddev), then the affine part.
+// daemon/ops/layernorm/reference.cu — layernorm's CUDA fp64 reference: one block per row, a
+// two-pass variance (no cancellation when |mean| ≫ stddev), then the affine part.
 #include <cmath>
 
 #include "common/cuda_error.hpp"

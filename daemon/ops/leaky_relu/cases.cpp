@@ -1,4 +1,4 @@
-// ops/leaky_relu/cases.cpp — leaky_relu's test cases (ops/op_cases.hpp).
+// daemon/ops/leaky_relu/cases.cpp — leaky_relu's test cases (ops/op_cases.hpp).
 #include "ops/op_cases.hpp"
 
 #include <limits>

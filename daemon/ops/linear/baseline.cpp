@@ -1,4 +1,4 @@
-// ops/linear/baseline.cpp — linear's CUDA baseline, as PyTorch eager runs F.linear: with a
+// daemon/ops/linear/baseline.cpp — linear's CUDA baseline, as PyTorch eager runs F.linear: with a
 // bias, one cuBLASLt matmul with the BIAS epilogue (addmm's gemm_and_bias path); without, a
 // cublasSgemm on the transposed weight (F.linear → mm(x, Wᵀ)). Leading dims of x flatten into M.
 #include <algorithm>

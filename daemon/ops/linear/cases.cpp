@@ -1,4 +1,4 @@
-// ops/linear/cases.cpp — linear's test cases (ops/op_cases.hpp).
+// daemon/ops/linear/cases.cpp — linear's test cases (ops/op_cases.hpp).
 #include "ops/op_cases.hpp"
 
 namespace kbv::ops::linear {

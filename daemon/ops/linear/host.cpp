@@ -1,4 +1,4 @@
-// ops/linear/host.cpp — linear's host face: fp64 reference and fp32 host baseline, shape
+// daemon/ops/linear/host.cpp — linear's host face: fp64 reference and fp32 host baseline, shape
 // inference and cost.
 #include "ops/linear/linear.hpp"
 #include "ops/op_support.hpp"

@@ -1,4 +1,4 @@
-// ops/linear/reference.cpp — linear's CUDA fp64 reference: one cuBLAS Dgemm against the
+// daemon/ops/linear/reference.cpp — linear's CUDA fp64 reference: one cuBLAS Dgemm against the
 // transposed weight, then the bias.
 #include "ops/common/reference/channel_bias_f64.hpp"
 #include "ops/common/reference/gemm_f64.hpp"

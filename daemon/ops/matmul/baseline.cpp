@@ -1,4 +1,4 @@
-// ops/matmul/baseline.cpp — matmul's CUDA baseline: cublasSgemm, as PyTorch eager's mm
+// daemon/ops/matmul/baseline.cpp — matmul's CUDA baseline: cublasSgemm, as PyTorch eager's mm
 // (ops/common/baseline/blas.hpp); TF32 or strict fp32 by the library context's math mode.
 #include "ops/common/baseline/blas.hpp"
 

@@ -1,4 +1,4 @@
-// ops/matmul/cases.cpp — matmul's test cases (ops/op_cases.hpp).
+// daemon/ops/matmul/cases.cpp — matmul's test cases (ops/op_cases.hpp).
 #include "ops/op_cases.hpp"
 
 namespace kbv::ops::matmul {

@@ -1,4 +1,4 @@
-// ops/matmul/host.cpp — matmul's host face: fp64 reference and fp32 host baseline, shape
+// daemon/ops/matmul/host.cpp — matmul's host face: fp64 reference and fp32 host baseline, shape
 // inference and cost.
 #include "ops/common/products.hpp"
 #include "ops/matmul/matmul.hpp"

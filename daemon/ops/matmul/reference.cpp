@@ -1,4 +1,5 @@
-// ops/matmul/reference.cpp — matmul's CUDA fp64 reference: one cuBLAS Dgemm in pedantic math.
+// daemon/ops/matmul/reference.cpp — matmul's CUDA fp64 reference: one cuBLAS Dgemm in pedantic
+// math.
 #include "ops/common/reference/gemm_f64.hpp"
 #include "ops/common/reference/reference_call.hpp"
 

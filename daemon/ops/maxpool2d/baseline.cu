@@ -1,8 +1,8 @@
-// ops/maxpool2d/baseline.cu — maxpool2d's CUDA baseline (torch.nn.MaxPool2d, ceil_mode=False),
-// padding treated as -inf, NaN propagating as in PyTorch's kernel. Unit stride and dilation
-// (KernelBench's pools) take a register-tiled kernel: each thread loads a (R+K-1)×(V+K-1) input
-// window once for R×V outputs, a row max then a column max; other geometries one thread per
-// output.
+// daemon/ops/maxpool2d/baseline.cu — maxpool2d's CUDA baseline (torch.nn.MaxPool2d,
+// ceil_mode=False), padding treated as -inf, NaN propagating as in PyTorch's kernel. Unit stride
+// and dilation (KernelBench's pools) take a register-tiled kernel: each thread loads a
+// (R+K-1)×(V+K-1) input window once for R×V outputs, a row max then a column max; other geometries
+// one thread per output.
 #include <algorithm>
 #include <memory>
 #include <stdexcept>

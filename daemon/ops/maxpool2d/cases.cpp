@@ -1,4 +1,4 @@
-// ops/maxpool2d/cases.cpp — maxpool2d's test cases (ops/op_cases.hpp).
+// daemon/ops/maxpool2d/cases.cpp — maxpool2d's test cases (ops/op_cases.hpp).
 #include "ops/op_cases.hpp"
 
 #include <limits>

@@ -1,5 +1,5 @@
-// ops/maxpool2d/host.cpp — maxpool2d's host face: fp64 reference and fp32 host baseline, shape
-// inference and cost.
+// daemon/ops/maxpool2d/host.cpp — maxpool2d's host face: fp64 reference and fp32 host baseline,
+// shape inference and cost.
 #include <cmath>
 #include <limits>
 

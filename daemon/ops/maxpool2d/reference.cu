@@ -1,5 +1,5 @@
-// ops/maxpool2d/reference.cu — maxpool2d's CUDA fp64 reference: one thread per output, taps in
-// the padding skipped (as if −∞), NaN propagating.
+// daemon/ops/maxpool2d/reference.cu — maxpool2d's CUDA fp64 reference: one thread per output, taps
+// in the padding skipped (as if −∞), NaN propagating.
 #include <cmath>
 
 #include "common/cuda_error.hpp"

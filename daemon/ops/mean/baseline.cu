@@ -1,4 +1,4 @@
-// ops/mean/baseline.cu — mean's CUDA baseline: one kbv reduction kernel per application
+// daemon/ops/mean/baseline.cu — mean's CUDA baseline: one kbv reduction kernel per application
 // (ops/common/baseline/axis_f32.cuh), as PyTorch eager's one reduce kernel.
 #include <memory>
 

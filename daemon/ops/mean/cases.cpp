@@ -1,4 +1,4 @@
-// ops/mean/cases.cpp — mean's test cases (ops/op_cases.hpp).
+// daemon/ops/mean/cases.cpp — mean's test cases (ops/op_cases.hpp).
 #include "ops/op_cases.hpp"
 
 namespace kbv::ops::mean {

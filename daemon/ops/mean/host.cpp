@@ -1,5 +1,5 @@
-// ops/mean/host.cpp — mean's host face: fp64 reference and fp32 host baseline (accumulating in
-// the element type), shape inference and cost.
+// daemon/ops/mean/host.cpp — mean's host face: fp64 reference and fp32 host baseline (accumulating
+// in the element type), shape inference and cost.
 #include "ops/common/axis_reduction.hpp"
 #include "ops/mean/mean.hpp"
 

@@ -1,4 +1,5 @@
-// ops/mean/reference.cu — mean's CUDA fp64 reference (ops/common/reference/axis_reduce_f64.hpp).
+// daemon/ops/mean/reference.cu — mean's CUDA fp64 reference
+// (ops/common/reference/axis_reduce_f64.hpp).
 #include "ops/common/reference/axis_reduce_f64.hpp"
 #include "ops/common/reference/reference_call.hpp"
 

@@ -1,4 +1,4 @@
-// ops/mul/cases.cpp — mul's test cases (ops/op_cases.hpp).
+// daemon/ops/mul/cases.cpp — mul's test cases (ops/op_cases.hpp).
 #include "ops/op_cases.hpp"
 
 namespace kbv::ops::mul {

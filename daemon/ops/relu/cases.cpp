@@ -1,4 +1,4 @@
-// ops/relu/cases.cpp — relu's test cases (ops/op_cases.hpp).
+// daemon/ops/relu/cases.cpp — relu's test cases (ops/op_cases.hpp).
 #include "ops/op_cases.hpp"
 
 namespace kbv::ops::relu {

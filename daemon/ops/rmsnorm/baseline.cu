@@ -1,6 +1,6 @@
-// ops/rmsnorm/baseline.cu — rmsnorm's CUDA baseline: one fused kbv kernel (the sum of squares
-// and the division, ops/common/baseline/axis_f32.cuh). PyTorch eager needs several kernels for
-// it (pow, mean, add, sqrt, div): one fused kernel is never slower, so it cannot inflate a
+// daemon/ops/rmsnorm/baseline.cu — rmsnorm's CUDA baseline: one fused kbv kernel (the sum of
+// squares and the division, ops/common/baseline/axis_f32.cuh). PyTorch eager needs several kernels
+// for it (pow, mean, add, sqrt, div): one fused kernel is never slower, so it cannot inflate a
 // speedup.
 #include <memory>
 

@@ -1,4 +1,4 @@
-// ops/rmsnorm/cases.cpp — rmsnorm's test cases (ops/op_cases.hpp).
+// daemon/ops/rmsnorm/cases.cpp — rmsnorm's test cases (ops/op_cases.hpp).
 #include "ops/op_cases.hpp"
 
 #include <cmath>

@@ -1,4 +1,4 @@
-// ops/rmsnorm/host.cpp — rmsnorm's host face: fp64 reference and fp32 host baseline, shape
+// daemon/ops/rmsnorm/host.cpp — rmsnorm's host face: fp64 reference and fp32 host baseline, shape
 // inference and cost.
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
-// ops/rmsnorm/reference.cu — rmsnorm's CUDA fp64 reference: the sum of squares along the axis,
-// then x / rms, one thread per column when the inner extent is wide, one block per line when it
-// is narrow (ops/common/reference/axis_f64.cuh).
+// daemon/ops/rmsnorm/reference.cu — rmsnorm's CUDA fp64 reference: the sum of squares along the
+// axis, then x / rms, one thread per column when the inner extent is wide, one block per line when
+// it is narrow (ops/common/reference/axis_f64.cuh).
 #include <cmath>
 
 #include "common/cuda_error.hpp"

@@ -1,4 +1,4 @@
-// ops/scale/cases.cpp — scale's test cases (ops/op_cases.hpp).
+// daemon/ops/scale/cases.cpp — scale's test cases (ops/op_cases.hpp).
 #include "ops/op_cases.hpp"
 
 #include <cmath>

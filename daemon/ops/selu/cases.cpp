@@ -1,4 +1,4 @@
-// ops/selu/cases.cpp — selu's test cases (ops/op_cases.hpp).
+// daemon/ops/selu/cases.cpp — selu's test cases (ops/op_cases.hpp).
 #include "ops/op_cases.hpp"
 
 namespace kbv::ops::selu {

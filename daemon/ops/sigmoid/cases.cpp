@@ -1,4 +1,4 @@
-// ops/sigmoid/cases.cpp — sigmoid's test cases (ops/op_cases.hpp).
+// daemon/ops/sigmoid/cases.cpp — sigmoid's test cases (ops/op_cases.hpp).
 #include "ops/op_cases.hpp"
 
 namespace kbv::ops::sigmoid {

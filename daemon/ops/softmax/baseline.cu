@@ -1,4 +1,4 @@
-// ops/softmax/baseline.cu — softmax's CUDA baseline: one kbv kernel per application with an
+// daemon/ops/softmax/baseline.cu — softmax's CUDA baseline: one kbv kernel per application with an
 // online (max, sum of exp) reduction. inner == 1: one block per row, warp-shuffle reductions
 // (PyTorch's cunn_SoftMaxForward); inner > 1: 32 adjacent columns per block, the axis split over
 // 8 thread rows (ops/common/baseline/axis_f32.cuh).

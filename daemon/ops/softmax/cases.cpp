@@ -1,4 +1,4 @@
-// ops/softmax/cases.cpp — softmax's test cases (ops/op_cases.hpp).
+// daemon/ops/softmax/cases.cpp — softmax's test cases (ops/op_cases.hpp).
 #include "ops/op_cases.hpp"
 
 #include <cmath>

@@ -1,4 +1,4 @@
-// ops/softmax/host.cpp — softmax's host face: fp64 reference and fp32 host baseline, shape
+// daemon/ops/softmax/host.cpp — softmax's host face: fp64 reference and fp32 host baseline, shape
 // inference and cost.
 #include <algorithm>
 #include <cmath>

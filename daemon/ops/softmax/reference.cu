@@ -1,5 +1,5 @@
-// ops/softmax/reference.cu — softmax's CUDA fp64 reference: max, sum of exp(x − max), divide,
-// one thread per column when the inner extent is wide, one block per line when it is narrow
+// daemon/ops/softmax/reference.cu — softmax's CUDA fp64 reference: max, sum of exp(x − max),
+// divide, one thread per column when the inner extent is wide, one block per line when it is narrow
 // (ops/common/reference/axis_f64.cuh).
 #include <cmath>
 

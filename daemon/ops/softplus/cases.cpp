@@ -1,4 +1,4 @@
-// ops/softplus/cases.cpp — softplus's test cases (ops/op_cases.hpp).
+// daemon/ops/softplus/cases.cpp — softplus's test cases (ops/op_cases.hpp).
 #include "ops/op_cases.hpp"
 
 namespace kbv::ops::softplus {

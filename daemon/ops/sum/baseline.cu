@@ -1,4 +1,4 @@
-// ops/sum/baseline.cu — sum's CUDA baseline: one kbv reduction kernel per application
+// daemon/ops/sum/baseline.cu — sum's CUDA baseline: one kbv reduction kernel per application
 // (ops/common/baseline/axis_f32.cuh), as PyTorch eager's one reduce kernel.
 #include <memory>
 

@@ -1,4 +1,4 @@
-// ops/sum/cases.cpp — sum's test cases (ops/op_cases.hpp).
+// daemon/ops/sum/cases.cpp — sum's test cases (ops/op_cases.hpp).
 #include "ops/op_cases.hpp"
 
 namespace kbv::ops::sum {

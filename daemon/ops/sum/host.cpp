@@ -1,5 +1,5 @@
-// ops/sum/host.cpp — sum's host face: fp64 reference and fp32 host baseline (accumulating in the
-// element type), shape inference and cost.
+// daemon/ops/sum/host.cpp — sum's host face: fp64 reference and fp32 host baseline (accumulating in
+// the element type), shape inference and cost.
 #include "ops/common/axis_reduction.hpp"
 #include "ops/sum/sum.hpp"
 

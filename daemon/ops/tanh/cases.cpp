@@ -1,4 +1,4 @@
-// ops/tanh/cases.cpp — tanh's test cases (ops/op_cases.hpp).
+// daemon/ops/tanh/cases.cpp — tanh's test cases (ops/op_cases.hpp).
 #include "ops/op_cases.hpp"
 
 namespace kbv::ops::tanh {

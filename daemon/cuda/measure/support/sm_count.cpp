@@ -1,4 +1,4 @@
-// measure/support/sm_count.cpp — the SM count of the current device, cached per device.
+// daemon/measure/support/sm_count.cpp — the SM count of the current device, cached per device.
 #include "measure/support/sm_count.hpp"
 
 #include <cuda_runtime_api.h>

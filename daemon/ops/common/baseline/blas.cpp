@@ -1,4 +1,4 @@
-// ops/common/baseline/blas.cpp — the cuBLAS GEMM step matmul and bmm share.
+// daemon/ops/common/baseline/blas.cpp — the cuBLAS GEMM step matmul and bmm share.
 #include "ops/common/baseline/blas.hpp"
 
 #include <climits>

@@ -1,4 +1,4 @@
-// ops/common/baseline/broadcast.cpp — broadcast coalescing for the binary baseline kernels.
+// daemon/ops/common/baseline/broadcast.cpp — broadcast coalescing for the binary baseline kernels.
 #include "ops/common/baseline/broadcast.hpp"
 
 #include <stdexcept>

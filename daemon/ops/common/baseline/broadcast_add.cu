@@ -1,4 +1,4 @@
-// ops/common/baseline/broadcast_add.cu — the broadcast add other baselines reuse: the binary
+// daemon/ops/common/baseline/broadcast_add.cu — the broadcast add other baselines reuse: the binary
 // elementwise kernel (ops/common/baseline/elementwise_f32.cuh) with a + b.
 #include "ops/common/baseline/broadcast.hpp"
 #include "ops/common/baseline/elementwise_f32.cuh"

@@ -1,5 +1,5 @@
-// ops/common/baseline/elementwise_baseline.cu — the CUDA baseline of every elementwise op (each
-// op folder that holds no host.cpp), over the lists daemon/ops/ops.cmake writes.
+// daemon/ops/common/baseline/elementwise_baseline.cu — the CUDA baseline of every elementwise op
+// (each op folder that holds no host.cpp), over the lists daemon/ops/ops.cmake writes.
 #include "ops/common/baseline/elementwise_step.cuh"
 
 #include "ops/elementwise_headers.inc"

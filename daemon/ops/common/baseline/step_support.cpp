@@ -1,4 +1,4 @@
-// ops/common/baseline/step_support.cpp — attribute reading for the CUDA baseline faces.
+// daemon/ops/common/baseline/step_support.cpp — attribute reading for the CUDA baseline faces.
 #include "ops/common/baseline/step_support.hpp"
 
 #include <cmath>

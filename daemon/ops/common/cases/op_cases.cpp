@@ -1,5 +1,5 @@
-// ops/common/cases/op_cases.cpp — every op folder's cases (over the op list daemon/ops/ops.cmake
-// writes) and the cases elementwise ops share.
+// daemon/ops/common/cases/op_cases.cpp — every op folder's cases (over the op list
+// daemon/ops/ops.cmake writes) and the cases elementwise ops share.
 #include "ops/op_cases.hpp"
 
 #include <limits>

@@ -1,4 +1,4 @@
-// ops/common/reference/axis_reduce_f64.cu — fp64 sum and mean along one axis: one thread per
+// daemon/ops/common/reference/axis_reduce_f64.cu — fp64 sum and mean along one axis: one thread per
 // column when the inner extent is wide, one block per line when it is narrow.
 #include "ops/common/reference/axis_reduce_f64.hpp"
 

@@ -1,4 +1,5 @@
-// ops/common/reference/channel_bias_f64.cu — fp64 channel-bias addition, one grid-stride kernel.
+// daemon/ops/common/reference/channel_bias_f64.cu — fp64 channel-bias addition, one grid-stride
+// kernel.
 #include "ops/common/reference/channel_bias_f64.hpp"
 
 #include "common/cuda_error.hpp"

@@ -1,5 +1,6 @@
-// ops/common/reference/elementwise_reference.cu — the CUDA fp64 reference of every elementwise
-// op (each op folder that holds no host.cpp), over the lists daemon/ops/ops.cmake writes.
+// daemon/ops/common/reference/elementwise_reference.cu — the CUDA fp64 reference of every
+// elementwise op (each op folder that holds no host.cpp), over the lists daemon/ops/ops.cmake
+// writes.
 #include "ops/common/reference/elementwise_f64.cuh"
 
 #include "ops/elementwise_headers.inc"

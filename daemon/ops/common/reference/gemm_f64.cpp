@@ -1,5 +1,5 @@
-// ops/common/reference/gemm_f64.cpp — row-major GEMM as cuBLAS's column-major one: a row-major
-// matrix read column-major is its transpose, so C = A·B is computed as Cᵀ = Bᵀ·Aᵀ.
+// daemon/ops/common/reference/gemm_f64.cpp — row-major GEMM as cuBLAS's column-major one: a
+// row-major matrix read column-major is its transpose, so C = A·B is computed as Cᵀ = Bᵀ·Aᵀ.
 #include "ops/common/reference/gemm_f64.hpp"
 
 #include "common/cuda_error.hpp"

@@ -1,4 +1,4 @@
-// ops/common/reference/reference_call.cpp — a ReferenceCall from an op application on device
+// daemon/ops/common/reference/reference_call.cpp — a ReferenceCall from an op application on device
 // buffers: the host op's defaults merged in and its shape inference checked.
 #include "ops/common/reference/reference_call.hpp"
 
