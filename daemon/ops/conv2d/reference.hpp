@@ -13,7 +13,7 @@ namespace kbv::ops::conv2d {
 // conv (a full image's columns would take 144 × 1022² × 8 B ≈ 1.2 GB) while each chunk is still
 // a GEMM of ~460 K columns, large enough to run cuBLAS at full rate. Smaller chunks that stay in
 // L2 are slower, not faster: 34.6 ms at 512 MiB, 49.7 at 128, 56.5 at 24, 75.9 at 6 (H200,
-// docs/figures/h200-conv-reference-budgets.txt).
+// kbv_bench_cuda_data: docs/results/data.md).
 constexpr size_t kConvColumnBudgetBytes = size_t{512} << 20;
 
 // conv2d on device buffers (as kbv::cuda::run_op_f64_device) with im2col columns of at most
