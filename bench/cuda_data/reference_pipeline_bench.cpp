@@ -24,6 +24,7 @@
 #include "data/reference_ops.hpp"
 #include "inputs/epoch_plan.hpp"
 #include "inputs/family_names.hpp"
+#include "ops/conv2d/reference.hpp"
 #include "spec/catalog.hpp"
 
 namespace {
@@ -143,7 +144,7 @@ void run_problem(const kbv::ResolvedProblem& problem, cudaStream_t stream) {
     args.output_shape = problem.output_shapes[0];
     args.attrs = &problem.problem.graph[0].attrs;
     for (const size_t megabytes : {512, 128, 48, 24, 12, 6}) {
-      const float ms = time_ms(stream, [&] { kbv::cuda::conv2d_f64_device(args, context, megabytes << 20); });
+      const float ms = time_ms(stream, [&] { kbv::ops::conv2d::conv2d_f64_device(args, context, megabytes << 20); });
       std::printf("  conv2d fp64 reference, im2col budget %3zu MiB: %.2f ms\n", megabytes, ms);
     }
   }

@@ -4,7 +4,7 @@ triton.testing.do_bench's median of torch.mm comes from (issue #3: within 2 %).
 
 Two kernels × four timers, on the same 4096³ fp32 operands:
   kernels: torch.mm with TF32 allowed; cublasSgemm with CUBLAS_TF32_TENSOR_OP_MATH and a 32 MiB
-           workspace through ctypes (the call kbv's matmul baseline makes, blas_steps.cpp).
+           workspace through ctypes (the call kbv's matmul baseline makes, daemon/ops/common/baseline/blas.cpp).
   timers:  do_bench (median; its 256 MB zero_() flush, reps queued, one sync at the end);
            kbv-style (cudaMemsetAsync over 2×L2, start event, call, stop event, sync, median);
            kbv-style with do_bench's 256 MB flush; warm (no flush, queued).

@@ -1,5 +1,6 @@
-// cli/problems_command.cpp — `kbv problems`: list the problems with their sizes and work, or
-// show one (by name or KernelBench's L1/19) in full.
+// cli/problems_command.cpp — `kbv problems`: list the problems with their sizes and work, show
+// one (by name or KernelBench's L1/19) in full, or print the primitive ops (`--ops`: the op
+// table of docs/problem-spec.md, generated from daemon/ops).
 //
 // Exit status: 0 listed; 2 usage or bad input (unknown problem, unreadable problem specs).
 #include "cli/problems_command.hpp"
@@ -13,6 +14,7 @@
 #include "cli/paths.hpp"
 #include "cli/problem_lookup.hpp"
 #include "cli/problem_report.hpp"
+#include "ops/op_table.hpp"
 #include "spec/catalog.hpp"
 
 namespace po = boost::program_options;
@@ -26,7 +28,8 @@ const CommandHelp kHelp = {
     "Without NAME: list the problems kbv knows, with their work at KernelBench's default sizes.\n"
     "With NAME (or KernelBench's reference, e.g. L1/19): show that problem in full: inputs in the order\n"
     "run() receives them, outputs, graph, the attributes a candidate can read, tolerance, and every\n"
-    "shape set with its shapes and work. Exit status: 0 shown, 2 usage or bad input."};
+    "shape set with its shapes and work. --ops: the primitive ops problems are built from (--markdown: the\n"
+    "table docs/problem-spec.md carries). Exit status: 0 shown, 2 usage or bad input."};
 
 int list_problems(const ProblemCatalog& catalog, bool json) {
   nlohmann::json list = nlohmann::json::array();
@@ -58,12 +61,18 @@ int list_problems(const ProblemCatalog& catalog, bool json) {
 
 int problems_command(const std::vector<std::string>& args) {
   po::options_description options;
-  options.add_options()("json", "print JSON instead of text")(
+  options.add_options()("json", "print JSON instead of text")("ops", "list the primitive ops instead of the problems")(
+      "markdown", "with --ops: the op table as Markdown (docs/problem-spec.md)")(
       "problems-dir", po::value<std::string>()->value_name("DIR"), "problem specs directory (default: $KBV_PROBLEMS_DIR, else the installed or bundled problems/)");
   int exit_code = kExitOk;
   const auto values = parse_command_line(kHelp, options, args, exit_code, {{"name", 1}});
   if (!values) return exit_code;
   const bool json = values->count("json") != 0;
+  if (values->count("markdown") && !values->count("ops")) return usage_error("problems", "--markdown needs --ops");
+  if (values->count("ops")) {
+    std::cout << (values->count("markdown") ? kbv::op_table_markdown() : kbv::op_table_text());
+    return kExitOk;
+  }
   try {
     const ProblemCatalog catalog =
         ProblemCatalog::load(values->count("problems-dir") ? std::filesystem::path((*values)["problems-dir"].as<std::string>()) : default_problems_dir());

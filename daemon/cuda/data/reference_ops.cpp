@@ -1,270 +1,44 @@
-// data/reference_ops.cpp — dispatch from an op name to its fp64 device implementation: shapes
-// and attributes are read with the host ops' own helpers (ops/op_support.hpp) so both sides
-// agree on defaults, negative axes and validation; the arithmetic is in the .cu kernels and
-// cuBLAS.
+// data/reference_ops.cpp — dispatch from an op name to its fp64 device reference, the
+// `device_reference` face of its folder under daemon/ops/ (over the op list ops.cmake writes).
+// Shapes and attributes are validated first with the host op's own infer_shape and defaults
+// (ops::make_reference_call), so both sides agree on defaults, negative axes and validation.
 #include "data/reference_ops.hpp"
 
-#include <algorithm>
 #include <map>
+#include <string>
 
-#include "common/device_buffer.hpp"
-#include "data/gemm_f64.hpp"
-#include "data/reference_kernels.hpp"
-#include "ops/op_support.hpp"
+#include "ops/common/reference/reference_call.hpp"
 #include "ops/registry.hpp"
+
+#define KBV_OP(OP_NAME) \
+  namespace kbv::ops::OP_NAME { void device_reference(const ::kbv::ops::ReferenceCall&); }
+#include "ops/op_list.inc"
+#undef KBV_OP
 
 namespace kbv::cuda {
 namespace {
 
-using op_support::AxisSplit;
+using DeviceReference = void (*)(const ops::ReferenceCall&);
 
-// Arguments of one device op after validation: attributes complete (host defaults merged in).
-struct Call {
-  const Op& op;
-  const OpArgs<double>& args;
-  Attrs attrs;
-  cudaStream_t stream;
-  const ReferenceContext& context;
-
-  std::string_view name() const { return op.name(); }
-  const double* input(size_t i) const { return i < args.inputs.size() ? args.inputs[i] : nullptr; }
-  const Shape& shape(size_t i) const { return args.input_shapes.at(i); }
-  double real(const std::string& attr) const { return op_support::real_attr(name(), attrs, attr, 0); }
-  int64_t integer(const std::string& attr, int64_t min_value) const {
-    return op_support::int_attr(name(), attrs, attr, 0, min_value);
-  }
-  AxisSplit split_at(const std::string& attr) const {
-    const Shape& x = shape(0);
-    return op_support::split_at_axis(x, op_support::axis_attr(name(), attrs, attr, 0, x.size()));
-  }
-};
-
-Attrs merged_attrs(const Op& op, const OpArgs<double>& args) {
-  Attrs attrs = op.attribute_defaults();
-  if (args.attrs != nullptr) {
-    for (const auto& [name, value] : *args.attrs) attrs[name] = value;
-  }
-  return attrs;
-}
-
-// The host op's checks, worded for device buffers.
-void validate(const Op& op, const OpArgs<double>& args, const Attrs& attrs) {
-  const std::string prefix = std::string(op.name()) + " (device reference): ";
-  if (args.inputs.size() != args.input_shapes.size())
-    throw OpError(prefix + std::to_string(args.inputs.size()) + " input buffers but " +
-                  std::to_string(args.input_shapes.size()) + " input shapes; expected one each");
-  for (size_t i = 0; i < args.inputs.size(); ++i)
-    if (args.inputs[i] == nullptr)
-      throw OpError(prefix + "input " + std::to_string(i) + " is a null device pointer");
-  if (args.output == nullptr) throw OpError(prefix + "output is a null device pointer");
-  const Shape expected = op.infer_shape(args.input_shapes, attrs);
-  if (expected != args.output_shape)
-    throw OpError(prefix + "output shape " + to_string(args.output_shape) +
-                  " does not match the inferred shape " + to_string(expected));
-}
-
-// ---- elementwise ----
-
-void unary(const Call& call, ref::UnaryKind kind, double parameter) {
-  ref::unary_f64(kind, parameter, call.input(0), call.args.output, numel(call.args.output_shape),
-                 call.stream);
-}
-void relu(const Call& c) { unary(c, ref::UnaryKind::relu, 0); }
-void gelu(const Call& c) { unary(c, ref::UnaryKind::gelu, 0); }
-void sigmoid(const Call& c) { unary(c, ref::UnaryKind::sigmoid, 0); }
-void tanh_op(const Call& c) { unary(c, ref::UnaryKind::tanh, 0); }
-void leaky_relu(const Call& c) { unary(c, ref::UnaryKind::leaky_relu, c.real("negative_slope")); }
-void scale(const Call& c) { unary(c, ref::UnaryKind::scale, c.real("value")); }
-
-void binary(const Call& call, ref::BinaryKind kind) {
-  const Shape& out = call.args.output_shape;
-  if (out.size() > static_cast<size_t>(ref::kMaxBroadcastRank))
-    throw OpError(std::string(call.name()) + " (device reference): output rank " +
-                  std::to_string(out.size()) + " exceeds the supported " +
-                  std::to_string(ref::kMaxBroadcastRank));
-  ref::BroadcastLayout layout;
-  layout.rank = static_cast<int>(out.size());
-  const std::vector<int64_t> a = op_support::broadcast_strides(call.shape(0), out);
-  const std::vector<int64_t> b = op_support::broadcast_strides(call.shape(1), out);
-  for (size_t d = 0; d < out.size(); ++d) {
-    layout.out_dims[d] = out[d];
-    layout.a_strides[d] = a[d];
-    layout.b_strides[d] = b[d];
-  }
-  ref::binary_f64(kind, call.input(0), call.input(1), call.args.output, layout, numel(out),
-                  call.stream);
-}
-void add(const Call& c) { binary(c, ref::BinaryKind::add); }
-void mul(const Call& c) { binary(c, ref::BinaryKind::mul); }
-
-// ---- along one axis ----
-
-void softmax(const Call& c) {
-  const AxisSplit s = c.split_at("axis");
-  ref::softmax_f64(c.input(0), c.args.output, s.outer, s.extent, s.inner, c.stream);
-}
-void rmsnorm(const Call& c) {
-  const AxisSplit s = c.split_at("axis");
-  ref::rmsnorm_f64(c.input(0), c.args.output, s.outer, s.extent, s.inner, c.real("eps"), c.stream);
-}
-void sum(const Call& c) {
-  const AxisSplit s = c.split_at("axis");
-  ref::reduce_axis_f64(false, c.input(0), c.args.output, s.outer, s.extent, s.inner, c.stream);
-}
-void mean(const Call& c) {
-  const AxisSplit s = c.split_at("axis");
-  ref::reduce_axis_f64(true, c.input(0), c.args.output, s.outer, s.extent, s.inner, c.stream);
-}
-void layernorm(const Call& c) {
-  const Shape& x = c.shape(0);
-  const auto rank = static_cast<std::ptrdiff_t>(c.integer("normalized_rank", 1));
-  const int64_t row = numel(Shape(x.end() - rank, x.end()));
-  ref::layernorm_f64(c.input(0), c.input(1), c.input(2), c.args.output, numel(x) / row, row,
-                     c.real("eps"), c.stream);
-}
-
-// ---- products ----
-
-void matmul(const Call& c) {
-  const Shape& a = c.shape(0);  // [M, K] · [K, N]
-  const int64_t m = a[0], k = a[1], n = c.args.output_shape[1];
-  RowMajorGemm g;
-  g.m = m, g.n = n, g.k = k;
-  g.a = c.input(0), g.lda = k;
-  g.b = c.input(1), g.ldb = n;
-  g.c = c.args.output, g.ldc = n;
-  gemm_f64(c.context, g);
-}
-
-void bmm(const Call& c) {
-  const Shape& a = c.shape(0);  // [B, M, K] · [B, K, N]
-  const int64_t batch = a[0], m = a[1], k = a[2], n = c.args.output_shape[2];
-  RowMajorGemm g;
-  g.m = m, g.n = n, g.k = k, g.batch = batch;
-  g.a = c.input(0), g.lda = k, g.stride_a = m * k;
-  g.b = c.input(1), g.ldb = n, g.stride_b = k * n;
-  g.c = c.args.output, g.ldc = n, g.stride_c = m * n;
-  gemm_f64(c.context, g);
-}
-
-void linear(const Call& c) {
-  const int64_t k = c.shape(0).back();  // x[..., K] · weight[N, K]ᵀ + bias[N]
-  const int64_t n = c.shape(1)[0];
-  const int64_t m = numel(c.shape(0)) / k;
-  RowMajorGemm g;
-  g.m = m, g.n = n, g.k = k;
-  g.a = c.input(0), g.lda = k;
-  g.b = c.input(1), g.ldb = k, g.transpose_b = true;
-  g.c = c.args.output, g.ldc = n;
-  gemm_f64(c.context, g);
-  if (c.input(2) != nullptr) ref::add_channel_bias_f64(c.args.output, c.input(2), m, n, 1, c.stream);
-}
-
-void maxpool2d(const Call& c) {
-  const Shape& x = c.shape(0);
-  const Shape& y = c.args.output_shape;  // validated against the host's infer_shape
-  ref::PoolGeometry g;
-  g.planes = x[0] * x[1], g.in_h = x[2], g.in_w = x[3], g.out_h = y[2], g.out_w = y[3];
-  g.kernel = c.integer("kernel", 1);
-  g.stride = c.integer("stride", 0);
-  if (g.stride == 0) g.stride = g.kernel;  // the host op's convention: 0 means the kernel size
-  g.padding = c.integer("padding", 0);
-  g.dilation = c.integer("dilation", 1);
-  ref::maxpool2d_f64(c.input(0), c.args.output, g, c.stream);
-}
-
-// im2col in chunks of output pixels, each followed by one GEMM per group:
-//   y[n, group's channels, chunk] = weight[group] [Og, Kc] · columns [Kc, chunk].
-void conv2d_chunked(const Call& c, size_t max_column_bytes) {
-  const Shape& x = c.shape(0);
-  const Shape& w = c.shape(1);
-  const Shape& y = c.args.output_shape;  // validated against the host's infer_shape
-  ref::ConvGeometry g;
-  g.batch = x[0], g.in_channels = x[1], g.in_h = x[2], g.in_w = x[3];
-  g.out_channels = w[0], g.kernel_h = w[2], g.kernel_w = w[3], g.out_h = y[2], g.out_w = y[3];
-  g.stride = c.integer("stride", 1);
-  g.padding = c.integer("padding", 0);
-  g.dilation = c.integer("dilation", 1);
-  g.groups = c.integer("groups", 1);
-
-  const int64_t rows = g.column_rows(), pixels = g.out_pixels();
-  const auto budget_columns = static_cast<int64_t>(max_column_bytes / (sizeof(double) * rows));
-  const int64_t chunk = std::clamp<int64_t>(budget_columns, 1, pixels);
-  auto columns = DeviceBuffer<double>::on_stream(static_cast<size_t>(rows * chunk), c.stream);
-  const int64_t group_out = g.group_out_channels();
-  for (int64_t image = 0; image < g.batch; ++image) {
-    for (int64_t first = 0; first < pixels; first += chunk) {
-      const int64_t count = std::min(chunk, pixels - first);
-      for (int64_t group = 0; group < g.groups; ++group) {
-        ref::im2col_f64(c.input(0), columns.get(), g, image, group, first, count, c.stream);
-        RowMajorGemm gemm;
-        gemm.m = group_out, gemm.n = count, gemm.k = rows;
-        gemm.a = c.input(1) + group * group_out * rows, gemm.lda = rows;
-        gemm.b = columns.get(), gemm.ldb = count;
-        gemm.c = c.args.output + (image * g.out_channels + group * group_out) * pixels + first;
-        gemm.ldc = pixels;
-        gemm_f64(c.context, gemm);
-      }
-    }
-  }
-  if (c.input(2) != nullptr) {
-    ref::add_channel_bias_f64(c.args.output, c.input(2), g.batch, g.out_channels, pixels, c.stream);
-  }
-}
-void conv2d(const Call& c) { conv2d_chunked(c, kConvColumnBudgetBytes); }
-
-using DeviceOp = void (*)(const Call&);
-
-const std::map<std::string, DeviceOp, std::less<>>& device_ops() {
-  static const std::map<std::string, DeviceOp, std::less<>> table = {
-      {"relu", relu},       {"gelu", gelu},           {"leaky_relu", leaky_relu},
-      {"sigmoid", sigmoid}, {"tanh", tanh_op},        {"scale", scale},
-      {"add", add},         {"mul", mul},             {"softmax", softmax},
-      {"sum", sum},         {"mean", mean},           {"layernorm", layernorm},
-      {"rmsnorm", rmsnorm}, {"matmul", matmul},       {"bmm", bmm},
-      {"linear", linear},   {"conv2d", conv2d},       {"maxpool2d", maxpool2d}};
+const std::map<std::string, DeviceReference, std::less<>>& device_references() {
+  static const std::map<std::string, DeviceReference, std::less<>> table = {
+#define KBV_OP(OP_NAME) {#OP_NAME, &::kbv::ops::OP_NAME::device_reference},
+#include "ops/op_list.inc"
+#undef KBV_OP
+  };
   return table;
-}
-
-const Op& host_op(std::string_view op_name) {
-  const Op* op = find_op(op_name);
-  if (op == nullptr)
-    throw OpError("device reference: no op named '" + std::string(op_name) +
-                  "' in the host registry (ops/registry.cpp)");
-  return *op;
 }
 
 }  // namespace
 
 void run_op_f64_device(std::string_view op_name, const OpArgs<double>& args,
                        const ReferenceContext& context) {
-  const Op& op = host_op(op_name);
-  auto entry = device_ops().find(op_name);
-  if (entry == device_ops().end())
-    throw OpError(std::string(op_name) +
-                  ": the host registry has this op but the CUDA device reference does not "
-                  "(add it to daemon/cuda/data/reference_ops.cpp)");
-  const Call call{op, args, merged_attrs(op, args), context.stream(), context};
-  validate(op, args, call.attrs);
-  entry->second(call);
-}
-
-bool has_device_reference(std::string_view op_name) {
-  return device_ops().find(op_name) != device_ops().end();
-}
-
-std::vector<std::string> device_reference_op_names() {
-  std::vector<std::string> names;
-  for (const auto& [name, op] : device_ops()) names.push_back(name);
-  return names;
-}
-
-void conv2d_f64_device(const OpArgs<double>& args, const ReferenceContext& context,
-                       size_t max_column_bytes) {
-  const Op& op = host_op("conv2d");
-  const Call call{op, args, merged_attrs(op, args), context.stream(), context};
-  validate(op, args, call.attrs);
-  conv2d_chunked(call, max_column_bytes);
+  const Op* op = find_op(op_name);
+  const auto entry = device_references().find(op_name);
+  // Both tables come from the same op list, so an op is in both or in neither.
+  if (op == nullptr || entry == device_references().end())
+    throw OpError("device reference: no op named '" + std::string(op_name) + "'");
+  entry->second(ops::make_reference_call(*op, args, context));
 }
 
 }  // namespace kbv::cuda

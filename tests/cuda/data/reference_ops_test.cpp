@@ -1,10 +1,10 @@
-// tests/cuda/data/reference_ops_test.cpp — every fp64 device op agrees with the host registry's
-// reference_f64 on small random shapes (normwise relative difference below 1e-12), and every
-// host op has a device twin and a case here.
-#include <set>
-
+// tests/cuda/data/reference_ops_test.cpp — every op's CUDA fp64 reference agrees with the host
+// registry's reference_f64 on its samples (ops/<name>/cases.cpp; normwise relative difference
+// below 1e-12) and gives its hand-worked values; conv2d also in many small im2col chunks.
 #include "data/reference_ops.hpp"
 #include "gpu_test_support.hpp"
+#include "ops/conv2d/reference.hpp"
+#include "ops/op_cases.hpp"
 #include "ops/registry.hpp"
 
 namespace kbv::cuda::testing {
@@ -15,68 +15,14 @@ namespace {
 // 1e-12 leaves three orders of magnitude of margin and still catches any real disagreement
 // (a wrong index, attribute or formula shows up at 1e-3 or worse).
 constexpr double kMaxNormwiseDifference = 1e-12;
+// The hand-worked values hold to this per element, as on the host (tests/ops/op_cases_test.cpp).
+constexpr double kHandValueTolerance = 1e-12;
 
-struct OpCase {
-  std::string op;
-  std::vector<Shape> inputs;
-  Attrs attrs;  // overrides of the op's defaults
-  std::string label() const {
-    std::string text = op + "(";
-    for (size_t i = 0; i < inputs.size(); ++i) text += (i ? ", " : "") + to_string(inputs[i]);
-    text += ")";
-    for (const auto& [name, value] : attrs) text += " " + name + "=" + std::to_string(value);
-    return text;
-  }
-};
-
-// Shapes exercise each kernel path: elementwise tails, broadcasting in both operands, reductions
-// with a wide inner extent (one thread per column) and a narrow one (one block per line),
-// negative axes, optional inputs, strides/padding/dilation/groups.
-const std::vector<OpCase>& op_cases() {
-  static const std::vector<OpCase> cases = {
-      {"relu", {{3, 5, 7}}, {}},
-      {"gelu", {{3, 5, 7}}, {}},
-      {"sigmoid", {{1000}}, {}},
-      {"tanh", {{2, 513}}, {}},
-      {"leaky_relu", {{4, 33}}, {}},
-      {"leaky_relu", {{4, 33}}, {{"negative_slope", 0.2}}},
-      {"scale", {{5, 9}}, {{"value", -1.5}}},
-      {"add", {{7, 8}, {7, 8}}, {}},
-      {"add", {{4, 1, 6}, {5, 1}}, {}},
-      {"add", {{2, 8, 5, 5}, {8, 1, 1}}, {}},
-      {"mul", {{2, 3, 4}, {3, 1}}, {}},
-      {"mul", {{1}, {6, 2}}, {}},
-      {"softmax", {{6, 40}}, {{"axis", 1}}},
-      {"softmax", {{3, 8, 50}}, {{"axis", 1}}},
-      {"softmax", {{2, 3, 700}}, {{"axis", -1}}},
-      {"softmax", {{5, 64}}, {{"axis", 0}}},
-      {"sum", {{4, 32, 33}}, {{"axis", 1}, {"keepdim", 1}}},
-      {"sum", {{5, 300}}, {{"axis", -1}, {"keepdim", 0}}},
-      {"sum", {{3, 4, 5}}, {{"axis", 0}, {"keepdim", 0}}},
-      {"mean", {{4, 32, 33}}, {{"axis", 1}, {"keepdim", 1}}},
-      {"mean", {{6, 7, 2}}, {{"axis", -2}, {"keepdim", 0}}},
-      {"layernorm", {{4, 8, 16, 16}, {8, 16, 16}, {8, 16, 16}}, {{"normalized_rank", 3}}},
-      {"layernorm", {{6, 50}}, {}},
-      {"layernorm", {{3, 4, 10}, {4, 10}}, {{"normalized_rank", 2}, {"eps", 1e-3}}},
-      {"rmsnorm", {{4, 16, 8, 8}}, {}},
-      {"rmsnorm", {{5, 10, 3}}, {{"axis", 1}}},
-      {"rmsnorm", {{7, 100}}, {{"axis", -1}, {"eps", 1e-6}}},
-      {"matmul", {{67, 45}, {45, 83}}, {}},
-      {"matmul", {{1, 1}, {1, 5}}, {}},
-      {"bmm", {{4, 32, 48}, {4, 48, 40}}, {}},
-      {"linear", {{32, 64}, {48, 64}, {48}}, {}},
-      {"linear", {{2, 3, 10}, {7, 10}}, {}},
-      {"conv2d", {{2, 4, 16, 16}, {8, 4, 3, 3}}, {}},
-      {"conv2d", {{2, 4, 12, 12}, {8, 4, 3, 3}, {8}}, {}},
-      {"conv2d",
-       {{2, 4, 13, 11}, {6, 2, 3, 3}, {6}},
-       {{"stride", 2}, {"padding", 1}, {"dilation", 2}, {"groups", 2}}},
-      {"conv2d", {{1, 3, 9, 10}, {5, 3, 1, 2}}, {{"stride", 3}, {"padding", 2}}},
-      {"maxpool2d", {{2, 4, 16, 16}}, {{"kernel", 4}, {"stride", 1}, {"padding", 1}}},
-      {"maxpool2d", {{2, 3, 11, 9}}, {{"kernel", 3}, {"padding", 1}, {"dilation", 2}}},
-      {"maxpool2d", {{1, 2, 8, 8}}, {}},
-  };
-  return cases;
+std::string shapes_text(const ops::Sample& sample) {
+  std::string text = sample.label + " (";
+  for (size_t i = 0; i < sample.inputs.size(); ++i)
+    text += (i ? ", " : "") + to_string(sample.inputs[i]);
+  return text + ")";
 }
 
 Attrs complete_attrs(const Op& op, const Attrs& overrides) {
@@ -85,82 +31,115 @@ Attrs complete_attrs(const Op& op, const Attrs& overrides) {
   return attrs;
 }
 
-class ReferenceOpsTest : public GpuTest {
+class DeviceReferenceTest : public GpuTest, public ::testing::WithParamInterface<std::string> {
  protected:
-  // Runs one case on host and device from the same random inputs; returns the difference.
-  Difference run_case(const OpCase& c, uint64_t seed, size_t conv_column_budget = 0) {
-    const Op* op = find_op(c.op);
-    if (op == nullptr) throw std::runtime_error("no host op " + c.op);
-    const Attrs attrs = complete_attrs(*op, c.attrs);
-    const Shape out_shape = op->infer_shape(c.inputs, attrs);
+  const Op& op() const { return *find_op(GetParam()); }
+  const ops::OpCases& cases() const {
+    for (const ops::NamedOpCases& named : ops::all_op_cases())
+      if (named.op == GetParam()) return named.cases;
+    throw std::runtime_error("no cases for " + GetParam());
+  }
 
+  // Runs one sample on host and device from the same random inputs; returns the difference.
+  // A nonzero `conv_column_budget` runs conv2d with that im2col budget.
+  Difference run_sample(const ops::Sample& sample, uint64_t seed, size_t conv_column_budget = 0) {
+    const Attrs attrs = complete_attrs(op(), sample.attrs);
+    const Shape out_shape = op().infer_shape(sample.inputs, attrs);
     std::vector<std::vector<double>> host_inputs;
     std::vector<DeviceBuffer<double>> device_inputs;
     OpArgs<double> host_args, device_args;
-    for (size_t i = 0; i < c.inputs.size(); ++i) {
-      host_inputs.push_back(random_normal(static_cast<size_t>(numel(c.inputs[i])), seed + i));
+    for (size_t i = 0; i < sample.inputs.size(); ++i) {
+      host_inputs.push_back(random_normal(static_cast<size_t>(numel(sample.inputs[i])), seed + i));
       device_inputs.push_back(upload(host_inputs.back()));
+      host_args.inputs.push_back(host_inputs.back().data());
+      device_args.inputs.push_back(device_inputs.back().get());
     }
     std::vector<double> host_out(static_cast<size_t>(numel(out_shape)));
-    for (size_t i = 0; i < c.inputs.size(); ++i) {
-      host_args.inputs.push_back(host_inputs[i].data());
-      device_args.inputs.push_back(device_inputs[i].get());
-    }
-    host_args.input_shapes = device_args.input_shapes = c.inputs;
+    host_args.input_shapes = device_args.input_shapes = sample.inputs;
     host_args.output_shape = device_args.output_shape = out_shape;
     host_args.attrs = device_args.attrs = &attrs;
     host_args.output = host_out.data();
-    op->reference_f64(host_args);
+    op().reference_f64(host_args);
 
     DeviceBuffer<double> device_out = nan_filled(host_out.size());
     device_args.output = device_out.get();
     const ReferenceContext context(stream());
-    if (conv_column_budget != 0) {
-      conv2d_f64_device(device_args, context, conv_column_budget);
-    } else {
-      run_op_f64_device(c.op, device_args, context);
-    }
+    if (conv_column_budget != 0)
+      ops::conv2d::conv2d_f64_device(device_args, context, conv_column_budget);
+    else
+      run_op_f64_device(GetParam(), device_args, context);
     return normwise_difference(download(device_out.get(), host_out.size()), host_out);
   }
 
-  void expect_agreement(const OpCase& c, const Difference& d) {
+  void expect_agreement(const ops::Sample& sample, const Difference& d) {
     EXPECT_LT(d.relative, kMaxNormwiseDifference)
-        << c.label() << ": device vs host fp64 reference differ by " << d.relative
-        << " (normwise), max abs " << d.max_abs << " at element " << d.worst_index;
+        << GetParam() << " " << shapes_text(sample) << ": device vs host fp64 reference differ by "
+        << d.relative << " (normwise), max abs " << d.max_abs << " at element " << d.worst_index;
   }
 };
 
-TEST_F(ReferenceOpsTest, EveryHostOpHasADeviceReferenceAndATestCase) {
-  std::set<std::string> covered;
-  for (const OpCase& c : op_cases()) covered.insert(c.op);
-  for (const Op* op : all_ops()) {
-    const std::string name(op->name());
-    EXPECT_TRUE(has_device_reference(name)) << "host op " << name << " has no device reference";
-    EXPECT_TRUE(covered.count(name)) << "host op " << name << " has no case in op_cases()";
-  }
-  for (const std::string& name : device_reference_op_names()) {
-    EXPECT_NE(find_op(name), nullptr) << "device op " << name << " is not in the host registry";
-  }
-}
-
-TEST_F(ReferenceOpsTest, EveryOpMatchesTheHostReference) {
-  uint64_t seed = 1000;
-  for (const OpCase& c : op_cases()) {
-    SCOPED_TRACE(c.label());
-    expect_agreement(c, run_case(c, seed));
+TEST_P(DeviceReferenceTest, MatchesTheHostReferenceOnEverySample) {
+  uint64_t seed = 2000;
+  for (const ops::Sample& sample : cases().samples) {
+    SCOPED_TRACE(shapes_text(sample));
+    expect_agreement(sample, run_sample(sample, seed));
     seed += 10;
   }
 }
 
-TEST_F(ReferenceOpsTest, ConvolutionInManySmallChunksMatchesTheHostReference) {
-  // A budget of a few columns forces im2col chunks that split output rows and images.
-  constexpr size_t kTinyColumnBudget = 8 * 36 * 7;  // 7 columns of 36 fp64 rows
-  for (const OpCase& c : op_cases()) {
-    if (c.op != "conv2d") continue;
-    SCOPED_TRACE(c.label() + " chunked");
-    expect_agreement(c, run_case(c, 77, kTinyColumnBudget));
+// The hand-worked values hold on the device too: NaN propagation, padding, broadcasting.
+TEST_P(DeviceReferenceTest, GivesTheHandWorkedValues) {
+  const ReferenceContext context(stream());
+  for (const ops::ValueCase& value : cases().values) {
+    SCOPED_TRACE(value.what);
+    const Attrs attrs = complete_attrs(op(), value.attrs);
+    std::vector<DeviceBuffer<double>> inputs;
+    OpArgs<double> args;
+    for (const std::vector<double>& data : value.data) {
+      inputs.push_back(upload(data));
+      args.inputs.push_back(inputs.back().get());
+    }
+    args.input_shapes = value.inputs;
+    args.output_shape = op().infer_shape(value.inputs, attrs);
+    args.attrs = &attrs;
+    DeviceBuffer<double> output = nan_filled(value.expected.size());
+    args.output = output.get();
+    run_op_f64_device(GetParam(), args, context);
+    const std::vector<double> got = download(output.get(), value.expected.size());
+    for (size_t i = 0; i < got.size(); ++i) {
+      if (std::isnan(value.expected[i]))
+        EXPECT_TRUE(std::isnan(got[i])) << "element " << i << " is " << got[i] << ", expected NaN";
+      else
+        EXPECT_NEAR(got[i], value.expected[i], kHandValueTolerance) << "element " << i;
+    }
   }
 }
+
+std::vector<std::string> case_ops() {
+  std::vector<std::string> names;
+  for (const ops::NamedOpCases& named : ops::all_op_cases()) names.emplace_back(named.op);
+  return names;
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryOp, DeviceReferenceTest, ::testing::ValuesIn(case_ops()),
+                         [](const auto& param_info) { return param_info.param; });
+
+// conv2d's im2col in chunks: a budget of a few columns forces chunks that split output rows and
+// images, on every conv2d sample.
+class ConvolutionChunksTest : public DeviceReferenceTest {};
+
+TEST_P(ConvolutionChunksTest, ManySmallChunksMatchTheHostReference) {
+  constexpr size_t kTinyColumnBudget = 8 * 36 * 7;  // 7 columns of 36 fp64 rows
+  for (const ops::Sample& sample : cases().samples) {
+    SCOPED_TRACE(shapes_text(sample) + " chunked");
+    expect_agreement(sample, run_sample(sample, 77, kTinyColumnBudget));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Conv2d, ConvolutionChunksTest, ::testing::Values("conv2d"),
+                         [](const auto& param_info) { return param_info.param; });
+
+class ReferenceOpsTest : public GpuTest {};
 
 TEST_F(ReferenceOpsTest, MismatchedShapesAreRejectedBeforeAnyLaunch) {
   const ReferenceContext context(stream());

@@ -1,6 +1,7 @@
 // tests/cuda/measure/baseline_ops_test.cpp — every op's CUDA baseline, in TF32 and in FP32
-// mode, against the fp64 host reference (kbv::find_op(op)->reference_f64) on small shapes that
-// reach both the vectorised and the scalar paths, rows and columns, fused and split kernels.
+// mode, against the fp64 host reference (kbv::find_op(op)->reference_f64) on the op's samples
+// (ops/<name>/cases.cpp), shapes that reach the vectorised and the scalar paths, rows and
+// columns, fused and split kernels.
 #include <cstdio>
 #include <ostream>
 #include <string>
@@ -9,6 +10,7 @@
 #include "gpu_test_support.hpp"
 #include "measure/baseline/cuda_baseline.hpp"
 #include "measure/support/library_errors.hpp"
+#include "ops/op_cases.hpp"
 #include "ops/registry.hpp"
 #include "verify/compare.hpp"
 
@@ -38,54 +40,14 @@ Tolerance tolerance_for(const std::string& op, MathMode mode) {
   return mode == MathMode::tf32 ? kTensorTf32 : kTensorFp32;
 }
 
+// Every op folder's samples, named <op>_<sample>.
 std::vector<OpCase> op_cases() {
-  return {
-      {"relu_vector", "relu", {{16, 256}}, {}},
-      {"relu_tail", "relu", {{7, 129}}, {}},
-      {"gelu", "gelu", {{16, 257}}, {}},
-      {"leaky_relu", "leaky_relu", {{9, 64}}, {{"negative_slope", 0.2}}},
-      {"sigmoid", "sigmoid", {{5, 100}}, {}},
-      {"tanh", "tanh", {{5, 100}}, {}},
-      {"scale", "scale", {{33, 31}}, {{"value", 0.5}}},
-      {"add_same_shape", "add", {{8, 132}, {8, 132}}, {}},
-      {"add_channel_bias", "add", {{2, 8, 6, 6}, {8, 1, 1}}, {}},
-      {"add_outer", "add", {{5, 1}, {1, 7}}, {}},
-      {"mul_row_broadcast", "mul", {{6, 12}, {12}}, {}},
-      {"softmax_rows", "softmax", {{16, 1024}}, {{"axis", -1}}},
-      {"softmax_rows_odd", "softmax", {{7, 999}}, {{"axis", 1}}},
-      {"softmax_columns", "softmax", {{4, 33, 5}}, {{"axis", 1}}},
-      {"softmax_axis0", "softmax", {{40, 70}}, {{"axis", 0}}},
-      {"sum_dim1_keepdim", "sum", {{4, 32, 33}}, {{"axis", 1}, {"keepdim", 1}}},
-      {"sum_last_drop", "sum", {{6, 100}}, {{"axis", -1}, {"keepdim", 0}}},
-      {"mean_dim1", "mean", {{4, 32, 33}}, {{"axis", 1}, {"keepdim", 1}}},
-      {"mean_rows", "mean", {{10, 64}}, {{"axis", 1}, {"keepdim", 0}}},
-      {"rmsnorm_columns", "rmsnorm", {{4, 16, 8, 8}}, {{"axis", 1}, {"eps", 1e-5}}},
-      {"rmsnorm_rows", "rmsnorm", {{8, 256}}, {{"axis", -1}, {"eps", 1e-5}}},
-      {"layernorm_fused", "layernorm", {{4, 8, 16, 16}, {8, 16, 16}, {8, 16, 16}},
-       {{"normalized_rank", 3}, {"eps", 1e-5}}},
-      {"layernorm_split", "layernorm", {{2, 64, 32, 32}, {64, 32, 32}, {64, 32, 32}},
-       {{"normalized_rank", 3}, {"eps", 1e-5}}},
-      {"layernorm_no_affine_odd", "layernorm", {{300, 45}}, {{"normalized_rank", 1}}},
-      {"matmul", "matmul", {{64, 48}, {48, 80}}, {}},
-      {"matmul_irregular", "matmul", {{67, 45}, {45, 83}}, {}},
-      {"bmm", "bmm", {{4, 32, 48}, {4, 48, 40}}, {}},
-      {"linear_bias", "linear", {{32, 64}, {48, 64}, {48}}, {}},
-      {"linear_no_bias", "linear", {{32, 64}, {48, 64}}, {}},
-      {"conv2d", "conv2d", {{2, 4, 16, 16}, {8, 4, 3, 3}}, {}},
-      {"conv2d_bias", "conv2d", {{2, 4, 12, 12}, {8, 4, 3, 3}, {8}}, {}},
-      {"conv2d_strided_padded", "conv2d", {{2, 4, 15, 15}, {8, 4, 3, 3}},
-       {{"stride", 2}, {"padding", 1}}},
-      {"conv2d_dilated_grouped", "conv2d", {{2, 4, 16, 16}, {8, 2, 3, 3}},
-       {{"dilation", 2}, {"groups", 2}}},
-      {"maxpool2d_k4_s1_p1", "maxpool2d", {{2, 4, 16, 16}},
-       {{"kernel", 4}, {"stride", 1}, {"padding", 1}}},
-      {"maxpool2d_k2_default_stride", "maxpool2d", {{2, 3, 9, 9}}, {{"kernel", 2}}},
-      // The register-tiled unit-stride path: ragged tile edges in both directions.
-      {"maxpool2d_k3_s1_p1_ragged", "maxpool2d", {{2, 3, 37, 45}}, {{"kernel", 3}, {"stride", 1}, {"padding", 1}}},
-      {"maxpool2d_k5_s1_p2", "maxpool2d", {{1, 2, 21, 130}}, {{"kernel", 5}, {"stride", 1}, {"padding", 2}}},
-      {"maxpool2d_k2_s1_p0", "maxpool2d", {{3, 1, 17, 9}}, {{"kernel", 2}, {"stride", 1}}},
-      {"maxpool2d_k4_s1_dilated", "maxpool2d", {{1, 2, 20, 20}}, {{"kernel", 3}, {"stride", 1}, {"dilation", 2}}},
-  };
+  std::vector<OpCase> cases;
+  for (const ops::NamedOpCases& named : ops::all_op_cases())
+    for (const ops::Sample& sample : named.cases.samples)
+      cases.push_back({std::string(named.op) + "_" + sample.label, std::string(named.op),
+                       sample.inputs, sample.attrs});
+  return cases;
 }
 
 class BaselineOpTest : public GpuTest,

@@ -2,10 +2,17 @@
 // coalescing and layernorm row splitting (no GPU).
 #include <gtest/gtest.h>
 
-#include "measure/kernels/kernels.hpp"
+#include "ops/common/baseline/broadcast.hpp"
+#include "ops/layernorm/baseline.hpp"
 
 namespace kbv::cuda::kernels {
 namespace {
+
+using ops::baseline::BroadcastGeometry;
+using ops::baseline::make_broadcast_geometry;
+using ops::layernorm::LayerNormGeometry;
+using ops::layernorm::layernorm_scratch_bytes;
+using ops::layernorm::plan_layernorm;
 
 TEST(BroadcastGeometry, ChannelBiasCoalescesToThreeDims) {
   const Shape out{128, 128, 126, 126};

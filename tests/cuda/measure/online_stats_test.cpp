@@ -8,10 +8,12 @@
 #include <random>
 #include <vector>
 
-#include "measure/kernels/online_stats.hpp"
+#include "ops/common/baseline/online_stats.hpp"
 
 namespace kbv::cuda::kernels {
 namespace {
+
+using namespace ops::baseline;
 
 std::vector<float> normal_values(size_t count, float mean, float stdev, unsigned seed) {
   std::mt19937 engine(seed);

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "measure/kernels/kernels.hpp"
+#include "measure/support/sm_count.hpp"
 #include "measure/support/library_errors.hpp"
 
 namespace kbv::cuda::measure {
@@ -17,7 +17,7 @@ MathMode checked(MathMode mode) {
 }  // namespace
 
 LibraryContext::LibraryContext(MathMode mode)
-    : mode_(checked(mode)), sm_count_(kernels::current_sm_count()) {}
+    : mode_(checked(mode)), sm_count_(current_sm_count()) {}
 
 void* LibraryContext::blas_workspace() {
   if (!blas_workspace_.get())

@@ -34,12 +34,9 @@ struct NodeContext {
   std::string where() const;  // "node 'conv' (conv2d)"
 };
 
-// Throws std::invalid_argument for an op or a configuration the CUDA baseline cannot run.
+// The step of the node's op: its folder's `make_baseline_step` face (daemon/ops/<name>/
+// baseline.cu). Throws std::invalid_argument (OpError for shapes the op refuses) for a node or
+// a configuration the CUDA baseline cannot run.
 std::unique_ptr<NodeStep> make_node_step(const NodeContext& node, LibraryContext& context);
-
-// Per family of ops (blas_steps.cpp, conv_step.cpp, kernel_steps.cpp).
-std::unique_ptr<NodeStep> make_blas_step(const NodeContext& node, LibraryContext& context);
-std::unique_ptr<NodeStep> make_conv_step(const NodeContext& node, LibraryContext& context);
-std::unique_ptr<NodeStep> make_kernel_step(const NodeContext& node, LibraryContext& context);
 
 }  // namespace kbv::cuda::measure

@@ -1,0 +1,173 @@
+// daemon/ops/linear/baseline.cpp — linear's CUDA baseline, as PyTorch eager runs F.linear: with a
+// bias, one cuBLASLt matmul with the BIAS epilogue (addmm's gemm_and_bias path); without, a
+// cublasSgemm on the transposed weight (F.linear → mm(x, Wᵀ)). Leading dims of x flatten into M.
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "measure/support/library_errors.hpp"
+#include "ops/common/baseline/blas.hpp"
+
+namespace kbv::ops::linear {
+namespace {
+
+using baseline::math_text;
+using cuda::CudaError;
+using cuda::MathMode;
+using cuda::measure::check;
+using cuda::measure::CublasLtLayout;
+using cuda::measure::CublasLtMatmulDesc;
+using cuda::measure::CublasLtPreference;
+using cuda::measure::kBlasWorkspaceBytes;
+using cuda::measure::LibraryContext;
+using cuda::measure::NodeStep;
+
+constexpr float kOne = 1.f;
+constexpr float kZero = 0.f;
+
+// y[M,N] = x[M,K] · W[N,K]ᵀ, no bias: column-major yᵀ = op_T(W) · xᵀ.
+class LinearNoBiasStep final : public NodeStep {
+ public:
+  LinearNoBiasStep(LibraryContext& context, int m, int n, int k)
+      : context_(context), m_(m), n_(n), k_(k) {
+    context_.cublas();
+  }
+  void run(std::span<const float* const> in, float* out, cudaStream_t) override {
+    check(cublasSgemm(context_.cublas(), CUBLAS_OP_T, CUBLAS_OP_N, n_, m_, k_, &kOne, in[1], k_,
+                      in[0], k_, &kZero, out, n_),
+          "cublasSgemm (linear)");
+  }
+  std::string describe() const override {
+    return "cublasSgemm (linear, no bias) m=" + std::to_string(m_) + " n=" + std::to_string(n_) +
+           " k=" + std::to_string(k_) + " (" + math_text(context_.mode()) + ")";
+  }
+
+ private:
+  LibraryContext& context_;
+  int m_, n_, k_;
+};
+
+// y[M,N] = x[M,K] · W[N,K]ᵀ + b[N] with cuBLASLt's BIAS epilogue (bias along the column-major
+// rows, i.e. per output feature), as PyTorch's gemm_and_bias.
+class LinearBiasStep final : public NodeStep {
+ public:
+  LinearBiasStep(LibraryContext& context, int m, int n, int k)
+      : context_(context), m_(m), n_(n), k_(k) {
+    // COMPUTE_32F_FAST_TF32 is what PyTorch passes when allow_tf32 is on, COMPUTE_32F when off.
+    const cublasComputeType_t compute = context_.mode() == MathMode::tf32
+                                            ? CUBLAS_COMPUTE_32F_FAST_TF32
+                                            : CUBLAS_COMPUTE_32F;
+    cublasLtMatmulDesc_t desc = nullptr;
+    check(cublasLtMatmulDescCreate(&desc, compute, CUDA_R_32F), "cublasLtMatmulDescCreate");
+    desc_.reset(desc);
+    const cublasOperation_t transpose = CUBLAS_OP_T, keep = CUBLAS_OP_N;
+    const cublasLtEpilogue_t epilogue = CUBLASLT_EPILOGUE_BIAS;
+    set_desc(CUBLASLT_MATMUL_DESC_TRANSA, &transpose, sizeof(transpose));
+    set_desc(CUBLASLT_MATMUL_DESC_TRANSB, &keep, sizeof(keep));
+    set_desc(CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue, sizeof(epilogue));
+    weight_layout_ = layout(k_, n_, k_);  // W as stored: column-major K×N
+    input_layout_ = layout(k_, m_, k_);   // x: column-major K×M
+    output_layout_ = layout(n_, m_, n_);  // y: column-major N×M
+    context_.cublaslt();
+    algorithm_for(kMaxAlignment);  // fail at build time, not on the first call
+  }
+
+  void run(std::span<const float* const> in, float* out, cudaStream_t stream) override {
+    const float* x = in[0];
+    const float* w = in[1];
+    const float* bias = in[2];
+    set_desc(CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof(bias));
+    const uint32_t alignment = std::min({alignment_of(x), alignment_of(w), alignment_of(out)});
+    const cublasLtMatmulAlgo_t& algo = algorithm_for(alignment);
+    check(cublasLtMatmul(context_.cublaslt(), desc_.get(), &kOne, w, weight_layout_.get(), x,
+                         input_layout_.get(), &kZero, out, output_layout_.get(), out,
+                         output_layout_.get(), &algo, context_.blas_workspace(),
+                         kBlasWorkspaceBytes, stream),
+          "cublasLtMatmul (linear + bias epilogue)");
+  }
+
+  std::string describe() const override {
+    return "cublasLtMatmul epilogue=BIAS m=" + std::to_string(m_) + " n=" + std::to_string(n_) +
+           " k=" + std::to_string(k_) + " compute=" +
+           (context_.mode() == MathMode::tf32 ? "32F_FAST_TF32" : "32F") + " workspace=32MiB";
+  }
+
+ private:
+  // PyTorch's _getAlignment: the largest power of two up to 256 dividing the address, passed
+  // to the heuristic as the operands' minimum alignment.
+  static constexpr uint32_t kMaxAlignment = 256;
+  static uint32_t alignment_of(const void* pointer) {
+    const auto address = reinterpret_cast<uintptr_t>(pointer);
+    uint32_t alignment = kMaxAlignment;
+    while (alignment > 1 && address % alignment != 0) alignment /= 2;
+    return alignment;
+  }
+
+  void set_desc(cublasLtMatmulDescAttributes_t attribute, const void* value, size_t bytes) {
+    check(cublasLtMatmulDescSetAttribute(desc_.get(), attribute, value, bytes),
+          "cublasLtMatmulDescSetAttribute");
+  }
+
+  static CublasLtLayout layout(int rows, int cols, int ld) {
+    cublasLtMatrixLayout_t handle = nullptr;
+    check(cublasLtMatrixLayoutCreate(&handle, CUDA_R_32F, static_cast<uint64_t>(rows),
+                                     static_cast<uint64_t>(cols), ld),
+          "cublasLtMatrixLayoutCreate");
+    return CublasLtLayout(handle);
+  }
+
+  // The heuristic's first choice for operands aligned to `alignment` bytes, cached.
+  const cublasLtMatmulAlgo_t& algorithm_for(uint32_t alignment) {
+    if (auto it = algorithms_.find(alignment); it != algorithms_.end()) return it->second;
+    cublasLtMatmulPreference_t raw = nullptr;
+    check(cublasLtMatmulPreferenceCreate(&raw), "cublasLtMatmulPreferenceCreate");
+    CublasLtPreference preference(raw);
+    const uint64_t workspace = kBlasWorkspaceBytes;
+    check(cublasLtMatmulPreferenceSetAttribute(raw, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
+                                               &workspace, sizeof(workspace)),
+          "cublasLtMatmulPreferenceSetAttribute(MAX_WORKSPACE_BYTES)");
+    for (auto attribute : {CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES,
+                           CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES,
+                           CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES,
+                           CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES})
+      check(cublasLtMatmulPreferenceSetAttribute(raw, attribute, &alignment, sizeof(alignment)),
+            "cublasLtMatmulPreferenceSetAttribute(MIN_ALIGNMENT)");
+    cublasLtMatmulHeuristicResult_t result{};
+    int found = 0;
+    check(cublasLtMatmulAlgoGetHeuristic(context_.cublaslt(), desc_.get(), weight_layout_.get(),
+                                         input_layout_.get(), output_layout_.get(),
+                                         output_layout_.get(), raw, 1, &result, &found),
+          "cublasLtMatmulAlgoGetHeuristic");
+    if (found < 1)
+      throw CudaError("cublasLtMatmulAlgoGetHeuristic: no algorithm for linear m=" +
+                          std::to_string(m_) + " n=" + std::to_string(n_) +
+                          " k=" + std::to_string(k_) + " at " + std::to_string(alignment) +
+                          "-byte alignment",
+                      0);
+    return algorithms_.emplace(alignment, result.algo).first->second;
+  }
+
+  LibraryContext& context_;
+  int m_, n_, k_;
+  CublasLtMatmulDesc desc_;
+  CublasLtLayout weight_layout_, input_layout_, output_layout_;
+  std::map<uint32_t, cublasLtMatmulAlgo_t> algorithms_;
+};
+
+}  // namespace
+
+std::unique_ptr<NodeStep> make_baseline_step(const cuda::measure::NodeContext& node,
+                                             LibraryContext& context) {
+  const std::vector<Shape>& in = node.input_shapes;  // x[..., K], weight[N, K], bias[N]?
+  const int64_t k = in[0].back();
+  const int m = baseline::as_blas_int(numel(in[0]) / k, node, "M");
+  const int n = baseline::as_blas_int(in[1][0], node, "N");
+  const int blas_k = baseline::as_blas_int(k, node, "K");
+  if (in.size() == 3) return std::make_unique<LinearBiasStep>(context, m, n, blas_k);
+  return std::make_unique<LinearNoBiasStep>(context, m, n, blas_k);
+}
+
+}  // namespace kbv::ops::linear

@@ -1,0 +1,31 @@
+// daemon/ops/mean/baseline.cu — mean's CUDA baseline: one kbv reduction kernel per application
+// (ops/common/baseline/axis_f32.cuh), as PyTorch eager's one reduce kernel.
+#include <memory>
+
+#include "measure/baseline/node_step.hpp"
+#include "ops/common/baseline/axis_f32.cuh"
+#include "ops/common/baseline/step_support.hpp"
+
+namespace kbv::ops::mean {
+namespace {
+
+class MeanStep final : public cuda::measure::NodeStep {
+ public:
+  explicit MeanStep(baseline::AxisSplit split) : split_(split) {}
+  void run(std::span<const float* const> in, float* out, cudaStream_t stream) override {
+    baseline::reduce_like<baseline::kMean>(split_, 0.f, in[0], out, stream);
+  }
+  std::string describe() const override { return "kbv mean kernel " + baseline::split_text(split_); }
+
+ private:
+  baseline::AxisSplit split_;
+};
+
+}  // namespace
+
+std::unique_ptr<cuda::measure::NodeStep> make_baseline_step(const cuda::measure::NodeContext& node,
+                                                            cuda::measure::LibraryContext&) {
+  return std::make_unique<MeanStep>(baseline::split_at_axis(node, "axis"));
+}
+
+}  // namespace kbv::ops::mean

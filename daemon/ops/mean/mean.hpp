@@ -1,0 +1,23 @@
+// ops/mean/mean.hpp — mean over one axis, keeping it as size 1 or dropping it (torch.mean).
+#pragma once
+
+#include "ops/common/definition.hpp"
+
+namespace kbv::ops::mean {
+
+struct Definition {
+  static constexpr std::string_view name = "mean";
+  static constexpr OpCategory category = OpCategory::axis;
+  static constexpr std::string_view inputs = "x";
+  static constexpr size_t min_inputs = 1;
+  static constexpr size_t max_inputs = 1;
+  // torch.mean needs a dim; kbv defaults to the last one, kept as size 1.
+  static constexpr std::array attributes{Attribute{"axis", -1}, Attribute{"keepdim", 1}};
+  static constexpr PrecisionClass precision = PrecisionClass::exact;
+  static constexpr std::string_view semantics = "";
+  static constexpr std::string_view flops_rule =
+      "numel(in) (the sum's extent − 1 adds plus one divide per output)";
+  static constexpr std::string_view pytorch = "torch.mean(x, dim=axis, keepdim=keepdim)";
+};
+
+}  // namespace kbv::ops::mean

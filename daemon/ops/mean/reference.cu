@@ -1,0 +1,13 @@
+// daemon/ops/mean/reference.cu — mean's CUDA fp64 reference
+// (ops/common/reference/axis_reduce_f64.hpp).
+#include "ops/common/reference/axis_reduce_f64.hpp"
+#include "ops/common/reference/reference_call.hpp"
+
+namespace kbv::ops::mean {
+
+void device_reference(const ReferenceCall& call) {
+  const op_support::AxisSplit s = call.split_at("axis");
+  reference::reduce_axis_f64(true, call.input(0), call.output(), s.outer, s.extent, s.inner, call.stream);
+}
+
+}  // namespace kbv::ops::mean

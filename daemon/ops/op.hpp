@@ -1,0 +1,96 @@
+// ops/op.hpp — the interface every primitive op implements on the host: an fp64 reference, an
+// fp32 host baseline (one eager op at a time, as PyTorch eager runs it), its cost and its
+// documentation row.
+//
+// Ops are stateless singletons found by name through the registry (ops/registry.hpp). A problem
+// spec's graph is a list of op applications; shape inference validates it at load time. Each op
+// lives in its own folder daemon/ops/<name>/ (docs/adding-an-op.md).
+#pragma once
+
+#include <map>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tensor/shape.hpp"
+
+namespace kbv {
+
+// Scalar attributes of one op application (stride, padding, eps, axis…), by name.
+using Attrs = std::map<std::string, double>;
+
+// Thrown by infer_shape() and attribute checks; the spec loader adds file and field.
+struct OpError : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
+// How an op's arithmetic behaves in the baselines, which sets default tolerances:
+// `exact`: fp32 elementwise/reduction arithmetic; `tensor_core`: matmul/conv, TF32-eligible.
+enum class PrecisionClass { exact, tensor_core };
+
+// Where an op's row sits in the op table (docs/problem-spec.md), in this order.
+enum class OpCategory { unary, binary, axis, normalization, product, window };
+
+// One scalar attribute of an op and its default value.
+struct OpAttribute {
+  std::string_view name;
+  double default_value;
+};
+
+// What the op table says about an op, besides its name and precision class.
+struct OpDoc {
+  OpCategory category = OpCategory::unary;
+  std::string_view inputs;                  // "x, weight?, bias?": in order, optional ones with '?'
+  std::span<const OpAttribute> attributes;  // in declaration order (attribute_defaults() sorts)
+  std::string_view semantics;   // what it computes beyond the PyTorch form, e.g. "subtracts the max"
+  std::string_view flops_rule;  // how flops() counts, in words
+  std::string_view pytorch;     // the PyTorch call it matches, e.g. "torch.softmax(x, dim=axis)"
+};
+
+// Work an op must do: floating-point operations, and bytes it must move if run alone
+// (each input read once, the output written once, at 4 bytes an element).
+struct OpCost {
+  double flops = 0;
+  double bytes = 0;
+};
+
+// Read-only inputs and the output of one op application, in one element type.
+template <class T>
+struct OpArgs {
+  std::vector<const T*> inputs;
+  std::vector<Shape> input_shapes;
+  T* output = nullptr;
+  Shape output_shape;
+  const Attrs* attrs = nullptr;
+
+  double attr(const std::string& name, double fallback) const {
+    auto it = attrs->find(name);
+    return it == attrs->end() ? fallback : it->second;
+  }
+};
+
+class Op {
+ public:
+  virtual ~Op() = default;
+  virtual std::string_view name() const = 0;
+  // Inclusive bounds on the number of inputs.
+  virtual size_t min_inputs() const = 0;
+  virtual size_t max_inputs() const = 0;
+  // Attribute names this op accepts with their defaults; any other name is a spec error.
+  virtual Attrs attribute_defaults() const = 0;
+  virtual PrecisionClass precision_class() const = 0;
+  // Output shape for these input shapes; throws OpError naming what is wrong.
+  virtual Shape infer_shape(const std::vector<Shape>& inputs, const Attrs& attrs) const = 0;
+  // fp64 reference (trusted ground truth) and fp32 host baseline.
+  virtual void reference_f64(const OpArgs<double>& args) const = 0;
+  virtual void baseline_f32(const OpArgs<float>& args) const = 0;
+  // FLOPs of this application (multiply-add = 2). Bytes follow from shapes (see OpCost).
+  virtual double flops(const std::vector<Shape>& inputs, const Shape& output,
+                       const Attrs& attrs) const = 0;
+  // Its row of the op table (ops/op_table.hpp).
+  virtual OpDoc doc() const = 0;
+};
+
+}  // namespace kbv
