@@ -213,8 +213,9 @@ class _Mapper:
                                           "integer, bool or float64 inputs yet)")
         user_outputs, live = self.live_nodes()
         for node in self.program.graph.nodes:
-            if node.op == "call_function" and str(node.target) in RANDOM_OPS and node in live:
-                self.graph.nondeterministic.append(f"{node.target} draws random numbers in the forward")
+            reason = f"{node.target} draws random numbers in the forward"
+            if node.op == "call_function" and str(node.target) in RANDOM_OPS and node in live and reason not in self.graph.nondeterministic:
+                self.graph.nondeterministic.append(reason)
         self.folded, self.patterns = set(), {}
         for node in self.program.graph.nodes:
             if node in live and node.op == "call_function":

@@ -2,6 +2,7 @@
 every problem imported, curated or refused (with why), and the missing kbv ops in the order
 that unlocks the most problems."""
 from collections import Counter
+from pathlib import Path
 
 
 def _cell(text):
@@ -17,7 +18,7 @@ def _row(record):
         if record.reason:
             detail += f"; {record.reason}"
     elif record.status == "curated":
-        what = f"curated: problems/{record.curated.name}"
+        what = f"curated: problems/{Path(record.curated).name}"
         detail = " → ".join(record.ops) + (f"; **{record.reason}**" if record.reason else "")
     else:
         what = "refused"

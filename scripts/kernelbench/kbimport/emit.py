@@ -25,6 +25,9 @@ def number(value):
     if float(value).is_integer() and abs(value) < 1e15:
         return str(int(value))
     text = repr(float(value))
+    mantissa, _, exponent = text.partition("e")
+    if exponent and "." not in mantissa:  # 1e-05 -> 1.0e-05: YAML 1.1 readers (PyYAML) need the dot to see a float
+        text = f"{mantissa}.0e{exponent}"
     return text
 
 

@@ -41,7 +41,29 @@ class Record:
         self.yaml = None
 
     def as_json(self):
-        return {k: (str(v) if isinstance(v, Path) else v) for k, v in self.__dict__.items() if k != "yaml"}
+        result = {k: v for k, v in self.__dict__.items() if k not in ("yaml", "path")}
+        result["curated"] = self.curated.name if self.curated else None
+        return result
+
+    @classmethod
+    def from_json(cls, entry):
+        record = cls.__new__(cls)
+        record.__dict__.update(entry)
+        record.path, record.yaml = None, None
+        record.curated = Path(entry["curated"]) if entry.get("curated") else None
+        return record
+
+
+COVERAGE_JSON = "coverage.json"  # every problem's record, merged across runs: COVERAGE.md is made from it
+
+
+def merged_records(out, records):
+    """The records of this run, plus those of earlier runs for problems this run did not cover."""
+    path = Path(out) / COVERAGE_JSON
+    earlier = [Record.from_json(e) for e in json.loads(path.read_text())] if path.is_file() else []
+    covered = {(r.level, r.id) for r in records}
+    merged = [r for r in earlier if (r.level, r.id) not in covered] + list(records)
+    return sorted(merged, key=lambda r: (r.level, r.id))
 
 
 def problem_files(root, levels, only_id):
@@ -231,10 +253,10 @@ def main(argv=None):
     parser.add_argument("kernelbench_dir", help="KernelBench's KernelBench/ folder (holding level1/, level2/, level3/)")
     parser.add_argument("--level", type=int, action="append", choices=(1, 2, 3), help="import this level (repeatable; default 1, 2 and 3)")
     parser.add_argument("--problem", type=int, help="import only the problem with this id (with --level)")
-    parser.add_argument("--out", required=True, help="folder for the YAMLs and COVERAGE.md (problems/kernelbench)")
+    parser.add_argument("--out", required=True, help="folder for the YAMLs, coverage.json and COVERAGE.md (problems/kernelbench); "
+                        "COVERAGE.md covers every problem imported into it so far, this run's replacing earlier records")
     parser.add_argument("--problems-dir", default=str(REPO / "problems"), help="kbv's curated problems (default: the repository's problems/)")
     parser.add_argument("--kbv", default=default_kbv(), help="kbv binary whose loader must accept every YAML (default: $KBV_BIN, build/bin/kbv, build-host/bin/kbv)")
-    parser.add_argument("--json", help="also write every problem's record as JSON here")
     parser.add_argument("--verbose", action="store_true", help="log the small-shape search")
     args = parser.parse_args(argv)
     # A size PyTorch rejects while searching for the small set is expected; its fake-tensor log is noise.
@@ -281,12 +303,10 @@ def main(argv=None):
             (out / f"{record.name}.yaml").write_text(record.yaml)
             written.append(record.name)
 
-    table = coverage.table(records)
-    print(table)
-    if args.problem is None:
-        (out / "COVERAGE.md").write_text(coverage.document(records, levels))
-    if args.json:
-        Path(args.json).write_text(json.dumps([r.as_json() for r in records], indent=1) + "\n")
+    print(coverage.table(records))
+    everything = merged_records(out, records)
+    (out / COVERAGE_JSON).write_text(json.dumps([r.as_json() for r in everything], indent=1) + "\n")
+    (out / "COVERAGE.md").write_text(coverage.document(everything, sorted({r.level for r in everything})))
     print(f"kbv-import-kernelbench: {len(written)} imported, {sum(r.status == 'curated' for r in records)} curated, "
           f"{sum(r.status == 'refused' for r in records)} refused -> {out}", file=sys.stderr)
     return 0

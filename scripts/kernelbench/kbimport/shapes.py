@@ -181,7 +181,8 @@ def derive_small(source, default_capture, log=lambda message: None):
                 trial.update({k: option for k in keys})
                 result, _ = attempt(trial)
                 if result is not None:
-                    values, best = trial, result
+                    if result[0].io_shapes() != (best[0].io_shapes() if best else default_shapes):
+                        values, best = trial, result
                     break
         if best is None:
             continue
