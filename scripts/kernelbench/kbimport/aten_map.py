@@ -285,10 +285,6 @@ def _rank(fx_node):
     return len(shape_of(fx_node))
 
 
-def _axis(dim, rank):
-    return dim if dim < 0 else dim  # kbv counts negative axes from the end, as PyTorch does
-
-
 def _unary(op, attrs_of=None):
     def handle(m, node):
         attrs = attrs_of(node) if attrs_of else {}
@@ -358,8 +354,6 @@ def _binary(m, node, tensor_op, scalar_emit, scalar_first=None):
         for operand in (a, b):
             if dtype_of(operand) not in (torch.float32, None) and operand.op != "placeholder":
                 raise Unmappable(op_name, f"operand {operand.name} is {dtype_of(operand)}")
-        if _rank(a) == 0 or _rank(b) == 0:
-            pass
         return m.emit(node, tensor_op, [m.tensor(a, op_name), m.tensor(b, op_name)])
     if isinstance(a, torch.fx.Node) and _is_scalar(b):
         return scalar_emit(m, node, m.tensor(a, op_name), float(b) * float(alpha))
@@ -478,8 +472,6 @@ def _getitem(m, node):
         op = op_values if index == 0 else op_indices
         dim = _arg(reduction, 1, "dim")
         attrs = {"axis": dim, "keepdim": int(bool(_arg(reduction, 2, "keepdim", False)))}
-        if op in ("amax", "amin"):
-            attrs = dict(attrs)
         return m.emit(node, op, [m.tensor(reduction.args[0], str(reduction.target))], attrs, name=reduction.name)
     if isinstance(value, tuple) and value and value[0] == "batchnorm":
         if index != 0:

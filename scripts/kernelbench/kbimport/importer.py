@@ -1,6 +1,7 @@
 """kbimport/importer.py — import KernelBench problems into kbv problem YAMLs (see
 kbv-import-kernelbench --help); one `Record` per problem says what became of it."""
 import argparse
+import inspect
 import json
 import logging
 import math
@@ -147,6 +148,10 @@ def import_one(record, curated_specs, log):
     source = ProblemSource(record.path)
     try:
         default = Capture(source, {})
+    except ModuleNotFoundError as error:
+        record.status = "refused"
+        record.reason = f"capture: the file imports {error.name}, which is not installed here (fix: pip install {error.name} and re-run)"
+        return
     except CaptureError as error:
         record.status, record.reason = "refused", f"capture: {error}"
         return
@@ -187,10 +192,19 @@ def import_one(record, curated_specs, log):
         record.status, record.reason = "refused", f"small shapes: {error}"
         return
     problem = build_problem(record, default, small, small_values, relative, source)
+    problem["notes"] = _scalar_argument_notes(default)
     if differences:
-        problem["notes"] = ["Not the curated problem with this id: " + "; ".join(differences) + "."]
+        problem["notes"].append("Not the curated problem with this id: " + "; ".join(differences) + ".")
         record.reason = "; ".join(differences)
     record.status, record.yaml = "imported", emit.render(problem)
+
+
+def _scalar_argument_notes(capture_):
+    """A Python number passed to forward() is specialised by torch.export into the graph: say so."""
+    names = list(inspect.signature(capture_.model.forward).parameters)
+    return [f"forward()'s argument {name} is the number {value!r} in get_inputs(): torch.export bakes it into the graph as a "
+            "constant, which kbv carries as a node attribute, not an input." for name, value in zip(names, capture_.inputs)
+            if not isinstance(value, torch.Tensor)]
 
 
 def _comparable(capture_):

@@ -110,13 +110,19 @@ class _LiteralLifter(ast.NodeTransformer):
 
 def _lift_literals(tree):
     """Integer literals inside get_inputs()/get_init_inputs() as module-level knobs, and
-    `height = width = 128` as two assignments (each its own knob)."""
+    `height = width = 128` or `height, width = 128, 128` as two assignments (each its own knob)."""
     body = []
     for statement in tree.body:
         if (isinstance(statement, ast.Assign) and len(statement.targets) > 1
                 and all(isinstance(t, ast.Name) for t in statement.targets)):
             body += [ast.copy_location(ast.Assign(targets=[target], value=copy.deepcopy(statement.value)), statement)
                      for target in statement.targets]
+        elif (isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Tuple)
+              and isinstance(statement.value, ast.Tuple) and len(statement.value.elts) == len(statement.targets[0].elts)
+              and all(isinstance(t, ast.Name) for t in statement.targets[0].elts)):
+            # `height, width = 256, 256`: one assignment (one knob) each
+            body += [ast.copy_location(ast.Assign(targets=[target], value=value), statement)
+                     for target, value in zip(statement.targets[0].elts, statement.value.elts)]
         else:
             body.append(statement)
     tree.body = body
