@@ -33,7 +33,7 @@ TIERS = (
 )
 # The host test evaluates the small set's fp64 reference and fp32 baseline with kbv's plain C++
 # loops (about 1 GFLOP/s); 3e7 FLOPs keeps a problem's host evaluation near 0.1 s, well under
-# the 2 s a problem may take (issue #14).
+# the 2 s a new op's honest host evaluation at small shapes may take.
 SMALL_FLOP_BUDGET = 3e7
 # Elements of every tensor the graph makes (inputs, intermediates, outputs): 2e6 doubles are
 # 16 MB per copy, so a small set also stays cheap in memory and data movement.
