@@ -95,7 +95,12 @@ TEST(EvalClasses, EveryClassGatesOnAFamilyOfItsOwnAndIsReported) {
   ASSERT_FALSE(list.empty());
   for (const auto& problem : list) {
     ASSERT_TRUE(problem["degenerate_classes"].is_array()) << problem.dump();
-    EXPECT_TRUE(problem["degenerate_classes"].empty()) << problem.dump();
+    // kbv's curated problems have none; an imported problem may (KernelBench L2 #56: sigmoid then
+    // sum, where tiny inputs give a constant output), and then its reason names the trivial output.
+    if (problem["file"].get<std::string>().find("/kernelbench/") == std::string::npos) {
+      EXPECT_TRUE(problem["degenerate_classes"].empty()) << problem.dump();
+    }
+    for (const auto& entry : problem["degenerate_classes"]) EXPECT_NE(entry.value("reason", "").find("passes"), std::string::npos) << entry.dump();
   }
 }
 

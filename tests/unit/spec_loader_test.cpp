@@ -2,6 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "spec/catalog.hpp"
 #include "spec/problem.hpp"
@@ -129,3 +132,197 @@ TEST(BundledProblems, AllLoadAndResolveBothShapeSets) {
 }
 
 }  // namespace
+
+// ---- KernelBench provenance: source, kernelbench, deterministic, torch_name ----
+
+const char* kImportedRelu = R"(name: kb_l1_19_relu
+level: 1
+source: kernelbench
+kernelbench: {level: 1, id: 19, file: 19_ReLU.py, globals: {small: {batch_size: 2, input_shape: [3]}}}
+inputs:
+  - {name: x, shape: [batch, dim], role: activation, torch_name: x}
+outputs:
+  - {name: y, shape: [batch, dim]}
+graph:
+  - {name: relu, op: relu, inputs: [x], output: y}
+shapes:
+  default: {batch: 4, dim: 8}
+  small: {batch: 2, dim: 3}
+)";
+
+// kImportedRelu with `from` replaced by `to` (which must occur).
+std::string imported_with(const std::string& from, const std::string& to) {
+  std::string text = kImportedRelu;
+  const size_t at = text.find(from);
+  if (at == std::string::npos) throw std::logic_error("test text lacks '" + from + "'");
+  return text.replace(at, from.size(), to);
+}
+
+TEST_F(SpecLoaderTest, ReadsKernelBenchProvenance) {
+  const auto problem = kbv::load_problem_file(write("kb_l1_19_relu.yaml", kImportedRelu));
+  EXPECT_EQ(problem.source, "kernelbench");
+  ASSERT_TRUE(problem.kernelbench.has_value());
+  EXPECT_EQ(problem.kernelbench->level, 1);
+  EXPECT_EQ(problem.kernelbench->id, 19);
+  EXPECT_EQ(problem.kernelbench_id, 19);  // taken from kernelbench.id
+  EXPECT_EQ(problem.kernelbench->file, "19_ReLU.py");
+  EXPECT_EQ(problem.kernelbench->globals.at("small").at("batch_size"), (std::vector<int64_t>{2}));
+  EXPECT_EQ(problem.kernelbench->globals.at("small").at("input_shape"), (std::vector<int64_t>{3}));
+  EXPECT_EQ(problem.inputs.at(0).torch_name, "x");
+  EXPECT_TRUE(problem.deterministic);
+}
+
+TEST_F(SpecLoaderTest, ProvenanceDefaultsForAHandWrittenSpec) {
+  const auto problem = kbv::load_problem_file(write("relu.yaml", kGoodRelu));
+  EXPECT_EQ(problem.source, "kbv");
+  EXPECT_FALSE(problem.kernelbench.has_value());
+  EXPECT_TRUE(problem.deterministic);
+  EXPECT_TRUE(problem.inputs.at(0).torch_name.empty());
+}
+
+TEST_F(SpecLoaderTest, NondeterministicProblemCarriesItsReason) {
+  const auto problem = kbv::load_problem_file(write(
+      "kb_l1_19_relu.yaml", imported_with("inputs:", "deterministic: false\nnondeterministic_reason: live dropout (p=0.2)\ninputs:")));
+  EXPECT_FALSE(problem.deterministic);
+  EXPECT_EQ(problem.nondeterministic_reason, "live dropout (p=0.2)");
+}
+
+TEST_F(SpecLoaderTest, NondeterministicWithoutReasonIsRejected) {
+  expect_error(write("a.yaml", imported_with("inputs:", "deterministic: false\ninputs:")),
+               {"'nondeterministic_reason'", "missing", "deterministic: false"});
+}
+
+TEST_F(SpecLoaderTest, ReasonOnADeterministicProblemIsRejected) {
+  expect_error(write("a.yaml", imported_with("inputs:", "nondeterministic_reason: randn\ninputs:")),
+               {"'nondeterministic_reason'", "deterministic problem"});
+}
+
+TEST_F(SpecLoaderTest, DeterministicMustBeABoolean) {
+  expect_error(write("a.yaml", imported_with("inputs:", "deterministic: maybe\ninputs:")), {"'deterministic'", "true or false"});
+}
+
+TEST_F(SpecLoaderTest, KernelBenchLevelMustMatchLevel) {
+  expect_error(write("a.yaml", imported_with("kernelbench: {level: 1,", "kernelbench: {level: 2,")),
+               {"'kernelbench.level'", "is 2 but level is 1"});
+}
+
+TEST_F(SpecLoaderTest, KernelBenchIdMustMatchKernelbenchId) {
+  expect_error(write("a.yaml", imported_with("source:", "kernelbench_id: 20\nsource:")), {"'kernelbench_id'", "kernelbench.id is 19"});
+}
+
+TEST_F(SpecLoaderTest, KernelBenchFileMustBeTheIdsPythonFile) {
+  expect_error(write("a.yaml", imported_with("file: 19_ReLU.py", "file: 20_LeakyReLU.py")), {"'kernelbench.file'", "19_"});
+  expect_error(write("b.yaml", imported_with("file: 19_ReLU.py", "file: ../19_ReLU.py")), {"'kernelbench.file'"});
+  expect_error(write("c.yaml", imported_with("file: 19_ReLU.py", "file: 19_ReLU.txt")), {"'kernelbench.file'"});
+}
+
+TEST_F(SpecLoaderTest, KernelBenchFieldsAreRequiredWhereTheSourceIsKernelBench) {
+  expect_error(write("a.yaml", imported_with("kernelbench: {level: 1, id: 19, file: 19_ReLU.py, globals: {small: {batch_size: 2, input_shape: [3]}}}\n", "")),
+               {"'kernelbench'", "missing"});
+}
+
+TEST_F(SpecLoaderTest, KernelBenchMapRejectsUnknownKeysAndMissingOnes) {
+  expect_error(write("a.yaml", imported_with("file: 19_ReLU.py,", "file: 19_ReLU.py, flie: x,")), {"'kernelbench.flie'", "unknown field", "globals"});
+  expect_error(write("b.yaml", imported_with("id: 19, ", "")), {"'kernelbench.id'", "missing"});
+}
+
+TEST_F(SpecLoaderTest, GlobalsMustNameAShapeSetAndHoldPositiveSizes) {
+  expect_error(write("a.yaml", imported_with("globals: {small:", "globals: {tiny:")), {"'kernelbench.globals.tiny'", "no shape set"});
+  expect_error(write("b.yaml", imported_with("batch_size: 2", "batch_size: 0")), {"'kernelbench.globals.small.batch_size'", "positive"});
+  expect_error(write("c.yaml", imported_with("batch_size: 2", "batch_size: two")), {"kernelbench.globals.small.batch_size", "integer"});
+}
+
+TEST_F(SpecLoaderTest, UnknownSourceIsRejected) {
+  expect_error(write("a.yaml", imported_with("source: kernelbench", "source: tritonbench")), {"'source'", "tritonbench", "kernelbench"});
+}
+
+TEST_F(SpecLoaderTest, MisspeltTopLevelFieldIsRejectedWithTheFieldList) {
+  expect_error(write("a.yaml", imported_with("source:", "determinstic: false\nsource:")), {"'determinstic'", "unknown field", "deterministic"});
+}
+
+TEST_F(SpecLoaderTest, TorchNamesMustBeUniqueAndNonEmpty) {
+  const std::string two_inputs = imported_with("  - {name: x, shape: [batch, dim], role: activation, torch_name: x}\n",
+                                               "  - {name: x, shape: [batch, dim], role: activation, torch_name: w}\n"
+                                               "  - {name: w, shape: [dim], role: parameter, torch_name: w}\n");
+  expect_error(write("a.yaml", two_inputs), {"'inputs[1].torch_name'", "'w' names two inputs"});
+  expect_error(write("b.yaml", imported_with("torch_name: x", "torch_name: ''")), {"'inputs[0].torch_name'", "empty"});
+}
+
+// The catalog reads problems/kernelbench/ too; a broken import does not take the others down.
+class CatalogKernelBenchTest : public SpecLoaderTest {
+ protected:
+  void SetUp() override {
+    SpecLoaderTest::SetUp();
+    std::filesystem::create_directories(dir_ / kbv::kKernelBenchSubdirectory);
+  }
+  std::filesystem::path write_imported(const std::string& name, const std::string& text) {
+    return write(std::string(kbv::kKernelBenchSubdirectory) + "/" + name, text);
+  }
+};
+
+TEST_F(CatalogKernelBenchTest, LoadsImportedProblemsAndFindsThemByKernelBenchId) {
+  write("relu.yaml", kGoodRelu);
+  write_imported("kb_l1_19_relu.yaml", kImportedRelu);
+  const auto catalog = kbv::ProblemCatalog::load(dir_);
+  EXPECT_EQ(catalog.names(), (std::vector<std::string>{"kb_l1_19_relu", "relu"}));
+  ASSERT_NE(catalog.find_kernelbench(1, 19), nullptr);
+  EXPECT_EQ(catalog.find_kernelbench(1, 19)->name, "kb_l1_19_relu");
+  EXPECT_EQ(catalog.find_kernelbench(1, 20), nullptr);
+  EXPECT_TRUE(catalog.load_errors().empty());
+}
+
+TEST_F(CatalogKernelBenchTest, MalformedImportIsSkippedWithItsErrorAndTheOthersLoad) {
+  write("relu.yaml", kGoodRelu);
+  write_imported("kb_l1_19_relu.yaml", kImportedRelu);
+  const std::string bad = imported_with("name: kb_l1_19_relu", "name: kb_l1_20_leakyrelu");
+  const auto bad_path = write_imported("kb_l1_20_leakyrelu.yaml", [&] {
+    std::string text = bad;
+    text.replace(text.find("op: relu"), 8, "op: frobnicate");
+    return text;
+  }());
+  const auto catalog = kbv::ProblemCatalog::load(dir_);
+  EXPECT_EQ(catalog.names(), (std::vector<std::string>{"kb_l1_19_relu", "relu"}));
+  ASSERT_EQ(catalog.load_errors().count("kb_l1_20_leakyrelu"), 1u);
+  const std::string error = catalog.load_errors().at("kb_l1_20_leakyrelu").what();
+  for (const std::string& fragment : {bad_path.string(), std::string("graph[0].op"), std::string("frobnicate"), std::string("fix:")})
+    EXPECT_NE(error.find(fragment), std::string::npos) << error;
+  // Asking for it by name gives the file's own error, not "unknown problem".
+  try {
+    catalog.get("kb_l1_20_leakyrelu");
+    FAIL() << "expected the load error";
+  } catch (const kbv::SpecError& thrown) {
+    EXPECT_EQ(std::string(thrown.what()), error);
+  }
+}
+
+TEST_F(CatalogKernelBenchTest, TopLevelProblemsStayStrict) {
+  write_imported("kb_l1_19_relu.yaml", kImportedRelu);
+  write("broken.yaml", "name: [unclosed\n");
+  EXPECT_THROW(kbv::ProblemCatalog::load(dir_), kbv::SpecError);
+}
+
+TEST_F(CatalogKernelBenchTest, SecondProblemForOneKernelBenchIdIsRefused) {
+  std::string curated = kGoodRelu;
+  curated.replace(curated.find("level: 1\n"), 9, "level: 1\nkernelbench: {level: 1, id: 19, file: 19_ReLU.py}\n");
+  write("relu.yaml", curated);
+  write_imported("kb_l1_19_relu.yaml", kImportedRelu);
+  const auto catalog = kbv::ProblemCatalog::load(dir_);
+  EXPECT_EQ(catalog.names(), (std::vector<std::string>{"relu"}));
+  ASSERT_EQ(catalog.load_errors().count("kb_l1_19_relu"), 1u);
+  const std::string error = catalog.load_errors().at("kb_l1_19_relu").what();
+  EXPECT_NE(error.find("also reproduced by problem 'relu'"), std::string::npos) << error;
+  EXPECT_EQ(catalog.find_kernelbench(1, 19)->name, "relu");
+}
+
+TEST(BundledProblems, CuratedKernelBenchProblemsResolveByLevelAndId) {
+  const auto catalog = kbv::ProblemCatalog::load(KBV_PROBLEMS_DIR);
+  EXPECT_TRUE(catalog.load_errors().empty());
+  ASSERT_NE(catalog.find_kernelbench(1, 19), nullptr);
+  EXPECT_EQ(catalog.find_kernelbench(1, 19)->name, "relu");
+  ASSERT_NE(catalog.find_kernelbench(2, 1), nullptr);
+  EXPECT_EQ(catalog.find_kernelbench(2, 1)->name, "conv2d_relu_biasadd");
+  // softmax keeps dim 65536 where KernelBench L1 #23 now has 393216: it is not that problem.
+  if (const kbv::Problem* softmax = catalog.find_kernelbench(1, 23)) {
+    EXPECT_NE(softmax->name, "softmax");
+  }
+}

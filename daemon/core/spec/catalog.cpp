@@ -3,8 +3,40 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <iostream>
 
 namespace kbv {
+
+namespace {
+
+std::vector<std::filesystem::path> yaml_files(const std::filesystem::path& directory) {
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(directory))
+    if (entry.is_regular_file() && entry.path().extension() == ".yaml") files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace
+
+void ProblemCatalog::add(Problem problem, const std::filesystem::path& file) {
+  if (problems_.count(problem.name))
+    throw SpecError(file.string(), "name", "problem '" + problem.name + "' is also defined in " + problems_.at(problem.name).file,
+                    "give each problem a unique name");
+  if (file.stem().string() != problem.name)
+    throw SpecError(file.string(), "name", "problem '" + problem.name + "' lives in a file named " + file.filename().string(),
+                    "name the file " + problem.name + ".yaml");
+  if (problem.kernelbench) {
+    const std::pair<int, int> key{problem.kernelbench->level, problem.kernelbench->id};
+    if (kernelbench_.count(key))
+      throw SpecError(file.string(), "kernelbench",
+                      "KernelBench L" + std::to_string(key.first) + " #" + std::to_string(key.second) + " is also reproduced by problem '" +
+                          kernelbench_.at(key) + "' (" + problems_.at(kernelbench_.at(key)).file + ")",
+                      "keep one problem per KernelBench problem: drop the kernelbench: fields of the one that differs, or delete the import");
+    kernelbench_.emplace(key, problem.name);
+  }
+  problems_.emplace(problem.name, std::move(problem));
+}
 
 ProblemCatalog ProblemCatalog::load(const std::filesystem::path& directory) {
   ProblemCatalog catalog;
@@ -13,20 +45,16 @@ ProblemCatalog ProblemCatalog::load(const std::filesystem::path& directory) {
   if (!std::filesystem::is_directory(directory, error))
     throw SpecError(directory.string(), "(directory)", "is not a readable directory",
                     "point --problems-dir or KBV_PROBLEMS_DIR at kbv's problems/ folder");
-  std::vector<std::filesystem::path> files;
-  for (const auto& entry : std::filesystem::directory_iterator(directory))
-    if (entry.is_regular_file() && entry.path().extension() == ".yaml") files.push_back(entry.path());
-  std::sort(files.begin(), files.end());
-  for (const auto& file : files) {
-    Problem problem = load_problem_file(file);
-    if (catalog.problems_.count(problem.name))
-      throw SpecError(file.string(), "name", "problem '" + problem.name + "' is also defined in " +
-                                                 catalog.problems_.at(problem.name).file,
-                      "give each problem a unique name");
-    if (file.stem().string() != problem.name)
-      throw SpecError(file.string(), "name", "problem '" + problem.name + "' lives in a file named " + file.filename().string(),
-                      "name the file " + problem.name + ".yaml");
-    catalog.problems_.emplace(problem.name, std::move(problem));
+  for (const auto& file : yaml_files(directory)) catalog.add(load_problem_file(file), file);
+  const std::filesystem::path imported = directory / kKernelBenchSubdirectory;
+  if (!std::filesystem::is_directory(imported, error)) return catalog;
+  for (const auto& file : yaml_files(imported)) {
+    try {
+      catalog.add(load_problem_file(file), file);
+    } catch (const SpecError& spec_error) {
+      std::cerr << "kbv: skipping an imported problem: " << spec_error.what() << "\n";
+      catalog.load_errors_.emplace(file.stem().string(), spec_error);
+    }
   }
   return catalog;
 }
@@ -34,6 +62,7 @@ ProblemCatalog ProblemCatalog::load(const std::filesystem::path& directory) {
 const Problem& ProblemCatalog::get(const std::string& name) const {
   auto it = problems_.find(name);
   if (it == problems_.end()) {
+    if (auto failed = load_errors_.find(name); failed != load_errors_.end()) throw failed->second;
     std::string known;
     for (const auto& [known_name, problem] : problems_) known += (known.empty() ? "" : ", ") + known_name;
     throw SpecError(directory_.string(), "problem", "unknown problem '" + name + "'", "use one of: " + known);
@@ -45,6 +74,11 @@ std::vector<std::string> ProblemCatalog::names() const {
   std::vector<std::string> result;
   for (const auto& [name, problem] : problems_) result.push_back(name);
   return result;
+}
+
+const Problem* ProblemCatalog::find_kernelbench(int level, int id) const {
+  auto it = kernelbench_.find({level, id});
+  return it == kernelbench_.end() ? nullptr : &problems_.at(it->second);
 }
 
 std::filesystem::path default_problems_directory() {

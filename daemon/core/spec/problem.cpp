@@ -50,6 +50,27 @@ class Parser {
          "write a whole number");
   }
 
+  bool boolean(const YAML::Node& node, const std::string& field) const {
+    try {
+      if (node.IsScalar()) return node.as<bool>();
+    } catch (const YAML::Exception&) {
+    }
+    fail(field, "expected true or false", "write true or false");
+  }
+
+  // Fails on a key of `map` that is not in `known` (a misspelt optional field would otherwise
+  // be ignored without a word).
+  void only_known_keys(const YAML::Node& map, const std::string& prefix, std::initializer_list<const char*> known) const {
+    std::string list;
+    for (const char* key : known) list += (list.empty() ? "" : ", ") + std::string(key);
+    for (auto it = map.begin(); it != map.end(); ++it) {
+      const std::string key = it->first.as<std::string>();
+      bool found = false;
+      for (const char* candidate : known) found |= key == candidate;
+      if (!found) fail(prefix + key, "unknown field", "remove it or correct its spelling; the fields are: " + list);
+    }
+  }
+
   double number(const YAML::Node& node, const std::string& field) const {
     try {
       if (node.IsScalar()) return node.as<double>();
@@ -79,6 +100,10 @@ class Parser {
       if (value == "activation") decl.role = Role::activation;
       else if (value == "parameter") decl.role = Role::parameter;
       else fail(field + ".role", "unknown role '" + value + "'", "use activation or parameter");
+    }
+    if (YAML::Node torch_name = node["torch_name"]) {
+      decl.torch_name = text(torch_name, field + ".torch_name");
+      if (decl.torch_name.empty()) fail(field + ".torch_name", "is empty", "write the forward() argument or state_dict key, or remove the field");
     }
     if (YAML::Node scale = node["scale"]) {
       if (scale.IsScalar() && scale.as<std::string>() == "inv_sqrt_fan_in") {
@@ -138,6 +163,71 @@ constexpr double kMaxOutlierFraction = 1e-3;
 // outputs, 1 of a 4096² GEMM's, none below 10⁷ elements).
 constexpr Tolerance kTensorCoreTolerance{1e-2, 1e-2, 2e-3, 1e-7};
 
+// source, kernelbench, deterministic and nondeterministic_reason: where the problem comes from
+// and whether its outputs can be judged exactly.
+void parse_provenance(const Parser& parser, const YAML::Node& root, Problem& problem) {
+  if (YAML::Node source = root["source"]) {
+    problem.source = parser.text(source, "source");
+    if (problem.source != "kbv" && problem.source != "kernelbench")
+      parser.fail("source", "unknown source '" + problem.source + "'", "use kbv (written for kbv) or kernelbench (imported)");
+  }
+  if (YAML::Node kb = root["kernelbench"]) {
+    if (!kb.IsMap()) parser.fail("kernelbench", "expected a map", "write kernelbench: {level: 1, id: 19, file: 19_ReLU.py}");
+    parser.only_known_keys(kb, "kernelbench.", {"level", "id", "file", "globals"});
+    KernelBenchRef ref;
+    ref.level = static_cast<int>(parser.integer(parser.require(kb, "level", "kernelbench.level", "add the KernelBench level"), "kernelbench.level"));
+    if (ref.level != problem.level)
+      parser.fail("kernelbench.level", "is " + std::to_string(ref.level) + " but level is " + std::to_string(problem.level), "make them equal");
+    ref.id = static_cast<int>(parser.integer(parser.require(kb, "id", "kernelbench.id", "add the problem's number in its level"), "kernelbench.id"));
+    if (ref.id < 1) parser.fail("kernelbench.id", "must be at least 1", "use the number that prefixes the KernelBench file");
+    if (root["kernelbench_id"] && problem.kernelbench_id != ref.id)
+      parser.fail("kernelbench_id", "is " + std::to_string(problem.kernelbench_id) + " but kernelbench.id is " + std::to_string(ref.id),
+                  "make them equal or drop kernelbench_id");
+    problem.kernelbench_id = ref.id;
+    ref.file = parser.text(parser.require(kb, "file", "kernelbench.file", "add the file name, e.g. 19_ReLU.py"), "kernelbench.file");
+    const std::string prefix = std::to_string(ref.id) + "_";
+    const bool python = ref.file.size() > 3 && ref.file.compare(ref.file.size() - 3, 3, ".py") == 0;
+    if (ref.file.rfind(prefix, 0) != 0 || !python || ref.file.find('/') != std::string::npos)
+      parser.fail("kernelbench.file", "'" + ref.file + "' is not a file name <id>_<Name>.py for id " + std::to_string(ref.id),
+                  "write the file's name in KernelBench/level" + std::to_string(ref.level) + "/, e.g. " + prefix + "Name.py");
+    if (YAML::Node globals = kb["globals"]) {
+      if (!globals.IsMap()) parser.fail("kernelbench.globals", "expected a map of shape sets", "write globals: {small: {batch_size: 4}}");
+      for (auto set = globals.begin(); set != globals.end(); ++set) {
+        const std::string set_name = set->first.as<std::string>();
+        const std::string field = "kernelbench.globals." + set_name;
+        if (!set->second.IsMap()) parser.fail(field, "expected a map {global: size}", "write {batch_size: 4, input_shape: [8]}");
+        auto& values = ref.globals[set_name];
+        for (auto value = set->second.begin(); value != set->second.end(); ++value) {
+          const std::string name = value->first.as<std::string>();
+          std::vector<int64_t> sizes;
+          if (value->second.IsSequence()) {
+            for (size_t i = 0; i < value->second.size(); ++i) sizes.push_back(parser.integer(value->second[i], field + "." + name + "[" + std::to_string(i) + "]"));
+          } else {
+            sizes.push_back(parser.integer(value->second, field + "." + name));
+          }
+          if (sizes.empty()) parser.fail(field + "." + name, "is an empty list", "give the global's value");
+          for (int64_t size : sizes)
+            if (size < 1) parser.fail(field + "." + name, "must be positive", "give the size the KernelBench global takes in this set");
+          values[name] = sizes;
+        }
+      }
+    }
+    problem.kernelbench = ref;
+  }
+  if (problem.source == "kernelbench" && !problem.kernelbench)
+    parser.fail("kernelbench", "missing: an imported problem must name its KernelBench problem",
+                "add kernelbench: {level, id, file} (scripts/kernelbench/kbv-import-kernelbench writes it)");
+  if (YAML::Node deterministic = root["deterministic"]) problem.deterministic = parser.boolean(deterministic, "deterministic");
+  if (YAML::Node reason = root["nondeterministic_reason"]) {
+    if (problem.deterministic)
+      parser.fail("nondeterministic_reason", "given for a deterministic problem", "remove it, or set deterministic: false");
+    problem.nondeterministic_reason = parser.text(reason, "nondeterministic_reason");
+  }
+  if (!problem.deterministic && problem.nondeterministic_reason.empty())
+    parser.fail("nondeterministic_reason", "missing for a problem with deterministic: false",
+                "say what is random or stateful, e.g. \"live dropout (p=0.2) in training mode\"");
+}
+
 }  // namespace
 
 Problem load_problem_file(const std::filesystem::path& path) {
@@ -159,8 +249,11 @@ Problem load_problem_file(const std::filesystem::path& path) {
   problem.name = parser.text(parser.require(root, "name", "name", "add name: <problem name>"), "name");
   problem.level = static_cast<int>(parser.integer(parser.require(root, "level", "level", "add level: 1, 2 or 3"), "level"));
   if (problem.level < 1 || problem.level > 3) parser.fail("level", "must be 1, 2 or 3", "use KernelBench's level");
+  parser.only_known_keys(root, "", {"name", "level", "kernelbench_id", "description", "source", "kernelbench", "deterministic",
+                                      "nondeterministic_reason", "inputs", "outputs", "graph", "tolerance", "shapes"});
   if (YAML::Node id = root["kernelbench_id"]) problem.kernelbench_id = static_cast<int>(parser.integer(id, "kernelbench_id"));
   if (YAML::Node description = root["description"]) problem.description = parser.text(description, "description");
+  parse_provenance(parser, root, problem);
 
   const YAML::Node inputs = parser.require(root, "inputs", "inputs", "list the inputs: [{name, shape, role}]");
   if (!inputs.IsSequence() || inputs.size() == 0) parser.fail("inputs", "expected a non-empty list", "list at least one input");
@@ -216,7 +309,17 @@ Problem load_problem_file(const std::filesystem::path& path) {
     if (!problem.shape_sets.count(required))
       parser.fail(std::string("shapes.") + required, "missing", std::string("add a '") + required + "' shape set");
 
+  if (problem.kernelbench)
+    for (const auto& [set_name, values] : problem.kernelbench->globals)
+      if (!problem.shape_sets.count(set_name))
+        parser.fail("kernelbench.globals." + set_name, "names no shape set", "use a set under shapes: (e.g. small)");
+
   // Names must be unique and the graph must produce every output from declared tensors.
+  std::set<std::string> torch_names;
+  for (size_t i = 0; i < problem.inputs.size(); ++i)
+    if (!problem.inputs[i].torch_name.empty() && !torch_names.insert(problem.inputs[i].torch_name).second)
+      parser.fail("inputs[" + std::to_string(i) + "].torch_name", "'" + problem.inputs[i].torch_name + "' names two inputs",
+                  "give each input the PyTorch name of its own tensor");
   std::set<std::string> known;
   for (size_t i = 0; i < problem.inputs.size(); ++i)
     if (!known.insert(problem.inputs[i].name).second)

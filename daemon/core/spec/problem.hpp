@@ -1,8 +1,11 @@
 // spec/problem.hpp — a problem as its YAML file declares it, and resolved at one shape set.
 //
 // Schema (problems/*.yaml; docs/problem-spec.md documents every field):
-//   name, level, kernelbench_id, description,
-//   inputs:  [{name, shape: [dims], role: activation|parameter, scale?: number|inv_sqrt_fan_in}]
+//   name, level, kernelbench_id, description, source?: kbv|kernelbench,
+//   kernelbench?: {level, id, file, globals?: {shape set: {global: int | [ints]}}},
+//   deterministic?: bool, nondeterministic_reason (required when deterministic is false),
+//   inputs:  [{name, shape: [dims], role: activation|parameter, scale?: number|inv_sqrt_fan_in,
+//              torch_name?}]
 //   outputs: [{name, shape: [dims]}]
 //   graph:   [{name, op, inputs: [tensor names], output, attrs?: {name: number}}]
 //   tolerance?: {atol, rtol, rel_l2}   (defaults from the ops' precision classes)
@@ -11,6 +14,7 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -42,6 +46,19 @@ struct TensorDecl {
   // fan_in = numel / shape[0] (PyTorch's default init bound for weights).
   double scale = 1.0;
   bool scale_inv_sqrt_fan_in = false;
+  // The PyTorch name it stands for: a forward() argument for an activation, a state_dict key
+  // for a parameter. Empty when the problem has no PyTorch model behind it.
+  std::string torch_name;
+};
+
+// The KernelBench problem a spec reproduces: KernelBench/level<level>/<file>, whose module-level
+// size globals take the values in `globals[shape set]` to give that shape set (none: the
+// file's own sizes, which are `default`).
+struct KernelBenchRef {
+  int level = 0;
+  int id = 0;
+  std::string file;
+  std::map<std::string, std::map<std::string, std::vector<int64_t>>> globals;
 };
 
 struct Node {
@@ -73,6 +90,11 @@ struct Problem {
   int level = 0;
   int kernelbench_id = 0;
   std::string description;
+  std::string source = "kbv";  // kbv (written for kbv) or kernelbench (scripts/kernelbench imported it)
+  std::optional<KernelBenchRef> kernelbench;
+  // False when the forward is random (live dropout, randn): outputs cannot be judged exactly.
+  bool deterministic = true;
+  std::string nondeterministic_reason;
   std::vector<TensorDecl> inputs;
   std::vector<TensorDecl> outputs;
   std::vector<Node> graph;

@@ -1,0 +1,1170 @@
+"""kbimport/aten_map.py — an exported aten graph as a kbv graph: inputs, nodes, outputs.
+
+Each live aten node (one that reaches a user output) maps to zero or more kbv nodes (table
+`HANDLERS`); view-like no-ops (clone, contiguous, detach, an identity reshape) map to none. An
+aten op with no handler, or a use of it kbv cannot express (a constant tensor, a general
+reshape, an integer input), raises `Unmappable` naming the op. A few multi-op idioms are
+recognised as one kbv op: cumsum over a flipped axis (reverse), KernelBench's exclusive cumsum,
+RMSNorm written out, and a transpose feeding a matmul.
+"""
+import math
+import operator
+import re
+
+import torch
+from torch.export.graph_signature import InputKind, OutputKind
+
+from . import kbv_ops
+
+aten = torch.ops.aten
+
+# BatchNorm in training mode updates these buffers; the output never reads them.
+RUNNING_STAT_BUFFERS = ("running_mean", "running_var", "num_batches_tracked")
+# DenseNet-201's last dense block concatenates 49 tensors; an RNN unrolled over 256 steps is not a cat kbv should take.
+MAX_CAT_INPUTS = 64
+COPIES = (aten.clone.default, aten.detach.default, aten.lift_fresh_copy.default, aten.alias.default)
+RANDOM_OPS = {"aten.randn.default", "aten.rand.default", "aten.randint.default", "aten.randn_like.default",
+              "aten.rand_like.default", "aten.bernoulli.p", "aten.bernoulli.default",
+              "aten.normal.Tensor_float", "aten.multinomial.default"}
+
+
+class Unmappable(Exception):
+    """A node kbv cannot express: `op` is the aten op (or `input`), `detail` says why."""
+
+    def __init__(self, op, detail):
+        super().__init__(f"{op}: {detail}")
+        self.op = op
+        self.detail = detail
+        self.nondeterministic = []
+
+
+class KbvNode:
+    def __init__(self, name, op, inputs, output, attrs, extensions=(), alt_attrs=None):
+        self.name, self.op, self.inputs, self.output = name, op, list(inputs), output
+        self.attrs = dict(attrs)
+        self.extensions = set(extensions)
+        # attribute -> value relative to a dim's size, used when the plain value differs between shape sets
+        self.alt_attrs = dict(alt_attrs or {})
+
+
+class InputDecl:
+    def __init__(self, name, torch_name, role, fx_node):
+        self.name, self.torch_name, self.role, self.fx_node = name, torch_name, role, fx_node
+
+
+class KbvGraph:
+    """The mapped problem: inputs in candidate order, nodes, outputs (name, fx node)."""
+
+    def __init__(self):
+        self.inputs = []
+        self.nodes = []
+        self.outputs = []
+        self.tensor_fx = {}  # kbv tensor name -> fx node holding its shape
+        self.nondeterministic = []  # reasons
+        self.stateful = []
+
+    def missing(self):
+        """Planned ops and extensions this graph needs that kbv lacks today (sorted)."""
+        needed = set()
+        for node in self.nodes:
+            if node.op not in kbv_ops.EXISTING:
+                needed.add(node.op)
+            needed |= node.extensions
+        return sorted(needed)
+
+
+def _sanitize(name):
+    name = re.sub(r"[^0-9A-Za-z_]+", "_", name).strip("_")
+    return name or "t"
+
+
+def shape_of(fx_node):
+    value = fx_node.meta.get("val")
+    if isinstance(value, torch.Tensor):
+        return [int(d) for d in value.shape]
+    return None
+
+
+def dtype_of(fx_node):
+    value = fx_node.meta.get("val")
+    return value.dtype if isinstance(value, torch.Tensor) else None
+
+
+class _Mapper:
+    def __init__(self, program, forward_names):
+        self.program = program
+        self.graph = KbvGraph()
+        self.env = {}  # fx node -> kbv tensor name, or a Python scalar, or a list
+        self.counter = 0
+        self.node_names = set()
+        signature = program.graph_signature
+        self.input_kind = {}
+        for spec in signature.input_specs:
+            self.input_kind[spec.arg.name] = (spec.kind, spec.target)
+        self.user_input_order = [spec.arg.name for spec in signature.input_specs if spec.kind == InputKind.USER_INPUT]
+        # export lower-cases placeholder names (A -> a); candidates and the validator know forward's own names
+        self.forward_name = dict(zip(self.user_input_order, forward_names)) if len(forward_names or ()) == len(self.user_input_order) else {}
+        self.placeholder_inputs = {}
+
+    # ---- helpers used by handlers ----
+    def fresh_tensor(self):
+        name = f"t{self.counter}"
+        self.counter += 1
+        return name
+
+    def node_name(self, base):
+        base = _sanitize(base)
+        name, k = base, 1
+        while name in self.node_names:
+            name = f"{base}_{k}"
+            k += 1
+        self.node_names.add(name)
+        return name
+
+    def scalar_constant(self, arg):
+        """The value of a rank-0 constant tensor input (`torch.tensor(c)` in the forward), else None."""
+        while isinstance(arg, torch.fx.Node) and arg.op == "call_function" and arg.target in COPIES:
+            arg = arg.args[0]
+        if not (isinstance(arg, torch.fx.Node) and arg.op == "placeholder"):
+            return None
+        kind, target = self.input_kind[arg.name]
+        if kind != InputKind.CONSTANT_TENSOR:
+            return None
+        value = self.program.constants.get(target)
+        if isinstance(value, torch.Tensor) and value.dim() == 0 and value.device.type != "meta" and value.dtype.is_floating_point:
+            return float(value)
+        return None
+
+    def tensor(self, arg, op):
+        """The kbv tensor name of fx argument `arg` (registering a placeholder as an input)."""
+        if not isinstance(arg, torch.fx.Node):
+            raise Unmappable(op, f"expected a tensor argument, got {arg!r}")
+        if arg.op == "placeholder":
+            return self._input(arg, op)
+        value = self.env.get(arg)
+        if isinstance(value, str):
+            return value
+        raise Unmappable(op, f"argument {arg.name} is not a tensor kbv computes")
+
+    def _input(self, fx_node, op):
+        if fx_node in self.placeholder_inputs:
+            return self.placeholder_inputs[fx_node].name
+        kind, target = self.input_kind[fx_node.name]
+        dtype = dtype_of(fx_node)
+        if kind == InputKind.USER_INPUT:
+            if dtype != torch.float32:
+                raise Unmappable("input", f"input '{fx_node.name}' is {dtype}: kbv's inputs are float32 (its schema has no "
+                                          "integer, bool or float64 inputs yet)")
+            torch_name = self.forward_name.get(fx_node.name, fx_node.name)
+            decl = InputDecl(_sanitize(torch_name), torch_name, "activation", fx_node)
+        elif kind == InputKind.PARAMETER:
+            decl = InputDecl(_sanitize(target), target, "parameter", fx_node)
+        elif kind == InputKind.BUFFER:
+            if target.split(".")[-1] in RUNNING_STAT_BUFFERS:
+                raise Unmappable(op, f"reads the running statistic buffer '{target}' (kbv models BatchNorm in training mode only)")
+            raise Unmappable("buffer", f"the forward reads buffer '{target}', a tensor the model fixes at init: kbv cannot "
+                                       "express constant tensors")
+        else:
+            raise Unmappable("constant", f"the forward reads {kind.name.lower()} '{target}': kbv cannot express constant tensors")
+        if dtype != torch.float32:
+            raise Unmappable("input", f"'{target}' is {dtype}: kbv's inputs are float32")
+        self.placeholder_inputs[fx_node] = decl
+        self.graph.tensor_fx[decl.name] = fx_node
+        return decl.name
+
+    def emit(self, fx_node, op, inputs, attrs=None, extensions=(), alt_attrs=None, name=None, shape_node=None):
+        output = self.fresh_tensor()
+        node = KbvNode(self.node_name(name or fx_node.name), op, inputs, output, attrs or {}, extensions, alt_attrs)
+        self.graph.nodes.append(node)
+        self.graph.tensor_fx[output] = shape_node if shape_node is not None else fx_node
+        return output
+
+    # ---- the walk ----
+    def live_nodes(self):
+        output_node = next(n for n in self.program.graph.nodes if n.op == "output")
+        results = output_node.args[0]
+        specs = self.program.graph_signature.output_specs
+        user = []
+        for spec, value in zip(specs, results):
+            if spec.kind == OutputKind.USER_OUTPUT:
+                user.append(value)
+            elif spec.kind == OutputKind.BUFFER_MUTATION:
+                if spec.target.split(".")[-1] not in RUNNING_STAT_BUFFERS:
+                    self.graph.stateful.append(f"the forward updates buffer '{spec.target}', so a call depends on the calls before it")
+            elif spec.kind in (OutputKind.USER_INPUT_MUTATION,):
+                self.graph.stateful.append(f"the forward writes its input '{spec.target}'")
+        live, stack = set(), [u for u in user if isinstance(u, torch.fx.Node)]
+        while stack:
+            node = stack.pop()
+            if node in live:
+                continue
+            live.add(node)
+            stack.extend(node.all_input_nodes)
+        return user, live
+
+    def run(self):
+        for spec in self.program.graph_signature.input_specs:
+            if spec.kind != InputKind.USER_INPUT:
+                continue
+            node = next(n for n in self.program.graph.nodes if n.op == "placeholder" and n.name == spec.arg.name)
+            dtype = dtype_of(node)
+            if dtype is not None and dtype != torch.float32:
+                raise Unmappable("input", f"input '{node.name}' is {dtype}: kbv's inputs are float32 (its schema has no "
+                                          "integer, bool or float64 inputs yet)")
+        user_outputs, live = self.live_nodes()
+        for node in self.program.graph.nodes:
+            reason = f"{node.target} draws random numbers in the forward"
+            if node.op == "call_function" and str(node.target) in RANDOM_OPS and node in live and reason not in self.graph.nondeterministic:
+                self.graph.nondeterministic.append(reason)
+        self.folded, self.patterns = set(), {}
+        for node in self.program.graph.nodes:
+            if node in live and node.op == "call_function":
+                for recognise in PATTERNS:
+                    recognise(self, node)
+        for node in self.program.graph.nodes:
+            if node not in live or node.op != "call_function" or node in self.folded:
+                continue
+            if node in self.patterns:
+                emit, data = self.patterns[node]
+                self.env[node] = emit(self, node, data)
+                continue
+            target = str(node.target) if node.target is not operator.getitem else "getitem"
+            handler = HANDLERS.get(target)
+            if handler is None:
+                raise Unmappable(target, "no kbv op for it (not in the importer's table)")
+            result = handler(self, node)
+            if result is not None:
+                self.env[node] = result
+        for index, value in enumerate(user_outputs):
+            if not isinstance(value, torch.fx.Node) or value.op == "placeholder" or not isinstance(self.env.get(value), str):
+                raise Unmappable("output", f"output {index} is not a tensor the graph computes")
+            self.graph.outputs.append((self.env[value], value))
+        names = [name for name, _ in self.graph.outputs]
+        if len(set(names)) != len(names):
+            raise Unmappable("output", "the same tensor is returned twice")
+        # Rename outputs y / y0, y1, ... and order inputs: activations (forward order), then parameters (first use).
+        renames = {name: ("y" if len(names) == 1 else f"y{i}") for i, name in enumerate(names)}
+        for node in self.graph.nodes:
+            node.inputs = [renames.get(n, n) for n in node.inputs]
+            node.output = renames.get(node.output, node.output)
+        for old, new in renames.items():
+            self.graph.tensor_fx[new] = self.graph.tensor_fx.pop(old)
+        self.graph.outputs = [(renames[name], fx) for name, fx in self.graph.outputs]
+        decls = list(self.placeholder_inputs.values())
+        order = {name: i for i, name in enumerate(self.user_input_order)}
+        activations = sorted([d for d in decls if d.role == "activation"], key=lambda d: order[d.fx_node.name])
+        parameters = [d for d in decls if d.role == "parameter"]  # in order of first use, as a candidate reads them
+        self.graph.inputs = activations + parameters
+        return self.graph
+
+
+def map_program(program, forward_names=None):
+    """The kbv graph of an ExportedProgram (raises Unmappable, whose `nondeterministic` lists
+    what is random in the forward); `forward_names` are forward()'s parameter names, in order."""
+    mapper = _Mapper(program, forward_names)
+    try:
+        return mapper.run()
+    except Unmappable as error:
+        error.nondeterministic = list(mapper.graph.nondeterministic)
+        raise
+
+
+# ---------------------------------------------------------------- handlers
+
+def _arg(node, index, name, default=None):
+    if len(node.args) > index:
+        return node.args[index]
+    return node.kwargs.get(name, default)
+
+
+def _is_scalar(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _rank(fx_node):
+    return len(shape_of(fx_node))
+
+
+def _unary(op, attrs_of=None):
+    def handle(m, node):
+        attrs = attrs_of(node) if attrs_of else {}
+        return m.emit(node, op, [m.tensor(node.args[0], str(node.target))], attrs)
+    return handle
+
+
+def _elide(m, node):
+    source = node.args[0]
+    if isinstance(source, torch.fx.Node) and source.op == "placeholder":
+        return m.tensor(source, str(node.target))
+    return m.env[source]
+
+
+def _leaky(node):
+    return {"negative_slope": float(_arg(node, 1, "negative_slope", 0.01))}
+
+
+def _gelu(m, node):
+    approximate = _arg(node, 1, "approximate", "none")
+    x = m.tensor(node.args[0], "aten.gelu")
+    if approximate == "none":
+        return m.emit(node, "gelu", [x])
+    return m.emit(node, "gelu", [x], {"approximate": 1}, extensions={"gelu:approximate"})
+
+
+def _elu(m, node):
+    alpha, scale, input_scale = (float(_arg(node, i, n, 1.0)) for i, n in ((1, "alpha"), (2, "scale"), (3, "input_scale")))
+    if scale != 1.0 or input_scale != 1.0:
+        raise Unmappable("aten.elu", "scale/input_scale other than 1")
+    return m.emit(node, "elu", [m.tensor(node.args[0], "aten.elu")], {"alpha": alpha})
+
+
+def _softplus(node):
+    return {"beta": float(_arg(node, 1, "beta", 1.0)), "threshold": float(_arg(node, 2, "threshold", 20.0))}
+
+
+def _clamp_like(op_name, lo_index, hi_index, lo_default=None, hi_default=None):
+    def handle(m, node):
+        lo = _arg(node, lo_index, "min", lo_default) if lo_index is not None else lo_default
+        hi = _arg(node, hi_index, "max", hi_default) if hi_index is not None else hi_default
+        for value in (lo, hi):
+            if value is not None and not _is_scalar(value):
+                raise Unmappable(op_name, "a tensor bound")
+        attrs = {}
+        if lo is not None:
+            attrs["min"] = float(lo)
+        if hi is not None:
+            attrs["max"] = float(hi)
+        if set(attrs) == {"min"} and attrs["min"] == 0.0:
+            return m.emit(node, "relu", [m.tensor(node.args[0], op_name)])
+        return m.emit(node, "clamp", [m.tensor(node.args[0], op_name)], attrs)
+    return handle
+
+
+def _binary(m, node, tensor_op, scalar_emit, scalar_first=None):
+    op_name = str(node.target)
+    a, b = node.args[0], node.args[1]
+    a = a if m.scalar_constant(a) is None else m.scalar_constant(a)
+    b = b if m.scalar_constant(b) is None else m.scalar_constant(b)
+    alpha = node.kwargs.get("alpha", 1)
+    if _is_scalar(a) and isinstance(b, torch.fx.Node) and scalar_first is not None:
+        return scalar_first(m, node, m.tensor(b, op_name), float(a), float(alpha))
+    if isinstance(a, torch.fx.Node) and isinstance(b, torch.fx.Node):
+        if alpha != 1:
+            raise Unmappable(op_name, f"alpha={alpha}")
+        for operand in (a, b):
+            if dtype_of(operand) not in (torch.float32, None) and operand.op != "placeholder":
+                raise Unmappable(op_name, f"operand {operand.name} is {dtype_of(operand)}")
+        return m.emit(node, tensor_op, [m.tensor(a, op_name), m.tensor(b, op_name)])
+    if isinstance(a, torch.fx.Node) and _is_scalar(b):
+        return scalar_emit(m, node, m.tensor(a, op_name), float(b) * float(alpha))
+    raise Unmappable(op_name, "operands other than tensor (op) tensor or tensor (op) number")
+
+
+def _add(m, node):
+    def scalar_first(m, n, x, c, alpha):  # c + alpha * x
+        if alpha != 1:
+            raise Unmappable(str(n.target), f"alpha={alpha}")
+        return m.emit(n, "add_scalar", [x], {"value": c})
+    return _binary(m, node, "add", lambda m, n, x, c: m.emit(n, "add_scalar", [x], {"value": c}), scalar_first)
+
+
+def _sub(m, node):
+    def rsub(m, n, x, c, alpha):
+        if alpha != 1:
+            raise Unmappable(str(n.target), f"alpha={alpha}")
+        return m.emit(n, "rsub_scalar", [x], {"value": c})
+    return _binary(m, node, "sub", lambda m, n, x, c: m.emit(n, "add_scalar", [x], {"value": -c}), rsub)
+
+
+def _mul(m, node):
+    return _binary(m, node, "mul", lambda m, n, x, c: m.emit(n, "scale", [x], {"value": c}),
+                   lambda m, n, x, c, alpha: m.emit(n, "scale", [x], {"value": c}))
+
+
+def _div(m, node):
+    return _binary(m, node, "div", lambda m, n, x, c: m.emit(n, "scale", [x], {"value": 1.0 / c}))
+
+
+def _rsub(m, node):
+    x, value = node.args[0], _arg(node, 1, "other")
+    if not _is_scalar(value):
+        raise Unmappable("aten.rsub.Scalar", "a tensor operand")
+    return m.emit(node, "rsub_scalar", [m.tensor(x, "aten.rsub")], {"value": float(value)})
+
+
+def _pow(m, node):
+    exponent = node.args[1]
+    if not _is_scalar(exponent):
+        raise Unmappable("aten.pow", "a tensor exponent")
+    return m.emit(node, "pow", [m.tensor(node.args[0], "aten.pow")], {"exponent": float(exponent)})
+
+
+def _minmax_elementwise(op):
+    def handle(m, node):
+        a, b = node.args[0], node.args[1]
+        for x, c in ((a, m.scalar_constant(b)), (b, m.scalar_constant(a))):
+            if c is not None:  # torch.min(x, torch.tensor(c)) is a clamp from above
+                bound = {"max": c} if op == "minimum" else {"min": c}
+                return m.emit(node, "clamp", [m.tensor(x, str(node.target))], bound)
+        if not isinstance(b, torch.fx.Node):
+            raise Unmappable(str(node.target), "a number operand")
+        return m.emit(node, op, [m.tensor(a, str(node.target)), m.tensor(b, str(node.target))])
+    return handle
+
+
+def _reduce_attrs(op_name, dims, rank, keepdim):
+    """kbv's {axis, count, keepdim} for a reduction over `dims` (None or [] = every axis):
+    `count` adjacent axes from `axis`, keeping PyTorch's sign convention for the axis."""
+    if rank == 0:
+        raise Unmappable(op_name, "a reduction of a rank-0 tensor")
+    if dims is None or (isinstance(dims, (list, tuple)) and len(dims) == 0):
+        dims = list(range(rank))
+    if isinstance(dims, int):
+        dims = [dims]
+    axes = sorted(d % rank for d in dims)
+    if axes != list(range(axes[0], axes[-1] + 1)):
+        raise Unmappable(op_name, f"a reduction over non-adjacent axes {axes}")
+    axis = axes[0] - rank if all(d < 0 for d in dims) else axes[0]
+    attrs = {"axis": axis, "keepdim": int(bool(keepdim))}
+    extensions = set()
+    if len(axes) > 1:
+        attrs["count"] = len(axes)
+        extensions.add("reduce:count")
+    return attrs, extensions
+
+
+def _reduction(op, dims_index=1, keep_index=2, full=False):
+    def handle(m, node):
+        op_name = str(node.target)
+        x = node.args[0]
+        if node.kwargs.get("dtype") is not None:
+            raise Unmappable(op_name, "a dtype argument")
+        dims = None if full else _arg(node, dims_index, "dim")
+        keepdim = False if full else _arg(node, keep_index, "keepdim", False)
+        attrs, extensions = _reduce_attrs(op_name, dims, _rank(x), keepdim)
+        if op not in kbv_ops.EXISTING:
+            extensions.discard("reduce:count")
+        return m.emit(node, op, [m.tensor(x, op_name)], attrs, extensions)
+    return handle
+
+
+def _max_min_dim(op_values, op_indices):
+    def handle(m, node):
+        return ("dim_reduction", node, op_values, op_indices)
+    return handle
+
+
+def _arg_reduction(op):
+    def handle(m, node):
+        dim = _arg(node, 1, "dim")
+        if dim is None:
+            raise Unmappable(str(node.target), "an argmax/argmin over every axis (dim=None)")
+        return m.emit(node, op, [m.tensor(node.args[0], str(node.target))],
+                      {"axis": dim, "keepdim": int(bool(_arg(node, 2, "keepdim", False)))})
+    return handle
+
+
+def _getitem(m, node):
+    source, index = node.args
+    value = m.env.get(source)
+    if isinstance(value, tuple) and value and value[0] == "dim_reduction":
+        _, reduction, op_values, op_indices = value
+        op = op_values if index == 0 else op_indices
+        dim = _arg(reduction, 1, "dim")
+        attrs = {"axis": dim, "keepdim": int(bool(_arg(reduction, 2, "keepdim", False)))}
+        return m.emit(node, op, [m.tensor(reduction.args[0], str(reduction.target))], attrs, name=reduction.name)
+    if isinstance(value, tuple) and value and value[0] == "batchnorm":
+        if index != 0:
+            raise Unmappable("aten._native_batch_norm_legit_functional", "uses the batch statistics it returns")
+        return value[1]
+    if isinstance(value, list):
+        item = value[index]
+        if isinstance(item, str):
+            return item
+        if callable(item):
+            return item(node)
+    raise Unmappable("getitem", f"item {index} of {source.target}")
+
+
+def _softmax(op):
+    def handle(m, node):
+        return m.emit(node, op, [m.tensor(node.args[0], str(node.target))], {"axis": node.args[1]})
+    return handle
+
+
+def _logsumexp(m, node):
+    attrs, extensions = _reduce_attrs("aten.logsumexp", node.args[1], _rank(node.args[0]), _arg(node, 2, "keepdim", False))
+    return m.emit(node, "logsumexp", [m.tensor(node.args[0], "aten.logsumexp")], attrs)
+
+
+def _norm(m, node):
+    x = node.args[0]
+    ord_ = _arg(node, 1, "ord", 2)
+    if not _is_scalar(ord_) or math.isinf(ord_):
+        raise Unmappable("aten.linalg_vector_norm", f"ord={ord_}")
+    if node.kwargs.get("dtype") is not None:
+        raise Unmappable("aten.linalg_vector_norm", "a dtype argument")
+    attrs, _ = _reduce_attrs("aten.linalg_vector_norm", _arg(node, 2, "dim"), _rank(x), _arg(node, 3, "keepdim", False))
+    attrs["p"] = float(ord_)
+    return m.emit(node, "norm", [m.tensor(x, "aten.linalg_vector_norm")], attrs)
+
+
+def _triangle(op):
+    def handle(m, node):
+        return m.emit(node, op, [m.tensor(node.args[0], str(node.target))], {"diagonal": int(_arg(node, 1, "diagonal", 0))})
+    return handle
+
+
+def _einsum(m, node):
+    equation, operands = node.args[0], node.args[1]
+    match = re.fullmatch(r"\s*([a-z]*)([a-z])([a-z])\s*,\s*([a-z])([a-z])\s*->\s*([a-z]*)([a-z])([a-z])\s*", equation)
+    if (match and len(operands) == 2 and match.group(3) == match.group(4) and match.group(1) == match.group(6)
+            and match.group(2) == match.group(7) and match.group(5) == match.group(8)):
+        a, b = (m.tensor(o, "aten.einsum") for o in operands)
+        extensions = {"matmul:broadcast"} if len(match.group(1)) else set()
+        return m.emit(node, "matmul", [a, b], {}, extensions)
+    raise Unmappable("aten.einsum", f"equation '{equation}' is not a (batched) matrix product")
+
+
+def _linear(m, node):
+    inputs = [m.tensor(node.args[0], "aten.linear"), m.tensor(node.args[1], "aten.linear")]
+    bias = _arg(node, 2, "bias")
+    if bias is not None:
+        inputs.append(m.tensor(bias, "aten.linear"))
+    return m.emit(node, "linear", inputs)
+
+
+def _spatial(values, n):
+    if isinstance(values, int):
+        return [values] * n
+    values = list(values)
+    return values * n if len(values) == 1 else values
+
+
+def _spatial_attrs(op, names_values, n, square_only_existing):
+    """Scalar attributes when every spatial axis agrees, else per-axis ones (`<name>_d/_h/_w`)."""
+    axes = {1: [""], 2: ["_h", "_w"], 3: ["_d", "_h", "_w"]}[n]
+    attrs, extensions = {}, set()
+    for name, values in names_values:
+        values = _spatial(values, n)
+        if len(set(values)) == 1:
+            attrs[name] = values[0]
+        else:
+            attrs[name] = values[0]
+            for suffix, value in zip(axes, values):
+                attrs[name + suffix] = value
+            extensions.add(f"{op}:per_axis" if square_only_existing else f"{op}:per_axis")
+    return attrs, extensions
+
+
+def _conv(n, transposed=False):
+    op = f"conv_transpose{n}d" if transposed else f"conv{n}d"
+
+    def handle(m, node):
+        op_name = str(node.target)
+        x, weight = node.args[0], node.args[1]
+        bias = _arg(node, 2, "bias")
+        if transposed:
+            stride, padding, output_padding, groups, dilation = (_arg(node, 3, "stride", 1), _arg(node, 4, "padding", 0),
+                                                                 _arg(node, 5, "output_padding", 0), _arg(node, 6, "groups", 1),
+                                                                 _arg(node, 7, "dilation", 1))
+            pairs = [("stride", stride), ("padding", padding), ("output_padding", output_padding), ("dilation", dilation)]
+        else:
+            stride, padding, dilation, groups = (_arg(node, 3, "stride", 1), _arg(node, 4, "padding", 0),
+                                                 _arg(node, 5, "dilation", 1), _arg(node, 6, "groups", 1))
+            if isinstance(padding, str):
+                raise Unmappable(op_name, f"padding='{padding}'")
+            pairs = [("stride", stride), ("padding", padding), ("dilation", dilation)]
+        attrs, extensions = _spatial_attrs(op, pairs, n, op in kbv_ops.EXISTING)
+        if op not in kbv_ops.EXISTING:
+            extensions = set()  # a planned op takes per-axis attributes from the start (OPS.md)
+        attrs["groups"] = groups
+        inputs = [m.tensor(x, op_name), m.tensor(weight, op_name)]
+        if bias is not None:
+            inputs.append(m.tensor(bias, op_name))
+        return m.emit(node, op, inputs, attrs, extensions)
+    return handle
+
+
+def _batch_norm(m, node):
+    # aten.batch_norm(x, weight, bias, running_mean, running_var, training, momentum, eps, cudnn)
+    # or its functional form (x, weight, bias, running_mean, running_var, training, momentum, eps).
+    training = node.args[5]
+    if not training:
+        raise Unmappable(str(node.target), "BatchNorm in eval mode (running statistics)")
+    inputs = [m.tensor(node.args[0], str(node.target))]
+    weight, bias = node.args[1], node.args[2]
+    if (weight is None) != (bias is None):
+        raise Unmappable(str(node.target), "a weight without a bias")
+    if weight is not None:
+        inputs += [m.tensor(weight, str(node.target)), m.tensor(bias, str(node.target))]
+    out = m.emit(node, "batchnorm", inputs, {"eps": float(node.args[7])})
+    if node.target == aten.batch_norm.default:
+        return out
+    m.graph.tensor_fx[out] = _first_getitem(node)
+    return ("batchnorm", out)
+
+
+def _first_getitem(node):
+    for user in node.users:
+        if user.target is operator.getitem and user.args[1] == 0:
+            return user
+    return node
+
+
+def _group_norm(m, node):
+    inputs = [m.tensor(node.args[0], "aten.group_norm")]
+    weight, bias = _arg(node, 2, "weight"), _arg(node, 3, "bias")
+    if (weight is None) != (bias is None):
+        raise Unmappable("aten.group_norm", "a weight without a bias")
+    if weight is not None:
+        inputs += [m.tensor(weight, "aten.group_norm"), m.tensor(bias, "aten.group_norm")]
+    return m.emit(node, "groupnorm", inputs, {"groups": int(node.args[1]), "eps": float(_arg(node, 4, "eps", 1e-5))})
+
+
+def _instance_norm(m, node):
+    # (x, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, cudnn)
+    if not node.args[5]:
+        raise Unmappable("aten.instance_norm", "running statistics (use_input_stats=False)")
+    inputs = [m.tensor(node.args[0], "aten.instance_norm")]
+    weight, bias = node.args[1], node.args[2]
+    if (weight is None) != (bias is None):
+        raise Unmappable("aten.instance_norm", "a weight without a bias")
+    if weight is not None:
+        inputs += [m.tensor(weight, "aten.instance_norm"), m.tensor(bias, "aten.instance_norm")]
+    return m.emit(node, "instancenorm", inputs, {"eps": float(node.args[7])})
+
+
+def _layer_norm(m, node):
+    x, shape = node.args[0], node.args[1]
+    inputs = [m.tensor(x, "aten.layer_norm")]
+    weight, bias = _arg(node, 2, "weight"), _arg(node, 3, "bias")
+    if weight is not None:
+        inputs.append(m.tensor(weight, "aten.layer_norm"))
+    if bias is not None:
+        if weight is None:
+            raise Unmappable("aten.layer_norm", "a bias without a weight")
+        inputs.append(m.tensor(bias, "aten.layer_norm"))
+    return m.emit(node, "layernorm", inputs, {"normalized_rank": len(shape), "eps": float(_arg(node, 4, "eps", 1e-5))})
+
+
+def _max_pool(n):
+    op = f"maxpool{n}d"
+
+    def handle(m, node):
+        op_name = str(node.target)
+        kernel = _arg(node, 1, "kernel_size")
+        stride = _arg(node, 2, "stride", []) or kernel
+        padding, dilation, ceil_mode = _arg(node, 3, "padding", 0), _arg(node, 4, "dilation", 1), _arg(node, 5, "ceil_mode", False)
+        attrs, extensions = _spatial_attrs(op, [("kernel", kernel), ("stride", stride), ("padding", padding), ("dilation", dilation)],
+                                           n, op in kbv_ops.EXISTING)
+        if op not in kbv_ops.EXISTING:
+            extensions = set()
+        if ceil_mode:
+            attrs["ceil_mode"] = 1
+            if op in kbv_ops.EXISTING:
+                extensions.add(f"{op}:ceil_mode")
+        return m.emit(node, op, [m.tensor(node.args[0], op_name)], attrs, extensions)
+    return handle
+
+
+def _avg_pool(n):
+    op = f"avgpool{n}d"
+
+    def handle(m, node):
+        op_name = str(node.target)
+        kernel = _arg(node, 1, "kernel_size")
+        stride = _arg(node, 2, "stride", []) or kernel
+        padding, ceil_mode = _arg(node, 3, "padding", 0), _arg(node, 4, "ceil_mode", False)
+        count_include_pad, divisor = _arg(node, 5, "count_include_pad", True), _arg(node, 6, "divisor_override")
+        if divisor is not None:
+            raise Unmappable(op_name, "divisor_override")
+        attrs, _ = _spatial_attrs(op, [("kernel", kernel), ("stride", stride), ("padding", padding)], n, False)
+        attrs["ceil_mode"] = int(bool(ceil_mode))
+        attrs["count_include_pad"] = int(bool(count_include_pad))
+        return m.emit(node, op, [m.tensor(node.args[0], op_name)], attrs)
+    return handle
+
+
+def _adaptive_avg_pool(n):
+    op = f"adaptive_avgpool{n}d"
+
+    def handle(m, node):
+        size = _spatial(node.args[1], n)
+        if len(set(size)) != 1:
+            raise Unmappable(str(node.target), f"a non-square output size {size}")
+        return m.emit(node, op, [m.tensor(node.args[0], str(node.target))], {"output_size": size[0]})
+    return handle
+
+
+def _native_dropout(m, node):
+    p, train = float(node.args[1]), node.args[2]
+    if p == 0.0 or train is False:
+        return [_elide(m, node)]
+    m.graph.nondeterministic.append(f"live dropout (p={p:g}, training mode) zeroes a random share of its input")
+    return [m.emit(node, "dropout", [m.tensor(node.args[0], "aten.native_dropout")], {"p": p}, shape_node=_first_getitem(node))]
+
+
+def _dropout(m, node):
+    p, train = float(node.args[1]), bool(node.args[2])
+    if p == 0.0 or not train:
+        return _elide(m, node)
+    m.graph.nondeterministic.append(f"live dropout (p={p:g}, training mode) zeroes a random share of its input")
+    return m.emit(node, "dropout", [m.tensor(node.args[0], "aten.dropout")], {"p": p})
+
+
+def _flatten(m, node):
+    x = node.args[0]
+    start, end = _arg(node, 1, "start_dim", 0), _arg(node, 2, "end_dim", -1)
+    rank = _rank(x)
+    if rank == 0 or start % rank == end % rank:
+        return _elide(m, node)
+    return m.emit(node, "flatten", [m.tensor(x, "aten.flatten")], {"start_axis": start, "end_axis": end})
+
+
+def _reshape_steps(before, after):
+    """kbv layout ops taking shape `before` to `after` (same element count): [(op, attrs)].
+
+    The axes are aligned into groups of equal product (a 1 joins its neighbour's group); a group
+    of several axes becoming one is a flatten, one axis becoming several an unflatten chain,
+    several becoming several both. When the change only adds or drops size-1 axes and that takes
+    fewer ops, unsqueeze/squeeze steps are used instead."""
+    if before == after:
+        return []
+    groups, i, j = [], 0, 0
+    while i < len(before) and j < len(after):
+        group_before, group_after = [i], [j]
+        product_before, product_after = before[i], after[j]
+        i, j = i + 1, j + 1
+        while product_before != product_after:
+            if product_before < product_after:
+                product_before *= before[i]
+                group_before.append(i)
+                i += 1
+            else:
+                product_after *= after[j]
+                group_after.append(j)
+                j += 1
+        groups.append((group_before, group_after))
+    if not groups:
+        return None
+    groups[-1][0].extend(range(i, len(before)))  # trailing 1s join the last group
+    groups[-1][1].extend(range(j, len(after)))
+    steps = []
+    for group_before, group_after in reversed(groups):  # right to left: earlier axes keep their index
+        start = group_before[0]
+        if len(group_before) > 1:
+            steps.append(("flatten", {"start_axis": start, "end_axis": group_before[-1]}))
+        sizes = [after[k] for k in group_after]
+        # size > 0 is the leading factor; -size the trailing one, for when only that is fixed (Swin's 7x7 windows)
+        steps += [("unflatten", {"axis": start + k, "size": sizes[k]}, {"size": -math.prod(sizes[k + 1:])})
+                  for k in range(len(sizes) - 1)]
+    units = _shortest_unit_steps(before, after)
+    if units is not None and len(units) <= len(steps):
+        return units
+    return steps
+
+
+def _shortest_unit_steps(before, after):
+    """Only unsqueezes (or only squeezes) when `after` is `before` with size-1 axes added (removed)."""
+    for small, large, op in ((before, after, "unsqueeze"), (after, before, "squeeze")):
+        if len(large) <= len(small):
+            continue
+        steps, i = [], 0
+        for axis, size in enumerate(large):
+            if i < len(small) and size == small[i]:
+                i += 1
+            elif size == 1:
+                steps.append(axis)
+            else:
+                break
+        else:
+            if i == len(small):
+                if op == "unsqueeze":
+                    return [(op, {"axis": axis}) for axis in steps]
+                return [(op, {"axis": axis}) for axis in reversed(steps)]
+    return None
+
+
+def _reshape(m, node):
+    """view/reshape as kbv layout ops (see _reshape_steps)."""
+    op_name = str(node.target)
+    x = node.args[0]
+    before, after = shape_of(x), shape_of(node)
+    steps = _reshape_steps(before, after)
+    tensor = m.tensor(x, op_name)
+    for index, (op, attrs, *alt) in enumerate(steps):
+        # only a problem's inputs and outputs need shapes; an intermediate step points at the node too
+        tensor = m.emit(node, op, [tensor], attrs, alt_attrs=alt[0] if alt else None,
+                        name=node.name if len(steps) == 1 else f"{node.name}_{index}")
+    return tensor
+
+
+def _unsqueeze(m, node):
+    return m.emit(node, "unsqueeze", [m.tensor(node.args[0], "aten.unsqueeze")], {"axis": node.args[1]})
+
+
+def _squeeze(m, node):
+    x = node.args[0]
+    dims = node.args[1] if len(node.args) > 1 else [i for i, d in enumerate(shape_of(x)) if d == 1]
+    dims = [dims] if isinstance(dims, int) else list(dims)
+    dims = [d for d in dims if shape_of(x)[d] == 1]
+    if not dims:
+        return _elide(m, node)
+    if len(dims) != 1:
+        raise Unmappable(str(node.target), f"a squeeze of {len(dims)} axes")
+    return m.emit(node, "squeeze", [m.tensor(x, str(node.target))], {"axis": dims[0]})
+
+
+def _transpose(m, node):
+    x, a, b = node.args[0], node.args[1], node.args[2]
+    return m.emit(node, "transpose", [m.tensor(x, "aten.transpose")], {"axis0": a, "axis1": b})
+
+
+def _t(m, node):
+    x = node.args[0]
+    if _rank(x) < 2:
+        return _elide(m, node)
+    return m.emit(node, "transpose", [m.tensor(x, str(node.target))], {"axis0": 0, "axis1": 1})
+
+
+def _permute(m, node):
+    x = node.args[0]
+    rank = _rank(x)
+    perm = [p % rank for p in node.args[1]]
+    current, tensor, k = list(range(rank)), m.tensor(x, "aten.permute"), 0
+    for position in range(rank):
+        if current[position] != perm[position]:
+            other = current.index(perm[position])
+            current[position], current[other] = current[other], current[position]
+            tensor = m.emit(node, "transpose", [tensor], {"axis0": position, "axis1": other}, name=f"{node.name}_{k}")
+            k += 1
+    return tensor
+
+
+def _select(m, node):
+    x, dim, index = node.args
+    return m.emit(node, "select", [m.tensor(x, "aten.select")], {"axis": dim, "index": index},
+                  alt_attrs={"index": index - shape_of(x)[dim]} if index >= 0 else None)
+
+
+def _slice(m, node):
+    x = node.args[0]
+    dim = _arg(node, 1, "dim", 0)
+    start, end, step = _arg(node, 2, "start", None), _arg(node, 3, "end", None), _arg(node, 4, "step", 1)
+    size = shape_of(x)[dim]
+    start = 0 if start is None else start
+    if end is None or end >= size:
+        end = None
+    if start == 0 and end is None and step == 1:
+        return _elide(m, node)
+    attrs, alt = {"axis": dim, "start": start, "step": step}, {}
+    if end is not None:
+        attrs["end"] = end
+        if end > 0:
+            alt["end"] = end - size
+    if start > 0:
+        alt["start"] = start - size
+    return m.emit(node, "slice", [m.tensor(x, "aten.slice")], attrs, alt_attrs=alt)
+
+
+def _narrow(m, node):
+    x, dim, start, length = node.args
+    size = shape_of(x)[dim]
+    attrs = {"axis": dim, "start": start, "step": 1}
+    alt = {}
+    if start + length < size:
+        attrs["end"] = start + length
+        alt["end"] = start + length - size
+    return m.emit(node, "slice", [m.tensor(x, "aten.narrow")], attrs, alt_attrs=alt)
+
+
+def _sdpa(m, node):
+    q, k, v = node.args[:3]
+    mask = _arg(node, 3, "attn_mask")
+    dropout_p, is_causal, scale = _arg(node, 4, "dropout_p", 0.0), _arg(node, 5, "is_causal", False), node.kwargs.get("scale")
+    if mask is not None:
+        raise Unmappable("aten.scaled_dot_product_attention", "an attention mask tensor")
+    if dropout_p:
+        m.graph.nondeterministic.append(f"attention dropout p={dropout_p}")
+        raise Unmappable("aten.scaled_dot_product_attention", f"dropout_p={dropout_p}")
+    attrs = {"is_causal": int(bool(is_causal)), "scale": float(scale) if scale is not None else 0.0}
+    return m.emit(node, "sdpa", [m.tensor(t, "aten.scaled_dot_product_attention") for t in (q, k, v)], attrs)
+
+
+def _smooth_l1(m, node, huber=False):
+    op_name = str(node.target)
+    reduction = _arg(node, 2, "reduction", 1)
+    if reduction != 1:
+        raise Unmappable(op_name, f"reduction {reduction} (kbv's losses take the mean)")
+    beta = float(_arg(node, 3, "delta" if huber else "beta", 1.0))
+    if huber and beta != 1.0:
+        raise Unmappable(op_name, f"delta={beta} (huber with delta 1 is smooth_l1 with beta 1)")
+    return m.emit(node, "smooth_l1_loss", [m.tensor(node.args[0], op_name), m.tensor(node.args[1], op_name)], {"beta": beta})
+
+
+def _kl_div(m, node):
+    raise Unmappable("aten.kl_div", f"reduction {_arg(node, 2, 'reduction', 1)} (kbv's kl_div is reduction='batchmean')")
+
+
+def _triplet(m, node):
+    # (anchor, positive, negative, margin, p, eps, swap, reduction)
+    reduction = _arg(node, 7, "reduction", 1)
+    if reduction != 1:
+        raise Unmappable("aten.triplet_margin_loss", f"reduction {reduction}")
+    attrs = {"margin": float(_arg(node, 3, "margin", 1.0)), "p": float(_arg(node, 4, "p", 2)), "eps": float(_arg(node, 5, "eps", 1e-6)),
+             "swap": int(bool(_arg(node, 6, "swap", False)))}
+    return m.emit(node, "triplet_margin_loss", [m.tensor(t, "aten.triplet_margin_loss") for t in node.args[:3]], attrs)
+
+
+def _split(m, node):
+    x, size, dim = node.args[0], node.args[1], _arg(node, 2, "dim", 0)
+    total = shape_of(x)[dim]
+    sizes = [size] * (total // size) + ([total % size] if total % size else []) if isinstance(size, int) else list(size)
+    items, start = [], 0
+    for index, length in enumerate(sizes):
+        def make(getitem_node, start=start, length=length):
+            attrs = {"axis": dim, "start": start, "end": start + length, "step": 1}
+            return m.emit(getitem_node, "slice", [m.tensor(x, str(node.target))], attrs)
+        items.append(make)
+        start += length
+    return items
+
+
+def _scan(op):
+    def handle(m, node):
+        op_name = str(node.target)
+        if node.kwargs.get("dtype") is not None:
+            raise Unmappable(op_name, "a dtype argument")
+        return m.emit(node, op, [m.tensor(node.args[0], op_name)], {"axis": node.args[1]})
+    return handle
+
+
+def _flip(m, node):
+    dims = list(node.args[1])
+    if len(dims) != 1:
+        raise Unmappable("aten.flip", f"a flip over {len(dims)} axes")
+    return m.emit(node, "flip", [m.tensor(node.args[0], "aten.flip")], {"axis": dims[0]})
+
+
+def _matmul(m, node):
+    op_name = str(node.target)
+    a, b = node.args[0], node.args[1]
+    ra, rb = _rank(a), _rank(b)
+    if ra < 2 or rb < 2:
+        raise Unmappable(op_name, f"a rank-{ra} by rank-{rb} product (vector operands)")
+    if ra == 2 and rb == 2:
+        return m.emit(node, "matmul", [m.tensor(a, op_name), m.tensor(b, op_name)])
+    if ra == 3 and rb == 3 and shape_of(a)[0] == shape_of(b)[0]:
+        return m.emit(node, "bmm", [m.tensor(a, op_name), m.tensor(b, op_name)])
+    return m.emit(node, "matmul", [m.tensor(a, op_name), m.tensor(b, op_name)], {}, {"matmul:broadcast"})
+
+
+def _cat(m, node, op="cat"):
+    tensors, dim = node.args[0], _arg(node, 1, "dim", 0)
+    if op == "cat" and len(tensors) == 1:
+        return m.tensor(tensors[0], str(node.target))
+    if len(tensors) > MAX_CAT_INPUTS:
+        raise Unmappable(str(node.target), f"{len(tensors)} tensors (kbv's {op} takes at most {MAX_CAT_INPUTS}; OPS.md)")
+    return m.emit(node, op, [m.tensor(t, str(node.target)) for t in tensors], {"axis": dim})
+
+
+def _constant(m, node):
+    raise Unmappable(str(node.target), "a constant tensor made in the forward")
+
+
+# ---------------------------------------------------------------- patterns
+# Each recogniser looks at one live node; when it is the root of an idiom kbv has as one op, it
+# folds the idiom's other nodes (they are skipped) and registers an emitter for the root.
+
+def _users(node):
+    return list(node.users)
+
+
+def _only_user(node, user):
+    return _users(node) == [user]
+
+
+def _pattern_rmsnorm(m, node):
+    """x / sqrt(mean(x ** 2, [d], keepdim=True) + eps), KernelBench's RMSNorm written out: kbv's rmsnorm."""
+    if node.target != aten.div.Tensor or not isinstance(node.args[1], torch.fx.Node):
+        return
+    x, sqrt = node.args
+    if sqrt.target != aten.sqrt.default or not _only_user(sqrt, node):
+        return
+    add = sqrt.args[0]
+    if add.target != aten.add.Tensor or not _is_scalar(add.args[1]) or not _only_user(add, sqrt):
+        return
+    mean = add.args[0]
+    if mean.target != aten.mean.dim or len(mean.args[1]) != 1 or not _arg(mean, 2, "keepdim", False) or not _only_user(mean, add):
+        return
+    square = mean.args[0]
+    if square.target != aten.pow.Tensor_Scalar or square.args[1] != 2 or square.args[0] is not x or not _only_user(square, mean):
+        return
+    m.folded.update((sqrt, add, mean, square))
+    attrs = {"axis": mean.args[1][0], "eps": float(add.args[1])}
+    m.patterns[node] = (lambda m, n, d: m.emit(n, "rmsnorm", [m.tensor(d[0], "aten.div")], d[1], name="rmsnorm"), (x, attrs))
+
+
+def _pattern_reverse_scan(m, node):
+    """scan(x.flip(d), d).flip(d): the scan from the end of the axis, kbv's `reverse: 1`."""
+    if node.target != aten.flip.default:
+        return
+    scan = node.args[0]
+    if not isinstance(scan, torch.fx.Node) or scan.target not in (aten.cumsum.default, aten.cumprod.default) or not _only_user(scan, node):
+        return
+    inner = scan.args[0]
+    rank = _rank(node)
+    dims = [d % rank for d in node.args[1]]
+    if (not isinstance(inner, torch.fx.Node) or inner.target != aten.flip.default or not _only_user(inner, scan)
+            or [d % rank for d in inner.args[1]] != dims or len(dims) != 1 or scan.args[1] % rank != dims[0]):
+        return
+    m.folded.update((scan, inner))
+    op = "cumsum" if scan.target == aten.cumsum.default else "cumprod"
+    m.patterns[node] = (lambda m, n, d: m.emit(n, d[0], [m.tensor(d[1], str(d[2].target))], {"axis": d[2].args[1], "reverse": 1},
+                                               name=d[2].name), (op, inner.args[0], scan))
+
+
+def _pattern_exclusive_scan(m, node):
+    """cat((zeros_like(x.select(d, 0).unsqueeze(d)), cumsum(x.narrow(d, 0, n - 1), d)), d) (L1 #92): kbv's `exclusive: 1`."""
+    if node.target != aten.cat.default or len(node.args[0]) != 2:
+        return
+    zeros, scan = node.args[0]
+    rank = _rank(node)
+    dim = _arg(node, 1, "dim", 0) % rank
+    if not (isinstance(zeros, torch.fx.Node) and (zeros.target == aten.zeros_like.default
+                                                  or (zeros.target == aten.full_like.default and zeros.args[1] == 0))):
+        return
+    if not (isinstance(scan, torch.fx.Node) and scan.target == aten.cumsum.default and scan.args[1] % rank == dim and _only_user(scan, node)):
+        return
+    narrowed = scan.args[0]
+    if not (isinstance(narrowed, torch.fx.Node) and narrowed.target in (aten.slice.Tensor, aten.narrow.default) and _only_user(narrowed, scan)):
+        return
+    source = narrowed.args[0]
+    start = narrowed.args[2] if len(narrowed.args) > 2 else 0
+    if narrowed.args[1] % rank != dim or (start or 0) != 0 or shape_of(narrowed)[dim] != shape_of(source)[dim] - 1:
+        return
+    # the zeros' shape is one slice of `source` along dim; whatever made it only fixes its shape
+    parts, stack = {zeros}, list(zeros.all_input_nodes)
+    while stack:
+        part = stack.pop()
+        if part is source or part.op == "placeholder":
+            continue
+        if any(user not in parts for user in part.users):
+            return
+        parts.add(part)
+        stack.extend(part.all_input_nodes)
+    m.folded.update(parts | {scan, narrowed})
+    m.patterns[node] = (lambda m, n, d: m.emit(n, "cumsum", [m.tensor(d[0], "aten.cumsum")], {"axis": d[1], "exclusive": 1}, name=d[2].name),
+                        (source, scan.args[1], scan))
+
+
+def _pattern_transposed_matmul(m, node):
+    """A transpose of the last two axes feeding only a matmul: the matmul reads it transposed."""
+    if node.target not in (aten.matmul.default, aten.mm.default):
+        return
+    flags, operands = [], []
+    for operand in node.args[:2]:
+        folded = False
+        if isinstance(operand, torch.fx.Node) and _only_user(operand, node) and operand.op == "call_function":
+            rank = _rank(operand)
+            if operand.target in (aten.t.default, aten.numpy_T.default) and rank == 2:
+                folded = True
+            elif operand.target == aten.transpose.int:
+                folded = {operand.args[1] % rank, operand.args[2] % rank} == {rank - 2, rank - 1}
+            elif operand.target == aten.permute.default:
+                folded = [p % rank for p in operand.args[1]] == list(range(rank - 2)) + [rank - 1, rank - 2]
+        flags.append(folded)
+        operands.append(operand.args[0] if folded else operand)
+    if not any(flags):
+        return
+    for operand, folded in zip(node.args[:2], flags):
+        if folded:
+            m.folded.add(operand)
+
+    def emit(m, n, d):
+        (a, b), (ta, tb) = d
+        extensions = {"matmul:transpose"}
+        if _rank(a) != 2 or _rank(b) != 2:
+            extensions.add("matmul:broadcast")
+        return m.emit(n, "matmul", [m.tensor(a, str(n.target)), m.tensor(b, str(n.target))],
+                      {"transpose_a": int(ta), "transpose_b": int(tb)}, extensions)
+    m.patterns[node] = (emit, (operands, flags))
+
+
+def _pattern_scalar_constant(m, node):
+    """A copy of a rank-0 constant (`torch.tensor(0.5)` in the forward): its users read it as a number."""
+    if node.target in COPIES and m.scalar_constant(node) is not None:
+        m.folded.add(node)
+
+
+def _pattern_kl_div_batchmean(m, node):
+    """kl_div(input, target, reduction=sum) / input.shape[0]: F.kl_div's reduction='batchmean', kbv's kl_div."""
+    if node.target != aten.div.Tensor or not _is_scalar(node.args[1]):
+        return
+    kl = node.args[0]
+    if not (isinstance(kl, torch.fx.Node) and kl.target == aten.kl_div.default and _only_user(kl, node)):
+        return
+    if _arg(kl, 2, "reduction", 1) != 2 or node.args[1] != shape_of(kl.args[0])[0]:
+        return
+    m.folded.add(kl)
+    m.patterns[node] = (lambda m, n, k: m.emit(n, "kl_div", [m.tensor(k.args[0], "aten.kl_div"), m.tensor(k.args[1], "aten.kl_div")],
+                                               {"log_target": int(bool(_arg(k, 3, "log_target", False)))}, name=k.name), kl)
+
+
+PATTERNS = [_pattern_scalar_constant, _pattern_kl_div_batchmean, _pattern_rmsnorm, _pattern_reverse_scan, _pattern_exclusive_scan, _pattern_transposed_matmul]
+
+
+HANDLERS = {
+    "aten.relu.default": _unary("relu"), "aten.sigmoid.default": _unary("sigmoid"), "aten.tanh.default": _unary("tanh"),
+    "aten.gelu.default": _gelu, "aten.leaky_relu.default": _unary("leaky_relu", _leaky), "aten.elu.default": _elu,
+    "aten.selu.default": _unary("selu"), "aten.softplus.default": _unary("softplus", _softplus),
+    "aten.hardsigmoid.default": _unary("hardsigmoid"), "aten.hardswish.default": _unary("hardswish"),
+    "aten.mish.default": _unary("mish"), "aten.silu.default": _unary("silu"),
+    "aten.exp.default": _unary("exp"), "aten.log.default": _unary("log"), "aten.abs.default": _unary("abs"),
+    "aten.neg.default": _unary("scale", lambda n: {"value": -1.0}),
+    "aten.hardtanh.default": _clamp_like("aten.hardtanh", 1, 2, -1.0, 1.0),
+    "aten.relu6.default": _clamp_like("aten.relu6", None, None, 0.0, 6.0),
+    "aten.clamp.default": _clamp_like("aten.clamp", 1, 2), "aten.clamp_min.default": _clamp_like("aten.clamp_min", 1, None),
+    "aten.clamp_max.default": _clamp_like("aten.clamp_max", None, 1),
+    "aten.add.Tensor": _add, "aten.sub.Tensor": _sub, "aten.mul.Tensor": _mul, "aten.div.Tensor": _div,
+    "aten.rsub.Scalar": _rsub, "aten.pow.Tensor_Scalar": _pow,
+    "aten.maximum.default": _minmax_elementwise("maximum"), "aten.minimum.default": _minmax_elementwise("minimum"),
+    "aten.max.other": _minmax_elementwise("maximum"), "aten.min.other": _minmax_elementwise("minimum"),
+    "aten.sum.dim_IntList": _reduction("sum"), "aten.sum.default": _reduction("sum", full=True),
+    "aten.mean.dim": _reduction("mean"), "aten.mean.default": _reduction("mean", full=True),
+    "aten.amax.default": _reduction("amax"), "aten.amin.default": _reduction("amin"),
+    "aten.max.default": _reduction("amax", full=True), "aten.min.default": _reduction("amin", full=True),
+    "aten.max.dim": _max_min_dim("amax", "argmax"), "aten.min.dim": _max_min_dim("amin", "argmin"),
+    "aten.argmax.default": _arg_reduction("argmax"), "aten.argmin.default": _arg_reduction("argmin"),
+    "aten.logsumexp.default": _logsumexp, "aten.linalg_vector_norm.default": _norm,
+    "aten.softmax.int": _softmax("softmax"), "aten._softmax.default": _softmax("softmax"),
+    "aten.log_softmax.int": _softmax("log_softmax"), "aten._log_softmax.default": _softmax("log_softmax"),
+    "aten.cumsum.default": _scan("cumsum"), "aten.cumprod.default": _scan("cumprod"),
+    "aten.flip.default": _flip, "aten.tril.default": _triangle("tril"), "aten.triu.default": _triangle("triu"),
+    "aten.matmul.default": _matmul, "aten.mm.default": _matmul, "aten.bmm.default": _matmul, "aten.einsum.default": _einsum,
+    "aten.linear.default": _linear,
+    "aten.conv1d.default": _conv(1), "aten.conv2d.default": _conv(2), "aten.conv3d.default": _conv(3),
+    "aten.conv_transpose1d.default": _conv(1, True), "aten.conv_transpose2d.input": _conv(2, True),
+    "aten.conv_transpose3d.input": _conv(3, True),
+    "aten.batch_norm.default": _batch_norm, "aten._native_batch_norm_legit_functional.default": _batch_norm,
+    "aten.group_norm.default": _group_norm, "aten.instance_norm.default": _instance_norm, "aten.layer_norm.default": _layer_norm,
+    "aten.max_pool1d.default": _max_pool(1), "aten.max_pool2d.default": _max_pool(2), "aten.max_pool3d.default": _max_pool(3),
+    "aten.avg_pool1d.default": _avg_pool(1), "aten.avg_pool2d.default": _avg_pool(2), "aten.avg_pool3d.default": _avg_pool(3),
+    "aten.adaptive_avg_pool2d.default": _adaptive_avg_pool(2), "aten.adaptive_avg_pool3d.default": _adaptive_avg_pool(3),
+    "aten.dropout.default": _dropout, "aten.native_dropout.default": _native_dropout,
+    "aten.flatten.using_ints": _flatten, "aten.unflatten.int": _reshape,
+    "aten.view.default": _reshape, "aten.reshape.default": _reshape, "aten._unsafe_view.default": _reshape,
+    "aten.unsqueeze.default": _unsqueeze, "aten.squeeze.dim": _squeeze, "aten.squeeze.dims": _squeeze, "aten.squeeze.default": _squeeze,
+    "aten.transpose.int": _transpose, "aten.t.default": _t, "aten.numpy_T.default": _t, "aten.permute.default": _permute,
+    "aten.select.int": _select, "aten.slice.Tensor": _slice, "aten.narrow.default": _narrow,
+    "aten.cat.default": _cat, "aten.stack.default": lambda m, n: _cat(m, n, "stack"),
+    "aten.split.Tensor": _split, "aten.split_with_sizes.default": _split,
+    "aten.full_like.default": _constant, "aten.zeros_like.default": _constant,
+    "aten.scaled_dot_product_attention.default": _sdpa,
+    "aten.smooth_l1_loss.default": _smooth_l1, "aten.huber_loss.default": lambda m, n: _smooth_l1(m, n, huber=True),
+    "aten.kl_div.default": _kl_div, "aten.triplet_margin_loss.default": _triplet,
+    "aten.clone.default": _elide, "aten.contiguous.default": _elide, "aten.alias.default": _elide,
+    "aten.detach.default": _elide, "aten.expand.default": None, "getitem": _getitem,
+}
+HANDLERS = {k: v for k, v in HANDLERS.items() if v is not None}

@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""test_kbimport.py — the importer's pieces on synthetic KernelBench files: size globals and
+literals as knobs, names, reshape lowering, symbols, YAML numbers, the coverage ranking, and
+(where PyTorch is installed) a capture-map-emit round trip.
+
+Run: python3 -m unittest scripts/kernelbench/test_kbimport.py (PyTorch parts skip without it).
+"""
+import sys
+import tempfile
+import textwrap
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from kbimport import coverage, emit  # noqa: E402
+from kbimport.source import ProblemSource, problem_id, snake_name  # noqa: E402
+
+try:
+    import torch  # noqa: F401
+    from kbimport import aten_map, shapes
+    from kbimport.importer import Record, import_one
+except ImportError:  # pragma: no cover
+    torch = None
+
+PROBLEM = textwrap.dedent("""
+    import torch
+    import torch.nn as nn
+
+    class Model(nn.Module):
+        def __init__(self, in_features, out_features):
+            super().__init__()
+            self.fc = nn.Linear(in_features, out_features)
+
+        def forward(self, x):
+            return torch.relu(self.fc(x)) * 2.0
+
+    batch_size = 4096
+    in_features = height = 512
+    out_features = in_features * 2
+    input_shape = (512,)
+
+    def get_inputs():
+        return [torch.rand(batch_size, in_features)]
+
+    def get_init_inputs():
+        return [in_features, out_features]
+""")
+
+
+def write_problem(folder, name, text=PROBLEM):
+    path = Path(folder) / name
+    path.write_text(text)
+    return path
+
+
+class Source(unittest.TestCase):
+    def test_names(self):
+        self.assertEqual(snake_name("19_ReLU.py"), "relu")
+        self.assertEqual(snake_name("57_conv_transposed_2D__square_input__square_kernel.py"),
+                         "conv_transposed_2d_square_input_square_kernel")
+        self.assertEqual(problem_id("12_Gemm_Multiply_LeakyReLU.py"), 12)
+        with self.assertRaises(ValueError):
+            problem_id("model.py")
+
+    def test_knobs_include_chained_tuple_and_derived_globals(self):
+        with tempfile.TemporaryDirectory() as folder:
+            source = ProblemSource(write_problem(folder, "1_Toy.py"))
+            self.assertEqual(source.knobs["batch_size"], 4096)
+            self.assertEqual(source.knobs["in_features"], 512)
+            self.assertEqual(source.knobs["height"], 512)  # `in_features = height = 512` is two knobs
+            self.assertEqual(source.knobs["out_features"], 1024)
+            self.assertEqual(source.knobs["input_shape"], (512,))
+
+    def test_overrides_flow_into_derived_globals(self):
+        with tempfile.TemporaryDirectory() as folder:
+            module = ProblemSource(write_problem(folder, "1_Toy.py")).load({"in_features": 8, "input_shape": (3,)})
+            self.assertEqual((module.in_features, module.out_features, module.height), (8, 16, 512))
+            self.assertEqual(module.input_shape, (3,))
+
+    def test_literals_in_get_inputs_become_knobs(self):
+        text = PROBLEM.replace("torch.rand(batch_size, in_features)", "torch.rand(batch_size, 3, 224, 224)")
+        with tempfile.TemporaryDirectory() as folder:
+            source = ProblemSource(write_problem(folder, "2_Toy.py", text))
+            self.assertEqual(source.knobs["get_inputs_literal_0"], 3)
+            self.assertEqual(source.knobs["get_inputs_literal_1"], 224)
+            module = source.load({"get_inputs_literal_2": 16})
+            self.assertEqual(module.get_inputs_literal_2, 16)
+
+
+class Emit(unittest.TestCase):
+    def test_numbers_read_back_as_floats_in_any_yaml(self):
+        self.assertEqual([emit.number(v) for v in (1e-05, 0.1, 2.0, 3, float("inf"), float("-inf"))],
+                         ["1.0e-05", "0.1", "2", "3", ".inf", "-.inf"])
+
+
+class Coverage(unittest.TestCase):
+    @staticmethod
+    def record(status, missing):
+        r = Record.__new__(Record)
+        r.__dict__.update(level=1, id=len(missing), status=status, missing=missing, reason="", ops=[], nondeterministic="",
+                          curated=None, file="x.py", name="kb")
+        return r
+
+    def test_greedy_order_completes_the_most_problems_first(self):
+        records = [self.record("refused", ["a"]), self.record("refused", ["a"]), self.record("refused", ["b"]),
+                   self.record("refused", ["a", "b"]), self.record("imported", [])]
+        order = coverage.greedy_order(records)
+        self.assertEqual([(f, n) for f, n, _ in order], [("a", 2), ("b", 2)])
+        self.assertEqual(order[-1][2], 5)
+
+
+@unittest.skipIf(torch is None, "PyTorch is not installed")
+class Mapping(unittest.TestCase):
+    def test_reshape_lowering(self):
+        steps = aten_map._reshape_steps
+        self.assertEqual(steps([4, 8, 1, 1], [4, 8]), [("flatten", {"start_axis": 1, "end_axis": 3})])
+        self.assertEqual([s[:2] for s in steps([16384, 2, 128], [16384, 8, 32])],
+                         [("flatten", {"start_axis": 1, "end_axis": 2}), ("unflatten", {"axis": 1, "size": 8})])
+        self.assertEqual(steps([16], [1, 16, 1]), [("unsqueeze", {"axis": 0}), ("unsqueeze", {"axis": 2})])
+        swin = steps([10, 56, 56, 96], [10, 8, 7, 8, 7, 96])
+        self.assertEqual([s[1] for s in swin], [{"axis": 2, "size": 8}, {"axis": 1, "size": 8}])
+        self.assertEqual([s[2] for s in swin], [{"size": -7}, {"size": -7}])
+
+    def test_import_round_trip(self):
+        with tempfile.TemporaryDirectory() as folder:
+            path = write_problem(folder, "3_Toy.py")
+            record = Record(2, path)
+            import_one(record, {}, lambda message: None)
+            self.assertEqual(record.status, "imported", record.reason)
+            self.assertEqual(record.name, "kb_l2_3_toy")
+            self.assertEqual(record.ops, ["linear", "relu", "scale"])
+            text = record.yaml
+            self.assertIn("kernelbench: {level: 2, id: 3, file: 3_Toy.py, globals: {small:", text)
+            self.assertIn("{name: fc_weight, shape: [out_features, in_features], role: parameter, scale: inv_sqrt_fan_in, torch_name: fc.weight}", text)
+            self.assertIn("attrs: {value: 2}", text)
+            self.assertIn("default: {batch_size: 4096, in_features: 512, out_features: 1024}", text)
+
+    def test_refuses_an_op_kbv_lacks_naming_it(self):
+        text = PROBLEM.replace("torch.relu(self.fc(x)) * 2.0", "torch.cumsum(self.fc(x), dim=1)")
+        with tempfile.TemporaryDirectory() as folder:
+            record = Record(1, write_problem(folder, "4_Toy.py", text))
+            import_one(record, {}, lambda message: None)
+            self.assertEqual((record.status, record.missing), ("refused", ["cumsum"]))
+
+    def test_small_set_keeps_the_graph(self):
+        with tempfile.TemporaryDirectory() as folder:
+            source = ProblemSource(write_problem(folder, "5_Toy.py"))
+            default = shapes.Capture(source, {})
+            small, values, _ = shapes.derive_small(source, default)
+            self.assertIsInstance(shapes.same_graph(default.graph, small.graph), dict)  # a str says what differs
+            io = small.io_shapes()
+            self.assertLess(io["x"][0] * io["x"][1], 4096 * 512)
+            self.assertLess(io["y"][1], 1024)
+            self.assertNotIn("height", values)  # a global no shape depends on is left alone
+
+
+if __name__ == "__main__":
+    unittest.main()

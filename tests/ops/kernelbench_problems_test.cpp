@@ -1,0 +1,132 @@
+// tests/ops/kernelbench_problems_test.cpp — every imported KernelBench problem
+// (problems/kernelbench/*.yaml) loads with its provenance, resolves at both shape sets, is
+// listed in COVERAGE.md, and at its small set its fp32 host baseline passes its own tolerance
+// against the finite fp64 reference while trivial outputs (all zeros, the reference's mean
+// everywhere) fail. One test per problem, from one binary.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "graph/run_graph.hpp"
+#include "ops/registry.hpp"
+#include "spec/catalog.hpp"
+#include "spec/problem.hpp"
+#include "verify/compare.hpp"
+
+namespace kbv {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path imported_directory() { return fs::path(KBV_PROBLEMS_DIR) / kKernelBenchSubdirectory; }
+
+std::vector<std::string> imported_files() {
+  std::vector<std::string> files;
+  std::error_code error;
+  if (!fs::is_directory(imported_directory(), error)) return files;
+  for (const auto& entry : fs::directory_iterator(imported_directory()))
+    if (entry.path().extension() == ".yaml") files.push_back(entry.path().filename().string());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::string coverage_text() {
+  std::ifstream file(imported_directory() / "COVERAGE.md");
+  std::stringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+// Inputs as the public family draws them (U[0,1)) times each input's declared scale.
+std::vector<std::vector<float>> uniform_inputs(const ResolvedProblem& resolved, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> uniform;
+  std::vector<std::vector<float>> inputs;
+  for (size_t i = 0; i < resolved.input_shapes.size(); ++i) {
+    const double scale = resolved.input_scale(i);
+    std::vector<float> values(static_cast<size_t>(numel(resolved.input_shapes[i])));
+    for (float& v : values) v = static_cast<float>(scale * uniform(rng));
+    inputs.push_back(std::move(values));
+  }
+  return inputs;
+}
+
+class ImportedProblem : public ::testing::TestWithParam<std::string> {};
+
+TEST(ImportedProblems, CatalogLoadsEveryImportedFile) {
+  const ProblemCatalog catalog = ProblemCatalog::load(KBV_PROBLEMS_DIR);
+  for (const auto& [name, error] : catalog.load_errors()) ADD_FAILURE() << error.what();
+  for (const std::string& file : imported_files()) EXPECT_TRUE(catalog.contains(fs::path(file).stem().string())) << file;
+}
+
+TEST_P(ImportedProblem, LoadsWithItsKernelBenchProvenance) {
+  const Problem problem = load_problem_file(imported_directory() / GetParam());
+  EXPECT_EQ(problem.source, "kernelbench");
+  ASSERT_TRUE(problem.kernelbench.has_value());
+  const std::string prefix = "kb_l" + std::to_string(problem.kernelbench->level) + "_" + std::to_string(problem.kernelbench->id) + "_";
+  EXPECT_EQ(problem.name.rfind(prefix, 0), 0u) << problem.name << " should start with " << prefix;
+  EXPECT_FALSE(problem.description.empty());
+  for (const TensorDecl& input : problem.inputs) EXPECT_FALSE(input.torch_name.empty()) << input.name;
+  if (!problem.deterministic) {
+    EXPECT_FALSE(problem.nondeterministic_reason.empty());
+  }
+  for (const char* set : {"default", "small"}) {
+    const ResolvedProblem resolved = resolve_problem(problem, set);
+    EXPECT_GT(resolved.compulsory_bytes, 0) << set;
+  }
+  // The importer writes COVERAGE.md next to the YAMLs; an import it does not list is stale.
+  EXPECT_NE(coverage_text().find("`" + problem.name + "`"), std::string::npos) << problem.name << " is not in COVERAGE.md";
+}
+
+TEST_P(ImportedProblem, SmallBaselinePassesAndTrivialOutputsFail) {
+  const ResolvedProblem resolved = resolve_problem(load_problem_file(imported_directory() / GetParam()), "small");
+  // A random forward has no exact reference to compare with: only loading is checked above.
+  if (!resolved.problem.deterministic) GTEST_SKIP() << "deterministic: false (" << resolved.problem.nondeterministic_reason << ")";
+  const auto inputs32 = uniform_inputs(resolved, 0x6b627614u);
+  std::vector<std::vector<double>> inputs64;
+  std::vector<const float*> pointers32;
+  std::vector<const double*> pointers64;
+  for (const auto& input : inputs32) {
+    inputs64.emplace_back(input.begin(), input.end());
+    pointers32.push_back(input.data());
+    pointers64.push_back(inputs64.back().data());
+  }
+  const auto reference = run_reference_f64(resolved, pointers64);
+  const auto baseline = run_baseline_f32(resolved, pointers32);
+  ASSERT_EQ(reference.size(), baseline.size());
+  for (size_t o = 0; o < reference.size(); ++o) {
+    SCOPED_TRACE("output " + resolved.problem.outputs[o].name);
+    const std::vector<double>& ref = reference[o].data;
+    const int64_t count = numel(reference[o].shape);
+    ASSERT_TRUE(std::all_of(ref.begin(), ref.end(), [](double v) { return std::isfinite(v); })) << "non-finite fp64 reference";
+    const CompareResult honest = compare_output(baseline[o].data.data(), ref.data(), count, resolved.problem.tolerance);
+    EXPECT_TRUE(honest.passed) << honest.summary();
+    const std::vector<float> zeros(static_cast<size_t>(count), 0.0f);
+    EXPECT_FALSE(compare_output(zeros.data(), ref.data(), count, resolved.problem.tolerance).passed) << "all zeros pass";
+    double mean = 0;
+    for (double v : ref) mean += v / static_cast<double>(count);
+    const std::vector<float> constant(static_cast<size_t>(count), static_cast<float>(mean));
+    EXPECT_FALSE(compare_output(constant.data(), ref.data(), count, resolved.problem.tolerance).passed)
+        << "the reference's mean everywhere passes: the output barely depends on the inputs";
+  }
+}
+
+std::string test_name(const ::testing::TestParamInfo<std::string>& info) {
+  std::string name = fs::path(info.param).stem().string();
+  std::replace_if(name.begin(), name.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(KernelBench, ImportedProblem, ::testing::ValuesIn(imported_files()), test_name);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(ImportedProblem);
+
+}  // namespace
+}  // namespace kbv
