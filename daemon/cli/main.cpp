@@ -13,6 +13,8 @@
 #include "cli/export_command.hpp"
 #include "cli/problems_command.hpp"
 #include "cli/paths.hpp"
+#include "cli/report_command.hpp"
+#include "cli/sweep_command.hpp"
 #include "client/control_command.hpp"
 #include "inputs/secret_key.hpp"
 
@@ -25,6 +27,8 @@ void usage(std::ostream& out) {
          "  export --problem P --out DIR   write a draw of P's inputs and kbv's fp64 reference as .npy (--help)\n"
          "  compare-outputs EXPORT_DIR OUTPUTS_DIR   compare outputs (.npy) with an export's reference (--json)\n"
          "  keygen                 create the secret key file (--key-file F)\n"
+         "  sweep SWEEP.yaml       evaluate a sweep's candidates (through kbvd, or --standalone) and write its reports\n"
+         "  report SWEEP_DIR       write a sweep's reports again (merging shards); --kbvd: from kbvd's store\n"
          "  calibrate              measure this GPU's ceilings for the physical floor (kbv-calibrate;\n"
          "                         stored in $KBV_CEILINGS or <state dir>/ceilings.json unless --out F),\n"
          "                         then remember cudnnFind's choice for every conv baseline\n"
@@ -72,6 +76,8 @@ int main(int argc, char** argv) {
   if (command == "export") return kbv::cli::export_command(args);
   if (command == "compare-outputs") return kbv::cli::compare_outputs_command(args);
   if (command == "keygen") return kbv::cli::keygen_command(args);
+  if (command == "sweep") return kbv::cli::sweep_command(args);
+  if (command == "report") return kbv::cli::report_command(args);
   if (command == "status" || command == "submit" || command == "results" || command == "requeue")
     return kbv::control::run_control_command(argc, argv);
   if (command == "version" || command == "--version") {
