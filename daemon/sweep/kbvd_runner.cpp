@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "client/control_client.hpp"
+#include "sweep/json_text.hpp"
 #include "sweep/result_record.hpp"
 #include "sweep/sweep_folder.hpp"
 
@@ -32,7 +33,7 @@ struct Pending {
 std::optional<json> evaluation_in(const json& shown, std::uint64_t epoch) {
   std::optional<json> found;
   for (const auto& evaluation : shown.value("evaluations", json::array()))
-    if (evaluation.value("state", "") == "done" && evaluation.value("epoch", std::int64_t{-1}) == static_cast<std::int64_t>(epoch))
+    if (json_text(evaluation, "state") == "done" && evaluation.value("epoch", std::int64_t{-1}) == static_cast<std::int64_t>(epoch))
       found = evaluation;
   return found;
 }
@@ -127,7 +128,7 @@ RunResult run_through_kbvd(const RunContext& context, const KbvdSettings& settin
       result.stopped_because = kStoppedEvaluationBudget;
       break;
     }
-    if (shown && shown->value("state", "") != "done") {
+    if (shown && json_text(*shown, "state") != "done") {
       pending.push_back({item, 0});  // queued or running already
       continue;
     }
@@ -144,7 +145,8 @@ RunResult run_through_kbvd(const RunContext& context, const KbvdSettings& settin
       auto refused = refusal_of(settings.socket, [&] {
         answer = control::submit(settings.socket, item->candidate.path, write_manifest(settings.scratch, item->candidate));
       });
-      if (!refused && answer.value("result", "") == "rejected") refused = answer.value("message", std::string("no reason given"));
+      if (!refused && json_text(answer, "result") == "rejected")
+        refused = json_text(answer, "message").empty() ? std::string("no reason given") : json_text(answer, "message");
       if (refused) {
         result.issues.push_back({item->candidate.path.string(), "(file)", "kbvd did not take it: " + *refused,
                                  "correct the candidate or its manifest"});
@@ -178,7 +180,7 @@ RunResult run_through_kbvd(const RunContext& context, const KbvdSettings& settin
         it = pending.erase(it);
         continue;
       }
-      if (shown->value("state", "") == "done" && it->requeues < kMaxRequeues) {
+      if (json_text(*shown, "state") == "done" && it->requeues < kMaxRequeues) {
         refusal_of(settings.socket, [&] { control::requeue(settings.socket, it->item->candidate.sha256); });
         ++it->requeues;
       }

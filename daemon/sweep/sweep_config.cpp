@@ -237,7 +237,7 @@ SweepConfig parse_sweep_config(const std::string& text, const fs::path& file) {
   auto& s = config.standalone;
   s.device = standalone.text("device", s.device);
   if (s.device != "host" && s.device != "cuda") fail(standalone.at("device"), "standalone.device", fmt::format("'{}' is not a device", s.device), "use host or cuda");
-  if (standalone.has("gpus") && standalone.text("gpus", "") != "auto") s.gpus = integers(standalone, "gpus");
+  if (standalone.has("gpus") && !(standalone.get("gpus").IsScalar() && standalone.get("gpus").Scalar() == "auto")) s.gpus = integers(standalone, "gpus");
   s.jobs = static_cast<int>(standalone.integer("jobs", s.jobs, 1));
   s.timeout_s = standalone.number("timeout_s", s.timeout_s, 1);
   s.shapes = standalone.text("shapes", "");

@@ -279,6 +279,7 @@ json build_report(const ReportInput& input) {
                                  {"problem", row.planned.candidate.problem}, {"role", row.planned.role},
                                  {"prior_epoch", row.planned.prior_epoch ? json(*row.planned.prior_epoch) : json(nullptr)},
                                  {"prior_verdict", row.planned.prior_verdict}, {"verdict", row.verdict},
+                                 {"hack_pattern", row.hack_pattern.empty() ? json(nullptr) : json(row.hack_pattern)},
                                  {"failed_family", row.failed_family.empty() ? json(nullptr) : json(row.failed_family)}, {"detail", row.detail}});
     }
     if (row.has_flag(kPassesPublicOnlyFlag))

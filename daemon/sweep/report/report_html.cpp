@@ -67,11 +67,16 @@ constexpr const char* kRenderScript = R"js(
     document.body.setAttribute('data-kbv-plots', ids.length ? 'unavailable' : 'rendered');
     return;
   }
+  function failed(id, error) { report.errors.push(id + ': ' + error); console.error(id, String(error)); settle(); }
   ids.forEach(function (id) {
-    new vega.View(vega.parse(specs[id]), { renderer: 'svg', container: '#' + id, hover: true })
-      .runAsync()
-      .then(function () { report.rendered += 1; settle(); })
-      .catch(function (error) { report.errors.push(id + ': ' + error); console.error(id, error); settle(); });
+    try {
+      new vega.View(vega.parse(specs[id]), { renderer: 'svg', container: '#' + id, hover: true })
+        .runAsync()
+        .then(function () { report.rendered += 1; settle(); })
+        .catch(function (error) { failed(id, error); });
+    } catch (error) {
+      failed(id, error);  // a specification Vega cannot parse
+    }
   });
   settle();
 })();

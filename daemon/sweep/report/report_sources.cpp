@@ -6,6 +6,7 @@
 #include <set>
 
 #include "client/control_client.hpp"
+#include "sweep/json_text.hpp"
 #include "sweep/kbvd_runner.hpp"
 #include "sweep/plan.hpp"
 #include "sweep/result_record.hpp"
@@ -36,10 +37,10 @@ void add_shards(const SweepFolder& folder, const Plan& plan, const std::map<std:
       state.state = "missing";
     } else {
       const auto status = read_json_file(status_path);
-      state.host = status.value("host", "");
-      state.key_id = status.value("key_id", "");
-      state.kbv_version = status.value("kbv_version", "");
-      state.stopped_because = status.value("stopped_because", "");
+      state.host = json_text(status, "host");
+      state.key_id = json_text(status, "key_id");
+      state.kbv_version = json_text(status, "kbv_version");
+      state.stopped_because = json_text(status, "stopped_because");
       state.state = state.evaluated == state.planned ? "complete" : "incomplete";
       key_ids.insert(state.key_id);
     }
@@ -103,13 +104,13 @@ ReportInput input_from_kbvd(const fs::path& socket, std::optional<std::uint64_t>
     input.issues.push_back({socket.string(), "results", fmt::format("kbvd lists at most {} candidates; older ones are left out", kKbvdListLimit),
                             "report per sweep instead (kbv report SWEEP_DIR)"});
   for (const auto& row : list) {
-    const auto shown = control::results_show(socket, row.value("sha256", ""));
+    const auto shown = control::results_show(socket, json_text(row, "sha256"));
     Candidate candidate;
-    candidate.sha256 = row.value("sha256", "");
-    candidate.name = row.value("name", "");
-    candidate.model = row.value("model", json("")).is_string() ? row["model"].get<std::string>() : "";
-    candidate.sample_id = row.value("sample_id", json("")).is_string() ? row["sample_id"].get<std::string>() : "";
-    candidate.problem = row.value("problem", json("")).is_string() ? row["problem"].get<std::string>() : "";
+    candidate.sha256 = json_text(row, "sha256");
+    candidate.name = json_text(row, "name");
+    candidate.model = json_text(row, "model");
+    candidate.sample_id = json_text(row, "sample_id");
+    candidate.problem = json_text(row, "problem");
     if (row.contains("tags") && row["tags"].is_array())
       for (const auto& tag : row["tags"])
         if (tag.is_string()) candidate.tags.push_back(tag.get<std::string>());
@@ -119,16 +120,16 @@ ReportInput input_from_kbvd(const fs::path& socket, std::optional<std::uint64_t>
     item.role = kRoleCurrent;
     std::optional<json> now;
     for (const auto& evaluation : shown.value("evaluations", json::array())) {
-      if (evaluation.value("state", "") != "done") continue;
+      if (json_text(evaluation, "state") != "done") continue;
       const auto e = evaluation.value("epoch", std::int64_t{-1});
       if (e == static_cast<std::int64_t>(epoch)) now = evaluation;
       else if (e >= 0 && static_cast<std::uint64_t>(e) < epoch && static_cast<std::uint64_t>(e) + static_cast<std::uint64_t>(window) >= epoch &&
                (!item.prior_epoch || static_cast<std::uint64_t>(e) >= *item.prior_epoch)) {
         item.prior_epoch = static_cast<std::uint64_t>(e);
-        item.prior_verdict = evaluation.value("verdict", json("")).is_string() ? evaluation["verdict"].get<std::string>() : "";
+        item.prior_verdict = json_text(evaluation, "verdict");
       }
     }
-    const bool waiting = row.value("state", "") == "queued" || row.value("state", "") == "running";
+    const bool waiting = json_text(row, "state") == "queued" || json_text(row, "state") == "running";
     if (!now && !waiting) continue;  // not part of this epoch
     input.rows.push_back(view_row(item, epoch, now ? std::optional<json>(record_from_kbvd(candidate, kRoleCurrent, epoch, *now)) : std::nullopt));
   }
