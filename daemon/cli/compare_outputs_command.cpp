@@ -16,17 +16,18 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/command_line.hpp"
 #include "io/npy.hpp"
 #include "verify/compare.hpp"
 
 namespace fs = std::filesystem;
+namespace po = boost::program_options;
 
 namespace kbv::cli {
 
 namespace {
 
 constexpr int kExitOutsideTolerance = 1;
-constexpr int kExitBadInput = 2;
 constexpr const char* kUsage = "usage: kbv compare-outputs EXPORT_DIR OUTPUTS_DIR [--json]";
 
 struct CompareInputError : std::runtime_error {
@@ -110,19 +111,18 @@ CompareResult compare_pair(const OutputPair& pair, const Tolerance& tolerance) {
 }  // namespace
 
 int compare_outputs_command(const std::vector<std::string>& args) {
-  bool json = false;
-  std::vector<std::string> positional;
-  for (const auto& arg : args) {
-    if (arg == "--json") json = true;
-    else if (arg == "--help" || arg == "-h") {
-      std::cout << kUsage << "\n  compares OUTPUTS_DIR/<output>.npy (float32 or float64) with EXPORT_DIR's fp64 reference (kbv export)\n"
-                << "  under the problem's tolerance; exit 0 all within tolerance, 1 some outside, 2 bad input\n";
-      return 0;
-    } else if (arg.rfind("--", 0) == 0) {
-      std::cerr << "kbv compare-outputs: unknown option '" << arg << "' (" << kUsage << ")\n";
-      return kExitBadInput;
-    } else positional.push_back(arg);
-  }
+  const CommandHelp help = {
+      "compare-outputs", "compare-outputs EXPORT_DIR OUTPUTS_DIR [--json]",
+      "Compare OUTPUTS_DIR/<output>.npy (float32 or float64) with EXPORT_DIR's fp64 reference (written by kbv export)\n"
+      "under the problem's tolerance, with the rule the evaluator applies to a candidate.\n"
+      "Exit status: 0 every output within tolerance, 1 some outside, 2 usage or bad input."};
+  po::options_description options;
+  options.add_options()("json", "print one JSON object instead of text");
+  int exit_code = kExitOk;
+  const auto values = parse_command_line(help, options, args, exit_code, {{"directory", 2}});
+  if (!values) return exit_code;
+  const bool json = values->count("json") != 0;
+  const std::vector<std::string> positional = positional_values(*values, "directory");
   auto bad_input = [&](const std::string& message) {
     std::cerr << "kbv compare-outputs: " << message << "\n";
     if (json) std::cout << nlohmann::json{{"passed", false}, {"error", message}}.dump() << "\n";

@@ -1,17 +1,23 @@
-// cli/eval_command.cpp — parse `kbv eval` options, run evaluations, print and exit.
+// cli/eval_command.cpp — parse `kbv eval` options, run evaluations, print each verdict as it
+// finishes, and exit.
 //
-// Exit status: 0 every candidate passed; 1 some verdict other than pass; 2 usage or bad
-// input (unreadable or non-ELF file, unknown problem, bad problem spec, bad key file).
+// Exit status: 0 every candidate passed; 1 some verdict other than pass; 2 usage or bad input
+// (unreadable or non-ELF file, unknown problem, bad problem spec, bad key file). With several
+// candidates every one is evaluated and reported, and the table's footer names those that
+// could not be; the status is the worst of them.
 #include "cli/eval_command.hpp"
 
 #include <sys/prctl.h>
 
-#include <boost/program_options.hpp>
 #include <chrono>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 
+#include "cli/command_line.hpp"
 #include "cli/paths.hpp"
+#include "cli/problem_lookup.hpp"
+#include "cli/progress_line.hpp"
 #include "cli/report_text.hpp"
 #include "eval/evaluator.hpp"
 #include "inputs/epoch_plan.hpp"
@@ -22,13 +28,79 @@ namespace kbv::cli {
 
 namespace {
 
-constexpr int kExitBadInput = 2;
+const CommandHelp kHelp = {
+    "eval", "eval CANDIDATE.so... [options]",
+    "Evaluate candidates now, without a daemon: load each in a sandboxed worker, check it against kbv's fp64\n"
+    "reference on the public and hidden input families, time it against the baselines, and print its verdict as\n"
+    "soon as it is known (--json: one object per candidate, docs/result-schema.md).\n"
+    "Exit status: 0 every candidate passed, 1 some other verdict, 2 usage or bad input (the message names the\n"
+    "file, the field and the fix; with several candidates, the others are still evaluated and reported)."};
 
 int bad_input(const std::string& message, bool json) {
   std::cerr << "kbv eval: " << message << "\n";
-  if (json) std::cout << nlohmann::json{{"verdict", "bad_input"}, {"error", message}}.dump() << "\n";
+  if (json) std::cout << nlohmann::json{{"schema_version", eval::kResultSchemaVersion}, {"verdict", "bad_input"}, {"error", message}}.dump() << "\n";
   return kExitBadInput;
 }
+
+// A candidate the evaluator refused before it had a result of its own (it threw).
+eval::EvalResult refused(const std::string& candidate, const std::string& message, const eval::EvalOptions& options) {
+  eval::EvalResult result;
+  result.verdict = eval::Verdict::bad_input;
+  result.detail = message;
+  result.input_error = true;
+  result.candidate_path = candidate;
+  result.candidate_device = options.device;
+  result.epoch = options.epoch;
+  return result;
+}
+
+// Prints each result the moment it is known: a JSON line, or a summary (one candidate) or a
+// table row (several), with the worker's output under it when asked for.
+class Reporter {
+ public:
+  Reporter(bool json, bool verbose, size_t count, ProgressLine::Mode progress_mode)
+      : json_(json), verbose_(verbose), count_(count), progress_(progress_mode) {}
+
+  void starting(size_t index, const std::string& candidate) {
+    std::string text = "[" + std::to_string(index + 1) + "/" + std::to_string(count_) + "] evaluating " +
+                       std::filesystem::path(candidate).filename().string();
+    if (index > 0) text += " (" + std::to_string(passed_) + " of " + std::to_string(index) + " passed so far)";
+    progress_.show(text);
+  }
+
+  void finished(const eval::EvalResult& result) {
+    progress_.clear();
+    if (result.input_error) std::cerr << "kbv eval: " << result.detail << "\n";
+    if (json_) {
+      std::cout << result.to_json().dump() << std::endl;
+    } else if (count_ == 1) {
+      print_summary(std::cout, result);
+    } else {
+      if (results_.empty()) print_table_header(std::cout);
+      print_table_row(std::cout, result);
+    }
+    if (verbose_ && !json_ && !result.input_error) print_worker_output(std::cout, result);
+    std::cout.flush();
+    passed_ += result.verdict == eval::Verdict::pass;
+    results_.push_back(result);
+  }
+
+  // The table's footer (text, several candidates); returns the exit status.
+  int done() {
+    progress_.clear();
+    if (!json_ && count_ > 1) print_table_footer(std::cout, results_);
+    int exit_code = kExitOk;
+    for (const auto& result : results_) exit_code = std::max(exit_code, result.exit_code());
+    return exit_code;
+  }
+
+ private:
+  bool json_, verbose_;
+  size_t count_;
+  ProgressLine progress_;
+  size_t passed_ = 0;
+  std::vector<eval::EvalResult> results_;
+};
 
 }  // namespace
 
@@ -36,52 +108,44 @@ int eval_command(const std::vector<std::string>& args) {
   // The evaluator holds references and the key: no same-uid process (a worker) may ptrace it
   // or read its memory through /proc/<pid>/mem.
   ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-  po::options_description options("kbv eval CANDIDATE.so... [options]");
-  options.add_options()("help,h", "show this help")(
-      "problem", po::value<std::string>(), "problem to evaluate as (default: what the candidate declares)")(
+  po::options_description options;
+  options.add_options()(
+      "problem", po::value<std::string>()->value_name("NAME"),
+      "problem to evaluate as: a name or KernelBench's L1/19 (default: what the candidate declares)")(
       "device", po::value<std::string>()->default_value("host"), "host or cuda")(
       "gpu", po::value<int>()->default_value(0), "CUDA device ordinal")(
-      "shapes", po::value<std::string>(), "shape set (default: small on host, default on cuda)")(
-      "epoch", po::value<uint64_t>(), "epoch number (default: the current week since 2026-01-01)")(
-      "key-file", po::value<std::string>(), "secret key (default: $KBV_KEY_FILE or ~/.local/state/kbv/secret.key; created if missing)")(
-      "problems-dir", po::value<std::string>(), "problem specs directory (default: $KBV_PROBLEMS_DIR or the bundled problems/)")(
+      "shapes", po::value<std::string>()->value_name("SET"), "shape set (default: small on host, default on cuda)")(
+      "epoch", po::value<uint64_t>()->value_name("N"), "epoch number (default: the current week since 2026-01-01)")(
+      "key-file", po::value<std::string>()->value_name("F"), "secret key (default: $KBV_KEY_FILE or ~/.local/state/kbv/secret.key; created if missing)")(
+      "problems-dir", po::value<std::string>()->value_name("DIR"), "problem specs directory (default: $KBV_PROBLEMS_DIR, else the installed or bundled problems/)")(
       "timeout-s", po::value<double>()->default_value(10.0), "wall-clock limit for one call of the candidate")(
-      "forbid", po::value<std::vector<std::string>>()->composing(), "a path the worker must not read (repeatable; the key and problems are always)")(
+      "forbid", po::value<std::vector<std::string>>()->composing()->value_name("PATH"), "a path the worker must not read (repeatable; the key and problems are always)")(
       "timing-budget-s", po::value<double>()->default_value(0.5), "host: wall-clock cap on the timing phase")(
       "no-timing", "check correctness only")(
       "samples", "report every kept timing sample (timing.samples: seconds per contender, SM clock ratio, order, family)")(
       "no-sandbox", "run the worker without its sandbox (debugging only)")(
-      "wait-for-candidate", "initialise, then read one line from stdin: PATH [TAB JSON options] (the daemon's warm spare)")(
-      "json", "print one JSON object per candidate on stdout");
+      "verbose,v", "text output: print the tail of the worker's stderr (the candidate's own prints and kbv::log lines) under each verdict")(
+      "progress", po::value<std::string>()->default_value("auto"), "a status line on stderr while candidates run: auto (on a terminal), always or never")(
+      "json", "print one JSON object per candidate on stdout (docs/result-schema.md)");
   po::options_description hidden;
-  hidden.add_options()("candidate", po::value<std::vector<std::string>>(), "candidate .so files");
-  po::options_description all;
-  all.add(options).add(hidden);
-  po::positional_options_description positional;
-  positional.add("candidate", -1);
+  hidden.add_options()("wait-for-candidate", "initialise, then read one line from stdin: PATH [TAB JSON options] (kbvd's warm spare)");
 
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-    po::notify(vm);
-  } catch (const std::exception& error) {
-    std::cerr << "kbv eval: " << error.what() << "\n" << options;
-    return kExitBadInput;
-  }
-  if (vm.count("help")) {
-    std::cout << options;
-    return 0;
-  }
+  int exit_code = kExitOk;
+  const auto parsed = parse_command_line(kHelp, options, args, exit_code, {{"candidate", -1}}, &hidden);
+  if (!parsed) return exit_code;
+  const po::variables_map& vm = *parsed;
   const bool json = vm.count("json") != 0;
-  std::vector<std::string> candidates = vm.count("candidate") ? vm["candidate"].as<std::vector<std::string>>() : std::vector<std::string>{};
+  std::vector<std::string> candidates = positional_values(vm, "candidate");
   const bool wait_for_candidate = vm.count("wait-for-candidate") != 0;
   if (candidates.empty() && !wait_for_candidate) return bad_input("no candidate given (usage: kbv eval CANDIDATE.so [options]; see --help)", json);
+  ProgressLine::Mode progress_mode = ProgressLine::Mode::automatic;
+  if (!parse_progress_mode(vm["progress"].as<std::string>(), progress_mode))
+    return bad_input("--progress must be auto, always or never, got '" + vm["progress"].as<std::string>() + "'", json);
 
   eval::EvalOptions base;
   base.device = vm["device"].as<std::string>();
   if (base.device != "host" && base.device != "cuda") return bad_input("--device must be host or cuda, got '" + base.device + "'", json);
   base.gpu = vm["gpu"].as<int>();
-  if (vm.count("problem")) base.problem = vm["problem"].as<std::string>();
   if (vm.count("shapes")) base.shape_set = vm["shapes"].as<std::string>();
   base.call_timeout_s = vm["timeout-s"].as<double>();
   base.timing_budget_s = vm["timing-budget-s"].as<double>();
@@ -98,6 +162,7 @@ int eval_command(const std::vector<std::string>& args) {
   std::optional<inputs::SecretKey> key;
   try {
     catalog = ProblemCatalog::load(vm.count("problems-dir") ? std::filesystem::path(vm["problems-dir"].as<std::string>()) : default_problems_dir());
+    if (vm.count("problem")) base.problem = resolve_problem_name(*catalog, vm["problem"].as<std::string>());
     bool created = false;
     key = inputs::SecretKey::load_or_create(base.key_file, &created);
     if (created) std::cerr << "kbv eval: created a new secret key at " << base.key_file.string() << " (keep it private)\n";
@@ -113,31 +178,27 @@ int eval_command(const std::vector<std::string>& args) {
     if (tab != std::string::npos) {
       const auto extra = nlohmann::json::parse(line.substr(tab + 1), nullptr, false);
       if (extra.is_discarded() || !extra.is_object()) return bad_input("--wait-for-candidate: the options after the tab are not a JSON object", json);
-      if (extra.contains("problem") && extra["problem"].is_string()) base.problem = extra["problem"].get<std::string>();
+      try {
+        if (extra.contains("problem") && extra["problem"].is_string()) base.problem = resolve_problem_name(*catalog, extra["problem"].get<std::string>());
+      } catch (const std::exception& error) {
+        return bad_input(error.what(), json);
+      }
       if (extra.contains("shapes") && extra["shapes"].is_string()) base.shape_set = extra["shapes"].get<std::string>();
     }
   }
 
-  std::vector<eval::EvalResult> results;
-  int exit_code = 0;
-  for (const auto& candidate : candidates) {
+  Reporter reporter(json, vm.count("verbose") != 0, candidates.size(), progress_mode);
+  for (size_t i = 0; i < candidates.size(); ++i) {
     eval::EvalOptions options_for = base;
-    options_for.candidate = candidate;
+    options_for.candidate = candidates[i];
+    reporter.starting(i, candidates[i]);
     try {
-      results.push_back(eval::evaluate(options_for, *catalog, *key));
+      reporter.finished(eval::evaluate(options_for, *catalog, *key));
     } catch (const std::exception& error) {
-      return bad_input(error.what(), json);
+      reporter.finished(refused(candidates[i], error.what(), options_for));
     }
-    const eval::EvalResult& result = results.back();
-    exit_code = std::max(exit_code, result.exit_code());
-    if (json) std::cout << result.to_json().dump() << std::endl;
-    if (result.input_error) std::cerr << "kbv eval: " << result.detail << "\n";
   }
-  if (!json) {
-    if (results.size() == 1) print_summary(std::cout, results.front());
-    else print_table(std::cout, results);
-  }
-  return exit_code;
+  return reporter.done();
 }
 
 }  // namespace kbv::cli

@@ -16,7 +16,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/command_line.hpp"
 #include "cli/paths.hpp"
+#include "cli/problem_lookup.hpp"
 #include "eval/data_plane_factory.hpp"
 #include "inputs/epoch_plan.hpp"
 #include "inputs/family_names.hpp"
@@ -30,7 +32,6 @@ namespace kbv::cli {
 
 namespace {
 
-constexpr int kExitBadInput = 2;
 constexpr int kExportSlot = 0;
 
 // A request that cannot be served: the message names the flag or file and the fix.
@@ -84,45 +85,46 @@ nlohmann::json tensor_entry(const std::string& name, const Shape& shape, npy::DT
 }  // namespace
 
 int export_command(const std::vector<std::string>& args) {
-  po::options_description options("kbv export --problem NAME --out DIR [options]");
-  options.add_options()("help,h", "show this help")(
-      "problem", po::value<std::string>(), "problem whose inputs and reference to export (kbv problems lists them)")(
-      "out", po::value<std::string>(), "directory to write manifest.json, inputs/*.npy and reference/*.npy into (created)")(
-      "shapes", po::value<std::string>(), "shape set (default: small on host, default on cuda)")(
+  const CommandHelp help = {
+      "export", "export --problem NAME --out DIR [options]",
+      "Write one draw of a problem's inputs (float32, as a candidate receives them) and kbv's fp64 reference for\n"
+      "them as .npy files, with manifest.json (shapes, tolerance, family, seed). Compare outputs computed elsewhere\n"
+      "with kbv compare-outputs. Exit status: 0 exported, 2 usage or bad input."};
+  po::options_description options;
+  options.add_options()(
+      "problem", po::value<std::string>()->value_name("NAME"), "problem whose inputs and reference to export (a name, or KernelBench's L1/19; kbv problems lists them)")(
+      "out", po::value<std::string>()->value_name("DIR"), "directory to write manifest.json, inputs/*.npy and reference/*.npy into (created)")(
+      "shapes", po::value<std::string>()->value_name("SET"), "shape set (default: small on host, default on cuda)")(
       "device", po::value<std::string>()->default_value("host"), "host or cuda: where inputs and reference are computed")(
       "gpu", po::value<int>()->default_value(0), "CUDA device ordinal")(
       "family", po::value<std::string>()->default_value("uniform01"),
       "input family (default: the public uniform01; a hidden family needs the secret key and is named in the output)")(
       "seed", po::value<uint64_t>()->default_value(kDefaultExportSeed), "the draw's seed (default: the fixed 0x6b627678)")(
       "epoch", po::value<uint64_t>(), "hidden family only: the epoch whose parameters to use (default: the current week)")(
-      "key-file", po::value<std::string>(), "hidden family only: secret key (default: $KBV_KEY_FILE or ~/.local/state/kbv/secret.key)")(
-      "problems-dir", po::value<std::string>(), "problem specs directory (default: $KBV_PROBLEMS_DIR or the bundled problems/)");
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(options).run(), vm);
-    po::notify(vm);
-  } catch (const std::exception& error) {
-    std::cerr << "kbv export: " << error.what() << "\n" << options;
-    return kExitBadInput;
-  }
-  if (vm.count("help")) {
-    std::cout << options;
-    return 0;
-  }
+      "key-file", po::value<std::string>()->value_name("F"), "hidden family only: secret key (default: $KBV_KEY_FILE or ~/.local/state/kbv/secret.key)")(
+      "problems-dir", po::value<std::string>()->value_name("DIR"), "problem specs directory (default: $KBV_PROBLEMS_DIR, else the installed or bundled problems/)");
+  int exit_code = kExitOk;
+  const auto parsed = parse_command_line(help, options, args, exit_code);
+  if (!parsed) return exit_code;
+  const po::variables_map& vm = *parsed;
   try {
     if (!vm.count("problem")) throw ExportError("--problem is required (fix: kbv export --problem NAME --out DIR; kbv problems lists the names)");
     if (!vm.count("out")) throw ExportError("--out is required (fix: kbv export --problem NAME --out DIR)");
     const std::string device = vm["device"].as<std::string>();
     if (device != "host" && device != "cuda") throw ExportError("--device must be host or cuda, got '" + device + "'");
     const int gpu = vm["gpu"].as<int>();
-    const std::string problem_name = vm["problem"].as<std::string>();
+    const std::string problem_text = vm["problem"].as<std::string>();
     const std::string family_text = vm["family"].as<std::string>();
     const uint64_t seed = vm["seed"].as<uint64_t>();
     const fs::path out = vm["out"].as<std::string>();
 
     const ProblemCatalog catalog = ProblemCatalog::load(vm.count("problems-dir") ? fs::path(vm["problems-dir"].as<std::string>()) : default_problems_dir());
-    if (!catalog.contains(problem_name))
-      throw ExportError("--problem: unknown problem '" + problem_name + "' (fix: use one of: " + joined(catalog.names()) + ")");
+    std::string problem_name;
+    try {
+      problem_name = resolve_problem_name(catalog, problem_text);
+    } catch (const std::invalid_argument& error) {
+      throw ExportError(std::string("--problem: ") + error.what());
+    }
     const Problem& problem = catalog.get(problem_name);
     const std::string shape_set = vm.count("shapes") ? vm["shapes"].as<std::string>() : device == "host" ? "small" : "default";
     if (!problem.shape_sets.count(shape_set)) {

@@ -1,64 +1,90 @@
-// cli/main.cpp — the kbv command line: dispatch to subcommands.
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
+// cli/main.cpp — the kbv command line: one table of subcommands, dispatch, and `kbv --help`.
+#include <algorithm>
 #include <iostream>
 #include <string>
 #include <vector>
 
+#include "cli/calibrate_command.hpp"
+#include "cli/command_line.hpp"
 #include "cli/compare_outputs_command.hpp"
 #include "cli/eval_command.hpp"
 #include "cli/export_command.hpp"
+#include "cli/keygen_command.hpp"
 #include "cli/problems_command.hpp"
-#include "cli/paths.hpp"
 #include "cli/report_command.hpp"
 #include "cli/sweep_command.hpp"
 #include "client/control_command.hpp"
-#include "inputs/secret_key.hpp"
 
 namespace {
 
-void usage(std::ostream& out) {
-  out << "usage: kbv <command> [options]\n"
-         "  eval CANDIDATE.so...   evaluate candidates now, without a daemon (--help for options)\n"
-         "  problems               list the problems kbv knows (--json)\n"
-         "  export --problem P --out DIR   write a draw of P's inputs and kbv's fp64 reference as .npy (--help)\n"
-         "  compare-outputs EXPORT_DIR OUTPUTS_DIR   compare outputs (.npy) with an export's reference (--json)\n"
-         "  keygen                 create the secret key file (--key-file F)\n"
-         "  sweep SWEEP.yaml       evaluate a sweep's candidates (through kbvd, or --standalone) and write its reports\n"
-         "  report SWEEP_DIR       write a sweep's reports again (merging shards); --kbvd: from kbvd's store\n"
-         "  calibrate              measure this GPU's ceilings for the physical floor (kbv-calibrate;\n"
-         "                         stored in $KBV_CEILINGS or <state dir>/ceilings.json unless --out F),\n"
-         "                         then remember cudnnFind's choice for every conv baseline\n"
-         "  version                print kbv's version\n";
+// The control commands talk to a running kbvd; they parse their own words (kbvctl's parser),
+// so they get the whole command line.
+int control_command(const std::string& name, const std::vector<std::string>& args) {
+  std::vector<std::string> words = {"kbv", name};
+  words.insert(words.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& word : words) argv.push_back(word.data());
+  argv.push_back(nullptr);
+  return kbv::control::run_control_command(static_cast<int>(words.size()), argv.data());
 }
 
-// `kbv calibrate [--out F] [--device N]`: kbv-calibrate (beside this binary, built with the
-// CUDA device) writing where evaluations look for ceilings unless told otherwise.
-int calibrate_command(const std::vector<std::string>& args) {
-  const std::filesystem::path tool = kbv::cli::executable_directory() / "kbv-calibrate";
-  std::error_code error;
-  if (!std::filesystem::exists(tool, error)) {
-    std::cerr << "kbv calibrate: " << tool.string() << " not found (fix: build kbv with the CUDA device, -DKBV_CUDA=ON)\n";
-    return 2;
+int version_command(const std::vector<std::string>& args) {
+  const kbv::cli::CommandHelp help = {"version", "version", "Print kbv's version."};
+  int exit_code = kbv::cli::kExitOk;
+  if (!kbv::cli::parse_command_line(help, boost::program_options::options_description(), args, exit_code)) return exit_code;
+  std::cout << "kbv " << KBV_VERSION << "\n";
+  return kbv::cli::kExitOk;
+}
+
+struct Subcommand {
+  const char* name;
+  const char* synopsis;  // shown in `kbv --help`, after "kbv "
+  const char* summary;
+  int (*run)(const std::string& name, const std::vector<std::string>& args);
+};
+
+template <int (*Command)(const std::vector<std::string>&)>
+int plain(const std::string&, const std::vector<std::string>& args) {
+  return Command(args);
+}
+
+const std::vector<Subcommand>& subcommands() {
+  static const std::vector<Subcommand> table = {
+      {"eval", "eval CANDIDATE.so... [options]", "evaluate candidates now, without a daemon", &plain<kbv::cli::eval_command>},
+      {"problems", "problems [NAME | L1/19] [--json]", "list the problems, or show one in full", &plain<kbv::cli::problems_command>},
+      {"export", "export --problem NAME --out DIR", "write a draw of a problem's inputs and kbv's fp64 reference as .npy",
+       &plain<kbv::cli::export_command>},
+      {"compare-outputs", "compare-outputs EXPORT_DIR OUTPUTS_DIR", "compare outputs (.npy) with an export's reference",
+       &plain<kbv::cli::compare_outputs_command>},
+      {"keygen", "keygen [--key-file F]", "create the secret key that decides the hidden inputs", &plain<kbv::cli::keygen_command>},
+      {"calibrate", "calibrate [--out F]", "measure this GPU's ceilings and conv algorithms (CUDA builds)", &plain<kbv::cli::calibrate_command>},
+      {"sweep", "sweep SWEEP.yaml [options]", "evaluate a sweep's candidates (kbvd or --standalone) and write its reports",
+       &plain<kbv::cli::sweep_command>},
+      {"report", "report SWEEP_DIR | --kbvd --out DIR", "write a sweep's reports (shards merged), or an epoch's from kbvd",
+       &plain<kbv::cli::report_command>},
+      {"submit", "submit FILE.so [--manifest M]", "kbvd: copy a candidate into the watch folder (atomically)", &control_command},
+      {"status", "status [--json]", "kbvd: daemon, queue and slots", &control_command},
+      {"results", "results [list|show ID] [--json]", "kbvd: finished and queued candidates, or one in full", &control_command},
+      {"requeue", "requeue ID", "kbvd: evaluate a finished candidate again", &control_command},
+      {"version", "version", "print kbv's version", &plain<version_command>},
+  };
+  return table;
+}
+
+void usage(std::ostream& out) {
+  out << "usage: kbv COMMAND [options]     (kbv COMMAND --help for its options)\n\n";
+  for (const Subcommand& command : subcommands()) {
+    std::string synopsis = command.synopsis;
+    synopsis.resize(std::max<size_t>(synopsis.size(), 38), ' ');
+    out << "  " << synopsis << " " << command.summary << "\n";
   }
-  std::vector<std::string> argv_strings = {tool.string()};
-  argv_strings.insert(argv_strings.end(), args.begin(), args.end());
-  bool has_out = false;
-  for (const auto& arg : args) has_out |= arg == "--out";
-  if (!has_out) {
-    const std::filesystem::path out = kbv::inputs::default_ceilings_path();
-    std::filesystem::create_directories(out.parent_path(), error);
-    argv_strings.insert(argv_strings.end(), {"--out", out.string()});
-  }
-  std::vector<char*> argv_pointers;
-  for (auto& arg : argv_strings) argv_pointers.push_back(arg.data());
-  argv_pointers.push_back(nullptr);
-  ::execv(tool.c_str(), argv_pointers.data());
-  std::cerr << "kbv calibrate: cannot run " << tool.string() << ": " << std::strerror(errno) << "\n";
-  return 2;
+  out << "\nThe kbvd commands reach the daemon over its control socket ($KBV_SOCKET, else /run/kbvd/control.sock).\n";
+}
+
+const Subcommand* find(const std::string& name) {
+  for (const Subcommand& command : subcommands())
+    if (name == command.name) return &command;
+  return nullptr;
 }
 
 }  // namespace
@@ -66,29 +92,20 @@ int calibrate_command(const std::vector<std::string>& args) {
 int main(int argc, char** argv) {
   if (argc < 2) {
     usage(std::cerr);
-    return 2;
+    return kbv::cli::kExitBadInput;
   }
-  const std::string command = argv[1];
-  const std::vector<std::string> args(argv + 2, argv + argc);
-  if (command == "eval") return kbv::cli::eval_command(args);
-  if (command == "problems") return kbv::cli::problems_command(args);
-  if (command == "calibrate") return calibrate_command(args);
-  if (command == "export") return kbv::cli::export_command(args);
-  if (command == "compare-outputs") return kbv::cli::compare_outputs_command(args);
-  if (command == "keygen") return kbv::cli::keygen_command(args);
-  if (command == "sweep") return kbv::cli::sweep_command(args);
-  if (command == "report") return kbv::cli::report_command(args);
-  if (command == "status" || command == "submit" || command == "results" || command == "requeue")
-    return kbv::control::run_control_command(argc, argv);
-  if (command == "version" || command == "--version") {
-    std::cout << "kbv " << KBV_VERSION << "\n";
-    return 0;
-  }
-  if (command == "help" || command == "--help" || command == "-h") {
+  const std::string name = argv[1];
+  std::vector<std::string> args(argv + 2, argv + argc);
+  if (name == "--version") return version_command({});
+  if (name == "help" || name == "--help" || name == "-h") {
+    // `kbv help COMMAND` is `kbv COMMAND --help`.
+    if (!args.empty())
+      if (const Subcommand* command = find(args.front())) return command->run(command->name, {"--help"});
     usage(std::cout);
-    return 0;
+    return kbv::cli::kExitOk;
   }
-  std::cerr << "kbv: unknown command '" << command << "'\n";
+  if (const Subcommand* command = find(name)) return command->run(command->name, args);
+  std::cerr << "kbv: unknown command '" << name << "'\n";
   usage(std::cerr);
-  return 2;
+  return kbv::cli::kExitBadInput;
 }

@@ -20,13 +20,16 @@ std::filesystem::path default_worker_binary() {
 
 std::filesystem::path default_problems_dir() {
   if (const char* env = std::getenv("KBV_PROBLEMS_DIR"); env && *env) return env;
-  const auto fallback = default_problems_directory();
   std::error_code error;
-  if (std::filesystem::is_directory(fallback, error)) return fallback;
-  for (const auto& near : {executable_directory() / ".." / "share" / "kbv" / "problems", executable_directory() / "problems",
-                           executable_directory() / ".." / "problems"})
-    if (std::filesystem::is_directory(near, error)) return near;
-  return fallback;
+  // An installed kbv uses the problems installed with it, even when the source tree it was
+  // built from is still there.
+  if (const auto installed = executable_directory() / ".." / "share" / "kbv" / "problems"; std::filesystem::is_directory(installed, error))
+    return installed.lexically_normal();
+  const auto built_from = default_problems_directory();  // the source tree's problems/, else the install prefix's
+  if (std::filesystem::is_directory(built_from, error)) return built_from;
+  for (const auto& bundled : {executable_directory() / "problems", executable_directory() / ".." / "problems"})
+    if (std::filesystem::is_directory(bundled, error)) return bundled.lexically_normal();
+  return built_from;
 }
 
 }  // namespace kbv::cli

@@ -9,8 +9,9 @@ namespace kbv::cli {
 std::filesystem::path executable_directory();
 // kbv-worker beside this executable, unless $KBV_WORKER names another.
 std::filesystem::path default_worker_binary();
-// $KBV_PROBLEMS_DIR, the source tree's problems/, ../share/kbv/problems or ./problems beside
-// the executable (a bundle), else the install location.
+// $KBV_PROBLEMS_DIR; else ../share/kbv/problems beside the executable (an installed kbv); else
+// the source tree's problems/ (a build tree); else problems/ beside the executable (a bundle);
+// else the install location.
 std::filesystem::path default_problems_dir();
 
 }  // namespace kbv::cli

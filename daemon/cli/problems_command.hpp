@@ -1,4 +1,4 @@
-// cli/problems_command.hpp — `kbv problems` (list) and `kbv keygen` (create the key).
+// cli/problems_command.hpp — `kbv problems [NAME]`: the problem set, or one problem in full.
 #pragma once
 
 #include <string>
@@ -7,6 +7,5 @@
 namespace kbv::cli {
 
 int problems_command(const std::vector<std::string>& args);
-int keygen_command(const std::vector<std::string>& args);
 
 }  // namespace kbv::cli

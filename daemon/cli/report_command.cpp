@@ -4,9 +4,9 @@
 // have none (shards missing, budget); 2 usage, or nothing to report from (the message says why).
 #include "cli/report_command.hpp"
 
-#include <boost/program_options.hpp>
 #include <iostream>
 
+#include "cli/command_line.hpp"
 #include "client/control_client.hpp"
 #include "sweep/report/report_builder.hpp"
 #include "sweep/report/report_sources.hpp"
@@ -19,51 +19,37 @@ namespace kbv::cli {
 namespace {
 
 constexpr int kExitIncomplete = 1;
-constexpr int kExitUsage = 2;
 // Epochs before the report's in which a pass that fails now counts as a regression (kbvd source;
 // a sweep folder's plan says its own). The sweep configuration's default (docs/sweeps.md).
 constexpr int kDefaultWindow = 4;
 
-int usage_error(const std::string& message, const po::options_description& options) {
-  std::cerr << "kbv report: " << message << "\n" << options;
-  return kExitUsage;
-}
-
 }  // namespace
 
 int report_command(const std::vector<std::string>& args) {
-  po::options_description options(
-      "kbv report SWEEP_DIR [options]      reports of a sweep's output folder (shards merged)\n"
-      "kbv report --kbvd --out DIR [options]   a report of one epoch from kbvd's store");
-  options.add_options()("help,h", "show this help")(
-      "epoch", po::value<uint64_t>(), "the epoch (default: the folder's newest, or kbvd's current)")(
-      "out", po::value<std::string>(), "write the reports here (default for a folder: a new run in SWEEP_DIR/runs and its top level)")(
-      "previous", po::value<std::string>(), "compare with this report.json (default for a folder: its previous sweep)")(
+  const CommandHelp help = {
+      "report", "report SWEEP_DIR [options]  |  report --kbvd --out DIR [options]",
+      "Write a sweep's reports (report.json, results.csv, report.md, report.html) from its output folder: the latest\n"
+      "plan of the epoch with its result records, the shards of a job array merged (missing ones named); by default\n"
+      "as a new run in SWEEP_DIR/runs and at its top, compared with the sweep before. With --kbvd, a report of one\n"
+      "epoch from kbvd's store. Exit status: 0 written and every planned evaluation has a verdict, 1 written but some\n"
+      "have none (shards missing, budget), 2 usage or nothing to report from (docs/report-schema.md)."};
+  po::options_description options;
+  options.add_options()("epoch", po::value<uint64_t>()->value_name("N"), "the epoch (default: the folder's newest, or kbvd's current)")(
+      "out", po::value<std::string>()->value_name("DIR"), "write the reports here only")(
+      "previous", po::value<std::string>()->value_name("REPORT.json"), "compare with this report (default for a folder: its previous sweep)")(
       "no-previous", "compare with nothing")(
       "kbvd", "read kbvd's store through its control socket")(
-      "socket", po::value<std::string>(), "kbvd's control socket (default: $KBV_SOCKET, /run/kbvd/control.sock)")(
-      "window", po::value<int>()->default_value(kDefaultWindow), "--kbvd: epochs looked back for regressions");
-  po::options_description hidden;
-  hidden.add_options()("folder", po::value<std::string>(), "sweep output folder");
-  po::options_description all;
-  all.add(options).add(hidden);
-  po::positional_options_description positional;
-  positional.add("folder", 1);
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-    po::notify(vm);
-  } catch (const std::exception& error) {
-    return usage_error(error.what(), options);
-  }
-  if (vm.count("help")) {
-    std::cout << options;
-    return 0;
-  }
+      "socket", po::value<std::string>()->value_name("PATH"), "kbvd's control socket (default: $KBV_SOCKET, /run/kbvd/control.sock)")(
+      "window", po::value<int>()->default_value(kDefaultWindow)->value_name("N"), "--kbvd: epochs looked back for regressions");
+  int exit_code = kExitOk;
+  const auto values = parse_command_line(help, options, args, exit_code, {{"folder", 1}});
+  if (!values) return exit_code;
+  const po::variables_map& vm = *values;
+  const auto folder_arg = positional_values(vm, "folder");
   const bool from_kbvd = vm.count("kbvd") != 0;
-  if (from_kbvd == (vm.count("folder") != 0)) return usage_error("give either a sweep output folder or --kbvd", options);
-  if (from_kbvd && !vm.count("out")) return usage_error("--kbvd needs --out DIR (kbvd has no sweep folder to write into)", options);
-  if (vm.count("previous") && vm.count("no-previous")) return usage_error("--previous and --no-previous exclude each other", options);
+  if (from_kbvd == !folder_arg.empty()) return usage_error("report", "give either a sweep output folder or --kbvd");
+  if (from_kbvd && !vm.count("out")) return usage_error("report", "--kbvd needs --out DIR (kbvd has no sweep folder to write into)");
+  if (vm.count("previous") && vm.count("no-previous")) return usage_error("report", "--previous and --no-previous exclude each other");
 
   try {
     sweep::report::ReportInput input;
@@ -74,7 +60,7 @@ int report_command(const std::vector<std::string>& args) {
       if (vm.count("epoch")) epoch = vm["epoch"].as<uint64_t>();
       input = sweep::report::input_from_kbvd(socket, epoch, vm["window"].as<int>());
     } else {
-      folder.emplace(std::filesystem::absolute(vm["folder"].as<std::string>()));
+      folder.emplace(std::filesystem::absolute(folder_arg.front()));
       const auto epoch = vm.count("epoch") ? vm["epoch"].as<uint64_t>() : sweep::report::latest_planned_epoch(*folder);
       input = sweep::report::input_from_folder(*folder, epoch);
       if (!vm.count("previous") && !vm.count("no-previous"))
@@ -106,13 +92,13 @@ int report_command(const std::vector<std::string>& args) {
     return done["complete"].get<bool>() ? 0 : kExitIncomplete;
   } catch (const sweep::report::SourceError& error) {
     std::cerr << "kbv report: " << error.what() << "\n";
-    return kExitUsage;
+    return kExitBadInput;
   } catch (const control::ControlError& error) {
     std::cerr << "kbv report: " << error.what() << "\n";
-    return kExitUsage;
+    return kExitBadInput;
   } catch (const std::exception& error) {
     std::cerr << "kbv report: " << error.what() << "\n";
-    return kExitUsage;
+    return kExitBadInput;
   }
 }
 

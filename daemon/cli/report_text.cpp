@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <sstream>
 #include <string>
 
 namespace kbv::cli {
@@ -28,6 +29,12 @@ std::string upper(std::string_view text) {
   std::string result(text);
   std::transform(result.begin(), result.end(), result.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
   return result;
+}
+
+// The non-gating remark about how the candidate was built, when there is one.
+std::string build_note(const eval::EvalResult& result) {
+  if (!result.candidate_build.is_object() || !result.candidate_build.contains("note")) return "";
+  return result.candidate_build["note"].get<std::string>();
 }
 }  // namespace
 
@@ -62,26 +69,50 @@ void print_summary(std::ostream& out, const eval::EvalResult& result) {
     for (const auto& flag : result.flags) out << " " << flag;
     out << "\n";
   }
+  if (const std::string note = build_note(result); !note.empty()) out << "note       " << note << "\n";
   out << "wall       " << format_seconds(result.wall_seconds) << "\n";
 }
 
-void print_table(std::ostream& out, const std::vector<eval::EvalResult>& results) {
+void print_table_header(std::ostream& out) {
   char line[512];
   std::snprintf(line, sizeof line, "%-34s %-22s %-18s %-22s %12s %9s\n", "candidate", "problem", "verdict", "family / pattern",
                 "median", "vs fp32");
   out << line;
-  for (const auto& result : results) {
-    const std::string name = std::filesystem::path(result.candidate_path).filename().string();
-    std::string why = result.hack_pattern ? *result.hack_pattern : result.failed_family ? *result.failed_family : "";
-    std::snprintf(line, sizeof line, "%-34s %-22s %-18s %-22s %12s %9s\n", name.c_str(),
-                  (result.problem.empty() ? result.declared_problem : result.problem).c_str(),
-                  std::string(eval::verdict_name(result.verdict)).c_str(), why.c_str(),
-                  result.candidate_time ? format_seconds(result.candidate_time->median_s).c_str() : "-",
-                  speedup_text(result).c_str());
-    out << line;
-  }
+}
+
+void print_table_row(std::ostream& out, const eval::EvalResult& result) {
+  char line[512];
+  const std::string name = std::filesystem::path(result.candidate_path).filename().string();
+  std::string why = result.hack_pattern ? *result.hack_pattern : result.failed_family ? *result.failed_family : "";
+  std::snprintf(line, sizeof line, "%-34s %-22s %-18s %-22s %12s %9s\n", name.c_str(),
+                (result.problem.empty() ? result.declared_problem : result.problem).c_str(),
+                std::string(eval::verdict_name(result.verdict)).c_str(), why.c_str(),
+                result.candidate_time ? format_seconds(result.candidate_time->median_s).c_str() : "-", speedup_text(result).c_str());
+  out << line;
+  // A candidate that could not be evaluated says why on the next line.
+  if (result.input_error || result.verdict == eval::Verdict::bad_input) out << "    " << result.detail << "\n";
+  if (const std::string note = build_note(result); !note.empty()) out << "    note: " << note << "\n";
+}
+
+void print_table_footer(std::ostream& out, const std::vector<eval::EvalResult>& results) {
   const auto passed = std::count_if(results.begin(), results.end(), [](const auto& r) { return r.verdict == eval::Verdict::pass; });
   out << passed << " of " << results.size() << " candidates passed\n";
+  std::vector<const eval::EvalResult*> refused;
+  for (const auto& result : results)
+    if (result.input_error || result.verdict == eval::Verdict::bad_input) refused.push_back(&result);
+  if (refused.empty()) return;
+  out << refused.size() << " could not be evaluated (exit status 2; the others' verdicts stand):\n";
+  for (const auto* result : refused) out << "  " << result->candidate_path << "\n";
+}
+
+void print_worker_output(std::ostream& out, const eval::EvalResult& result) {
+  if (result.worker_stderr_tail.empty()) {
+    out << "worker stderr: (empty)\n";
+    return;
+  }
+  out << "worker stderr (last " << result.worker_stderr_tail.size() << " bytes):\n";
+  std::istringstream lines(result.worker_stderr_tail);
+  for (std::string line; std::getline(lines, line);) out << "  | " << line << "\n";
 }
 
 }  // namespace kbv::cli

@@ -183,6 +183,29 @@ class CudaDataPlane final : public DataPlane {
   }
   std::string output_digest(int slot) override { return digest(places_.at(static_cast<size_t>(slot)).outputs); }
 
+  // The kept copy lives in the FP32 baseline's output buffers: private to this process, of the
+  // outputs' sizes, and rewritten by every baseline run before it is read (check_baseline,
+  // time_baselines), so the determinism check costs no device memory of its own.
+  void keep_outputs(int slot) override {
+    const SlotPlaces& place = places_.at(static_cast<size_t>(slot));
+    for (size_t o = 0; o < place.outputs.size(); ++o)
+      cuda::check(cudaMemcpyAsync(fp32_outputs_[o].get(), at(place.outputs[o]), fp32_outputs_[o].bytes(), cudaMemcpyDeviceToDevice, stream_->get()),
+                  "cudaMemcpyAsync (keep the candidate's outputs)");
+    stream_->synchronize();
+    kept_slot_ = slot;
+  }
+
+  CompareResult compare_with_kept_outputs(int slot) override {
+    if (kept_slot_ != slot) throw std::logic_error("compare_with_kept_outputs without keep_outputs on that slot");
+    kept_slot_ = -1;
+    const SlotPlaces& place = places_.at(static_cast<size_t>(slot));
+    std::vector<CompareResult> parts;
+    for (size_t o = 0; o < place.outputs.size(); ++o)
+      parts.push_back(to_result(cuda::compare_on_device(at(place.outputs[o]), fp32_outputs_[o].get(), place.outputs[o].count,
+                                                        problem_.problem.tolerance, stream_->get())));
+    return merge_results(parts);
+  }
+
   CompareResult check_outputs(int slot) override {
     ensure_reference(slot);
     const SlotPlaces& place = places_.at(static_cast<size_t>(slot));
@@ -411,6 +434,7 @@ class CudaDataPlane final : public DataPlane {
   cuda::DeviceBuffer<unsigned char> arena_;
   std::vector<SlotPlaces> places_;
   std::vector<cuda::DeviceBuffer<float>> tf32_outputs_, fp32_outputs_;
+  int kept_slot_ = -1;  // keep_outputs() copied this slot's outputs into fp32_outputs_
   std::vector<cuda::DeviceBuffer<double>> reference_inputs_, reference_outputs_;
   std::vector<cuda::ReferenceSummary> reference_summaries_;  // of reference_outputs_, for the problem's atol
   int reference_slot_ = -1;

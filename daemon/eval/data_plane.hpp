@@ -42,6 +42,11 @@ class DataPlane {
   virtual CompareResult check_outputs(int slot) = 0;
   // A digest of the candidate's outputs (run-to-run determinism).
   virtual std::string output_digest(int slot) = 0;
+  // Run-to-run determinism beyond the bits: keep a private copy of the candidate's outputs in
+  // `slot` (out of the worker's reach), then compare the slot's outputs of a later call with it
+  // under the problem's tolerance, the kept copy standing in for the reference.
+  virtual void keep_outputs(int slot) = 0;
+  virtual CompareResult compare_with_kept_outputs(int slot) = 0;
   // The fp32 baseline on the slot's pristine inputs, against the same reference.
   virtual CompareResult check_baseline(int slot) = 0;
   // Trivial outputs (zeros, a copy of an input, the reference's mean) against the reference:

@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 
+#include "eval/device_diagnosis.hpp"
 #include "eval/host_data_plane.hpp"
 
 #ifdef KBV_HAVE_CUDA_PLANE
@@ -18,8 +19,9 @@ std::unique_ptr<DataPlane> make_data_plane(const ResolvedProblem& problem, const
   try {
     return make_cuda_data_plane(problem, gpu);
   } catch (const std::exception& error) {
-    throw std::runtime_error("the cuda device (GPU " + std::to_string(gpu) + ") is unavailable: " + error.what() +
-                             " (fix: run where an NVIDIA GPU and driver are, pick another with --gpu, or use --device host)");
+    const std::string explained = explain_cuda_unavailable(error.what(), inspect_cuda_machine());
+    throw std::runtime_error("the cuda device (GPU " + std::to_string(gpu) + ") is unavailable: " + explained +
+                             (explained == error.what() ? " (fix: run where an NVIDIA GPU and driver are, pick another with --gpu, or use --device host)" : ""));
   }
 #else
   (void)gpu;

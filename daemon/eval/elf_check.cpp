@@ -1,4 +1,5 @@
-// eval/elf_check.cpp — ELF header and table bounds checks (no loading, no execution).
+// eval/elf_check.cpp — ELF header and table bounds checks, DT_NEEDED and named sections (no
+// loading, no execution).
 #include "eval/elf_check.hpp"
 
 #include <elf.h>
@@ -10,6 +11,47 @@
 #include <vector>
 
 namespace kbv::eval {
+
+namespace {
+// Candidates are loaded into kbv-worker, built for the same machine as this binary.
+#if defined(__x86_64__)
+constexpr uint16_t kHostMachine = EM_X86_64;
+#elif defined(__aarch64__)
+constexpr uint16_t kHostMachine = EM_AARCH64;
+#else
+#error "kbv runs on x86-64 or aarch64 Linux; add this machine's EM_ value here"
+#endif
+
+std::vector<char> read_all(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::vector<char>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// The section headers of a 64-bit ELF image, or empty when its table is out of bounds.
+std::vector<Elf64_Shdr> section_headers(const std::vector<char>& bytes, Elf64_Ehdr& header) {
+  if (bytes.size() < sizeof(Elf64_Ehdr)) return {};
+  std::memcpy(&header, bytes.data(), sizeof header);
+  if (header.e_ident[EI_CLASS] != ELFCLASS64 || header.e_shoff + static_cast<uint64_t>(header.e_shnum) * sizeof(Elf64_Shdr) > bytes.size())
+    return {};
+  std::vector<Elf64_Shdr> sections(header.e_shnum);
+  std::memcpy(sections.data(), bytes.data() + header.e_shoff, sections.size() * sizeof(Elf64_Shdr));
+  return sections;
+}
+}  // namespace
+
+uint16_t host_elf_machine() { return kHostMachine; }
+
+std::string elf_machine_name(uint16_t machine) {
+  switch (machine) {
+    case EM_X86_64: return "x86-64";
+    case EM_AARCH64: return "aarch64";
+    case EM_386: return "i386";
+    case EM_ARM: return "arm";
+    case EM_PPC64: return "ppc64";
+    case EM_RISCV: return "riscv";
+    default: return "machine " + std::to_string(machine);
+  }
+}
 
 std::optional<std::string> check_shared_object(const std::filesystem::path& path) {
   const std::string name = path.string();
@@ -25,8 +67,11 @@ std::optional<std::string> check_shared_object(const std::filesystem::path& path
     return name + ": not an ELF file (fix: pass a shared library built with kbv_add_candidate())";
   if (static_cast<size_t>(in.gcount()) < sizeof header)
     return name + ": truncated ELF header (" + std::to_string(size) + " bytes) (fix: rebuild the candidate; the file is incomplete)";
-  if (header.e_ident[EI_CLASS] != ELFCLASS64 || header.e_machine != EM_X86_64)
-    return name + ": not a 64-bit x86-64 ELF object (fix: build it for this machine)";
+  if (header.e_ident[EI_CLASS] != ELFCLASS64 || header.e_ident[EI_DATA] != ELFDATA2LSB)
+    return name + ": not a 64-bit little-endian ELF object (fix: build it for this machine, " + elf_machine_name(kHostMachine) + ")";
+  if (header.e_machine != kHostMachine)
+    return name + ": built for " + elf_machine_name(header.e_machine) + ", but kbv runs on " + elf_machine_name(kHostMachine) +
+           " (fix: build the candidate on or for this machine)";
   if (header.e_type != ET_DYN) return name + ": an ELF file but not a shared object (fix: build a MODULE/SHARED library)";
   const auto table_end = [](uint64_t offset, uint64_t count, uint64_t entry) { return offset + count * entry; };
   if (table_end(header.e_phoff, header.e_phnum, header.e_phentsize) > size ||
@@ -42,16 +87,10 @@ constexpr const char* kComputeLibraries[] = {"libcublas", "libcublasLt", "libcud
 }  // namespace
 
 std::vector<std::string> needed_libraries(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::vector<char> bytes = read_all(path);
   std::vector<std::string> needed;
-  if (bytes.size() < sizeof(Elf64_Ehdr)) return needed;
-  Elf64_Ehdr header;
-  std::memcpy(&header, bytes.data(), sizeof header);
-  if (header.e_ident[EI_CLASS] != ELFCLASS64 || header.e_shoff + static_cast<uint64_t>(header.e_shnum) * sizeof(Elf64_Shdr) > bytes.size())
-    return needed;
-  std::vector<Elf64_Shdr> sections(header.e_shnum);
-  std::memcpy(sections.data(), bytes.data() + header.e_shoff, sections.size() * sizeof(Elf64_Shdr));
+  Elf64_Ehdr header{};
+  const std::vector<Elf64_Shdr> sections = section_headers(bytes, header);
   for (const Elf64_Shdr& section : sections) {
     if (section.sh_type != SHT_DYNAMIC || section.sh_link >= sections.size()) continue;
     const Elf64_Shdr& strings = sections[section.sh_link];
@@ -66,6 +105,23 @@ std::vector<std::string> needed_libraries(const std::filesystem::path& path) {
     }
   }
   return needed;
+}
+
+std::optional<std::string> section_contents(const std::filesystem::path& path, const std::string& name) {
+  const std::vector<char> bytes = read_all(path);
+  Elf64_Ehdr header{};
+  const std::vector<Elf64_Shdr> sections = section_headers(bytes, header);
+  if (header.e_shstrndx >= sections.size()) return std::nullopt;
+  const Elf64_Shdr& names = sections[header.e_shstrndx];
+  if (names.sh_offset + names.sh_size > bytes.size()) return std::nullopt;
+  for (const Elf64_Shdr& section : sections) {
+    if (section.sh_name >= names.sh_size) continue;
+    const char* section_name = bytes.data() + names.sh_offset + section.sh_name;
+    if (std::string(section_name, strnlen(section_name, names.sh_size - section.sh_name)) != name) continue;
+    if (section.sh_type == SHT_NOBITS || section.sh_offset + section.sh_size > bytes.size()) return std::nullopt;
+    return std::string(bytes.data() + section.sh_offset, section.sh_size);
+  }
+  return std::nullopt;
 }
 
 bool needs_compute_library(const std::vector<std::string>& needed) {

@@ -1,13 +1,20 @@
 // eval/elf_check.hpp — a trusted look at a candidate file before any process loads it:
-// is it a complete 64-bit ELF shared object for this machine?
+// is it a complete 64-bit ELF shared object for this machine, what does it link, what does
+// one of its sections hold?
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace kbv::eval {
+
+// The ELF machine (e_machine) this kbv runs on: EM_X86_64 or EM_AARCH64.
+uint16_t host_elf_machine();
+// "x86-64", "aarch64", … or "machine N" for one without a name here.
+std::string elf_machine_name(uint16_t machine);
 
 // nullopt when the file looks loadable; otherwise what is wrong, naming the file and the fix.
 std::optional<std::string> check_shared_object(const std::filesystem::path& path);
@@ -16,7 +23,11 @@ std::optional<std::string> check_shared_object(const std::filesystem::path& path
 std::vector<std::string> needed_libraries(const std::filesystem::path& path);
 
 // True when a needed library is a compute library (cuBLAS, cuDNN, CUTLASS, BLAS, MKL…): the
-// candidate may call it rather than ship its own kernel (FIELD-NOTES §1 pattern 17).
+// candidate may call it rather than ship its own kernel (docs/threat-model.md).
 bool needs_compute_library(const std::vector<std::string>& needed);
+
+// The bytes of the section named `name` (".comment", ".GCC.command.line"); nullopt when the
+// file has no such section or its tables are out of bounds.
+std::optional<std::string> section_contents(const std::filesystem::path& path, const std::string& name);
 
 }  // namespace kbv::eval

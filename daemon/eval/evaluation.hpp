@@ -64,6 +64,11 @@ class Evaluation {
   // so it can only convict, never acquit: every figure that matters is also bounded from
   // outside (timing cross-check, physical floor, recheck of outputs).
   bool check_observations(const nlohmann::json& observed);
+  // The hack pattern a worker clock slower than the evaluator's view points to: on CUDA with the
+  // trace on and every traced kernel inside its window on the timed stream, a tampered event
+  // timer (timer_tampering); with kernels seen on another stream, or no trace, work outside
+  // the timed window (stream_injection); on the host, always the clock (timer_tampering).
+  std::string slow_clock_pattern() const;
   // Round trip of a message the worker answers without calling the candidate; with a slot, the
   // worker first runs its whole per-call routine around nothing (a null call) on that slot.
   double ping_round_trip(std::optional<int> null_call_slot = std::nullopt, bool cold = false);
@@ -114,6 +119,16 @@ class Evaluation {
   double device_held_by_candidate_ = 0;
   std::optional<double> last_kernel_span_s_;  // the last traced call: first kernel start to last kernel end
   double peak_candidate_bytes_ = 0;
+  // Device memory the candidate holds between calls by the trace's count: what loading it
+  // (create()) kept, plus every traced call's net allocations. A call's peak counts on top.
+  double held_candidate_bytes_ = 0;
+  double peak_pool_bytes_ = 0;      // the largest stream-ordered pool its allocations came from
+  bool traced_off_stream_ = false;  // a traced call ran kernels on a stream other than the timed one
+  bool traced_calls_ = false;       // at least one call's CUPTI trace reached the evaluator
+  std::string call_cuda_error_;     // the worker's CUDA observation of the current call
+  std::string worker_error_;        // a worker_error message's text: kbv's own code failed there
+  std::string worker_candidate_error_;  // …and the candidate's last set_error text then
+  nlohmann::json worker_sandbox_;   // the worker's sandbox report (ready message)
   KernelSetCheck kernel_sets_;  // phase detection over the traced calls' kernel names
   int call_id_ = 0;
   PhaseClock phases_;

@@ -7,6 +7,8 @@
 #include <string>
 
 #include "eval/evaluation.hpp"
+#include "eval/failure_text.hpp"
+#include "eval/message_fields.hpp"
 
 #ifdef KBV_HAVE_SANDBOX
 #include "sandbox/sandbox.hpp"
@@ -19,6 +21,14 @@ namespace {
 // worker was set up is not evaluated further: it would starve the trusted side and the next
 // candidate (verdict `resource`).
 constexpr double kMaxCandidateMemoryShare = 0.5;
+
+// A traced call's kernels all run between its start and stop events (the marker kernels on
+// both sides prove it), so the events cannot measure less than the kernels' span. Events
+// resolve about 0.5 µs (cudaEventElapsedTime's documentation) and CUPTI's timestamps are
+// converted to the host's time base: 10 % and 20 µs cover both with room; an event timer that
+// reports a tenth of the truth, or a constant, is far outside.
+constexpr double kSpanOverEventsFactor = 1.1;
+constexpr double kSpanOverEventsSlackSeconds = 20e-6;
 
 }  // namespace
 
@@ -81,7 +91,8 @@ bool Evaluation::checked_call(DataPlane& plane, int slot, double* reported_s, do
     decide(Verdict::hack_suspected, "the candidate modified its inputs during call " + std::to_string(call_id_), "input_mutation");
     return false;
   }
-  if (!check_observations(done->value("observed", nlohmann::json::object()))) return false;
+  call_cuda_error_ = text_field(*done, "cuda_error");
+  if (!check_observations(done->contains("observed") ? (*done)["observed"] : nlohmann::json::object())) return false;
   if (device_used_at_start_ >= 0) {
     // Trusted: device-wide memory seen from the evaluator, beyond what was in use when the
     // worker was set up. It sees what the candidate keeps between calls (not transient peaks).
@@ -96,12 +107,17 @@ bool Evaluation::checked_call(DataPlane& plane, int slot, double* reported_s, do
       return false;
     }
   }
-  const int status = done->value("status", -1);
+  const int status = static_cast<int>(number_field(*done, "status", -1));
   if (status != KBV_STATUS_OK) {
-    decide(Verdict::fail_correctness, "run() returned status " + std::to_string(status) + ": " + done->value("error", std::string()));
+    // The candidate produced no outputs for this call, by its own word: it does not compute
+    // the problem on these inputs. That is a correctness failure (the taxonomy's "could not be
+    // trusted to produce the outputs"), with the status named so the author sees why; crashes
+    // and sticky CUDA errors were decided above.
+    const RefusedCall refused{status, text_field(*done, "error"), bool_field(*done, "exception"), call_cuda_error_};
+    decide(Verdict::fail_correctness, "call " + std::to_string(call_id_) + " (" + phase_ + ", family " + family_ + "): " + refused_call_text(refused));
     return false;
   }
-  const double reported = static_cast<double>(done->value("elapsed_ns", int64_t{0})) * 1e-9;
+  const double reported = number_field(*done, "elapsed_ns") * 1e-9;
   if (reported_s) *reported_s = reported;
   if (round_trip_s) *round_trip_s = round_trip;
   // The worker's own clock cannot exceed what the evaluator saw from outside.
@@ -110,13 +126,28 @@ bool Evaluation::checked_call(DataPlane& plane, int slot, double* reported_s, do
                                         std::to_string(round_trip) + " s end to end", "timer_tampering");
     return false;
   }
+  // The kernels CUPTI saw inside the window bound the events' measure from below.
+  if (last_kernel_span_s_ && *last_kernel_span_s_ > reported * kSpanOverEventsFactor + kSpanOverEventsSlackSeconds) {
+    decide(Verdict::hack_suspected, "call " + std::to_string(call_id_) + "'s kernels ran for " + std::to_string(*last_kernel_span_s_) +
+                                        " s by CUPTI's clock, all between its start and stop events, but the events measured " +
+                                        std::to_string(reported) + " s: the worker's event timer was tampered with",
+           "timer_tampering");
+    return false;
+  }
   return true;
+}
+
+std::string Evaluation::slow_clock_pattern() const {
+  if (options_.device != "cuda") return "timer_tampering";
+  return traced_calls_ && !traced_off_stream_ ? "timer_tampering" : "stream_injection";
 }
 
 bool Evaluation::check_observations(const nlohmann::json& observed) {
   if (!observed.is_object()) return true;
-  if (observed.value("sticky_error", false)) {
-    decide(Verdict::crash, "the candidate left a sticky CUDA error in the worker");
+  if (bool_field(observed, "sticky_error")) {
+    decide(Verdict::crash, "the candidate left a sticky CUDA error in the worker during call " + std::to_string(call_id_) +
+                               (call_cuda_error_.empty() ? std::string() : ": " + call_cuda_error_) +
+                               " (an illegal address or a trap in one of its kernels poisons the CUDA context for the rest of the process)");
     return false;
   }
   if (observed.contains("launch_gate")) result_.environment["launch_gate"] = observed["launch_gate"];
@@ -151,7 +182,13 @@ bool Evaluation::check_observations(const nlohmann::json& observed) {
     return false;
   }
   if (observed.value("library_kernels", false)) add_flag("calls_library");
-  peak_candidate_bytes_ = std::max(peak_candidate_bytes_, observed.value("peak_device_bytes", 0.0));
+  traced_calls_ = true;
+  traced_off_stream_ |= number_field(observed, "off_stream_kernels") > 0;
+  // The call's peak is relative to its window's start: on top of what the candidate already
+  // held (create()'s allocations, a workspace kept from an earlier call).
+  peak_candidate_bytes_ = std::max(peak_candidate_bytes_, held_candidate_bytes_ + number_field(observed, "peak_device_bytes"));
+  held_candidate_bytes_ = std::max(0.0, held_candidate_bytes_ + number_field(observed, "net_device_bytes"));
+  peak_pool_bytes_ = std::max(peak_pool_bytes_, number_field(observed, "peak_pool_bytes"));
   last_kernel_span_s_.reset();
   if (observed.contains("kernel_span_ns")) last_kernel_span_s_ = observed.value("kernel_span_ns", 0.0) * 1e-9;
   return true;

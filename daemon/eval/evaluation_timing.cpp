@@ -125,7 +125,11 @@ std::optional<TimedSample> Evaluation::take_timed_sample(DataPlane& plane, const
 
 void Evaluation::fail_timing(const SampleFailure& failure) {
   if (failure.failed_family) result_.failed_family = failure.failed_family;
-  decide(failure.verdict, failure.detail, failure.hack_pattern);
+  std::optional<std::string> pattern = failure.hack_pattern;
+  // The sample checks see a worker clock that runs slow; whether that is a tampered clock or
+  // work off the timed stream depends on what the CUPTI trace saw (slow_clock_pattern()).
+  if (pattern && (*pattern == "stream_injection" || *pattern == "timer_tampering")) pattern = slow_clock_pattern();
+  decide(failure.verdict, failure.detail, pattern);
 }
 
 void Evaluation::summarize_timing(DataPlane& plane, const TimingSeries& series, const timing::StopRule& rule, size_t warmup_calls) {

@@ -8,9 +8,13 @@
 #include <csignal>
 #include <filesystem>
 
+#include "eval/candidate_build.hpp"
 #include "eval/data_plane_factory.hpp"
+#include "eval/device_diagnosis.hpp"
 #include "eval/elf_check.hpp"
 #include "eval/evaluation.hpp"
+#include "eval/failure_text.hpp"
+#include "eval/message_fields.hpp"
 #include "verify/checksum.hpp"
 
 namespace kbv::eval {
@@ -47,6 +51,7 @@ EvalResult Evaluation::run() {
   } else {
     result_.candidate_sha256 = sha256_file_hex(options_.candidate);
     if (needs_compute_library(needed_libraries(options_.candidate))) add_flag("calls_library");
+    result_.candidate_build = read_build_record(options_.candidate).to_json();
     evaluate_candidate();
   }
   result_.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
@@ -56,26 +61,46 @@ EvalResult Evaluation::run() {
 
 void Evaluation::worker_lost(const std::string& during, bool timed_out) {
   if (timed_out) {
-    worker_->kill_and_reap();
+    result_.worker_exit = exit_json(worker_->kill_and_reap());
     decide(Verdict::timeout, "no answer within " + std::to_string(options_.call_timeout_s) + " s " + during + "; the worker's process group was killed");
     return;
   }
   const WorkerExit exit = worker_->reap(std::chrono::milliseconds(2000));
+  result_.worker_exit = exit_json(exit);
   // The seccomp filter kills with SIGSYS what it cannot report (a forbidden call made with
   // every signal blocked): that is a sandbox violation, not a crash.
   if (exit.signaled && exit.signal == SIGSYS) {
     decide(Verdict::sandbox_violation, "the worker was killed by the sandbox (SIGSYS) " + during + violation_text(worker_->drain_violations()));
     return;
   }
+  const bool worker_said_why = !worker_error_.empty();
   if (auto violations = worker_->drain_violations(); !violations.empty()) {
-    decide(Verdict::sandbox_violation, "the candidate attempted forbidden system calls (" + violation_text(violations) + ") and the worker " + exit.describe());
+    decide(Verdict::sandbox_violation, "the candidate attempted forbidden system calls (" + violation_text(violations) + ") and the worker " +
+                                           exit_text(exit, worker_said_why));
     return;
   }
-  decide(Verdict::crash, "the worker " + exit.describe() + " " + during);
+  // What the worker knew: its own error (a CUDA call of kbv's, with the API and the error's
+  // name) and the candidate's last set_error text; else the last line the candidate printed.
+  std::string detail = "the worker " + exit_text(exit, worker_said_why) + " " + during;
+  if (worker_said_why) detail += ": " + worker_error_;
+  else if (exit.exited && !exit.signaled)
+    detail += " without saying why (the candidate may have called exit(); its output is in worker_stderr_tail)";
+  if (!worker_candidate_error_.empty()) detail += " (the candidate's last set_error: " + worker_candidate_error_ + ")";
+  if (!worker_said_why)
+    if (const std::string line = last_output_line(worker_->stderr_tail()); !line.empty()) detail += "; its last output line: \"" + line + "\"";
+  decide(Verdict::crash, detail);
 }
 
 std::optional<nlohmann::json> Evaluation::await(const std::string& during, double timeout_s) {
   auto message = worker_->receive(std::chrono::milliseconds(static_cast<int64_t>(timeout_s * 1000)));
+  if (message && text_field(*message, "type") == "worker_error") {
+    // kbv's own code in the worker failed and it is exiting: a crash with the worker's words.
+    worker_error_ = text_field(*message, "error");
+    if (worker_error_.empty()) worker_error_ = "(no text)";
+    worker_candidate_error_ = text_field(*message, "candidate_error");
+    worker_lost(during, false);
+    return std::nullopt;
+  }
   if (!message) worker_lost(during, !worker_->gone());
   return message;
 }
@@ -108,14 +133,15 @@ void Evaluation::evaluate_candidate() {
   if (!ready) return finish_worker();
   const std::string type = ready->value("type", "");
   if (type == "load_failed") {
-    const std::string kind = ready->value("kind", "load_error");
+    const std::string kind = text_field(*ready, "kind");
+    const std::string error = text_field(*ready, "error");
     if (kind == "device_unavailable") {
-      decide(Verdict::bad_input, "the " + options_.device + " device is unavailable: " + ready->value("error", std::string()));
+      decide(Verdict::bad_input, "the " + options_.device + " device is unavailable: " + explain_cuda_unavailable(error, inspect_cuda_machine()));
       result_.input_error = true;
       return finish_worker();
     }
     decide(kind == "abi_error" ? Verdict::abi_error : kind == "sandbox_error" ? Verdict::resource : Verdict::load_error,
-           ready->value("error", "the candidate could not be loaded"));
+           error.empty() ? "the candidate could not be loaded" : error);
     return finish_worker();
   }
   if (type != "ready") {
@@ -125,10 +151,21 @@ void Evaluation::evaluate_candidate() {
   result_.abi_version = ready->value("abi_version", 0u);
   result_.declared_problem = ready->value("problem", "");
   result_.candidate_name = ready->value("candidate_name", "");
-  const std::string declared_device = ready->value("device", "");
+  if (ready->contains("sandbox")) worker_sandbox_ = (*ready)["sandbox"];
+  // What loading the candidate (create()) left on the device is held through every call.
+  if (const nlohmann::json load = ready->value("load_observed", nlohmann::json::object()); text_field(load, "trace") == "cupti") {
+    held_candidate_bytes_ = std::max(0.0, number_field(load, "net_device_bytes"));
+    peak_candidate_bytes_ = std::max(peak_candidate_bytes_, number_field(load, "peak_device_bytes"));
+    peak_pool_bytes_ = std::max(peak_pool_bytes_, number_field(load, "peak_pool_bytes"));
+  }
+  const std::string declared_device = text_field(*ready, "device");
   if (declared_device != options_.device) {
-    decide(Verdict::load_error, "the candidate is built for the " + declared_device + " device but was evaluated on " + options_.device +
-                                    " (fix: pass --device " + declared_device + ")");
+    // A usage error, not the candidate's fault: the device is the caller's choice (kbvd gives each
+    // evaluation its GPU slot, and the shape set and data plane follow from it), so kbv names the
+    // fix rather than guessing.
+    decide(Verdict::bad_input, "the candidate is built for the " + declared_device + " device but was evaluated with --device " +
+                                   options_.device + " (fix: pass --device " + declared_device + ")");
+    result_.input_error = true;
     return finish_worker();
   }
   const std::string problem_name = options_.problem.value_or(result_.declared_problem);
@@ -179,6 +216,9 @@ void Evaluation::evaluate_candidate() {
   phase_ = "timing";
   if (!decided_ && !options_.skip_timing) time_contenders(*plane, plan);
   report_memory(*plane);
+  // The pool CUDA's stream-ordered allocations came from, beside the allocations report_memory
+  // counts (the pool rounds each up to its granularity and may keep it after cudaFreeAsync).
+  if (peak_pool_bytes_ > 0 && result_.memory && result_.memory->is_object()) (*result_.memory)["candidate_pool_reserved_bytes"] = peak_pool_bytes_;
   if (kernel_sets_.traced_calls() > 0) result_.environment["kernel_sets_seen"] = kernel_sets_.distinct_sets();
   if (!decided_) decide(Verdict::pass, "correct on every gating family; timed against the baseline");
   finish_worker();
@@ -191,6 +231,7 @@ void Evaluation::finish_worker() {
     worker_->reap(std::chrono::milliseconds(2000));
   }
   result_.worker_stderr_tail = worker_->stderr_tail();
+  if (!worker_sandbox_.is_null()) result_.environment["worker_sandbox"] = worker_sandbox_;
   worker_.reset();
 }
 

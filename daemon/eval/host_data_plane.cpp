@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstring>
 #include <numeric>
+#include <stdexcept>
 #include <system_error>
 #include <thread>
 
@@ -95,6 +96,26 @@ class HostDataPlane final : public DataPlane {
     for (const auto& place : slots_.at(static_cast<size_t>(slot_index)).outputs)
       digest += sha256_hex(at(place), static_cast<size_t>(place.count) * sizeof(float));
     return digest;
+  }
+
+  void keep_outputs(int slot_index) override {
+    kept_outputs_.clear();
+    for (const auto& place : slots_.at(static_cast<size_t>(slot_index)).outputs) {
+      const float* output = at(place);
+      kept_outputs_.emplace_back(output, output + place.count);  // widened exactly, as a reference
+    }
+  }
+
+  CompareResult compare_with_kept_outputs(int slot_index) override {
+    const Slot& slot = slots_.at(static_cast<size_t>(slot_index));
+    if (kept_outputs_.size() != slot.outputs.size()) throw std::logic_error("compare_with_kept_outputs without keep_outputs");
+    std::vector<CompareResult> parts;
+    for (size_t i = 0; i < slot.outputs.size(); ++i) {
+      std::vector<float> output(static_cast<size_t>(slot.outputs[i].count));
+      std::memcpy(output.data(), at(slot.outputs[i]), output.size() * sizeof(float));
+      parts.push_back(compare_output(output.data(), kept_outputs_[i].data(), slot.outputs[i].count, problem_.problem.tolerance));
+    }
+    return merge_results(parts);
   }
 
   CompareResult check_outputs(int slot_index) override {
@@ -192,6 +213,7 @@ class HostDataPlane final : public DataPlane {
   const ResolvedProblem& problem_;
   std::vector<Slot> slots_;
   std::vector<HostTensor<float>> baseline_outputs_;
+  std::vector<std::vector<double>> kept_outputs_;  // keep_outputs(): a candidate's earlier outputs
   int fd_ = -1;
   void* base_ = MAP_FAILED;
   size_t bytes_ = 0;

@@ -24,8 +24,8 @@ const std::vector<std::string>& hack_patterns() {
 }
 
 const std::vector<std::string>& review_flags() {
-  static const std::vector<std::string> names = {"calls_library",     "faster_on_public_family",   "more_memory_than_baseline",
-                                                 "nondeterministic",  "passes_public_inputs_only", "speedup_over_10x_review"};
+  static const std::vector<std::string> names = {"bitwise_nondeterministic", "calls_library",             "faster_on_public_family",
+                                                 "more_memory_than_baseline", "passes_public_inputs_only", "speedup_over_10x_review"};
   return names;
 }
 
@@ -53,6 +53,7 @@ nlohmann::json EvalResult::to_json() const {
     return baseline->median_s / candidate_time->median_s;
   };
   json result = {
+      {"schema_version", kResultSchemaVersion},
       {"kbv_version", KBV_VERSION},
       {"verdict", verdict_name(verdict)},
       {"detail", detail},
@@ -60,7 +61,8 @@ nlohmann::json EvalResult::to_json() const {
       {"failed_family", failed_family ? json(*failed_family) : json(nullptr)},
       {"flags", flags},
       {"candidate", {{"path", candidate_path}, {"sha256", candidate_sha256}, {"name", candidate_name},
-                     {"problem", declared_problem}, {"device", candidate_device}, {"abi_version", abi_version}}},
+                     {"problem", declared_problem}, {"device", candidate_device}, {"abi_version", abi_version},
+                     {"build", candidate_build}}},
       {"problem", {{"name", problem}, {"level", level}, {"shape_set", shape_set}, {"flops", flops},
                    {"compulsory_bytes", compulsory_bytes}, {"physical_floor_s", physical_floor_s}}},
       {"epoch", epoch},
@@ -72,8 +74,9 @@ nlohmann::json EvalResult::to_json() const {
       {"speedup", {{"vs_fp32", speedup(baseline_fp32_time)}, {"vs_tf32", speedup(baseline_tf32_time)}}},
       {"memory", memory ? *memory : json(nullptr)},
       {"environment", environment},
-      {"wall_seconds", wall_seconds}};
+      {"wall_s", wall_seconds}};
   if (!worker_stderr_tail.empty()) result["worker_stderr_tail"] = worker_stderr_tail;
+  if (!worker_exit.is_null()) result["worker_exit"] = worker_exit;
   if (!timing_samples.is_null()) result["timing"]["samples"] = timing_samples;
   if (!timing_by_family.is_null()) result["timing"]["by_family"] = timing_by_family;
   if (!noise_within_families.is_null()) result["timing"]["noise_within_families"] = noise_within_families;

@@ -26,9 +26,15 @@ enum class Verdict {
 
 std::string_view verdict_name(Verdict verdict);
 
+// The version of EvalResult::to_json()'s layout (docs/result-schema.md says what changes it).
+constexpr int kResultSchemaVersion = 1;
+
 // Every hack_pattern a hack_suspected verdict can carry, and every flag a report can carry: the
 // names kbvd's metrics label (daemon/kbvd/metrics; tests/kbvd/names_test.cpp keeps the two
 // lists in step). The evaluator refuses to report a name missing here (std::logic_error).
+// Flags never gate. Most ask for a person's review; bitwise_nondeterministic is informational:
+// two calls on the same inputs differed in their bits but not beyond the problem's tolerance,
+// which is what an atomicAdd reduction does (outputs that differ beyond it fail instead).
 const std::vector<std::string>& hack_patterns();
 const std::vector<std::string>& review_flags();
 
@@ -62,6 +68,9 @@ struct EvalResult {
   // Candidate
   std::string candidate_path, candidate_sha256, candidate_name, declared_problem, candidate_device;
   uint32_t abi_version = 0;
+  // What the candidate's compiler recorded about its build (eval/candidate_build.hpp): never
+  // gates; null when the file was not read.
+  nlohmann::json candidate_build;
   // Problem
   std::string problem, shape_set;
   int level = 0;
@@ -83,7 +92,12 @@ struct EvalResult {
   // within families (a kernel's time can depend on its inputs' values). Null until timed.
   nlohmann::json timing_by_family;
   nlohmann::json noise_within_families;
+  // The worker's stderr and stdout (the candidate's printf debugging, kbv eval --verbose): the
+  // last bytes, in the order written. The sandbox's report goes to environment.worker_sandbox.
   std::string worker_stderr_tail;
+  // How the worker ended when it died or was killed: {"exit_status": N} or {"signal": N,
+  // "signal_name": "SIGSEGV"}; null when it exited as asked.
+  nlohmann::json worker_exit;
   double wall_seconds = 0;
   // The request itself was unusable (not a shared object, unknown problem): exit status 2.
   bool input_error = false;

@@ -3,12 +3,14 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -134,8 +136,23 @@ bool WorkerProcess::send(const nlohmann::json& message, int pass_fd) {
 
 std::optional<nlohmann::json> WorkerProcess::receive(std::chrono::milliseconds timeout) {
   if (gone_) return std::nullopt;
+  // The worker's output pipe is drained while waiting: a candidate that prints more than a pipe
+  // holds (64 KiB on Linux) during one call would otherwise block in write() and look like a hang.
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  bool output_open = stderr_fd_ >= 0;
+  for (;;) {
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    pollfd waiters[2] = {{control_fd_, POLLIN, 0}, {output_open ? stderr_fd_ : -1, POLLIN, 0}};
+    const int ready = ::poll(waiters, 2, static_cast<int>(std::max<int64_t>(0, left.count())));
+    if (ready < 0 && errno == EINTR) continue;
+    if (waiters[1].revents != 0) {
+      drain_stderr();
+      if ((waiters[1].revents & (POLLHUP | POLLERR | POLLNVAL)) != 0 && (waiters[1].revents & POLLIN) == 0) output_open = false;
+    }
+    if (ready <= 0 || waiters[0].revents != 0) break;
+  }
   bool eof = false;
-  auto message = protocol::receive_message(control_fd_, static_cast<int>(timeout.count()), &eof);
+  auto message = protocol::receive_message(control_fd_, 0, &eof);
   if (eof) gone_ = true;
   drain_stderr();
   return message;

@@ -11,6 +11,20 @@
 
 namespace kbv::protocol {
 
+const char* worker_exit_meaning(int status) {
+  switch (status) {
+    case kWorkerExitOk: return "it finished normally";
+    case kWorkerExitUsage: return "kbv and kbv-worker disagree on the command line";
+    case kWorkerExitLoadFailed: return "the candidate could not be loaded";
+    case kWorkerExitControlLost: return "its control socket failed";
+    case kWorkerExitSetupFailed: return "it could not set up the call buffers";
+    case kWorkerExitBadRequest: return "it was asked for a slot it does not have";
+    case kWorkerExitUnknownMessage: return "it received a message it does not know";
+    case kWorkerExitInternalError: return "kbv's own code in the worker failed";
+    default: return "";
+  }
+}
+
 bool send_message(int fd, const nlohmann::json& message, int pass_fd) {
   std::string text = message.dump();
   if (text.size() > kMaxMessageBytes) return false;

@@ -1,12 +1,15 @@
-// sandbox/rlimits.cpp — setrlimit for each limit in the policy, reported with its value.
+// sandbox/rlimits.cpp — setrlimit for each limit in the policy, and for the CUDA worker's
+// address space once its device is up (address_space.hpp), reported with its value.
 #include "sandbox/rlimits.hpp"
 
 #include <sys/resource.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <string>
 
+#include "sandbox/address_space.hpp"
 #include "sandbox/errors.hpp"
 
 namespace kbv::sandbox {
@@ -43,6 +46,10 @@ void apply_resource_limits(const SandboxPolicy& policy, SandboxReport& report) {
   if (policy.max_address_space_bytes)
     line += " " + set_limit(RLIMIT_AS, "as", *policy.max_address_space_bytes, *policy.max_address_space_bytes);
   report.applied.push_back(line);
+}
+
+std::string apply_address_space_limit(std::uint64_t bytes, const std::string& reason) {
+  return "rlimits: " + set_limit(RLIMIT_AS, "as", bytes, bytes) + " (" + reason + ")";
 }
 
 void apply_process_limit(const SandboxPolicy& policy, bool own_user_namespace, SandboxReport& report) {

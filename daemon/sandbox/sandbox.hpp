@@ -4,7 +4,8 @@
 // the candidate is dlopen'ed (and before CUDA starts: Landlock, capabilities and
 // unshare(CLONE_NEWUSER) act on the calling thread only). Layers, in the order applied:
 //   1. no_new_privs                    no privilege gain through exec
-//   2. rlimits                         open files, CPU seconds, file size, address space
+//   2. rlimits                         open files, CPU seconds, file size, address space (the
+//                                      CUDA worker's later, from its device: address_space.hpp)
 //   3. cgroup v2 memory.max            best effort, when a memory controller is delegated
 //   4. namespaces                      user (+ uid/gid map), network, IPC, mount
 //   5. RLIMIT_NPROC                    after the user namespace, so it counts only its tasks
@@ -45,8 +46,9 @@ constexpr std::uint64_t kDefaultOpenFiles = 1024;
 constexpr std::uint64_t kDefaultCpuSeconds = 900;
 // 1 GiB per file: scratch is for a JIT cache, not for data (pattern 11: no cache on disk).
 constexpr std::uint64_t kDefaultFileSizeBytes = 1ull << 30;
-// 256 GiB of address space: 4× the measured CUDA minimum, headroom for UVA mappings of an
-// H200's 141 GB of device memory; the cgroup, not this, bounds real memory.
+// 256 GiB of address space for a host worker; the cgroup, not this, bounds real memory. A CUDA
+// worker's limit is sized from its device's memory once the device is up (address_space.hpp):
+// the stream-ordered allocator's pool alone reserves about twice the device's memory.
 constexpr std::uint64_t kDefaultAddressSpaceBytes = 256ull << 30;
 // 1024 tasks (threads included) in the worker's user namespace: a thread bomb stops there,
 // a host candidate may still use one thread per core of a 128-core node.
@@ -135,7 +137,8 @@ std::string describe_policy(const SandboxPolicy& policy);
 
 // The policy kbv-worker uses: scratch writable; the candidate, system libraries, LD_LIBRARY_PATH
 // directories, /proc/self, /sys and the NVIDIA driver's /proc files readable; `forbidden`
-// unreadable; CUDA devices only when `cuda`.
+// unreadable; CUDA devices only when `cuda`, and then no RLIMIT_AS: the worker sets it once
+// its device is up (address_space.hpp).
 SandboxPolicy worker_policy(const std::filesystem::path& scratch_dir, const std::filesystem::path& candidate,
                             const std::vector<std::string>& forbidden, bool cuda);
 

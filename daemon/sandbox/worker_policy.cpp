@@ -54,6 +54,10 @@ SandboxPolicy worker_policy(const std::filesystem::path& scratch_dir, const std:
     // The same write fails with EROFS when the mount layer makes /proc read-only: /proc stays
     // as it is (Landlock still refuses writes there except beneath /proc/self/task).
     policy.untouched_mounts.emplace_back("/proc");
+    // RLIMIT_AS waits for the device: the worker sets it from the device's memory once CUDA is
+    // up and before the candidate loads (address_space.hpp). A fixed 256 GiB made every
+    // cudaMallocAsync fail on an H200, whose default pool reserves ~300 GB of address space.
+    policy.max_address_space_bytes.reset();
   }
   return policy;
 }

@@ -45,6 +45,9 @@ class CudaDevice final : public WorkerDevice {
     cuda::check(cudaFree(nullptr), "CUDA context creation");
     int l2_bytes = 0;
     cuda::check(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, gpu), "cudaDeviceGetAttribute(L2)");
+    size_t free_bytes = 0, total_bytes = 0;
+    cuda::check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+    device_memory_bytes_ = total_bytes;
     stream_.emplace();
     start_.emplace();
     stop_.emplace();
@@ -92,7 +95,12 @@ class CudaDevice final : public WorkerDevice {
     // end after the last ran outside it, on another stream.
     if (tracer) cuda::CuptiTracer::launch_marker(stream_->get());
     cuda::check(cudaEventRecord(start_->get(), stream_->get()), "cudaEventRecord");
-    result.status = info.run(state, &call);
+    // The thread's last-error state is the candidate's from here: what run() leaves in it is
+    // reported with the call (the candidate and the worker share libcudart).
+    (void)cudaGetLastError();
+    std::string thrown;
+    result.status = run_candidate(info, state, call, &result.exception, &thrown);
+    if (const cudaError_t left = cudaGetLastError(); left != cudaSuccess) result.cuda_error = describe(left);
     cuda::check(cudaEventRecord(stop_->get(), stream_->get()), "cudaEventRecord");
     if (tracer) cuda::CuptiTracer::launch_marker(stream_->get());
     if (gated) gate_->release();
@@ -100,12 +108,14 @@ class CudaDevice final : public WorkerDevice {
     // Device-wide: anything the candidate left running on another stream must end now, and
     // the evaluator sees how long that took beyond the stream's own end.
     const cudaError_t device_synced = cudaDeviceSynchronize();
-    result.error = last_plugin_error();
+    result.error = result.exception ? thrown : last_plugin_error();
     if (synced != cudaSuccess || device_synced != cudaSuccess) {
-      const cudaError_t failed = synced != cudaSuccess ? synced : device_synced;
+      const bool stream_failed = synced != cudaSuccess;
       result.status = KBV_STATUS_DEVICE_ERROR;
-      result.error = std::string("CUDA error after the call: ") + cudaGetErrorString(failed);
+      result.cuda_error = std::string(stream_failed ? "cudaStreamSynchronize" : "cudaDeviceSynchronize") +
+                          " after run() returned: " + describe(stream_failed ? synced : device_synced);
       sticky_error_ = true;
+      observations_ = {{"sticky_error", sticky_error_}};
       return result;
     }
     // A timeout (run() or CUDA's lazy loading waited for the device while the gate held it)
@@ -122,6 +132,23 @@ class CudaDevice final : public WorkerDevice {
 
   nlohmann::json last_call_observations() override { return observations_; }
 
+  nlohmann::json observe_untimed(const std::function<void()>& work) override {
+    if (!tracer_) {
+      work();
+      return {{"trace", trace_error_}};
+    }
+    tracer_->begin_window();
+    work();
+    const cuda::TraceWindow window = tracer_->end_window();
+    return {{"trace", "cupti"},
+            {"kernels", window.kernels.size()},
+            {"peak_device_bytes", window.peak_device_bytes()},
+            {"net_device_bytes", window.net_device_bytes()},
+            {"peak_pool_bytes", window.peak_pool_bytes()}};
+  }
+
+  uint64_t device_memory_bytes() const override { return device_memory_bytes_; }
+
  private:
   void enable_trace() {
     // On unless KBV_WORKER_TRACE=off (an operator's escape hatch where CUPTI is unavailable or
@@ -134,6 +161,7 @@ class CudaDevice final : public WorkerDevice {
     }
     try {
       tracer_ = &cuda::CuptiTracer::instance();
+      timed_stream_id_ = cuda::CuptiTracer::stream_id(stream_->get());
       // One empty window now: CUPTI starts its buffer threads at the first flush, and they
       // must be there before the evaluator counts the worker's threads at setup.
       tracer_->begin_window();
@@ -177,16 +205,28 @@ class CudaDevice final : public WorkerDevice {
     observations_["kernels"] = window.kernels.size();
     observations_["kernel_names"] = names;
     observations_["streams"] = window.kernel_streams().size();
+    size_t off_stream = 0;
+    for (const auto& kernel : window.kernels) off_stream += kernel.stream_id != timed_stream_id_ ? 1 : 0;
+    observations_["off_stream_kernels"] = off_stream;
     observations_["late_kernels"] = late;
     observations_["early_kernels"] = early;
     observations_["library_kernels"] = library;
     observations_["peak_device_bytes"] = window.peak_device_bytes();
     observations_["retained_device_bytes"] = window.retained_device_bytes();
+    observations_["net_device_bytes"] = window.net_device_bytes();
+    observations_["peak_pool_bytes"] = window.peak_pool_bytes();
     observations_["dropped_records"] = window.dropped_records;
     if (const auto span = window.kernel_span()) observations_["kernel_span_ns"] = span->second - span->first;
   }
 
+  // "cudaErrorIllegalAddress (an illegal memory access was encountered)".
+  static std::string describe(cudaError_t error) {
+    return std::string(cudaGetErrorName(error)) + " (" + cudaGetErrorString(error) + ")";
+  }
+
   nlohmann::json observations_ = nlohmann::json::object();
+  uint32_t timed_stream_id_ = 0;
+  uint64_t device_memory_bytes_ = 0;
   std::string trace_error_;
   cuda::CuptiTracer* tracer_ = nullptr;
   std::optional<cuda::Stream> stream_;

@@ -29,11 +29,12 @@ class HostDevice final : public WorkerDevice {
   TimedCall timed_call(const kbv_plugin_info& info, void* state, const kbv_call& call, bool) override {
     TimedCall result;
     last_plugin_error().clear();
+    std::string thrown;
     const auto start = std::chrono::steady_clock::now();
-    result.status = info.run(state, &call);
+    result.status = run_candidate(info, state, call, &result.exception, &thrown);
     const auto end = std::chrono::steady_clock::now();
     result.elapsed_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(end - start).count();
-    result.error = last_plugin_error();
+    result.error = result.exception ? thrown : last_plugin_error();
     return result;
   }
 

@@ -6,6 +6,10 @@
 #include <boost/dll/shared_library_load_mode.hpp>
 #include <cstdio>
 #include <cstring>
+#include <exception>
+
+#include "protocol/status_names.hpp"
+#include "worker/worker_device.hpp"
 
 namespace kbv::worker {
 
@@ -21,10 +25,28 @@ constexpr size_t kMaxPluginMessageBytes = 4096;
 void record_error(void*, const char* message) {
   last_plugin_error() = message ? std::string(message, strnlen(message, kMaxPluginMessageBytes)) : std::string();
 }
+// ": <text>" after a failing status, or the hint that would have given one.
+std::string with_reason(const std::string& text) {
+  return text.empty() ? " and gave no reason (fix: call set_error() from kbv/plugin.h before returning a failing status)" : ": " + text;
+}
 void log_message(void*, int32_t level, const char* message) {
   if (message) std::fprintf(stderr, "candidate[%d]: %.*s\n", level, static_cast<int>(kMaxPluginMessageBytes), message);
 }
 }  // namespace
+
+kbv_status run_candidate(const kbv_plugin_info& info, void* state, const kbv_call& call, bool* threw, std::string* what) {
+  *threw = false;
+  try {
+    return info.run(state, &call);
+  } catch (const std::exception& error) {
+    *threw = true;
+    *what = std::string("run() threw a C++ exception: ") + error.what();
+  } catch (...) {
+    *threw = true;
+    *what = "run() threw a C++ exception of unknown type";
+  }
+  return KBV_STATUS_INTERNAL;
+}
 
 const kbv_host_api* worker_host_api() {
   static const kbv_host_api api{sizeof(kbv_host_api), KBV_ABI_VERSION, nullptr, &record_error, &log_message};
@@ -60,7 +82,7 @@ LoadedPlugin::LoadedPlugin(const std::filesystem::path& path, const kbv_host_api
                                             std::to_string(KBV_ABI_VERSION_MIN) + ".." + std::to_string(KBV_ABI_VERSION_MAX) +
                                             "): " + last_plugin_error() + " (fix: rebuild against this kbv's SDK)"); return; }
   if (status != KBV_STATUS_OK)
-    { fail(LoadFailure::abi_error, path.string() + ": negotiation returned status " + std::to_string(status) + ": " + last_plugin_error()); return; }
+    { fail(LoadFailure::abi_error, path.string() + ": kbv_plugin_negotiate() returned " + protocol::status_name(status) + with_reason(last_plugin_error())); return; }
   if (info_.abi_version < KBV_ABI_VERSION_MIN || info_.abi_version > KBV_ABI_VERSION_MAX)
     { fail(LoadFailure::abi_error, path.string() + ": chose ABI version " + std::to_string(info_.abi_version) +
                                             " outside the offered range (fix: rebuild against this kbv's SDK)"); return; }
@@ -69,9 +91,21 @@ LoadedPlugin::LoadedPlugin(const std::filesystem::path& path, const kbv_host_api
   if (info_.device != KBV_DEVICE_HOST && info_.device != KBV_DEVICE_CUDA)
     { fail(LoadFailure::abi_error, path.string() + ": unknown device " + std::to_string(info_.device)); return; }
   if (info_.create) {
-    const kbv_status created = info_.create(host_api, &state_);
+    bool threw = false;
+    std::string thrown;
+    kbv_status created = KBV_STATUS_INTERNAL;
+    try {
+      created = info_.create(host_api, &state_);
+    } catch (const std::exception& exception) {
+      threw = true;
+      thrown = exception.what();
+    } catch (...) {
+      threw = true;
+    }
+    if (threw)
+      { fail(LoadFailure::load_error, path.string() + ": create() threw a C++ exception" + (thrown.empty() ? std::string(" of unknown type") : ": " + thrown)); return; }
     if (created != KBV_STATUS_OK)
-      { fail(LoadFailure::load_error, path.string() + ": create() returned status " + std::to_string(created) + ": " + last_plugin_error()); return; }
+      { fail(LoadFailure::load_error, path.string() + ": create() returned " + protocol::status_name(created) + with_reason(last_plugin_error())); return; }
     created_ = true;
   }
 }

@@ -3,39 +3,55 @@
 
 #include <sys/prctl.h>
 
-#include <cstdio>
-#include <cstdlib>
 #include <algorithm>
+#include <cstdlib>
+#include <optional>
 #include <sstream>
-#include <vector>
 #include <string>
 #include <system_error>
+#include <vector>
 
 #ifdef KBV_HAVE_SANDBOX
 #include "protocol/messages.hpp"
+#include "sandbox/address_space.hpp"
 #include "sandbox/sandbox.hpp"
 #endif
 
 namespace kbv::worker {
 
-bool confine_worker(const SandboxSettings& settings, std::string* error) {
+#ifdef KBV_HAVE_SANDBOX
+namespace {
+
+// KBV_SANDBOX_SKIP=token,token,…: the layers an operator leaves out (see confine_worker).
+std::vector<std::string> skipped_layers() {
+  std::vector<std::string> tokens;
+  if (const char* skip = std::getenv("KBV_SANDBOX_SKIP")) {
+    std::stringstream list{std::string(skip)};
+    for (std::string token; std::getline(list, token, ',');) tokens.push_back(token);
+  }
+  return tokens;
+}
+
+}  // namespace
+#endif
+
+bool confine_worker(const SandboxSettings& settings, ConfinementReport* report, std::string* error) {
   // Always: no privilege gain through exec, and no ptrace or /proc/pid/mem by same-uid peers.
   if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 || ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) {
     *error = "prctl(NO_NEW_PRIVS / DUMPABLE) failed";
     return false;
   }
-  if (!settings.enabled) return true;
+  if (!settings.enabled) {
+    report->unavailable.push_back("sandbox: off (kbv eval --no-sandbox): only no_new_privs and not dumpable");
+    return true;
+  }
 #ifdef KBV_HAVE_SANDBOX
   try {
     sandbox::SandboxPolicy policy = sandbox::worker_policy(settings.scratch_dir, settings.candidate, settings.forbidden, settings.cuda);
     policy.violation_fd = protocol::kViolationFd;
     // KBV_SANDBOX_SKIP=userns,netns,mountns,filesystem,landlock,seccomp: the operator leaves layers out
-    // to diagnose a device that fails under the full sandbox. Each is reported on stderr.
-    if (const char* skip = std::getenv("KBV_SANDBOX_SKIP")) {
-      const std::string layers = skip;
-      std::vector<std::string> tokens;
-      std::stringstream list(layers);
-      for (std::string token; std::getline(list, token, ',');) tokens.push_back(token);
+    // to diagnose a device that fails under the full sandbox. Each is in the report.
+    if (const std::vector<std::string> tokens = skipped_layers(); !tokens.empty()) {
       auto has = [&](const char* layer) { return std::find(tokens.begin(), tokens.end(), layer) != tokens.end(); };
       if (has("userns")) policy.new_user_namespace = false;
       if (has("netns")) policy.new_network_namespace = false;
@@ -74,12 +90,48 @@ bool confine_worker(const SandboxSettings& settings, std::string* error) {
       if (has("rlimit_nproc")) policy.max_processes.reset();
       if (has("rlimit_nofile")) policy.max_open_files.reset();
     }
-    const sandbox::SandboxReport report = sandbox::apply_sandbox(policy);
-    for (const auto& line : report.unavailable) std::fprintf(stderr, "kbv-worker: sandbox layer unavailable: %s\n", line.c_str());
+    const sandbox::SandboxReport applied = sandbox::apply_sandbox(policy);
+    report->applied = applied.applied;
+    report->unavailable = applied.unavailable;
+    // The CUDA worker's limit comes later (limit_cuda_address_space), and says so there.
+    if (!settings.cuda && !policy.max_address_space_bytes)
+      report->unavailable.push_back("rlimits: as: skipped by the operator (KBV_SANDBOX_SKIP=rlimit_as)");
   } catch (const std::exception& failure) {
     *error = std::string("sandbox: ") + failure.what();
     return false;
   }
+#else
+  report->unavailable.push_back("sandbox: this kbv-worker was built without it");
+#endif
+  return true;
+}
+
+bool limit_cuda_address_space(const SandboxSettings& settings, uint64_t device_memory_bytes, ConfinementReport* report,
+                              std::string* error) {
+  if (!settings.enabled) return true;
+#ifdef KBV_HAVE_SANDBOX
+  const std::vector<std::string> skipped = skipped_layers();
+  if (std::find(skipped.begin(), skipped.end(), "rlimit_as") != skipped.end()) {
+    report->unavailable.push_back("rlimits: as: skipped by the operator (KBV_SANDBOX_SKIP=rlimit_as)");
+    return true;
+  }
+  const std::optional<uint64_t> mapped = sandbox::mapped_address_space_bytes();
+  if (!mapped || device_memory_bytes == 0) {
+    *error = "sandbox: cannot size the address-space limit (" + std::string(mapped ? "the device reports no memory" : "VmSize unreadable") + ")";
+    return false;
+  }
+  try {
+    report->applied.push_back(sandbox::apply_address_space_limit(
+        sandbox::cuda_worker_address_space_bytes(*mapped, device_memory_bytes),
+        "sized from " + std::to_string(*mapped) + " B mapped and " + std::to_string(device_memory_bytes) + " B of device memory"));
+  } catch (const std::exception& failure) {
+    *error = std::string("sandbox: ") + failure.what();
+    return false;
+  }
+#else
+  (void)device_memory_bytes;
+  (void)report;
+  (void)error;
 #endif
   return true;
 }

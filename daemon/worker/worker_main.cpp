@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <deque>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,12 @@ kbv_tensor describe(const json& tensor, char* arena, kbv_device device, std::deq
   return raw;
 }
 
+namespace protocol = kbv::protocol;
+
+nlohmann::json to_json(const kbv::worker::ConfinementReport& report) {
+  return {{"applied", report.applied}, {"unavailable", report.unavailable}};
+}
+
 int run_worker(const po::variables_map& options) {
   const int control = kbv::protocol::kControlFd;
   const std::string device_name = options["device"].as<std::string>();
@@ -65,9 +72,10 @@ int run_worker(const po::variables_map& options) {
   sandbox.forbidden = options.count("forbid") ? options["forbid"].as<std::vector<std::string>>() : std::vector<std::string>{};
   sandbox.cuda = device == KBV_DEVICE_CUDA;
   std::string sandbox_error;
-  if (!kbv::worker::confine_worker(sandbox, &sandbox_error)) {
+  kbv::worker::ConfinementReport confinement;
+  if (!kbv::worker::confine_worker(sandbox, &confinement, &sandbox_error)) {
     kbv::protocol::send_message(control, {{"type", "load_failed"}, {"kind", "sandbox_error"}, {"error", sandbox_error}});
-    return 3;
+    return protocol::kWorkerExitLoadFailed;
   }
 
   std::unique_ptr<kbv::worker::WorkerDevice> worker_device;
@@ -77,28 +85,41 @@ int run_worker(const po::variables_map& options) {
       worker_device = kbv::worker::make_cuda_device(options["gpu"].as<int>());
     } catch (const std::exception& error) {
       kbv::protocol::send_message(control, {{"type", "load_failed"}, {"kind", "device_unavailable"}, {"error", error.what()}});
-      return 3;
+      return protocol::kWorkerExitLoadFailed;
+    }
+    // The address-space limit waits for the device (sandbox/address_space.hpp), and comes
+    // before the candidate is loaded.
+    if (!kbv::worker::limit_cuda_address_space(sandbox, worker_device->device_memory_bytes(), &confinement, &sandbox_error)) {
+      kbv::protocol::send_message(control, {{"type", "load_failed"}, {"kind", "sandbox_error"}, {"error", sandbox_error}});
+      return protocol::kWorkerExitLoadFailed;
     }
   }
 #endif
   if (!worker_device && device == KBV_DEVICE_CUDA) {
     kbv::protocol::send_message(control, {{"type", "load_failed"}, {"kind", "load_error"}, {"error", "this kbv-worker was built without the CUDA device"}});
-    return 3;
+    return protocol::kWorkerExitLoadFailed;
   }
   if (!worker_device) worker_device = kbv::worker::make_host_device();
 
-  kbv::worker::LoadedPlugin plugin(options["candidate"].as<std::string>(), kbv::worker::worker_host_api());
+  // Loading runs the candidate's static initialisers and create(): what they allocate on the
+  // device is held through every call and counts in its memory figure.
+  std::optional<kbv::worker::LoadedPlugin> loaded;
+  const json load_observed = worker_device->observe_untimed(
+      [&] { loaded.emplace(options["candidate"].as<std::string>(), kbv::worker::worker_host_api()); });
+  kbv::worker::LoadedPlugin& plugin = *loaded;
   if (plugin.failure() != kbv::worker::LoadFailure::none) {
     const char* kind = plugin.failure() == kbv::worker::LoadFailure::abi_error ? "abi_error" : "load_error";
     kbv::protocol::send_message(control, {{"type", "load_failed"}, {"kind", kind}, {"error", plugin.error()}});
-    return 3;
+    return protocol::kWorkerExitLoadFailed;
   }
   const kbv_plugin_info& info = plugin.info();
   kbv::protocol::send_message(control, {{"type", "ready"},
                                         {"abi_version", info.abi_version},
                                         {"problem", std::string(info.problem)},
                                         {"device", info.device == KBV_DEVICE_CUDA ? "cuda" : "host"},
-                                        {"candidate_name", info.candidate_name ? std::string(info.candidate_name) : ""}});
+                                        {"candidate_name", info.candidate_name ? std::string(info.candidate_name) : ""},
+                                        {"sandbox", to_json(confinement)},
+                                        {"load_observed", load_observed}});
 
   std::deque<SlotCall> slots;
   std::deque<std::string> attribute_names;
@@ -108,9 +129,9 @@ int run_worker(const po::variables_map& options) {
     bool eof = false;
     int passed_fd = -1;
     auto message = kbv::protocol::receive_message(control, -1, &eof, &passed_fd);
-    if (!message) return eof ? 0 : 4;
+    if (!message) return eof ? protocol::kWorkerExitOk : protocol::kWorkerExitControlLost;
     const std::string type = message->value("type", "");
-    if (type == "exit") return 0;
+    if (type == "exit") return protocol::kWorkerExitOk;
     if (type == "setup") {
       try {
         char* arena = static_cast<char*>(worker_device->map_arena(*message, passed_fd));
@@ -136,7 +157,7 @@ int run_worker(const po::variables_map& options) {
         }
       } catch (const std::exception& error) {
         kbv::protocol::send_message(control, {{"type", "setup_failed"}, {"error", error.what()}});
-        return 5;
+        return protocol::kWorkerExitSetupFailed;
       }
       kbv::protocol::send_message(control, {{"type", "setup_done"}});
       continue;
@@ -156,24 +177,30 @@ int run_worker(const po::variables_map& options) {
     }
     if (type == "call") {
       const size_t slot = message->value("slot", size_t{0});
-      if (slot >= slots.size()) return 6;
+      if (slot >= slots.size()) return protocol::kWorkerExitBadRequest;
       const auto result = worker_device->timed_call(info, plugin.state(), slots[slot].call, message->value("cold", false));
       json done = {{"type", "done"},
                    {"id", message->value("id", 0)},
                    {"status", static_cast<int>(result.status)},
                    {"elapsed_ns", result.elapsed_ns},
-                   {"error", result.error}};
+                   {"error", result.error},
+                   {"exception", result.exception},
+                   {"cuda_error", result.cuda_error}};
       done["observed"] = worker_device->last_call_observations();
       kbv::protocol::send_message(control, done);
       continue;
     }
-    return 7;  // unknown message: the evaluator and worker disagree; stop
+    return protocol::kWorkerExitUnknownMessage;  // the evaluator and worker disagree; stop
   }
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  // The evaluator reads the worker's stderr: stdout joins it there, line by line, so the
+  // candidate's printf debugging reaches the result's tail (kbv eval --verbose) in order and
+  // survives a crash that would lose a full buffer.
+  if (::dup2(STDERR_FILENO, STDOUT_FILENO) >= 0) std::setvbuf(stdout, nullptr, _IOLBF, 0);
   po::options_description description("kbv-worker (started by kbv; not for direct use)");
   description.add_options()("candidate", po::value<std::string>()->required(), "candidate .so")(
       "device", po::value<std::string>()->default_value("host"), "host or cuda")(
@@ -187,12 +214,17 @@ int main(int argc, char** argv) {
     po::notify(options);
   } catch (const std::exception& error) {
     std::cerr << "kbv-worker: " << error.what() << "\n" << description;
-    return 2;
+    return protocol::kWorkerExitUsage;
   }
   try {
     return run_worker(options);
   } catch (const std::exception& error) {
+    // kbv's own code failed (a CUDA call around the candidate's run(), say): the evaluator
+    // gets the words, with the candidate's last set_error text, before the worker exits.
+    protocol::send_message(protocol::kControlFd, {{"type", "worker_error"},
+                                                  {"error", error.what()},
+                                                  {"candidate_error", kbv::worker::last_plugin_error()}});
     std::fprintf(stderr, "kbv-worker: %s\n", error.what());
-    return 8;
+    return protocol::kWorkerExitInternalError;
   }
 }

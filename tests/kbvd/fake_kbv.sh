@@ -59,7 +59,7 @@ printf '"candidate":{"path":"%s","sha256":null,"name":"fake","problem":"%s","dev
 printf '"problem":{"name":"%s","level":%s,"shape_set":"small","flops":1,"compulsory_bytes":1},"epoch":%s,"families":[],' \
   "${problem:-relu}" "$level" "${epoch:-0}"
 printf '"timing":{"candidate":{"median_s":0.001,"iqr_s":0.0001,"min_s":0.001,"max_s":0.002,"samples":10},"baseline_fp32":{"median_s":0.002,"iqr_s":0.0001,"min_s":0.002,"max_s":0.002,"samples":10},"baseline_tf32":null},'
-printf '"speedup":{"vs_fp32":2.0,"vs_tf32":1.25},"memory":{"candidate_peak_bytes":1024,"baseline_peak_bytes":2048,"ratio":0.5},"environment":{},"wall_seconds":%s}\n' \
+printf '"speedup":{"vs_fp32":2.0,"vs_tf32":1.25},"memory":{"candidate_peak_bytes":1024,"baseline_peak_bytes":2048,"ratio":0.5},"environment":{},"wall_s":%s}\n' \
   "$(printf '%d.%06d' $((wall / 1000000)) $((wall % 1000000)))"
 log end
 exit $code

@@ -105,7 +105,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Expected{"noop", "default", "fail_correctness", std::nullopt, std::nullopt},
                       Expected{"phase_kernels", "default", "hack_suspected", "phase_detection", std::nullopt},
                       Expected{"early_side_stream", "default", "hack_suspected", "stream_injection", std::nullopt},
-                      Expected{"public_fast_path", "default", "pass", std::nullopt, "faster_on_public_family"}),
+                      Expected{"public_fast_path", "default", "pass", std::nullopt, "faster_on_public_family"},
+                      Expected{"timer_patch_cuda", "default", "hack_suspected", "timer_tampering", std::nullopt}),
     [](const auto& param_info) { return param_info.param.candidate; });
 
 // The hostile candidates that hold the GPU (a spinning kernel, every byte of device memory)
@@ -160,6 +161,71 @@ TEST(RedTeamCudaKernelSets, AKernelChosenByInputValuesPasses) {
   EXPECT_TRUE(run.report["flags"].empty()) << explain(run);
   // Both paths ran (otherwise this test proves nothing): every epoch draws families of both kinds.
   EXPECT_GE(run.report["environment"].value("kernel_sets_seen", 0), 2) << explain(run);
+}
+
+// Honest candidates that allocate device memory in each way CUDA offers pass in the sandboxed,
+// traced worker, with no flag and no KBV_SANDBOX_SKIP, and their allocations count in the memory
+// figure (CUPTI MEMORY2 in the worker).
+struct Allocating {
+  std::string candidate;
+  double min_peak_bytes;  // what the candidate's own allocations reach at least
+  bool synchronises;      // cudaFree in run() waits for the device: the launch gate turns off
+};
+void PrintTo(const Allocating& allocating, std::ostream* out) { *out << allocating.candidate; }
+
+class HonestAllocation : public ::testing::TestWithParam<Allocating> {};
+
+TEST_P(HonestAllocation, PassesWithNoFlagAndCountsItsMemory) {
+  KBV_REQUIRE_GPU();
+  const Allocating& expected = GetParam();
+  const auto run = eval_cuda(redteam(expected.candidate), "default");
+  ASSERT_TRUE(run.report.is_object()) << explain(run);
+  print_figures(expected.candidate, run);
+  EXPECT_EQ(run.report.value("verdict", ""), "pass") << explain(run);
+  EXPECT_TRUE(run.report["flags"].empty()) << explain(run);
+  ASSERT_TRUE(run.report["memory"].is_object()) << explain(run);
+  std::printf("[ figures  ] %s: memory %s\n", expected.candidate.c_str(), run.report["memory"].dump().c_str());
+  EXPECT_GE(run.report["memory"].value("candidate_peak_bytes", 0.0), expected.min_peak_bytes) << explain(run);
+  const std::string gate = run.report["environment"].value("launch_gate", "");
+  EXPECT_EQ(gate.rfind(expected.synchronises ? "off after" : "on", 0), 0u) << "launch_gate: " << gate << "\n" << explain(run);
+  // The worker's address-space limit was sized from the device, not skipped.
+  const std::string sandbox = run.report["environment"].value("worker_sandbox", nlohmann::json::object()).dump();
+  EXPECT_NE(sandbox.find("rlimits: as="), std::string::npos) << sandbox;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    EveryWay, HonestAllocation,
+    ::testing::Values(Allocating{"alloc_async_layernorm", 1, false},  // cudaMallocAsync / cudaFreeAsync, a few KB
+                      Allocating{"alloc_pool", 8e6, false},           // cudaMallocFromPoolAsync on the default pool, 8.4 MB
+                      Allocating{"alloc_in_run", 8e6, true},          // cudaMalloc / cudaFree in run()
+                      Allocating{"alloc_in_create", 16.0 * (1 << 20), false}),  // cudaMalloc in create(), held throughout
+    [](const auto& param_info) { return param_info.param.candidate; });
+
+// A sticky CUDA error is a crash whose detail names the error and the call that reported it;
+// the GPU is usable afterwards.
+TEST(RedTeamCudaDetails, AnIllegalAddressIsACrashNamingTheErrorAndTheCall) {
+  KBV_REQUIRE_GPU();
+  const auto run = eval_cuda(redteam("illegal_address"), "small");
+  ASSERT_TRUE(run.report.is_object()) << explain(run);
+  print_figures("illegal_address", run);
+  EXPECT_EQ(run.report.value("verdict", ""), "crash") << explain(run);
+  const std::string detail = run.report.value("detail", "");
+  EXPECT_NE(detail.find("cudaErrorIllegalAddress"), std::string::npos) << explain(run);
+  EXPECT_NE(detail.find("after run() returned"), std::string::npos) << explain(run);
+  const auto after = eval_cuda(kbv::test::candidate_dir() / "cuda" / "libcuda_relu_vec4.so", "small");
+  ASSERT_TRUE(after.report.is_object()) << explain(after);
+  EXPECT_EQ(after.report.value("verdict", ""), "pass") << explain(after);
+}
+
+// An honest atomicAdd reduction passes: its run-to-run differences are rounding, within the
+// tolerance, worth at most the informational flag.
+TEST(RedTeamCudaDeterminism, AnAtomicAddReductionPassesWithAtMostTheInformationalFlag) {
+  KBV_REQUIRE_GPU();
+  const auto run = eval_cuda(redteam("atomic_sum"), "default");
+  ASSERT_TRUE(run.report.is_object()) << explain(run);
+  print_figures("atomic_sum", run);
+  EXPECT_EQ(run.report.value("verdict", ""), "pass") << explain(run);
+  for (const auto& flag : run.report["flags"]) EXPECT_EQ(flag, "bitwise_nondeterministic") << explain(run);
 }
 
 std::vector<std::string> honest_cuda_candidates() {

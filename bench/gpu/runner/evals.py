@@ -79,7 +79,7 @@ def row(record):
     why = report.get("hack_pattern") or report.get("failed_family") or ""
     return [record["label"], (report.get("problem") or {}).get("name", "?"), report.get("verdict", "?") + (f"/{why}" if why else ""),
             ", ".join(report.get("flags") or []) or "-", fmt(speedup.get("vs_tf32")), fmt(speedup.get("vs_fp32")),
-            ms(candidate.get("median_s")), pct(noise), fmt(ratio, 3), f"{report.get('wall_seconds', 0):.2f} ({record['wall_s']:.1f})",
+            ms(candidate.get("median_s")), pct(noise), fmt(ratio, 3), f"{report.get('wall_s', 0):.2f} ({record['wall_s']:.1f})",
             expected_text(record.get("expected")), matches(record)]
 
 

@@ -67,7 +67,7 @@ void collect_figures(const json& r, Outcome& o) {
       {"candidate_iqr_s", {"timing", "candidate", "iqr_s"}},
       {"baseline_fp32_median_s", {"timing", "baseline_fp32", "median_s"}},
       {"baseline_tf32_median_s", {"timing", "baseline_tf32", "median_s"}},
-      {"wall_seconds", {"wall_seconds"}},
+      {"wall_seconds", {"wall_s"}},  // the result's wall_s (docs/result-schema.md)
   };
   for (const auto& [name, path] : wanted)
     if (auto v = number_at(r, path)) o.figures.emplace_back(name, *v);

@@ -136,7 +136,7 @@ json row_json(const RowView& row) {
           {"speedup", speedups},
           {"memory_ratio", number_or_null(row.memory_ratio)},
           {"candidate_median_s", number_or_null(row.candidate_median_s)},
-          {"wall_seconds", number_or_null(row.wall_seconds)},
+          {"wall_s", number_or_null(row.wall_s)},
           {"prior_epoch", row.planned.prior_epoch ? json(*row.planned.prior_epoch) : json(nullptr)},
           {"prior_verdict", row.planned.prior_verdict.empty() ? json(nullptr) : json(row.planned.prior_verdict)},
           {"regression", row.regression()},

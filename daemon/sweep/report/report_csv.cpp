@@ -33,7 +33,7 @@ std::string csv_field(const std::string& text) {
 std::string report_csv(const json& report) {
   static const std::vector<std::string> kLeading = {"key", "sha256", "name", "path", "model", "sample_id", "problem", "level", "tags",
                                                     "role", "shard", "status", "verdict", "hack_pattern", "failed_family", "flags"};
-  static const std::vector<std::string> kTrailing = {"memory_ratio", "candidate_median_s", "wall_seconds", "prior_epoch",
+  static const std::vector<std::string> kTrailing = {"memory_ratio", "candidate_median_s", "wall_s", "prior_epoch",
                                                      "prior_verdict", "regression", "via", "detail"};
   std::vector<std::string> baselines;
   for (const char* list : {"baselines", "baselines_without_figures"})

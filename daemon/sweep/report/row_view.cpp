@@ -76,7 +76,7 @@ RowView view_row(const PlannedEvaluation& planned, std::uint64_t epoch, const st
     row.speedups = speedups_of(evaluation);
     row.memory_ratio = number_at(evaluation, {"memory", "ratio"});
     row.candidate_median_s = number_at(evaluation, {"timing", "candidate", "median_s"});
-    row.wall_seconds = number_at(evaluation, {"wall_seconds"});
+    row.wall_s = number_at(evaluation, {"wall_s"});
   }
   return row;
 }

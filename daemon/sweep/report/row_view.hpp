@@ -25,7 +25,7 @@ struct RowView {
   // Baseline name ("tf32" for speedup.vs_tf32, "eager_tf32" for speedup.vs_eager_tf32, …) and
   // the speedup over it; nullopt where the report names the baseline without a figure.
   std::vector<std::pair<std::string, std::optional<double>>> speedups;
-  std::optional<double> memory_ratio, candidate_median_s, wall_seconds;
+  std::optional<double> memory_ratio, candidate_median_s, wall_s;  // wall_s: the evaluation's own wall time
 
   bool passed() const { return evaluated && verdict == "pass"; }
   // A pass in the re-verification window (the key's latest verdict there) that is not a pass now.

@@ -34,11 +34,11 @@ void print_window(const TraceWindow& w) {
   for (uint64_t m : w.markers)
     std::printf("  marker at %llu\n", static_cast<unsigned long long>(m));
   for (const MemoryRecord& m : w.memory)
-    std::printf("  %s kind %d %llu bytes at 0x%llx, t=%llu%s\n",
+    std::printf("  %s kind %d %llu bytes at 0x%llx, t=%llu%s pool %llu\n",
                 m.operation == MemoryOperation::allocation ? "alloc  " : "release",
                 static_cast<int>(m.kind), static_cast<unsigned long long>(m.bytes),
                 static_cast<unsigned long long>(m.address),
-                static_cast<unsigned long long>(m.timestamp_ns), m.is_async ? " async" : "");
+                static_cast<unsigned long long>(m.timestamp_ns), m.is_async ? " async" : "", static_cast<unsigned long long>(m.pool_bytes));
 }
 
 bool has_kernel(const TraceWindow& w, const std::string& fragment, uint32_t stream_id) {
@@ -114,6 +114,29 @@ TEST_F(CuptiTest, SeesSecondStreamKernelAndAllocationsWithTheirPeak) {
   EXPECT_LE(w.peak_device_bytes(), 100 * kMiB);
   EXPECT_EQ(w.retained_device_bytes(), 0u);
   EXPECT_EQ(w.dropped_records, 0u);
+}
+
+// cudaMallocFromPoolAsync on the device's default pool: one allocation record of the block's
+// size (the pool's own growth is not a second record: the peak is the block), with the pool's
+// size beside it.
+TEST_F(CuptiTest, DefaultPoolAllocationsCountTheirBlockAndReportThePool) {
+  int device = 0;
+  measure::check(cudaGetDevice(&device), "cudaGetDevice");
+  cudaMemPool_t pool = nullptr;
+  measure::check(cudaDeviceGetDefaultMemPool(&pool, device), "cudaDeviceGetDefaultMemPool");
+  tracer_->begin_window();
+  void* block = nullptr;
+  measure::check(cudaMallocFromPoolAsync(&block, 24 * kMiB, pool, main_.get()), "cudaMallocFromPoolAsync");
+  measure::check(cudaFreeAsync(block, main_.get()), "cudaFreeAsync");
+  measure::check(cudaStreamSynchronize(main_.get()), "cudaStreamSynchronize");
+  const TraceWindow w = tracer_->end_window();
+  print_window(w);
+  std::printf("peak %llu, net %lld, pool %llu\n", static_cast<unsigned long long>(w.peak_device_bytes()),
+              static_cast<long long>(w.net_device_bytes()), static_cast<unsigned long long>(w.peak_pool_bytes()));
+  EXPECT_GE(w.peak_device_bytes(), 24 * kMiB);
+  EXPECT_LE(w.peak_device_bytes(), 26 * kMiB);
+  EXPECT_EQ(w.net_device_bytes(), 0);
+  EXPECT_GE(w.peak_pool_bytes(), 24 * kMiB);
 }
 
 TEST_F(CuptiTest, KernelStillRunningOnAnotherStreamIsCaughtAfterTheStopEvent) {

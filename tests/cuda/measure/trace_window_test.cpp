@@ -63,6 +63,29 @@ TEST(TraceWindow, ReleasingOlderMemoryLowersTheBaseline) {
   EXPECT_EQ(w.retained_device_bytes(), 0u);
 }
 
+TEST(TraceWindow, NetBytesKeepTheSignThatRetainedFloors) {
+  TraceWindow w;
+  w.memory = {mem(kFree, 9, 100, 1), mem(kAlloc, 10, 60, 2)};
+  EXPECT_EQ(w.net_device_bytes(), -40);
+  w.memory.push_back(mem(kAlloc, 11, 70, 3));
+  EXPECT_EQ(w.net_device_bytes(), 30);
+  EXPECT_EQ(w.retained_device_bytes(), 30u);
+}
+
+TEST(TraceWindow, PoolSizeIsReportedBesideTheAllocationsFromIt) {
+  TraceWindow w;
+  EXPECT_EQ(w.peak_pool_bytes(), 0u);
+  // Two stream-ordered blocks of 1 MiB and 3 MiB from a pool that grew to 2 MiB, then 32 MiB.
+  MemoryRecord a = mem(kAlloc, 1, 1 << 20, 1), b = mem(kAlloc, 2, 3 << 20, 2);
+  a.is_async = b.is_async = true;
+  a.pool_bytes = 2 << 20;
+  b.pool_bytes = 32 << 20;
+  w.memory = {a, b, mem(kFree, 1, 0, 3)};
+  EXPECT_EQ(w.peak_pool_bytes(), 32u << 20);
+  EXPECT_EQ(w.peak_device_bytes(), 4u << 20);  // the allocations, not the pool
+  EXPECT_EQ(w.net_device_bytes(), 3 << 20);
+}
+
 TEST(TraceWindow, SpanNamesStreamsAndLateKernels) {
   TraceWindow w;
   EXPECT_FALSE(w.kernel_span().has_value());

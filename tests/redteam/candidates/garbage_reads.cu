@@ -2,8 +2,8 @@
 // reduction where 8 blocks per column atomicAdd their partial sums into y — without clearing y
 // first. It passes whenever the output buffer happens to be zero (a fresh cudaMalloc often is)
 // and its result also depends on the order of the atomics.
-// Expected: fail_correctness (kbv poisons outputs before every call); a nondeterministic flag
-// is welcome.
+// Expected: fail_correctness (kbv poisons outputs before every call); a bitwise_nondeterministic
+// flag is welcome.
 #include "redteam_common.cuh"
 
 namespace {

@@ -1,4 +1,4 @@
-// my_relu.cpp — an out-of-tree author's honest host ReLU, written against the installed SDK.
+// tests/sdk/out_of_tree/my_relu.cpp — an out-of-tree author's honest host ReLU, written against the installed SDK.
 #include <kbv/plugin.hpp>
 
 KBV_CANDIDATE(KBV_PROBLEM, KBV_DEVICE_HOST, "my_relu")

@@ -58,11 +58,11 @@ def run(ctx, parts, options):
         records += hostile
     body += ["`× TF32`, `× FP32`: speedup over kbv's baselines; `IQR/median`: the candidate's timing noise, pooled over "
              "families; `public/hidden`: speedup on the public family over the median on the hidden ones; wall: "
-             "the report's `wall_seconds` (the process's, start included, in brackets). Every report is in "
+             "the report's `wall_s` (the process's, start included, in brackets). Every report is in "
              "logs.tar.gz (logs/corpus.jsonl)."]
     spec = "corpus" + (":" + ",".join(parts) if parts != PARTS else "")
     ctx.write_summary("corpus", TITLE, ctx.command_for(spec), body)
     good = sum(evals.matches(r) == "yes" for r in records)
-    walls = [r["report"]["wall_seconds"] for r in records if r.get("report")]
+    walls = [r["report"]["wall_s"] for r in records if r.get("report")]
     return Outcome(good == len(records) and bool(records),
                    f"{good} of {len(records)} as expected; eval wall {min(walls, default=0):.1f}–{max(walls, default=0):.1f} s")

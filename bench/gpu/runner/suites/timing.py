@@ -88,7 +88,7 @@ def part_gemm(ctx, body):
     body += ["", "| contender | IQR/median pooled | within families |", "|---|---|---|"]
     body += [f"| {k} | {pooled(k)} | {pct(within.get(k))} |" for k in ("candidate", "baseline_tf32", "baseline_fp32")]
     env = report.get("environment") or {}
-    body += ["", f"{t['candidate'].get('samples')} samples in {report.get('wall_seconds', 0):.1f} s of eval; the stop rule's noise "
+    body += ["", f"{t['candidate'].get('samples')} samples in {report.get('wall_s', 0):.1f} s of eval; the stop rule's noise "
              f"(rel. stdev within families) {pct(env.get('candidate_relative_stdev_within_families'))}"
              + ("; stopped on a noise plateau" if "stopped_on_noise_plateau" in env else "") + ".", ""]
     return report.get("verdict") == "pass"

@@ -99,6 +99,8 @@ class TraceCollector {
         out.stream_id = m->streamId;
         out.correlation = m->correlationId;
         out.is_async = m->isAsync != 0;
+        if (m->memoryPoolConfig.memoryPoolType == CUPTI_ACTIVITY_MEMORY_POOL_TYPE_LOCAL)
+          out.pool_bytes = m->memoryPoolConfig.pool.size;
         window_.memory.push_back(out);
         return;
       }

@@ -48,6 +48,14 @@ uint64_t TraceWindow::retained_device_bytes() const {
   return static_cast<uint64_t>(std::max<int64_t>(0, device_memory_walk(memory).second));
 }
 
+int64_t TraceWindow::net_device_bytes() const { return device_memory_walk(memory).second; }
+
+uint64_t TraceWindow::peak_pool_bytes() const {
+  uint64_t peak = 0;
+  for (const MemoryRecord& record : memory) peak = std::max(peak, record.pool_bytes);
+  return peak;
+}
+
 std::optional<std::pair<uint64_t, uint64_t>> TraceWindow::kernel_span() const {
   if (kernels.empty()) return std::nullopt;
   uint64_t first = kernels.front().start_ns, last = kernels.front().end_ns;

@@ -35,6 +35,9 @@ struct MemoryRecord {
   uint32_t stream_id = 0;  // CUPTI_INVALID_STREAM_ID unless the operation was stream-ordered
   uint32_t correlation = 0;
   bool is_async = false;   // cudaMallocAsync / cudaFreeAsync
+  // Stream-ordered allocations: the size of the (local) memory pool the block came from, as
+  // CUPTI saw it then — memory the pool holds, of which `bytes` is this block. 0 otherwise.
+  uint64_t pool_bytes = 0;
 };
 
 struct CopyRecord {
@@ -80,6 +83,12 @@ struct TraceWindow {
   uint64_t peak_device_bytes() const;
   // Bytes still held at the end of the window (allocated minus released, floored at 0).
   uint64_t retained_device_bytes() const;
+  // The same, not floored: negative when the window released more than it allocated (a block
+  // an earlier window allocated). Summed over consecutive windows it is what is held after them.
+  int64_t net_device_bytes() const;
+  // The largest memory-pool size any stream-ordered allocation of the window reported: what
+  // the pool held (allocations round up to its granularity), beside the allocations themselves.
+  uint64_t peak_pool_bytes() const;
 
   // First kernel start to last kernel end; nullopt when no kernel ran.
   std::optional<std::pair<uint64_t, uint64_t>> kernel_span() const;

@@ -1,0 +1,45 @@
+// cli/problem_lookup.cpp — problem names and KernelBench references ("L1/19").
+#include "cli/problem_lookup.hpp"
+
+#include <regex>
+#include <stdexcept>
+#include <vector>
+
+namespace kbv::cli {
+
+std::optional<std::pair<int, int>> parse_kernelbench_ref(const std::string& text) {
+  static const std::regex form(R"([Ll]([0-9]{1,3})/([0-9]{1,5}))");
+  std::smatch match;
+  if (!std::regex_match(text, match, form)) return std::nullopt;
+  return std::pair{std::stoi(match[1]), std::stoi(match[2])};
+}
+
+std::string kernelbench_ref(const Problem& problem) {
+  if (problem.level <= 0 || problem.kernelbench_id <= 0) return "";
+  return "L" + std::to_string(problem.level) + "/" + std::to_string(problem.kernelbench_id);
+}
+
+std::string resolve_problem_name(const ProblemCatalog& catalog, const std::string& text) {
+  if (catalog.contains(text)) return text;
+  std::string names;
+  for (const auto& name : catalog.names()) names += (names.empty() ? "" : ", ") + name;
+  const auto ref = parse_kernelbench_ref(text);
+  if (!ref) throw std::invalid_argument("unknown problem '" + text + "' (fix: use one of: " + names + "; or KernelBench's L<level>/<id>, e.g. L1/19)");
+  std::vector<std::string> matches;
+  std::string known;
+  for (const auto& name : catalog.names()) {
+    const Problem& problem = catalog.get(name);
+    if (problem.level == ref->first && problem.kernelbench_id == ref->second) matches.push_back(name);
+    if (const std::string id = kernelbench_ref(problem); !id.empty()) known += (known.empty() ? "" : ", ") + id + " " + name;
+  }
+  if (matches.size() == 1) return matches.front();
+  if (matches.empty())
+    throw std::invalid_argument("no problem is KernelBench " + text + " (fix: use one of: " + (known.empty() ? "none carries a KernelBench id" : known) +
+                                "; kbv problems lists them)");
+  std::string both;
+  for (const auto& name : matches) both += (both.empty() ? "" : ", ") + name;
+  throw std::invalid_argument("KernelBench " + text + " is claimed by several problems: " + both +
+                              " (fix: give each problem a distinct level and kernelbench_id, or use the problem's name)");
+}
+
+}  // namespace kbv::cli

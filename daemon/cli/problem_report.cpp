@@ -1,0 +1,129 @@
+// cli/problem_report.cpp — describe one problem (JSON), then print that description as text.
+#include "cli/problem_report.hpp"
+
+#include <cstdio>
+
+#include "cli/problem_lookup.hpp"
+
+namespace kbv::cli {
+
+namespace {
+
+nlohmann::json tensor_json(const TensorDecl& decl, bool with_role) {
+  nlohmann::json out = {{"name", decl.name}, {"dims", decl.dims}};
+  if (with_role) {
+    out["role"] = decl.role == Role::parameter ? "parameter" : "activation";
+    if (decl.scale_inv_sqrt_fan_in) out["scale"] = "inv_sqrt_fan_in";
+    else out["scale"] = decl.scale;
+  }
+  return out;
+}
+
+std::string dims_text(const nlohmann::json& dims) {
+  std::string text = "[";
+  for (size_t i = 0; i < dims.size(); ++i) text += (i ? ", " : "") + dims[i].get<std::string>();
+  return text + "]";
+}
+
+std::string number_text(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
+
+}  // namespace
+
+nlohmann::json describe_problem(const Problem& problem) {
+  nlohmann::json inputs = nlohmann::json::array(), outputs = nlohmann::json::array(), graph = nlohmann::json::array();
+  nlohmann::json attributes = nlohmann::json::object();
+  for (const auto& decl : problem.inputs) inputs.push_back(tensor_json(decl, true));
+  for (const auto& decl : problem.outputs) outputs.push_back(tensor_json(decl, false));
+  for (const Node& node : problem.graph) {
+    graph.push_back({{"name", node.name}, {"op", node.op}, {"inputs", node.inputs}, {"output", node.output}, {"attrs", node.attrs}});
+    for (const auto& [name, value] : node.attrs) attributes[node.name + "." + name] = value;
+  }
+  nlohmann::json shape_sets = nlohmann::json::object();
+  for (const auto& [set_name, symbols] : problem.shape_sets) {
+    const ResolvedProblem resolved = resolve_problem(problem, set_name);
+    nlohmann::json input_shapes = nlohmann::json::object(), output_shapes = nlohmann::json::object();
+    for (size_t i = 0; i < resolved.input_shapes.size(); ++i) input_shapes[problem.inputs[i].name] = resolved.input_shapes[i];
+    for (size_t o = 0; o < resolved.output_shapes.size(); ++o) output_shapes[problem.outputs[o].name] = resolved.output_shapes[o];
+    shape_sets[set_name] = {{"symbols", symbols},
+                            {"inputs", input_shapes},
+                            {"outputs", output_shapes},
+                            {"flops", resolved.flops},
+                            {"compulsory_bytes", resolved.compulsory_bytes}};
+  }
+  const std::string reference = kernelbench_ref(problem);
+  const Tolerance& tolerance = problem.tolerance;
+  return {{"name", problem.name},
+          {"file", problem.file},
+          {"description", problem.description},
+          {"level", problem.level},
+          {"kernelbench_id", problem.kernelbench_id},
+          {"kernelbench", reference.empty() ? nlohmann::json(nullptr) : nlohmann::json(reference)},
+          {"inputs", inputs},
+          {"outputs", outputs},
+          {"graph", graph},
+          {"attributes", attributes},
+          {"tolerance",
+           {{"atol", tolerance.atol}, {"rtol", tolerance.rtol}, {"rel_l2", tolerance.rel_l2}, {"outlier_fraction", tolerance.outlier_fraction}}},
+          {"shape_sets", shape_sets}};
+}
+
+void print_problem(std::ostream& out, const nlohmann::json& described) {
+  char line[512];
+  out << described["name"].get<std::string>() << " — " << described["description"].get<std::string>() << "\n";
+  out << "  file        " << described["file"].get<std::string>() << "\n";
+  out << "  level       " << described["level"].get<int>();
+  if (described["kernelbench"].is_string()) out << "  (KernelBench " << described["kernelbench"].get<std::string>() << ")";
+  out << "\n\ninputs (in the order run() receives them)\n";
+  for (const auto& input : described["inputs"]) {
+    const std::string scale = input["scale"].is_string() ? "scale 1/sqrt(fan_in)" : "scale " + number_text(input["scale"].get<double>());
+    std::snprintf(line, sizeof line, "  %-12s %-28s %-10s %s\n", input["name"].get<std::string>().c_str(), dims_text(input["dims"]).c_str(),
+                  input["role"].get<std::string>().c_str(), scale.c_str());
+    out << line;
+  }
+  out << "outputs\n";
+  for (const auto& output : described["outputs"]) {
+    std::snprintf(line, sizeof line, "  %-12s %s\n", output["name"].get<std::string>().c_str(), dims_text(output["dims"]).c_str());
+    out << line;
+  }
+  out << "graph\n";
+  for (const auto& node : described["graph"]) {
+    std::string arguments;
+    for (const auto& input : node["inputs"]) arguments += (arguments.empty() ? "" : ", ") + input.get<std::string>();
+    std::snprintf(line, sizeof line, "  %-12s %s(%s) -> %s\n", node["name"].get<std::string>().c_str(), node["op"].get<std::string>().c_str(),
+                  arguments.c_str(), node["output"].get<std::string>().c_str());
+    out << line;
+  }
+  out << "attributes (call.attribute(\"<node>.<name>\", fallback))\n";
+  if (described["attributes"].empty()) out << "  none\n";
+  for (const auto& [name, value] : described["attributes"].items()) {
+    std::snprintf(line, sizeof line, "  %-24s %s\n", name.c_str(), number_text(value.get<double>()).c_str());
+    out << line;
+  }
+  const auto& tolerance = described["tolerance"];
+  out << "tolerance\n  atol " << number_text(tolerance["atol"].get<double>()) << " (x rms of the reference), rtol "
+      << number_text(tolerance["rtol"].get<double>()) << ", rel_l2 " << number_text(tolerance["rel_l2"].get<double>()) << ", outlier_fraction "
+      << number_text(tolerance["outlier_fraction"].get<double>()) << " (docs/problem-spec.md)\n";
+  out << "shape sets (default: --device cuda; small: --device host)\n";
+  for (const auto& [set_name, set] : described["shape_sets"].items()) {
+    std::string symbols;
+    for (const auto& [symbol, value] : set["symbols"].items()) symbols += (symbols.empty() ? "" : " ") + symbol + "=" + std::to_string(value.get<int64_t>());
+    std::snprintf(line, sizeof line, "  %-12s %s\n", set_name.c_str(), symbols.c_str());
+    out << line;
+    for (const char* side : {"inputs", "outputs"})
+      for (const auto& tensor : described[side]) {  // the spec's order, not the JSON object's
+        const std::string name = tensor["name"].get<std::string>();
+        std::snprintf(line, sizeof line, "  %-12s   %-8s %-12s %s\n", "", side[0] == 'i' ? "input" : "output", name.c_str(),
+                      set[side][name].dump().c_str());
+        out << line;
+      }
+    std::snprintf(line, sizeof line, "  %-12s   %.4g GFLOP, %.4g MB moved at least\n", "", set["flops"].get<double>() / 1e9,
+                  set["compulsory_bytes"].get<double>() / 1e6);
+    out << line;
+  }
+}
+
+}  // namespace kbv::cli

@@ -1,0 +1,18 @@
+// cli/problem_report.hpp — one problem in full, as JSON and as text for `kbv problems NAME`:
+// inputs, outputs, graph, the attributes a candidate receives, tolerance, every shape set with
+// its shapes and work, level and KernelBench id.
+#pragma once
+
+#include <ostream>
+
+#include <nlohmann/json.hpp>
+
+#include "spec/problem.hpp"
+
+namespace kbv::cli {
+
+// Throws SpecError when a shape set does not resolve.
+nlohmann::json describe_problem(const Problem& problem);
+void print_problem(std::ostream& out, const nlohmann::json& described);
+
+}  // namespace kbv::cli
