@@ -75,6 +75,16 @@ standalone: {device: cuda, gpus: [0, 2], jobs: 3, timeout_s: 600, shapes: small,
   EXPECT_TRUE(c.issues.empty());
 }
 
+TEST(SweepConfig, TheShippedExampleParses) {
+  const auto c = load_sweep_config(std::filesystem::path(KBV_TEST_SOURCE_DIR) / "configs" / "sweep.yaml");
+  EXPECT_EQ(c.name, "nightly");
+  EXPECT_EQ(c.mode, Mode::kbvd);
+  EXPECT_EQ(c.sources.size(), 2u);
+  EXPECT_TRUE(c.standalone.gpus.empty()) << "auto";
+  EXPECT_TRUE(c.kbvd.socket.empty()) << "the default socket";
+  EXPECT_TRUE(c.issues.empty());
+}
+
 TEST(SweepConfig, DefaultsAreTheDocumentedOnes) {
   const auto c = parse_sweep_config("output_dir: /tmp/out\n", kFile);
   EXPECT_EQ(c.name, "sweep");
