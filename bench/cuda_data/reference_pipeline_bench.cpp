@@ -3,7 +3,7 @@
 // device reference stays within seconds on an H200. The comparison columns: a poisoned output
 // (non-finite branch), zeros (finite branch) in two passes, the reference's summary, zeros
 // against the summary (one pass), every trivial output of a family in one pass, and a recheck
-// (fp32 against fp32).
+// (fp32 against fp32); then the exact draw of the problem's inputs for each input family.
 //
 //   kbv_bench_cuda_data [--shapes default|small] [problem ...]
 #include <cuda_runtime_api.h>
@@ -22,6 +22,8 @@
 #include "data/poison.hpp"
 #include "data/reference_graph.hpp"
 #include "data/reference_ops.hpp"
+#include "inputs/epoch_plan.hpp"
+#include "inputs/family_names.hpp"
 #include "spec/catalog.hpp"
 
 namespace {
@@ -57,8 +59,7 @@ void run_problem(const kbv::ResolvedProblem& problem, cudaStream_t stream) {
     double* f64 = inputs_f64.back().get();
     generate += time_ms(stream, [&] {
       kbv::cuda::generate_inputs_on_device(f32, count, kbv::inputs::Family::normal, {}, kSeed,
-                                           static_cast<uint32_t>(i),
-                                           shape.empty() ? 1 : static_cast<uint64_t>(shape.back()),
+                                           static_cast<uint32_t>(i), kbv::inputs::axes_of_shape(shape.data(), shape.size()),
                                            problem.input_scale(i), stream);
     });
     widen += time_ms(stream, [&] { kbv::cuda::widen_f32_to_f64(f32, f64, count, stream); });
@@ -107,11 +108,31 @@ void run_problem(const kbv::ResolvedProblem& problem, cudaStream_t stream) {
     });
     // A timed output's recheck: fp32 against the TF32 baseline's fp32 output, finite values.
     DeviceBuffer<float> baseline(static_cast<size_t>(count));
-    kbv::cuda::generate_inputs_on_device(baseline.get(), count, kbv::inputs::Family::normal, {}, kSeed + 1, 0, 1, 1.0, stream);
+    kbv::cuda::generate_inputs_on_device(baseline.get(), count, kbv::inputs::Family::normal, {}, kSeed + 1, 0,
+                                         kbv::inputs::axes_of_shape(&count, 1), 1.0, stream);
     recheck += time_ms(stream, [&] { (void)kbv::cuda::compare_on_device(candidate.get(), baseline.get(), count, tolerance, stream); });
   }
   std::printf("%-22s %8.3g %8.2f %6.2f %6.2f %9.2f %6.2f %8.2f %8.2f %7.2f %8.2f %7.2f %7.2f\n", problem.problem.name.c_str(), elements,
               generate, widen, checksum, reference, poison, compare_poisoned, compare_zeros, summary, compare_summarised, trivial, recheck);
+  // The exact draw of every input, family by family (the structured families read a Philox block
+  // per axis per element; every family costs one such draw per correctness trial).
+  std::string by_family;
+  const kbv::inputs::SecretKey public_key = kbv::inputs::SecretKey::from_bytes({});
+  for (uint32_t f = 0; f < kbv::inputs::kFamilyCount; ++f) {
+    const auto family = static_cast<kbv::inputs::Family>(f);
+    const kbv::inputs::FamilyDraw draw = kbv::inputs::draw_family(public_key, 0, problem.problem.name, family, 0);
+    const float ms = time_ms(stream, [&] {
+      for (size_t i = 0; i < problem.input_shapes.size(); ++i) {
+        const kbv::Shape& shape = problem.input_shapes[i];
+        kbv::cuda::generate_inputs_on_device(inputs_f32[i].get(), kbv::numel(shape), family, draw.params, kSeed, static_cast<uint32_t>(i),
+                                             kbv::inputs::axes_of_shape(shape.data(), shape.size()), problem.input_scale(i), stream);
+      }
+    });
+    char item[64];
+    std::snprintf(item, sizeof item, " %s %.2f", std::string(kbv::inputs::family_name(family)).c_str(), ms);
+    by_family += item;
+  }
+  std::printf("  generate by family (ms):%s\n", by_family.c_str());
   // A lone conv2d: its fp64 reference (im2col in chunks, then Dgemm) at several im2col budgets;
   // small chunks can stay in L2 (60 MiB on the H200) between im2col and the GEMM.
   if (problem.problem.graph.size() == 1 && problem.problem.graph[0].op == "conv2d") {

@@ -195,6 +195,7 @@ int export_command(const std::vector<std::string>& args) {
     if (draw.hidden) {
       manifest["epoch"] = epoch;
       manifest["family_param"] = draw.params.a;
+      manifest["family_params"] = {{"a", draw.params.a}, {"b", draw.params.b}, {"structure_seed", draw.params.structure}};
     }
     // Written last and renamed into place: a manifest means a complete export.
     const fs::path manifest_path = out / "manifest.json";

@@ -4,6 +4,8 @@
 #include <cstdio>
 
 #include "cli/problem_lookup.hpp"
+#include "eval/class_probe.hpp"
+#include "inputs/family_classes.hpp"
 
 namespace kbv::cli {
 
@@ -68,7 +70,16 @@ nlohmann::json describe_problem(const Problem& problem) {
           {"attributes", attributes},
           {"tolerance",
            {{"atol", tolerance.atol}, {"rtol", tolerance.rtol}, {"rel_l2", tolerance.rel_l2}, {"outlier_fraction", tolerance.outlier_fraction}}},
-          {"shape_sets", shape_sets}};
+          {"shape_sets", shape_sets},
+          {"degenerate_classes", degenerate_classes_json(problem)}};
+}
+
+nlohmann::json degenerate_classes_json(const Problem& problem) {
+  // eval/class_probe.hpp: host, small shapes, a fixed public key.
+  nlohmann::json degenerate = nlohmann::json::array();
+  for (const eval::ClassProbe& probe : eval::probe_classes(resolve_problem(problem, "small")))
+    if (probe.degenerate()) degenerate.push_back({{"class", std::string(inputs::class_name(probe.family_class))}, {"reason", probe.reason()}});
+  return degenerate;
 }
 
 void print_problem(std::ostream& out, const nlohmann::json& described) {
@@ -107,6 +118,10 @@ void print_problem(std::ostream& out, const nlohmann::json& described) {
   out << "tolerance\n  atol " << number_text(tolerance["atol"].get<double>()) << " (x rms of the reference), rtol "
       << number_text(tolerance["rtol"].get<double>()) << ", rel_l2 " << number_text(tolerance["rel_l2"].get<double>()) << ", outlier_fraction "
       << number_text(tolerance["outlier_fraction"].get<double>()) << " (docs/problem-spec.md)\n";
+  out << "degenerate classes (hidden families no epoch can test here: a trivial output passes them)\n";
+  if (described["degenerate_classes"].empty()) out << "  none\n";
+  for (const auto& entry : described["degenerate_classes"])
+    out << "  " << entry["class"].get<std::string>() << ": " << entry["reason"].get<std::string>() << "\n";
   out << "shape sets (default: --device cuda; small: --device host)\n";
   for (const auto& [set_name, set] : described["shape_sets"].items()) {
     std::string symbols;

@@ -13,6 +13,8 @@ namespace kbv::cli {
 
 // Throws SpecError when a shape set does not resolve.
 nlohmann::json describe_problem(const Problem& problem);
+// The classes of hidden families that are degenerate for `problem` ([{class, reason}]).
+nlohmann::json degenerate_classes_json(const Problem& problem);
 void print_problem(std::ostream& out, const nlohmann::json& described);
 
 }  // namespace kbv::cli

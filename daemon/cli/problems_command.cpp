@@ -30,21 +30,24 @@ const CommandHelp kHelp = {
 
 int list_problems(const ProblemCatalog& catalog, bool json) {
   nlohmann::json list = nlohmann::json::array();
-  if (!json) std::printf("%-24s %5s %-11s %14s %14s  %s\n", "problem", "level", "kernelbench", "GFLOP", "MB moved", "default shapes");
+  if (!json) std::printf("%-24s %5s %-11s %14s %14s  %-18s %s\n", "problem", "level", "kernelbench", "GFLOP", "MB moved", "degenerate classes", "default shapes");
   for (const auto& name : catalog.names()) {
     const Problem& problem = catalog.get(name);
     const ResolvedProblem resolved = resolve_problem(problem, "default");
     const std::string reference = kernelbench_ref(problem);
+    const nlohmann::json degenerate = degenerate_classes_json(problem);
+    std::string degenerate_names;
+    for (const auto& entry : degenerate) degenerate_names += (degenerate_names.empty() ? "" : ",") + entry["class"].get<std::string>();
     std::string shapes;
     for (size_t i = 0; i < resolved.input_shapes.size(); ++i) shapes += (i ? " " : "") + problem.inputs[i].name + to_string(resolved.input_shapes[i]);
     if (json)
       list.push_back({{"name", name}, {"level", problem.level}, {"kernelbench_id", problem.kernelbench_id},
                       {"kernelbench", reference.empty() ? nlohmann::json(nullptr) : nlohmann::json(reference)},
                       {"description", problem.description}, {"flops", resolved.flops}, {"compulsory_bytes", resolved.compulsory_bytes},
-                      {"file", problem.file}});
+                      {"file", problem.file}, {"degenerate_classes", degenerate}});
     else
-      std::printf("%-24s %5d %-11s %14.2f %14.1f  %s\n", name.c_str(), problem.level, reference.empty() ? "-" : reference.c_str(),
-                  resolved.flops / 1e9, resolved.compulsory_bytes / 1e6, shapes.c_str());
+      std::printf("%-24s %5d %-11s %14.2f %14.1f  %-18s %s\n", name.c_str(), problem.level, reference.empty() ? "-" : reference.c_str(),
+                  resolved.flops / 1e9, resolved.compulsory_bytes / 1e6, degenerate_names.empty() ? "none" : degenerate_names.c_str(), shapes.c_str());
   }
   if (json) std::cout << list.dump(2) << "\n";
   else std::cout << "kbv problems NAME shows one in full\n";

@@ -57,6 +57,16 @@ void print_summary(std::ostream& out, const eval::EvalResult& result) {
     }
     out << "\n";
   }
+  if (!result.classes.empty()) {
+    // Which family tested each kind of input, and which kinds nothing tested.
+    out << "classes   ";
+    for (const auto& family_class : result.classes)
+      out << " " << family_class.name << "=" << (family_class.gating_family.empty() ? "DEGENERATE" : family_class.gating_family);
+    out << "\n";
+    for (const auto& family_class : result.classes)
+      if (family_class.gating_family.empty())
+        out << "untested   class " << family_class.name << " is degenerate for this problem (" << family_class.reason << ")\n";
+  }
   if (result.candidate_time) {
     out << "timing     candidate " << format_seconds(result.candidate_time->median_s) << " median (IQR "
         << format_seconds(result.candidate_time->iqr_s) << ", " << result.candidate_time->samples << " samples)";

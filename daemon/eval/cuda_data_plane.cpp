@@ -135,7 +135,7 @@ class CudaDataPlane final : public DataPlane {
     const SlotPlaces& place = places_.at(static_cast<size_t>(slot));
     for (size_t i = 0; i < place.inputs.size(); ++i)
       cuda::generate_inputs_on_device(at(place.inputs[i]), place.inputs[i].count, draw.family, draw.params, seed, static_cast<uint32_t>(i),
-                                      row_length(i), problem_.input_scale(i), stream_->get());
+                                      axes(i), problem_.input_scale(i), stream_->get());
     stream_->synchronize();  // the generation's time belongs to this step (per-phase wall report)
     reference_slot_ = -1;  // the reference is computed on first need, from these inputs
     tf32_slot_ = -1;
@@ -151,7 +151,7 @@ class CudaDataPlane final : public DataPlane {
     cuda::check(cudaMemsetAsync(sums.get(), 0, sums.size() * sizeof(unsigned long long), stream_->get()), "cudaMemsetAsync");
     for (size_t i = 0; i < place.inputs.size(); ++i)
       cuda::generate_timing_inputs_on_device(at(place.inputs[i]), place.inputs[i].count, draw.family, draw.params, seed,
-                                             static_cast<uint32_t>(i), row_length(i), problem_.input_scale(i), digest_key_,
+                                             static_cast<uint32_t>(i), axes(i), problem_.input_scale(i), digest_key_,
                                              sums.get() + i, stream_->get());
     std::vector<unsigned long long> host_sums(sums.size());
     cuda::check(cudaMemcpyAsync(host_sums.data(), sums.get(), host_sums.size() * sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream_->get()),
@@ -353,10 +353,10 @@ class CudaDataPlane final : public DataPlane {
   }
 
  private:
-  // The innermost dimension of input i (rows for the per_row_scale family).
-  uint64_t row_length(size_t input) const {
+  // The geometry of input i, for the families with structure along its axes.
+  inputs::TensorAxes axes(size_t input) const {
     const Shape& shape = problem_.input_shapes[input];
-    return shape.empty() ? 1 : static_cast<uint64_t>(shape.back());
+    return inputs::axes_of_shape(shape.data(), shape.size());
   }
 
   float* at(const TensorPlace& place) const { return reinterpret_cast<float*>(arena_.get() + place.offset); }

@@ -74,7 +74,8 @@ class Evaluation {
   double ping_round_trip(std::optional<int> null_call_slot = std::nullopt, bool cold = false);
 
   // evaluation_correctness.cpp
-  void validate_and_check(DataPlane& plane, const inputs::EpochPlan& plan);
+  // Leaves in plan.families the families it checked, in result_.families' order.
+  void validate_and_check(DataPlane& plane, inputs::EpochPlan& plan);
 
   // evaluation_timing.cpp
   // Warm-up, then samples until the stop criterion is finished (timing::StopRule's evaluator

@@ -1,46 +1,96 @@
 // eval/evaluation_correctness.cpp — every family of the epoch: the problem's own validation
-// (the fp32 baseline passes, trivial outputs fail), the candidate's trials against the fp64
-// reference, run-to-run determinism, and the correctness verdict.
+// (the baseline passes, trivial outputs fail), the candidate's trials against the fp64
+// reference, run-to-run determinism, and the correctness verdict. Hidden families are walked
+// class by class (inputs/stratified_walk.hpp): a family that cannot gate is reported and the
+// class's next family is checked instead, so every class that is not degenerate for the problem
+// gates in every epoch.
 #include <algorithm>
 #include <string>
 
 #include "eval/evaluation.hpp"
 #include "inputs/family_names.hpp"
+#include "inputs/stratified_walk.hpp"
 
 namespace kbv::eval::detail {
 
-void Evaluation::validate_and_check(DataPlane& plane, const inputs::EpochPlan& plan) {
+namespace {
+
+std::string joined(const std::vector<std::string>& names, const char* separator) {
+  std::string text;
+  for (const auto& name : names) text += (text.empty() ? "" : separator) + name;
+  return text;
+}
+
+// The result's account of every class the walk settled: the family that gated, or why none
+// could (an evaluation that ends early leaves the later classes out).
+std::vector<ClassResult> class_results(const inputs::StratifiedWalk& walk) {
+  std::vector<ClassResult> classes;
+  for (const auto& outcome : walk.outcomes()) {
+    if (!outcome.settled) continue;
+    ClassResult result;
+    result.name = std::string(inputs::class_name(outcome.family_class));
+    if (outcome.gating) result.gating_family = std::string(inputs::family_name(*outcome.gating));
+    std::vector<std::string> reasons;
+    for (const auto& [family, why] : outcome.not_gating) reasons.push_back(std::string(inputs::family_name(family)) + ": " + why);
+    result.reason = joined(reasons, "; ");
+    classes.push_back(std::move(result));
+  }
+  return classes;
+}
+
+}  // namespace
+
+void Evaluation::validate_and_check(DataPlane& plane, inputs::EpochPlan& plan) {
   constexpr int kSlot = 0;  // every correctness trial reuses the same buffers, fresh contents
-  std::string first_output_digest;
-  for (const inputs::FamilyDraw& draw : plan.families) {
+  inputs::StratifiedWalk walk(plan);
+  plan.families.clear();  // from here on: the families checked, in result_.families' order
+  while (const inputs::FamilyDraw* next = walk.next()) {
+    const inputs::FamilyDraw& draw = *next;  // lives in plan.classes / plan.public_family
     FamilyResult family;
     family.family = std::string(inputs::family_name(draw.family));
     family_ = family.family;
     family.hidden = draw.hidden;
+    if (const auto family_class = walk.current_class()) family.family_class = std::string(inputs::class_name(*family_class));
+    plan.families.push_back(draw);
+
+    // Problem validation on the first trial's inputs: the baseline must pass; trivial outputs must fail.
+    {
+      auto phase = phases_.measure("correctness.prepare_inputs");
+      plane.prepare(kSlot, draw, draw.trial_seeds.at(0));
+    }
+    std::string why_not;
+    {
+      auto phase = phases_.measure("correctness.reference_and_baseline_check");
+      family.baseline_passed = plane.check_baseline(kSlot).passed;
+      const auto trivial = plane.trivial_outputs_that_pass(kSlot);
+      if (!trivial.empty()) {
+        family.degenerate = true;
+        family.degenerate_reason = joined(trivial, ", ") + " passes";
+        why_not = family.degenerate_reason;
+      }
+      if (!family.baseline_passed) {
+        family.detail = "the fp32 baseline fails this family: the problem's tolerance is too strict for it";
+        why_not += (why_not.empty() ? "" : "; ") + std::string("the baseline fails it");
+      }
+    }
+    family.gating = why_not.empty();
+    walk.record(family.gating, why_not);
+    if (!family.gating && draw.hidden) {
+      // Nothing to learn from the candidate here: the class's next family is checked instead.
+      if (family.detail.empty()) family.detail = "not run: " + why_not;
+      result_.families.push_back(family);
+      continue;
+    }
+
     for (size_t trial = 0; trial < draw.trial_seeds.size(); ++trial) {
-      {
+      if (trial > 0) {
         auto phase = phases_.measure("correctness.prepare_inputs");
         plane.prepare(kSlot, draw, draw.trial_seeds[trial]);
-      }
-      if (trial == 0) {
-        // Problem validation on this family: the baseline must pass; trivial outputs must fail.
-        auto phase = phases_.measure("correctness.reference_and_baseline_check");
-        family.baseline_passed = plane.check_baseline(kSlot).passed;
-        const auto trivial = plane.trivial_outputs_that_pass(kSlot);
-        if (!trivial.empty()) {
-          family.degenerate = true;
-          family.gating = false;
-          for (const auto& name : trivial) family.degenerate_reason += (family.degenerate_reason.empty() ? "" : ", ") + name;
-          family.degenerate_reason += " passes";
-        }
-        if (!family.baseline_passed) {
-          family.gating = false;
-          family.detail = "the fp32 baseline fails this family: the problem's tolerance is too strict for it";
-        }
       }
       if (!checked_call(plane, kSlot)) {
         family.passed = false;
         result_.families.push_back(family);
+        result_.classes = class_results(walk);
         if (result_.verdict == Verdict::fail_correctness) result_.failed_family = family.family;
         return;
       }
@@ -63,6 +113,7 @@ void Evaluation::validate_and_check(DataPlane& plane, const inputs::EpochPlan& p
         plane.keep_outputs(kSlot);
         if (!checked_call(plane, kSlot)) {
           result_.families.push_back(family);
+          result_.classes = class_results(walk);
           return;
         }
         const CompareResult again = plane.check_outputs(kSlot);
@@ -84,6 +135,8 @@ void Evaluation::validate_and_check(DataPlane& plane, const inputs::EpochPlan& p
     }
     result_.families.push_back(family);
   }
+  result_.classes = class_results(walk);
+
   // The verdict: every gating family must pass.
   bool any_gating = false;
   bool public_passed = true;

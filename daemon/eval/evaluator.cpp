@@ -210,7 +210,7 @@ void Evaluation::evaluate_candidate() {
   result_.environment["device_warm_up_s"] = device_warm_up_s;  // inside worker_start, overlapping the worker's own start
   result_.physical_floor_s = plane->physical_floor_s(*resolved);
 
-  const inputs::EpochPlan plan = inputs::plan_epoch(key_, options_.epoch, problem_name, kTrialsPerFamily);
+  inputs::EpochPlan plan = inputs::plan_epoch(key_, options_.epoch, problem_name, kTrialsPerFamily);
   phase_ = "correctness";
   validate_and_check(*plane, plan);
   phase_ = "timing";

@@ -69,9 +69,8 @@ class HostDataPlane final : public DataPlane {
     for (size_t i = 0; i < problem_.input_shapes.size(); ++i) {
       const Shape& shape = problem_.input_shapes[i];
       HostTensor<float>& tensor = slot.pristine.emplace_back(shape);
-      const uint64_t row_length = shape.empty() ? 1 : static_cast<uint64_t>(shape.back());
       inputs::generate_host(tensor.data.data(), numel(shape), draw.family, draw.params, seed, static_cast<uint32_t>(i),
-                            row_length, problem_.input_scale(i));
+                            inputs::axes_of_shape(shape.data(), shape.size()), problem_.input_scale(i));
       HostTensor<double>& wide = widened.emplace_back(shape);
       std::copy(tensor.data.begin(), tensor.data.end(), wide.data.begin());
       reference_inputs.push_back(wide.data.data());

@@ -45,7 +45,18 @@ nlohmann::json EvalResult::to_json() const {
                   {"rel_l2_error", finite_or_null(family.rel_l2_error)}};
     if (!family.detail.empty()) entry["detail"] = family.detail;
     if (family.degenerate) entry["degenerate_reason"] = family.degenerate_reason;
+    if (!family.family_class.empty()) entry["class"] = family.family_class;
     families_json.push_back(entry);
+  }
+  json classes_json = json::array();
+  json degenerate_classes = json::array();
+  for (const ClassResult& family_class : classes) {
+    json entry = {{"class", family_class.name},
+                  {"gating_family", family_class.gating_family.empty() ? json(nullptr) : json(family_class.gating_family)},
+                  {"degenerate", family_class.gating_family.empty()}};
+    if (!family_class.reason.empty()) entry["not_gating"] = family_class.reason;
+    classes_json.push_back(entry);
+    if (family_class.gating_family.empty()) degenerate_classes.push_back(family_class.name);
   }
   auto timing_or_null = [](const std::optional<TimingStats>& stats) { return stats ? stats->to_json() : json(nullptr); };
   auto speedup = [&](const std::optional<TimingStats>& baseline) -> json {
@@ -67,6 +78,8 @@ nlohmann::json EvalResult::to_json() const {
                    {"compulsory_bytes", compulsory_bytes}, {"physical_floor_s", physical_floor_s}}},
       {"epoch", epoch},
       {"families", families_json},
+      {"classes", classes_json},
+      {"degenerate_classes", degenerate_classes},
       {"timing", {{"candidate", timing_or_null(candidate_time)},
                   {"baseline_fp32", timing_or_null(baseline_fp32_time)},
                   {"baseline_tf32", timing_or_null(baseline_tf32_time)},

@@ -40,6 +40,7 @@ const std::vector<std::string>& review_flags();
 
 struct FamilyResult {
   std::string family;
+  std::string family_class;         // its class (inputs/family_classes.hpp); empty for the public family
   bool hidden = false;
   bool gating = true;
   bool degenerate = false;          // a trivial output passes: reported, never gates
@@ -50,6 +51,14 @@ struct FamilyResult {
   double max_abs_error = 0;
   double rel_l2_error = 0;
   std::string detail;               // first failure, in words
+};
+
+// One class of hidden families in an evaluation: the family that gated, or none (the class is
+// degenerate for the problem: nothing of its kind was tested) and why its families could not.
+struct ClassResult {
+  std::string name;
+  std::string gating_family;  // empty: degenerate
+  std::string reason;         // "family: why" for each family checked that could not gate
 };
 
 struct TimingStats {
@@ -78,6 +87,7 @@ struct EvalResult {
   uint64_t epoch = 0;
 
   std::vector<FamilyResult> families;
+  std::vector<ClassResult> classes;
   std::optional<TimingStats> candidate_time, baseline_fp32_time, baseline_tf32_time;
   // CUDA with the worker's trace on: the kept samples' span from the first kernel's start to
   // the last kernel's end (CUPTI), a second time independent of the worker's events.

@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "graph/run_graph.hpp"
+#include "inputs/family_names.hpp"
 #include "inputs/generate.hpp"
 #include "io/npy.hpp"
 #include "kbv_eval.hpp"
@@ -88,7 +89,7 @@ void expect_inputs_and_reference_consistent(const ResolvedProblem& problem, cons
     ASSERT_EQ(array.shape(), problem.input_shapes[i]) << array.path();
     std::vector<float> expected(static_cast<size_t>(numel(problem.input_shapes[i])));
     const Shape& shape = problem.input_shapes[i];
-    inputs::generate_host(expected.data(), numel(shape), family, params, seed, static_cast<uint32_t>(i), shape.empty() ? 1 : static_cast<uint64_t>(shape.back()),
+    inputs::generate_host(expected.data(), numel(shape), family, params, seed, static_cast<uint32_t>(i), inputs::axes_of_shape(shape.data(), shape.size()),
                           problem.input_scale(i));
     EXPECT_EQ(std::vector<float>(array.floats().begin(), array.floats().end()), expected) << array.path() << " is not the host generator's draw";
     widened.emplace_back(array.floats().begin(), array.floats().end());
@@ -165,6 +166,37 @@ TEST(Export, HiddenFamilyNeedsTheKeyAndIsNamed) {
   const fs::path missing_key = dir.path() / "no.key";
   expect_refused({"export", "--problem", "relu", "--family", "normal", "--key-file", missing_key.string(), "--out", (dir.path() / "x").string()},
                  {missing_key.string()});
+}
+
+// Every family exports, hidden ones with the parameters and structure seed the manifest names,
+// from which the host generator reproduces the inputs: layernorm's three inputs of rank 4 and 3
+// give the structured families several axes.
+TEST(Export, EveryFamilyExportsWithTheParametersItNames) {
+  const TempDir dir;
+  const fs::path key = dir.path() / "secret.key";
+  ASSERT_EQ(run_kbv({"keygen", "--key-file", key.string()}).exit_code, 0);
+  const ResolvedProblem problem = resolved("layernorm", "small");
+  for (uint32_t f = 0; f < inputs::kFamilyCount; ++f) {
+    const auto family = static_cast<inputs::Family>(f);
+    const std::string name(inputs::family_name(family));
+    const fs::path out = dir.path() / name;
+    const std::vector<std::string> args = {"export", "--problem", "layernorm", "--family", name, "--seed", "7", "--epoch", "5",
+                                           "--key-file", key.string(), "--out", out.string()};
+    const CommandResult result = run_kbv(args);
+    ASSERT_EQ(result.exit_code, 0) << explain(args, result);
+    std::ifstream manifest_file(out / "manifest.json");
+    const nlohmann::json manifest = nlohmann::json::parse(manifest_file);
+    EXPECT_EQ(manifest["family"], name);
+    inputs::FamilyParams params;
+    if (inputs::is_hidden(family)) {
+      ASSERT_TRUE(manifest.contains("family_params")) << name;
+      params.a = manifest["family_params"]["a"].get<double>();
+      params.b = manifest["family_params"]["b"].get<double>();
+      params.structure = manifest["family_params"]["structure_seed"].get<uint64_t>();
+      EXPECT_EQ(params.structure != 0, inputs::is_structured(family)) << name;
+    }
+    expect_inputs_and_reference_consistent(problem, manifest, out, family, params, 7);
+  }
 }
 
 TEST(Export, EveryInputOfAMultiInputProblem) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 
 #include "kbv_eval.hpp"
 
@@ -47,6 +48,55 @@ TEST(HonestHostCandidates, CoverEveryBundledProblem) {
         << "problems/" << problem << ".yaml has no honest host example in examples/candidates/host";
   }
   EXPECT_GT(problems, 0) << "no problem specs in " << problems_dir();
+}
+
+// Every class of hidden families gates (no bundled problem has a degenerate class), and the
+// report says which family tested each: JSON `classes` and `degenerate_classes`, the text
+// report's `classes` line, and `kbv problems`' column. relu walks past its degenerate families.
+TEST(EvalClasses, EveryClassGatesOnAFamilyOfItsOwnAndIsReported) {
+  const EvalRun run = run_kbv_eval({host_candidate("relu").string(), "--problem", "relu", "--device", "host", "--shapes", "small", "--no-timing"});
+  ASSERT_TRUE(run.report.is_object()) << explain(run);
+  ASSERT_EQ(run.report.value("verdict", ""), "pass") << explain(run);
+  ASSERT_TRUE(run.report["degenerate_classes"].is_array()) << explain(run);
+  EXPECT_TRUE(run.report["degenerate_classes"].empty()) << explain(run);
+  const nlohmann::json& classes = run.report["classes"];
+  ASSERT_EQ(classes.size(), 6u) << explain(run);
+  std::map<std::string, std::string> class_of_family;
+  for (const auto& family : run.report["families"]) {
+    if (family.value("hidden", false)) {
+      ASSERT_TRUE(family.contains("class")) << family.dump();
+      class_of_family[family.value("family", "")] = family.value("class", "");
+      // A hidden family that cannot gate is not run: the class's next family is.
+      if (!family.value("gating", true)) {
+        EXPECT_EQ(family.value("trials", -1), 0) << family.dump();
+      }
+    }
+  }
+  for (const auto& entry : classes) {
+    ASSERT_TRUE(entry["gating_family"].is_string()) << entry.dump();
+    EXPECT_FALSE(entry.value("degenerate", true)) << entry.dump();
+    EXPECT_EQ(class_of_family[entry["gating_family"].get<std::string>()], entry.value("class", "")) << entry.dump();
+  }
+
+  Command text;
+  text.argv = {kbv_binary().string(), "eval", host_candidate("relu").string(), "--shapes", "small", "--no-timing", "--key-file", test_key_file().string()};
+  text.env = {{"KBV_PROBLEMS_DIR", problems_dir().string()}};
+  const CommandResult summary = run_command(text);
+  EXPECT_NE(summary.out.find("\nclasses    "), std::string::npos) << summary.out;
+  for (const char* name : {"sign=", "shape=", "magnitude=", "small=", "rare=", "structure="}) EXPECT_NE(summary.out.find(name), std::string::npos) << summary.out;
+  EXPECT_EQ(summary.out.find("untested"), std::string::npos) << summary.out;
+
+  Command problems;
+  problems.argv = {kbv_binary().string(), "problems", "--json"};
+  problems.env = {{"KBV_PROBLEMS_DIR", problems_dir().string()}};
+  const CommandResult listing = run_command(problems);
+  ASSERT_EQ(listing.exit_code, 0) << listing.err;
+  const nlohmann::json list = nlohmann::json::parse(listing.out);
+  ASSERT_FALSE(list.empty());
+  for (const auto& problem : list) {
+    ASSERT_TRUE(problem["degenerate_classes"].is_array()) << problem.dump();
+    EXPECT_TRUE(problem["degenerate_classes"].empty()) << problem.dump();
+  }
 }
 
 // --samples puts every kept timing sample in the report, index for index across the contenders,

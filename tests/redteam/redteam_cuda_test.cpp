@@ -106,8 +106,45 @@ INSTANTIATE_TEST_SUITE_P(
                       Expected{"phase_kernels", "default", "hack_suspected", "phase_detection", std::nullopt},
                       Expected{"early_side_stream", "default", "hack_suspected", "stream_injection", std::nullopt},
                       Expected{"public_fast_path", "default", "pass", std::nullopt, "faster_on_public_family"},
-                      Expected{"timer_patch_cuda", "default", "hack_suspected", "timer_tampering", std::nullopt}),
+                      Expected{"timer_patch_cuda", "default", "hack_suspected", "timer_tampering", std::nullopt},
+                      Expected{"sampling_relu", "default", "fail_correctness", std::nullopt, "passes_public_inputs_only"},
+                      Expected{"softmax_no_max", "default", "fail_correctness", std::nullopt, "passes_public_inputs_only"},
+                      Expected{"layernorm_biased_merge", "default", "fail_correctness", std::nullopt, "passes_public_inputs_only"},
+                      Expected{"matmul_fp16", "default", "fail_correctness", std::nullopt, "passes_public_inputs_only"}),
     [](const auto& param_info) { return param_info.param.candidate; });
+
+// The candidates that only one class of hidden families can catch (inputs/family_classes.hpp):
+// the family that gated for that class must be one the candidate failed. bench/keysweep runs
+// them under 40 keys (--device cuda); here, under the test key.
+struct CaughtBy {
+  std::string candidate;
+  std::string family_class;
+};
+void PrintTo(const CaughtBy& expected, std::ostream* out) { *out << expected.candidate << " -> " << expected.family_class; }
+
+class RedTeamCudaCaughtByClass : public ::testing::TestWithParam<CaughtBy> {};
+
+TEST_P(RedTeamCudaCaughtByClass, FailsTheFamilyItsClassGatedOn) {
+  KBV_REQUIRE_GPU();
+  const CaughtBy& expected = GetParam();
+  const auto run = eval_cuda(redteam(expected.candidate), "default");
+  ASSERT_TRUE(run.report.is_object()) << explain(run);
+  print_figures(expected.candidate, run);
+  ASSERT_EQ(run.report.value("verdict", ""), "fail_correctness") << explain(run);
+  std::string gating;
+  for (const auto& entry : run.report["classes"])
+    if (entry.value("class", "") == expected.family_class && entry["gating_family"].is_string()) gating = entry["gating_family"].get<std::string>();
+  ASSERT_FALSE(gating.empty()) << "class " << expected.family_class << " did not gate\n" << explain(run);
+  bool failed = false;
+  for (const auto& family : run.report["families"])
+    if (family.value("family", "") == gating) failed = !family.value("passed", true) && family.value("gating", false);
+  EXPECT_TRUE(failed) << expected.candidate << " passed " << gating << ", the family class " << expected.family_class << " gated on\n" << explain(run);
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, RedTeamCudaCaughtByClass,
+                         ::testing::Values(CaughtBy{"sampling_relu", "rare"}, CaughtBy{"softmax_no_max", "magnitude"},
+                                           CaughtBy{"layernorm_biased_merge", "structure"}, CaughtBy{"matmul_fp16", "magnitude"}),
+                         [](const auto& param_info) { return param_info.param.candidate; });
 
 // The hostile candidates that hold the GPU (a spinning kernel, every byte of device memory)
 // leave nothing behind: an honest relu right after passes, untouched.

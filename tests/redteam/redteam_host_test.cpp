@@ -5,6 +5,7 @@
 
 #include <fstream>
 #include <optional>
+#include <ostream>
 #include <sstream>
 
 #include "kbv_eval.hpp"
@@ -53,8 +54,45 @@ INSTANTIATE_TEST_SUITE_P(
                       Expected{"read_reference", "fail_correctness", std::nullopt},
                       Expected{"socket_escape", "sandbox_violation", std::nullopt},
                       Expected{"ptrace_parent", "sandbox_violation", std::nullopt},
-                      Expected{"fork_bomb", "sandbox_violation", std::nullopt}),
+                      Expected{"fork_bomb", "sandbox_violation", std::nullopt},
+                      Expected{"sampling_relu_host", "fail_correctness", std::nullopt},
+                      Expected{"softmax_no_max_host", "fail_correctness", std::nullopt},
+                      Expected{"layernorm_biased_merge_host", "fail_correctness", std::nullopt},
+                      Expected{"matmul_fp16_host", "fail_correctness", std::nullopt}),
     [](const auto& param_info) { return param_info.param.candidate; });
+
+// The candidates that only one class of hidden families can catch (inputs/family_classes.hpp):
+// the family that gated for that class must be one the candidate failed, whichever family the
+// verdict names first. bench/keysweep runs them under 40 keys; here, under the test key.
+struct CaughtBy {
+  std::string candidate;
+  std::string family_class;
+};
+
+void PrintTo(const CaughtBy& expected, std::ostream* out) { *out << expected.candidate << " -> " << expected.family_class; }
+
+class RedTeamHostCaughtByClass : public ::testing::TestWithParam<CaughtBy> {};
+
+TEST_P(RedTeamHostCaughtByClass, FailsTheFamilyItsClassGatedOn) {
+  const CaughtBy& expected = GetParam();
+  const auto run = run_kbv_eval({redteam(expected.candidate).string(), "--no-timing"});
+  ASSERT_TRUE(run.report.is_object()) << explain(run);
+  ASSERT_EQ(run.report.value("verdict", ""), "fail_correctness") << explain(run);
+  std::string gating;
+  for (const auto& entry : run.report["classes"])
+    if (entry.value("class", "") == expected.family_class && entry["gating_family"].is_string()) gating = entry["gating_family"].get<std::string>();
+  ASSERT_FALSE(gating.empty()) << "class " << expected.family_class << " did not gate\n" << explain(run);
+  bool failed = false;
+  for (const auto& family : run.report["families"])
+    if (family.value("family", "") == gating) failed = !family.value("passed", true) && family.value("gating", false);
+  EXPECT_TRUE(failed) << expected.candidate << " passed " << gating << ", the family class " << expected.family_class << " gated on\n" << explain(run);
+  EXPECT_TRUE(run.report["degenerate_classes"].empty()) << explain(run);
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, RedTeamHostCaughtByClass,
+                         ::testing::Values(CaughtBy{"sampling_relu_host", "rare"}, CaughtBy{"softmax_no_max_host", "magnitude"},
+                                           CaughtBy{"matmul_fp16_host", "magnitude"}),
+                         [](const auto& param_info) { return param_info.param.candidate; });
 
 double median_of(const kbv::test::EvalRun& run) {
   return run.report["timing"]["candidate"].value("median_s", 0.0);

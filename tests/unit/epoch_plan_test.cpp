@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "inputs/epoch_plan.hpp"
+#include "inputs/family_classes.hpp"
 #include "inputs/family_names.hpp"
 
 namespace {
@@ -27,12 +28,43 @@ std::set<std::string> hidden_names(const kbv::inputs::EpochPlan& plan) {
   return names;
 }
 
-TEST(EpochPlan, PublicFirstThenTheDrawnHiddenFamilies) {
+TEST(EpochPlan, PublicFirstThenOneFamilyPerClass) {
   const auto plan = kbv::inputs::plan_epoch(key_of(1), 10, "relu", 3);
-  ASSERT_EQ(plan.families.size(), 1 + kbv::inputs::kHiddenFamiliesPerEpoch);
+  ASSERT_EQ(plan.families.size(), 1 + kbv::inputs::kFamilyClassCount);
   EXPECT_EQ(plan.families.front().family, kbv::inputs::Family::uniform01);
+  EXPECT_EQ(plan.public_family.family, kbv::inputs::Family::uniform01);
   EXPECT_FALSE(plan.families.front().hidden);
   for (const auto& draw : plan.families) EXPECT_EQ(draw.trial_seeds.size(), 3u);
+  // Every class once, holding every one of its families once, the first of them planned.
+  ASSERT_EQ(plan.classes.size(), kbv::inputs::kFamilyClassCount);
+  std::set<kbv::inputs::FamilyClass> classes;
+  for (size_t c = 0; c < plan.classes.size(); ++c) {
+    const auto& draw = plan.classes[c];
+    classes.insert(draw.family_class);
+    std::vector<kbv::inputs::Family> members;
+    for (const auto& family : draw.families) {
+      members.push_back(family.family);
+      EXPECT_TRUE(family.hidden);
+      EXPECT_EQ(kbv::inputs::class_of(family.family), draw.family_class);
+      EXPECT_EQ(family.trial_seeds.size(), 3u);
+    }
+    std::sort(members.begin(), members.end());
+    EXPECT_EQ(members, kbv::inputs::families_of(draw.family_class)) << kbv::inputs::class_name(draw.family_class);
+    EXPECT_EQ(plan.families[1 + c].family, draw.families.front().family);
+  }
+  EXPECT_EQ(classes.size(), kbv::inputs::kFamilyClassCount);
+}
+
+TEST(EpochPlan, EveryHiddenFamilyHasAClassAndEveryClassTwoFamiliesOrMore) {
+  for (uint32_t f = 0; f < kbv::inputs::kFamilyCount; ++f) {
+    const auto family = static_cast<kbv::inputs::Family>(f);
+    EXPECT_EQ(kbv::inputs::class_of(family).has_value(), kbv::inputs::is_hidden(family)) << kbv::inputs::family_name(family);
+  }
+  for (uint32_t c = 0; c < kbv::inputs::kFamilyClassCount; ++c) {
+    const auto family_class = static_cast<kbv::inputs::FamilyClass>(c);
+    EXPECT_GE(kbv::inputs::families_of(family_class).size(), 2u) << kbv::inputs::class_name(family_class);
+    EXPECT_EQ(kbv::inputs::class_from_name(kbv::inputs::class_name(family_class)), family_class);
+  }
 }
 
 TEST(EpochPlan, DeterministicForTheSameKeyEpochAndProblem) {
@@ -43,24 +75,49 @@ TEST(EpochPlan, DeterministicForTheSameKeyEpochAndProblem) {
     EXPECT_EQ(a.families[i].family, b.families[i].family);
     EXPECT_EQ(a.families[i].trial_seeds, b.families[i].trial_seeds);
     EXPECT_EQ(a.families[i].params.a, b.families[i].params.a);
+    EXPECT_EQ(a.families[i].params.b, b.families[i].params.b);
+    EXPECT_EQ(a.families[i].params.structure, b.families[i].params.structure);
   }
 }
 
 TEST(EpochPlan, RotatesAcrossEpochsAndKeys) {
   std::set<std::set<std::string>> selections;
-  for (uint64_t epoch = 0; epoch < 20; ++epoch) selections.insert(hidden_names(kbv::inputs::plan_epoch(key_of(1), epoch, "relu", 1)));
+  std::set<std::vector<kbv::inputs::FamilyClass>> class_orders;
+  for (uint64_t epoch = 0; epoch < 20; ++epoch) {
+    const auto plan = kbv::inputs::plan_epoch(key_of(1), epoch, "relu", 1);
+    selections.insert(hidden_names(plan));
+    std::vector<kbv::inputs::FamilyClass> order;
+    for (const auto& draw : plan.classes) order.push_back(draw.family_class);
+    class_orders.insert(order);
+  }
   EXPECT_GT(selections.size(), 5u);
+  EXPECT_GT(class_orders.size(), 5u);
   // Another key gives other seeds even where it picks the same families.
   const auto a = kbv::inputs::plan_epoch(key_of(1), 3, "relu", 1);
   const auto b = kbv::inputs::plan_epoch(key_of(2), 3, "relu", 1);
   EXPECT_NE(a.families.front().trial_seeds, b.families.front().trial_seeds);
 }
 
-TEST(EpochPlan, EveryHiddenFamilyIsDrawnSometimes) {
+TEST(EpochPlan, EveryHiddenFamilyIsPlannedFirstInItsClassSometimes) {
   std::set<std::string> seen;
-  for (uint64_t epoch = 0; epoch < 50; ++epoch)
+  for (uint64_t epoch = 0; epoch < 60; ++epoch)
     for (const auto& name : hidden_names(kbv::inputs::plan_epoch(key_of(3), epoch, "softmax", 1))) seen.insert(name);
   EXPECT_EQ(seen.size(), kbv::inputs::kFamilyCount - 1);
+}
+
+// The structure seed is keyed per family and epoch, and only structured families have one.
+TEST(EpochPlan, StructuredFamiliesCarryAKeyedStructureSeed) {
+  for (uint32_t f = 0; f < kbv::inputs::kFamilyCount; ++f) {
+    const auto family = static_cast<kbv::inputs::Family>(f);
+    const auto a = kbv::inputs::draw_family(key_of(1), 4, "layernorm", family, 1);
+    const auto b = kbv::inputs::draw_family(key_of(1), 5, "layernorm", family, 1);
+    if (kbv::inputs::is_structured(family)) {
+      EXPECT_NE(a.params.structure, 0u) << kbv::inputs::family_name(family);
+      EXPECT_NE(a.params.structure, b.params.structure) << kbv::inputs::family_name(family);
+    } else {
+      EXPECT_EQ(a.params.structure, 0u) << kbv::inputs::family_name(family);
+    }
+  }
 }
 
 TEST(EpochPlan, EpochIsWeeksSinceOrigin) {

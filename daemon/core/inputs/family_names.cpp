@@ -6,8 +6,9 @@
 namespace kbv::inputs {
 namespace {
 constexpr std::array<std::string_view, kFamilyCount> kNames = {
-    "uniform01", "negated", "scaled3",  "scaled001", "normal",       "shifted",
-    "large",     "heavy_tailed", "sparse", "tiny",   "per_row_scale"};
+    "uniform01",      "negated",  "scaled3", "scaled001",  "normal",     "shifted",
+    "large",          "heavy_tailed", "sparse", "tiny", "per_row_scale", "channel_affine",
+    "outliers",       "trend",    "wide_range", "rare_signs", "rare_spikes"};
 }
 
 std::string_view family_name(Family family) {

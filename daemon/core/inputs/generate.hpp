@@ -8,8 +8,15 @@
 
 namespace kbv::inputs {
 
-// dst[i] = generate_element(family, params, seed, tensor, i, row_length, scale), i < count.
-void generate_host(float* dst, int64_t count, Family family, FamilyParams params, uint64_t seed,
-                   uint32_t tensor, uint64_t row_length, double scale);
+// dst[i] = generate_element(family, params, seed, tensor, i, axes, scale), i < count, where
+// axes = structured_axes(geometry, params.structure, tensor): the tensor's geometry
+// (axes_of_shape()) with the lead axis the key picks.
+void generate_host(float* dst, int64_t count, Family family, const FamilyParams& params, uint64_t seed, uint32_t tensor,
+                   const TensorAxes& geometry, double scale);
+
+// A 1-D tensor of `count` elements, or rows of `row` elements: the geometries tests and
+// `kbv export` use most.
+TensorAxes vector_axes(int64_t count);
+TensorAxes matrix_axes(int64_t rows, int64_t row);
 
 }  // namespace kbv::inputs

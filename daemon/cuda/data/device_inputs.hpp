@@ -10,14 +10,15 @@
 
 namespace kbv::cuda {
 
-// dst[i] = generate_element(family, params, seed, tensor_id, i, row_length, scale) for
-// i in [0, count), asynchronously on `stream`. Matches the host's generate_host() bit for bit
+// dst[i] = generate_element(family, params, seed, tensor_id, i, axes, scale) for i in
+// [0, count), axes = structured_axes(geometry, params.structure, tensor_id), asynchronously on
+// `stream`. Matches the host's generate_host() bit for bit
 // (the translation unit is compiled with --fmad=false so no multiply-add is contracted),
 // except where a 1-ulp difference between CUDA's and glibc's double libm straddles a float
 // rounding boundary (families.hpp: about 2^-28 per transcendental element).
 void generate_inputs_on_device(float* dst, int64_t count, inputs::Family family,
-                               inputs::FamilyParams params, uint64_t seed, uint32_t tensor_id,
-                               uint64_t row_length, double scale, cudaStream_t stream);
+                               const inputs::FamilyParams& params, uint64_t seed, uint32_t tensor_id,
+                               const inputs::TensorAxes& geometry, double scale, cudaStream_t stream);
 
 // Timing-sample inputs: data/timing_inputs.hpp.
 

@@ -14,7 +14,7 @@ namespace {
 // first float in the low half; an odd count's last word is zero-padded, as the checksum reads).
 __global__ void timing_inputs_kernel(float* dst, int64_t count, inputs::Family family,
                                      inputs::FamilyParams params, uint64_t seed, uint32_t tensor,
-                                     uint64_t row_length, float scale, uint64_t salt,
+                                     inputs::TensorAxes axes, float scale, uint64_t salt,
                                      unsigned long long* checksum_total) {
   __shared__ unsigned long long scratch[32];
   const int64_t pairs = (count + 1) / 2;
@@ -35,11 +35,13 @@ __global__ void timing_inputs_kernel(float* dst, int64_t count, inputs::Family f
       if (index >= count) break;
       uint32_t row = 0;
       if (row_word) {
-        const uint64_t row_index = row_length ? static_cast<uint64_t>(index) / row_length : 0;
+        const uint64_t row_index = static_cast<uint64_t>(index) / inputs::row_length(axes);
         row = inputs::philox_block(seed, tensor, row_index, inputs::kTimingRowStream)[0];
       }
+      // Structured families read the same per-channel words as the exact draw (they are the
+      // family's structure, keyed per epoch); only the element words are the timing draw's own.
       const float value = inputs::family_value_from_bits<float>(family, params, words[2 * half], words[2 * half + 1],
-                                                                third[half], row) * scale;
+                                                                third[half], row, tensor, static_cast<uint64_t>(index), axes) * scale;
       dst[index] = value;
       word |= static_cast<uint64_t>(__float_as_uint(value)) << (32 * half);
     }
@@ -52,13 +54,14 @@ __global__ void timing_inputs_kernel(float* dst, int64_t count, inputs::Family f
 }  // namespace
 
 void generate_timing_inputs_on_device(float* dst, int64_t count, inputs::Family family,
-                                      inputs::FamilyParams params, uint64_t seed, uint32_t tensor_id,
-                                      uint64_t row_length, double scale, uint64_t checksum_key,
+                                      const inputs::FamilyParams& params, uint64_t seed, uint32_t tensor_id,
+                                      const inputs::TensorAxes& geometry, double scale, uint64_t checksum_key,
                                       unsigned long long* checksum_total, cudaStream_t stream) {
   if (count <= 0) return;
   const int64_t pairs = (count + 1) / 2;
+  const inputs::TensorAxes axes = inputs::structured_axes(geometry, params.structure, tensor_id);
   timing_inputs_kernel<<<detail::grid_for(pairs), detail::kBlockThreads, 0, stream>>>(
-      dst, count, family, params, seed, tensor_id, row_length, static_cast<float>(scale),
+      dst, count, family, params, seed, tensor_id, axes, static_cast<float>(scale),
       checksum_detail::key_salt(checksum_key), checksum_total);
   check_launch("timing_inputs_kernel");
 }

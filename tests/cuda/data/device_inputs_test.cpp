@@ -23,15 +23,22 @@ namespace {
 using inputs::Family;
 using inputs::FamilyParams;
 
-// A parameter inside each family's documented range (families.hpp); 0 where unused.
+// Parameters inside each family's documented range (families.hpp); 0 where unused.
 FamilyParams representative_params(Family family) {
+  constexpr uint64_t kStructure = 0x5eedc0de5eedc0deull;
   switch (family) {
-    case Family::shifted: return {20.0};        // shift ∈ [5, 50]
-    case Family::large: return {5000.0};        // m ∈ [1e3, 1e4]
-    case Family::heavy_tailed: return {2.5};    // α ∈ [2, 3]
-    case Family::sparse: return {0.7};          // p ∈ [0.5, 0.95]
-    case Family::tiny: return {1e-5};           // m ∈ [1e-6, 1e-4]
-    case Family::per_row_scale: return {2.0};   // k ∈ [1, 3]
+    case Family::shifted: return {20.0};                        // shift ∈ [5, 50]
+    case Family::large: return {5e4};                           // m ∈ [2e4, 1e5]
+    case Family::heavy_tailed: return {2.5};                    // α ∈ [2, 3]
+    case Family::sparse: return {0.7};                          // p ∈ [0.5, 0.95]
+    case Family::tiny: return {1e-5};                           // m ∈ [1e-6, 1e-4]
+    case Family::per_row_scale: return {2.0};                   // k ∈ [1, 3]
+    case Family::channel_affine: return {1.0, 2.0, kStructure}; // offsets ≤ a ∈ [0.5, 1.5], log2 scale ±b ∈ [1, 3]
+    case Family::outliers: return {50.0, 0.1, kStructure};      // ×a ∈ [20, 100], share b (above its range: more outliers)
+    case Family::trend: return {1.0, 1.5, kStructure};          // a ∈ [0.5, 1.5], γ ∈ [0.5, 2]
+    case Family::wide_range: return {-6.0, 5.2};                // ±10^U(a, b)
+    case Family::rare_signs: return {1e-3};                     // p ∈ [2e-4, 1e-3]
+    case Family::rare_spikes: return {2e-3, 300.0};             // p ∈ [4e-4, 2e-3], b ∈ [1e2, 1e3]
     default: return {0.0};
   }
 }
@@ -42,10 +49,14 @@ uint32_t bits_of(float value) {
   return bits;
 }
 
-// Element count of the generated tensor: not a multiple of the block size, more elements than
-// one block, rows of kRowLength that straddle blocks.
-constexpr int64_t kCount = 10007;
-constexpr uint64_t kRowLength = 97;
+// The generated tensor: 7×11×13×10 = 10010 elements, not a multiple of the block size, more than
+// one block, rows of 10 that straddle blocks, four axes for the structured families.
+constexpr int64_t kCount = 10010;
+const inputs::TensorAxes& geometry() {
+  static const int64_t dims[] = {7, 11, 13, 10};
+  static const inputs::TensorAxes axes = inputs::axes_of_shape(dims, 4);
+  return axes;
+}
 
 struct GenerationCase {
   uint64_t seed;
@@ -74,18 +85,19 @@ double ks_distance(std::vector<float> a, std::vector<float> b) {
 // element for element they differ from the exact draw, but every family must keep its
 // distribution. Two-sample KS on 100 003 values each: at α = 1e-6 the critical distance is
 // 0.012; rows of 7 elements give per_row_scale ~14 000 independent row scales (critical ≈ 0.03).
+// The structured families share their structure (channel words) between the two draws.
 TEST_F(DeviceInputsTest, TimingInputsKeepEveryFamilysDistribution) {
   constexpr int64_t kSamples = 100003;  // odd: the last checksum word is half a pair
-  constexpr uint64_t kShortRows = 7;
+  const inputs::TensorAxes short_rows = inputs::matrix_axes(kSamples / 7 + 1, 7);
   for (uint32_t f = 0; f < inputs::kFamilyCount; ++f) {
     const auto family = static_cast<Family>(f);
     const FamilyParams params = representative_params(family);
     std::vector<float> exact(kSamples);
-    inputs::generate_host(exact.data(), kSamples, family, params, 7, 1, kShortRows, 1.0);
+    inputs::generate_host(exact.data(), kSamples, family, params, 7, 1, short_rows, 1.0);
     DeviceBuffer<float> device(kSamples);
     DeviceBuffer<unsigned long long> sum(1);
     check(cudaMemsetAsync(sum.get(), 0, sizeof(unsigned long long), stream()), "cudaMemsetAsync");
-    generate_timing_inputs_on_device(device.get(), kSamples, family, params, 7, 1, kShortRows, 1.0, 0, sum.get(), stream());
+    generate_timing_inputs_on_device(device.get(), kSamples, family, params, 7, 1, short_rows, 1.0, 0, sum.get(), stream());
     const std::vector<float> fast = download(device.get(), kSamples);
     for (int64_t i = 0; i < kSamples; ++i) ASSERT_TRUE(std::isfinite(fast[i])) << inputs::family_name(family) << " element " << i;
     const double distance = ks_distance(exact, fast);
@@ -107,7 +119,7 @@ TEST_F(DeviceInputsTest, TimingInputsChecksumIsTheChecksumOfTheirBytes) {
       for (uint32_t f = 0; f < inputs::kFamilyCount; ++f) {
         const auto family = static_cast<Family>(f);
         check(cudaMemsetAsync(sum.get(), 0, sizeof(unsigned long long), stream()), "cudaMemsetAsync");
-        generate_timing_inputs_on_device(device.get() + offset, count, family, representative_params(family), 99, 2, kRowLength, 0.5, kKey,
+        generate_timing_inputs_on_device(device.get() + offset, count, family, representative_params(family), 99, 2, geometry(), 0.5, kKey,
                                          sum.get(), stream());
         const unsigned long long fused = download(sum.get(), 1)[0];
         const uint64_t bytes = sizeof(float) * static_cast<uint64_t>(count);
@@ -119,7 +131,7 @@ TEST_F(DeviceInputsTest, TimingInputsChecksumIsTheChecksumOfTheirBytes) {
   std::vector<std::vector<float>> draws;
   for (const uint64_t seed : {1ull, 2ull, 1ull}) {
     check(cudaMemsetAsync(sum.get(), 0, sizeof(unsigned long long), stream()), "cudaMemsetAsync");
-    generate_timing_inputs_on_device(device.get(), kCount, Family::normal, {}, seed, 0, kRowLength, 1.0, kKey, sum.get(), stream());
+    generate_timing_inputs_on_device(device.get(), kCount, Family::normal, {}, seed, 0, geometry(), 1.0, kKey, sum.get(), stream());
     draws.push_back(download(device.get(), kCount));
   }
   EXPECT_NE(draws[0], draws[1]);
@@ -133,10 +145,9 @@ TEST_F(DeviceInputsTest, EveryFamilyMatchesHostBitForBit) {
     for (const GenerationCase& c : cases) {
       const FamilyParams params = representative_params(family);
       std::vector<float> host(kCount);
-      inputs::generate_host(host.data(), kCount, family, params, c.seed, c.tensor, kRowLength, c.scale);
+      inputs::generate_host(host.data(), kCount, family, params, c.seed, c.tensor, geometry(), c.scale);
       DeviceBuffer<float> device(kCount);
-      generate_inputs_on_device(device.get(), kCount, family, params, c.seed, c.tensor, kRowLength,
-                                c.scale, stream());
+      generate_inputs_on_device(device.get(), kCount, family, params, c.seed, c.tensor, geometry(), c.scale, stream());
       const std::vector<float> back = download(device.get(), kCount);
       if (std::memcmp(host.data(), back.data(), kCount * sizeof(float)) == 0) continue;
 
@@ -151,7 +162,7 @@ TEST_F(DeviceInputsTest, EveryFamilyMatchesHostBitForBit) {
                 << std::abs(static_cast<int64_t>(bits_of(host[i])) - static_cast<int64_t>(bits_of(back[i])));
         }
       }
-      ADD_FAILURE() << "family " << inputs::family_name(family) << " (param " << params.a
+      ADD_FAILURE() << "family " << inputs::family_name(family) << " (params " << params.a << ", " << params.b
                     << ", seed " << c.seed << ", tensor " << c.tensor << ", scale " << c.scale
                     << "): " << differing << " of " << kCount
                     << " elements differ between generate_host and the device" << first.str();
@@ -162,8 +173,8 @@ TEST_F(DeviceInputsTest, EveryFamilyMatchesHostBitForBit) {
 TEST_F(DeviceInputsTest, DistinctTensorsAndSeedsGiveDistinctStreams) {
   // Guards the test above against passing vacuously (e.g. a generator that writes nothing).
   DeviceBuffer<float> a(kCount), b(kCount);
-  generate_inputs_on_device(a.get(), kCount, Family::normal, {}, 7, 0, 0, 1.0, stream());
-  generate_inputs_on_device(b.get(), kCount, Family::normal, {}, 7, 1, 0, 1.0, stream());
+  generate_inputs_on_device(a.get(), kCount, Family::normal, {}, 7, 0, geometry(), 1.0, stream());
+  generate_inputs_on_device(b.get(), kCount, Family::normal, {}, 7, 1, geometry(), 1.0, stream());
   const auto first = download(a.get(), kCount), second = download(b.get(), kCount);
   int64_t equal = 0;
   for (int64_t i = 0; i < kCount; ++i) equal += first[i] == second[i];
@@ -175,7 +186,7 @@ TEST_F(DeviceInputsTest, DistinctTensorsAndSeedsGiveDistinctStreams) {
 
 TEST_F(DeviceInputsTest, WideningIsExact) {
   std::vector<float> values(kCount);
-  inputs::generate_host(values.data(), kCount, Family::large, {5000.0}, 9, 2, 0, 1.0);
+  inputs::generate_host(values.data(), kCount, Family::large, {5e4}, 9, 2, geometry(), 1.0);
   values[0] = 1e-45f;  // a denormal
   values[1] = -0.0f;
   const auto device = upload(values);

@@ -159,14 +159,14 @@ TEST_F(ReferenceGraphTest, BundledProblemsAtSmallShapesMatchTheHostReference) {
     for (size_t i = 0; i < problem.input_shapes.size(); ++i) {
       const int64_t count = numel(problem.input_shapes[i]);
       const Shape& shape = problem.input_shapes[i];
-      const uint64_t row_length = shape.empty() ? 1 : static_cast<uint64_t>(shape.back());
+      const inputs::TensorAxes axes = inputs::axes_of_shape(shape.data(), shape.size());
       const double scale = problem.input_scale(i);
       std::vector<float> host_f32(static_cast<size_t>(count));
       inputs::generate_host(host_f32.data(), count, inputs::Family::normal, {}, kSeed,
-                            static_cast<uint32_t>(i), row_length, scale);
+                            static_cast<uint32_t>(i), axes, scale);
       DeviceBuffer<float> device_f32(static_cast<size_t>(count));
       generate_inputs_on_device(device_f32.get(), count, inputs::Family::normal, {}, kSeed,
-                                static_cast<uint32_t>(i), row_length, scale, stream());
+                                static_cast<uint32_t>(i), axes, scale, stream());
       device_inputs.emplace_back(static_cast<size_t>(count));
       widen_f32_to_f64(device_f32.get(), device_inputs.back().get(), count, stream());
       // Both graphs read the device's widened inputs, so a (rare, 1-ulp) generation difference

@@ -2,11 +2,13 @@
 // values, as real candidates do (a path for inputs of one sign). It reads the first 4096 inputs
 // back (synchronising, like sync_in_run) and, when under 1 % of them are negative, launches a
 // copy kernel (relu is the identity there); otherwise the ordinary relu kernel. The families
-// without negatives (uniform01, drawn in every epoch; scaled3, scaled001, shifted) take the
-// first path; those with (negated, normal, large, heavy_tailed, tiny, per_row_scale, and sparse,
-// ≥ 2.5 % negatives) the second, and every epoch draws at least two of those among its six
-// hidden families. The 1 % line is 6 standard deviations from sparse's lowest share at 4096
-// samples, so a family never switches path between seeds.
+// without negatives or with a rare few (uniform01, drawn in every epoch; scaled3, scaled001,
+// shifted; rare_signs and rare_spikes, ≤ 0.1 %) take the first path; those with (negated,
+// normal, large, heavy_tailed, tiny, per_row_scale, wide_range, sparse ≥ 2.5 %, and the
+// structured families, whose channel means keep ≥ 6.7 % negatives) the second, and every epoch
+// gates on families of both kinds (the rare and the sign classes). The 1 % line is 6 standard
+// deviations from sparse's lowest share at 4096 samples, so a family never switches path
+// between seeds.
 // Expected: pass, no flag, environment.kernel_sets_seen ≥ 2 (kbv's kernel-set rule is per
 // family: each family's timed calls repeat what its correctness calls launched).
 #include "redteam_common.cuh"
