@@ -50,10 +50,15 @@ json load(const fs::path& path) { return json::parse(test::read_text(path)); }
 
 fs::path host_example(const std::string& problem) { return kCandidates / "host" / ("libhost_" + problem + ".so"); }
 
-// Whether the hidden family `sparse` gates relu in `epoch` under `key`.
+// Whether the hidden family `sparse` gates relu in `epoch` under `key`: the evaluation walks the
+// sign class (negated, normal, sparse) in the key's order to the first family that can gate
+// relu. negated never can (relu of a negative input is all zeros: a trivial output passes).
 bool sparse_gates(const inputs::SecretKey& key, std::uint64_t epoch) {
-  for (const auto& draw : inputs::plan_epoch(key, epoch, "relu", 1).families)
-    if (draw.family == inputs::Family::sparse) return true;
+  for (const auto& drawn : inputs::plan_epoch(key, epoch, "relu", 1).classes) {
+    if (drawn.family_class != inputs::FamilyClass::sign) continue;
+    for (const auto& draw : drawn.families)
+      if (draw.family != inputs::Family::negated) return draw.family == inputs::Family::sparse;
+  }
   return false;
 }
 
