@@ -21,6 +21,7 @@
 #include "cli/report_text.hpp"
 #include "eval/evaluator.hpp"
 #include "inputs/epoch_plan.hpp"
+#include "lifetime/stop_signals.hpp"
 
 namespace po = boost::program_options;
 
@@ -108,6 +109,8 @@ int eval_command(const std::vector<std::string>& args) {
   // The evaluator holds references and the key: no same-uid process (a worker) may ptrace it
   // or read its memory through /proc/<pid>/mem.
   ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+  // Ctrl-C, SIGTERM or SIGHUP: end the worker and remove its scratch, then die of the signal.
+  lifetime::clean_up_on_stop_signals();
   po::options_description options;
   options.add_options()(
       "problem", po::value<std::string>()->value_name("NAME"),
