@@ -19,6 +19,7 @@
 #include "inputs/secret_key.hpp"
 #include "spec/catalog.hpp"
 #include "sweep/candidate_discovery.hpp"
+#include "sweep/kbvd_progress.hpp"
 #include "sweep/kbvd_runner.hpp"
 #include "sweep/plan.hpp"
 #include "sweep/progress.hpp"
@@ -220,6 +221,8 @@ int run_sweep(const SweepOptions& options) {
   Progress progress(stderr, options.terminal);
   const std::string title = fmt::format("kbv sweep {} epoch {}{}", config.name, epoch, options.shard.whole() ? "" : " shard " + options.shard.name());
   progress.start(title, static_cast<int>(mine.size()), static_cast<int>(mine.size() - todo.size()));
+  KbvdProgress kbvd_progress(config.kbvd.socket, config.name, epoch, options.shard.whole());
+  kbvd_progress.running(mine.size(), mine.size() - todo.size());
   const StopSignals signals;
   RunContext context;
   context.epoch = epoch;
@@ -231,6 +234,7 @@ int run_sweep(const SweepOptions& options) {
   context.on_record = [&](const PlannedEvaluation& item, const json& record) {
     folder.write_result(epoch, item.key(), record);
     progress.finished_one(record.value("verdict", "unknown"));
+    kbvd_progress.running(mine.size(), static_cast<std::size_t>(progress.done()));
   };
   context.on_note = [&](const std::string& line) { progress.note(line); };
   RunResult result;
@@ -254,6 +258,7 @@ int run_sweep(const SweepOptions& options) {
                               result.stopped_because.empty() ? "" : "; stopped: " + result.stopped_because));
 
   const bool write_report = options.write_report.value_or(options.shard.whole());
+  std::optional<json> report_json;
   if (write_report) {
     try {
       auto input = report::input_from_folder(folder, epoch);
@@ -269,16 +274,18 @@ int run_sweep(const SweepOptions& options) {
                    {"budget", {{"wall_s", config.budget.wall_s}, {"evaluations", config.budget.evaluations}}}};
       input.previous = report::previous_report(folder, epoch, input.plan_id, &input.previous_run);
       // The run folder just created has no report.json yet, so it is not its own previous sweep.
-      const auto report_json = report::build_report(input);
-      const auto written = report::write_report_files(report_json, run_folder);
-      report::write_report_files(report_json, folder.root());
+      report_json = report::build_report(input);
+      const auto written = report::write_report_files(*report_json, run_folder);
+      report::write_report_files(*report_json, folder.root());
       if (!written.vega_error.empty()) std::cerr << "kbv sweep: report.html has no plots: " << written.vega_error << "\n";
       std::cerr << "kbv sweep: reports in " << run_folder.string() << " (and " << (folder.root() / "report.html").string() << ")\n";
     } catch (const std::exception& error) {
       std::cerr << "kbv sweep: cannot write the reports: " << error.what() << "\n";
+      kbvd_progress.finished(mine.size(), evaluated, nullptr);
       return kExitIncomplete;
     }
   }
+  kbvd_progress.finished(mine.size(), evaluated, report_json ? &*report_json : nullptr);
   return evaluated == mine.size() ? kExitComplete : kExitIncomplete;
 }
 

@@ -10,7 +10,8 @@
 //   7. evaluate what has no verdict for the epoch yet, within the budgets, each verdict written
 //      to its own file as soon as it exists (resumable after kill -9)
 //   8. write the shard's final status, then (unless it is one shard of several) the reports:
-//      runs/<time>-epoch-<E>/ and copies at the top of the output folder
+//      runs/<time>-epoch-<E>/ and copies at the top of the output folder; tell kbvd the
+//      progress all along and the headline figures at the end (its /metrics; best effort)
 //
 // Exit status: 0 every planned evaluation of this shard has a verdict; 1 some have none (budget,
 // signal, kbvd's epoch moved); 2 the configuration, the options or kbvd made the sweep

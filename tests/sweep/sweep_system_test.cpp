@@ -290,6 +290,24 @@ TEST_F(SweepSystem, ThroughKbvdEveryFigureComesFromTheRecords) {
   EXPECT_NE(md.find("# kbv sweep report: system, epoch " + std::to_string(epoch_)), std::string::npos);
   EXPECT_NE(md.find("| model-a |"), std::string::npos);
 
+  // kbvd's /metrics show the sweep: every planned evaluation done, fast_1 per model as reported.
+  const auto metrics = "\n" + kbvd::test::http_get(kbvd->metrics_port(), "/metrics").value_or("");
+  const auto metric = [&](const std::string& series) -> std::optional<double> {
+    const auto at = metrics.find("\n" + series + " ");
+    if (at == std::string::npos) return std::nullopt;
+    return std::stod(metrics.substr(at + series.size() + 2));
+  };
+  EXPECT_EQ(metric(R"(kbv_sweep_evaluations{state="done",sweep="system"})"), static_cast<double>(planned)) << metrics;
+  EXPECT_EQ(metric(R"(kbv_sweep_evaluations{state="planned",sweep="system"})"), static_cast<double>(planned));
+  EXPECT_EQ(metric(R"(kbv_sweep_running{sweep="system"})"), 0);
+  EXPECT_EQ(metric(R"(kbv_sweep_last_complete{sweep="system"})"), 1);
+  EXPECT_EQ(metric(R"(kbv_sweep_last_regressions{sweep="system"})"), 0);
+  const std::string baseline = report["headline"]["baseline"];
+  for (const auto& [model, fast_1] : report["headline"]["fast_1"].items())
+    EXPECT_NEAR(metric(fmt::format(R"(kbv_sweep_last_fast_1_ratio{{baseline="{}",model="{}",sweep="system"}})", baseline, model)).value_or(-1),
+                fast_1.get<double>(), 1e-9)
+        << model;
+
   // kbvd evaluated each candidate once; a second sweep of the same epoch evaluates nothing.
   const auto again = kbv({"sweep", config.string()});
   EXPECT_EQ(again.exit_code, 0) << again.err;
