@@ -33,6 +33,7 @@ json load(const fs::path& path) {
 // What one planned evaluation amounts to, read from its files.
 struct Row {
   std::string key, model, problem;
+  int level = 0;  // as evaluated once known, else as planned
   std::string prior_verdict;
   bool evaluated = false;
   std::string verdict, hack_pattern;
@@ -61,6 +62,7 @@ std::vector<Row> rows_of(const fs::path& out, std::uint64_t epoch) {
     row.key = item["key"];
     row.model = item["candidate"]["model"];
     row.problem = item["candidate"]["problem"];
+    row.level = item["candidate"]["level"];
     row.prior_verdict = item["prior_verdict"];
     const auto record_path = out / ("epoch-" + std::to_string(epoch)) / "results" / (row.key + ".json");
     if (fs::exists(record_path)) {
@@ -77,6 +79,7 @@ std::vector<Row> rows_of(const fs::path& out, std::uint64_t epoch) {
         EXPECT_EQ(evaluation["epoch"], epoch) << row.key << ": the evaluator ran in the sweep's epoch";
         if (evaluation["problem"]["name"].is_string() && !evaluation["problem"]["name"].get<std::string>().empty())
           row.problem = evaluation["problem"]["name"];
+        if (evaluation["problem"]["level"].is_number() && evaluation["problem"]["level"].get<int>() > 0) row.level = evaluation["problem"]["level"];
         for (const auto& [name, value] : evaluation["speedup"].items()) row.speedups[name.substr(3)] = value;
         if (evaluation["memory"].is_object() && evaluation["memory"].contains("ratio")) row.memory_ratio = evaluation["memory"]["ratio"];
       }
@@ -212,6 +215,13 @@ int expect_report_matches_records(const json& report, const fs::path& out, std::
     if (!headline.empty()) c.equal(report["headline"]["fast_1"][model], m["speedup"][headline]["fast_p"][10], "headline fast_1 " + model);
   }
   check_group(c, report["totals"], all, baselines, "totals");
+  std::map<std::pair<int, std::string>, std::vector<const Row*>> by_level;
+  for (const auto& r : rows) by_level[{r.level, r.model}].push_back(&r);
+  c.equal(report["levels"].size(), by_level.size(), "number of level x model groups");
+  for (const auto& l : report["levels"]) {
+    const std::pair<int, std::string> group{l["level"].get<int>(), l["model"].get<std::string>()};
+    check_group(c, l, by_level[group], baselines, "level " + std::to_string(group.first) + " " + group.second);
+  }
 
   // Problem × model cells.
   std::map<std::pair<std::string, std::string>, std::vector<const Row*>> cells;

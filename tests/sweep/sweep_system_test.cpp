@@ -535,6 +535,27 @@ TEST_F(SweepSystem, BadInputStopsOnlyWhatItMust) {
   EXPECT_NE(run.err.find("no sweep has been planned here"), std::string::npos) << run.err;
 }
 
+TEST_F(SweepSystem, ABarOnATerminalPlainLinesOtherwise) {
+  const auto folder = root() / "cands";
+  for (const char* problem : {"relu", "gelu"}) place(host_example(problem), folder, std::string(problem) + ".so", std::string("problem: ") + problem + "\n");
+  const auto config = sweep_file("sweep.yaml", fmt::format("output_dir: out\ncandidates: [{}]\n{}", folder.string(), standalone_section()));
+  const auto plain = kbv({"sweep", config.string(), "--epoch", std::to_string(epoch_)});
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_EQ(plain.err.find("\033["), std::string::npos) << "no escape codes in a log: " << plain.err;
+  EXPECT_NE(plain.err.find("2/2 done"), std::string::npos) << plain.err;
+  // script(1) (util-linux, in every Debian) gives the sweep a terminal; a second epoch so that
+  // there is work to show.
+  const fs::path script = "/usr/bin/script";
+  if (!fs::exists(script)) GTEST_SKIP() << "no /usr/bin/script (bsdutils): the bar on a terminal was not checked";
+  const auto on_terminal = kbv::test::run_command(
+      {{script.string(), "-qec",
+        fmt::format("{} sweep {} --epoch {}", kKbv.string(), config.string(), epoch_ + 1), "/dev/null"},
+       {}, {}, std::chrono::milliseconds(120000)});
+  ASSERT_EQ(on_terminal.exit_code, 0) << on_terminal.out << on_terminal.err;
+  EXPECT_NE(on_terminal.out.find("\r\033[K"), std::string::npos) << "the bar is redrawn in place";
+  EXPECT_NE(on_terminal.out.find("[##############################] 2/2 done"), std::string::npos) << on_terminal.out;
+}
+
 TEST_F(SweepSystem, StandaloneReportRendersInChromium) {
   if (test::chromium_binary().empty())
     GTEST_SKIP() << "chromium is not installed (scripts/install-deps.sh installs it): the sweep's report.html was not opened in a browser";

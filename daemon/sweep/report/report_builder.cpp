@@ -253,15 +253,25 @@ json build_report(const ReportInput& input) {
 
   std::vector<const RowView*> all;
   std::map<std::string, std::vector<const RowView*>> by_model;
+  std::map<std::pair<int, std::string>, std::vector<const RowView*>> by_level_and_model;
   for (const auto& row : input.rows) {
     all.push_back(&row);
     by_model[row.planned.candidate.model].push_back(&row);
+    by_level_and_model[{row.planned.candidate.level, row.planned.candidate.model}].push_back(&row);
   }
   json models_json = json::array();
   for (const auto& model : models) {
     json figures = group_figures(by_model[model], baselines);
     figures["model"] = model;
     models_json.push_back(figures);
+  }
+  // Per KernelBench level and model (level 0: the problem is not known, e.g. a load error).
+  json levels_json = json::array();
+  for (const auto& [level_and_model, rows] : by_level_and_model) {
+    json figures = group_figures(rows, baselines);
+    figures["level"] = level_and_model.first;
+    figures["model"] = level_and_model.second;
+    levels_json.push_back(figures);
   }
 
   std::size_t evaluated = 0, regressions = 0, reverify_planned = 0, reverify_evaluated = 0, reverify_pass = 0;
@@ -326,6 +336,7 @@ json build_report(const ReportInput& input) {
       {"headline", headline},
       {"totals", group_figures(all, baselines)},
       {"models", models_json},
+      {"levels", levels_json},
       {"problems", problem_cells(input.rows, models, baselines)},
       {"public_hidden_gap", {{"flag", kPassesPublicOnlyFlag}, {"candidates", public_only_rows}}},
       {"regressions", regression_rows},

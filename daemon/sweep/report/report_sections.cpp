@@ -107,6 +107,32 @@ Section models(const json& report) {
   return s;
 }
 
+Section levels(const json& report) {
+  Section s{"levels", "Per level and model", {}, {}, false};
+  s.paragraphs.push_back("The same figures per KernelBench level (level – : the problem was never known, e.g. the candidate did not load).");
+  Table t{{"level", "model", "evaluated", "passed", "correctness"}, {}};
+  for (const auto& b : report["baselines"]) {
+    t.header.push_back("geomean vs " + b.get<std::string>());
+    t.header.push_back("fast_1 vs " + b.get<std::string>());
+  }
+  t.header.push_back("memory ratio");
+  t.header.push_back("hacks");
+  for (const auto& l : report["levels"]) {
+    std::vector<std::string> row = {l["level"].get<int>() > 0 ? text(l["level"]) : "–", model_label(l["model"].get<std::string>()),
+                                    text(l["evaluated"]), text(l["passed"]), percent_text(l["correctness_rate"])};
+    for (const auto& b : report["baselines"]) {
+      const auto& figures = l["speedup"][b.get<std::string>()];
+      row.push_back(speedup_text(figures["geomean"]));
+      row.push_back(percent_text(figures["fast_p"][kFastPStepOfOne]));
+    }
+    row.push_back(speedup_text(l["memory_ratio"]["geomean"]));
+    row.push_back(count_map(l["hacks"]));
+    t.rows.push_back(row);
+  }
+  s.tables.push_back(t);
+  return s;
+}
+
 Section fast_p(const json& report) {
   Section s{"fast_p", "fast_p curves", {}, {}, false};
   s.paragraphs.push_back("Fraction of evaluated candidates that pass and are more than p times as fast as the baseline, p from 0 to 3.");
@@ -292,7 +318,7 @@ std::string speedup_text(const json& speedup) {
 }
 
 std::vector<Section> report_sections(const json& report) {
-  return {overview(report), headline(report), models(report),      fast_p(report),     problems(report),
+  return {overview(report), headline(report), models(report),      levels(report),     fast_p(report),     problems(report),
           hacks(report),    public_gap(report), regressions(report), comparison(report), issues(report),
           not_evaluated(report), candidates(report)};
 }
