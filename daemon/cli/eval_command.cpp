@@ -167,7 +167,8 @@ int eval_command(const std::vector<std::string>& args) {
     catalog = ProblemCatalog::load(vm.count("problems-dir") ? std::filesystem::path(vm["problems-dir"].as<std::string>()) : default_problems_dir());
     if (vm.count("problem")) base.problem = resolve_problem_name(*catalog, vm["problem"].as<std::string>());
     bool created = false;
-    key = inputs::SecretKey::load_or_create(base.key_file, &created);
+    // Only kbv's own default key may bring its state folder into being (a first run).
+    key = inputs::SecretKey::load_or_create(base.key_file, &created, base.key_file == inputs::state_directory() / "secret.key");
     if (created) std::cerr << "kbv eval: created a new secret key at " << base.key_file.string() << " (keep it private)\n";
   } catch (const std::exception& error) {
     return bad_input(error.what(), json);

@@ -53,6 +53,20 @@ TEST(BadInput, SharedObjectWithoutTheKbvExport) {
   EXPECT_NE(run.report.value("detail", "").find("kbv_plugin_negotiate"), std::string::npos) << explain(run);
 }
 
+// A key file in a folder that does not exist is a mistyped path, not a request for a new key: a
+// new key would silently change every hidden family (issue #22). Nothing is created.
+TEST(BadInput, KeyFileInAMissingFolderIsRefused) {
+  const TempDir dir;
+  const auto key = dir.path() / "no-such-folder" / "secret.key";
+  Command command;
+  command.argv = {kbv_binary().string(), "eval", host_candidate("relu").string(), "--shapes", "small", "--no-timing", "--json",
+                  "--key-file", key.string()};
+  const CommandResult result = run_command(command);
+  EXPECT_EQ(result.exit_code, kExitBadInput) << result.out << result.err;
+  EXPECT_NE(result.err.find("kbv keygen --key-file"), std::string::npos) << result.err;
+  EXPECT_FALSE(std::filesystem::exists(key.parent_path())) << "a folder was created for the key";
+}
+
 TEST(BadInput, DirectoryGivenAsACandidate) {
   const TempDir dir;
   const EvalRun run = run_kbv_eval(host_relu_args(dir.path()));
