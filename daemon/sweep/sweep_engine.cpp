@@ -132,161 +132,193 @@ json shard_status(const Plan& plan, const ShardSpec& shard, const std::string& s
           {"stopped_because", stopped_because.empty() ? json(nullptr) : json(stopped_because)}};
 }
 
-}  // namespace
+// One run, step by step (sweep_engine.hpp). A step that cannot go on returns the exit status.
+class SweepRun {
+ public:
+  explicit SweepRun(const SweepOptions& options) : options_(options) {}
 
-int run_sweep(const SweepOptions& options) {
-  const auto started = std::chrono::system_clock::now();
-  const auto started_steady = std::chrono::steady_clock::now();
-  const auto fail = [](const std::string& message) {
+  int run() {
+    if (const auto failed = configure()) return *failed;
+    if (const auto failed = settle_epoch_and_key()) return *failed;
+    if (const auto failed = lock_and_plan()) return *failed;
+    const RunResult result = evaluate();
+    return finish(result);
+  }
+
+ private:
+  int fail(const std::string& message) const {
     std::cerr << "kbv sweep: " << message << "\n";
     return kExitBadInput;
-  };
-
-  // 1. Configuration.
-  SweepConfig config;
-  try {
-    config = load_sweep_config(options.config_file);
-  } catch (const ConfigError& error) {
-    return fail(error.what());
-  }
-  apply_overrides(options, config);
-
-  // 2. Problems.
-  std::optional<ProblemCatalog> catalog;
-  try {
-    catalog = ProblemCatalog::load(config.problems_dir.empty() ? default_problems_directory() : config.problems_dir);
-  } catch (const std::exception& error) {
-    return fail(fmt::format("{} (fix: set problems_dir in {} to a folder of problem YAML files)", error.what(), config.file.string()));
   }
 
-  // 3. Epoch.
-  std::uint64_t epoch = 0;
-  if (config.mode == Mode::kbvd) {
+  // Steps 1 and 2: the configuration with the command line's overrides, and the problems.
+  std::optional<int> configure() {
     try {
-      epoch = kbvd_epoch(config.kbvd.socket);
-    } catch (const control::ControlError& error) {
+      config_ = load_sweep_config(options_.config_file);
+    } catch (const ConfigError& error) {
       return fail(error.what());
     }
-    if (config.epoch && *config.epoch != epoch)
-      return fail(fmt::format("kbvd at {} evaluates epoch {}, the sweep asks for epoch {}; fix: drop --epoch (and epoch: in {}) to sweep "
-                              "kbvd's epoch, or run with --standalone to evaluate another epoch",
-                              config.kbvd.socket.string(), epoch, *config.epoch, config.file.string()));
-  } else {
-    epoch = config.epoch ? *config.epoch : inputs::epoch_at(std::chrono::system_clock::now());
+    apply_overrides(options_, config_);
+    try {
+      catalog_.emplace(ProblemCatalog::load(config_.problems_dir.empty() ? default_problems_directory() : config_.problems_dir));
+    } catch (const std::exception& error) {
+      return fail(fmt::format("{} (fix: set problems_dir in {} to a folder of problem YAML files)", error.what(), config_.file.string()));
+    }
+    return std::nullopt;
   }
 
-  // 4. Secret key (standalone: the children read it; its id goes into the plan).
-  std::string key_id;
-  fs::path key_file;
-  if (config.mode == Mode::standalone) {
-    key_file = config.standalone.key_file.empty() ? inputs::default_key_path() : config.standalone.key_file;
+  // Steps 3 and 4: kbvd's epoch (or the one asked for, standalone) and the standalone key.
+  std::optional<int> settle_epoch_and_key() {
+    if (config_.mode == Mode::kbvd) {
+      try {
+        epoch_ = kbvd_epoch(config_.kbvd.socket);
+      } catch (const control::ControlError& error) {
+        return fail(error.what());
+      }
+      if (config_.epoch && *config_.epoch != epoch_)
+        return fail(fmt::format("kbvd at {} evaluates epoch {}, the sweep asks for epoch {}; fix: drop --epoch (and epoch: in {}) to sweep "
+                                "kbvd's epoch, or run with --standalone to evaluate another epoch",
+                                config_.kbvd.socket.string(), epoch_, *config_.epoch, config_.file.string()));
+      return std::nullopt;
+    }
+    epoch_ = config_.epoch ? *config_.epoch : inputs::epoch_at(std::chrono::system_clock::now());
+    key_file_ = config_.standalone.key_file.empty() ? inputs::default_key_path() : config_.standalone.key_file;
     try {
       bool created = false;
-      inputs::SecretKey::load_or_create(key_file, &created);
-      if (created) std::cerr << "kbv sweep: created a new secret key at " << key_file.string() << " (keep it private)\n";
-      key_id = secret_key_id(key_file);
+      // As kbv eval: only kbv's own default key may bring its state folder into being.
+      inputs::SecretKey::load_or_create(key_file_, &created, key_file_ == inputs::state_directory() / "secret.key");
+      if (created) std::cerr << "kbv sweep: created a new secret key at " << key_file_.string() << " (keep it private)\n";
+      key_id_ = secret_key_id(key_file_);
     } catch (const std::exception& error) {
       return fail(error.what());
     }
+    return std::nullopt;
   }
 
-  // 5. Lock.
-  const SweepFolder folder(config.output_dir);
-  std::optional<FolderLock> lock;
-  try {
-    fs::create_directories(folder.plans_dir(epoch));
-    lock.emplace(folder.epoch_dir(epoch) / fmt::format(".lock-shard-{}", options.shard.name()));
-  } catch (const std::exception& error) {
-    return fail(fmt::format("{}: {} (fix: make output_dir in {} a writable folder)", config.output_dir.string(), error.what(), config.file.string()));
-  }
-  remove_stale_temporaries(folder.results_dir(epoch));
-  remove_stale_temporaries(folder.plans_dir(epoch));
-
-  // 6. Candidates and plan.
-  PlanRequest request{&config, &*catalog, &folder, epoch, options.shard.count, key_id};
-  auto discovery = discover_candidates(config, *catalog);
-  discovery.issues.insert(discovery.issues.begin(), config.issues.begin(), config.issues.end());
-  const Plan plan = make_plan(request, std::move(discovery));
-  write_file_atomically(plan_path(folder, plan), plan.to_json().dump(1) + "\n");
-  for (const auto& issue : plan.issues) std::cerr << "kbv sweep: left out: " << issue.text() << "\n";
-
-  const auto mine = plan.shard_items(options.shard.index);
-  std::vector<const PlannedEvaluation*> todo;
-  for (const auto* item : mine)
-    if (!folder.result(epoch, item->key())) todo.push_back(item);
-  const auto status_path = shard_status_path(folder, plan, options.shard);
-  write_file_atomically(status_path, shard_status(plan, options.shard, "running", started, mine.size(), mine.size() - todo.size(), "").dump(1) + "\n");
-
-  // 7. Evaluate.
-  Progress progress(stderr, options.terminal);
-  const std::string title = fmt::format("kbv sweep {} epoch {}{}", config.name, epoch, options.shard.whole() ? "" : " shard " + options.shard.name());
-  progress.start(title, static_cast<int>(mine.size()), static_cast<int>(mine.size() - todo.size()));
-  KbvdProgress kbvd_progress(config.kbvd.socket, config.name, epoch, options.shard.whole());
-  kbvd_progress.running(mine.size(), mine.size() - todo.size());
-  const StopSignals signals;
-  RunContext context;
-  context.epoch = epoch;
-  context.todo = todo;
-  if (config.budget.wall_s > 0)
-    context.deadline = started_steady + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(config.budget.wall_s));
-  context.max_evaluations = config.budget.evaluations;
-  context.stop = &g_stop;
-  context.on_record = [&](const PlannedEvaluation& item, const json& record) {
-    folder.write_result(epoch, item.key(), record);
-    progress.finished_one(record.value("verdict", "unknown"));
-    kbvd_progress.running(mine.size(), static_cast<std::size_t>(progress.done()));
-  };
-  context.on_note = [&](const std::string& line) { progress.note(line); };
-  RunResult result;
-  try {
-    if (config.mode == Mode::kbvd) {
-      result = run_through_kbvd(context, {config.kbvd.socket, config.kbvd.poll_interval_s, folder.scratch_dir() / "manifests"});
-    } else {
-      StandaloneSettings settings{options.evaluator, config.standalone, key_file, config.problems_dir, folder.scratch_dir() / "evaluations"};
-      result = run_standalone(context, settings);
-    }
-  } catch (const std::exception& error) {
-    progress.note("kbv sweep: " + std::string(error.what()));
-    result.stopped_because = error.what();
-  }
-
-  // 8. Status and reports.
-  std::size_t evaluated = 0;
-  for (const auto* item : mine) evaluated += folder.result(epoch, item->key()) ? 1 : 0;
-  write_file_atomically(status_path, shard_status(plan, options.shard, "finished", started, mine.size(), evaluated, result.stopped_because).dump(1) + "\n");
-  progress.finish(fmt::format("{} of {} evaluations have a verdict ({} evaluated by this run){}", evaluated, mine.size(), result.started,
-                              result.stopped_because.empty() ? "" : "; stopped: " + result.stopped_because));
-
-  const bool write_report = options.write_report.value_or(options.shard.whole());
-  std::optional<json> report_json;
-  if (write_report) {
+  // Steps 5 and 6: one sweep per shard of an epoch and folder; the plan, its file, this shard's
+  // status; what has no verdict yet.
+  std::optional<int> lock_and_plan() {
+    folder_.emplace(config_.output_dir);
     try {
-      auto input = report::input_from_folder(folder, epoch);
-      input.issues.insert(input.issues.end(), result.issues.begin(), result.issues.end());
-      input.stopped_because = result.stopped_because;
-      const auto run_folder = folder.create_run(epoch);
-      input.run = {{"id", run_folder.filename().string()},
-                   {"started_at", utc_text(started)},
-                   {"finished_at", utc_text(std::chrono::system_clock::now())},
-                   {"wall_s", std::chrono::duration<double>(std::chrono::steady_clock::now() - started_steady).count()},
-                   {"evaluations_started", result.started},
-                   {"verdicts_reused", mine.size() - todo.size()},
-                   {"budget", {{"wall_s", config.budget.wall_s}, {"evaluations", config.budget.evaluations}}}};
-      input.previous = report::previous_report(folder, epoch, input.plan_id, &input.previous_run);
-      // The run folder just created has no report.json yet, so it is not its own previous sweep.
-      report_json = report::build_report(input);
-      const auto written = report::write_report_files(*report_json, run_folder);
-      report::write_report_files(*report_json, folder.root());
-      if (!written.vega_error.empty()) std::cerr << "kbv sweep: report.html has no plots: " << written.vega_error << "\n";
-      std::cerr << "kbv sweep: reports in " << run_folder.string() << " (and " << (folder.root() / "report.html").string() << ")\n";
+      fs::create_directories(folder_->plans_dir(epoch_));
+      lock_.emplace(folder_->epoch_dir(epoch_) / fmt::format(".lock-shard-{}", options_.shard.name()));
     } catch (const std::exception& error) {
-      std::cerr << "kbv sweep: cannot write the reports: " << error.what() << "\n";
-      kbvd_progress.finished(mine.size(), evaluated, nullptr);
-      return kExitIncomplete;
+      return fail(fmt::format("{}: {} (fix: make output_dir in {} a writable folder)", config_.output_dir.string(), error.what(),
+                              config_.file.string()));
     }
+    remove_stale_temporaries(folder_->results_dir(epoch_));
+    remove_stale_temporaries(folder_->plans_dir(epoch_));
+    auto discovery = discover_candidates(config_, *catalog_);
+    discovery.issues.insert(discovery.issues.begin(), config_.issues.begin(), config_.issues.end());
+    plan_ = make_plan({&config_, &*catalog_, &*folder_, epoch_, options_.shard.count, key_id_}, std::move(discovery));
+    write_file_atomically(plan_path(*folder_, plan_), plan_.to_json().dump(1) + "\n");
+    for (const auto& issue : plan_.issues) std::cerr << "kbv sweep: left out: " << issue.text() << "\n";
+    mine_ = plan_.shard_items(options_.shard.index);
+    for (const auto* item : mine_)
+      if (!folder_->result(epoch_, item->key())) todo_.push_back(item);
+    write_status("running", mine_.size() - todo_.size(), "");
+    return std::nullopt;
   }
-  kbvd_progress.finished(mine.size(), evaluated, report_json ? &*report_json : nullptr);
-  return evaluated == mine.size() ? kExitComplete : kExitIncomplete;
-}
+
+  // Step 7: evaluate what has no verdict, each verdict written as soon as it exists.
+  RunResult evaluate() {
+    progress_.start(fmt::format("kbv sweep {} epoch {}{}", config_.name, epoch_, options_.shard.whole() ? "" : " shard " + options_.shard.name()),
+                    static_cast<int>(mine_.size()), static_cast<int>(mine_.size() - todo_.size()));
+    kbvd_progress_.emplace(config_.kbvd.socket, config_.name, epoch_, options_.shard.whole());
+    kbvd_progress_->running(mine_.size(), mine_.size() - todo_.size());
+    const StopSignals signals;
+    RunContext context;
+    context.epoch = epoch_;
+    context.todo = todo_;
+    if (config_.budget.wall_s > 0)
+      context.deadline = started_steady_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(config_.budget.wall_s));
+    context.max_evaluations = config_.budget.evaluations;
+    context.stop = &g_stop;
+    context.on_record = [this](const PlannedEvaluation& item, const json& record) {
+      folder_->write_result(epoch_, item.key(), record);
+      progress_.finished_one(record.value("verdict", "unknown"));
+      kbvd_progress_->running(mine_.size(), static_cast<std::size_t>(progress_.done()));
+    };
+    context.on_note = [this](const std::string& line) { progress_.note(line); };
+    RunResult result;
+    try {
+      if (config_.mode == Mode::kbvd)
+        result = run_through_kbvd(context, {config_.kbvd.socket, config_.kbvd.poll_interval_s, folder_->scratch_dir() / "manifests"});
+      else
+        result = run_standalone(context, {options_.evaluator, config_.standalone, key_file_, config_.problems_dir, folder_->scratch_dir() / "evaluations"});
+    } catch (const std::exception& error) {
+      progress_.note("kbv sweep: " + std::string(error.what()));
+      result.stopped_because = error.what();
+    }
+    return result;
+  }
+
+  // Step 8: the shard's status, the reports, kbvd's headline figures; the exit status.
+  int finish(const RunResult& result) {
+    std::size_t evaluated = 0;
+    for (const auto* item : mine_) evaluated += folder_->result(epoch_, item->key()) ? 1 : 0;
+    write_status("finished", evaluated, result.stopped_because);
+    progress_.finish(fmt::format("{} of {} evaluations have a verdict ({} evaluated by this run){}", evaluated, mine_.size(), result.started,
+                                 result.stopped_because.empty() ? "" : "; stopped: " + result.stopped_because));
+    std::optional<json> report_json;
+    bool reports_written = true;
+    if (options_.write_report.value_or(options_.shard.whole())) {
+      try {
+        report_json = write_reports(result);
+      } catch (const std::exception& error) {
+        std::cerr << "kbv sweep: cannot write the reports: " << error.what() << "\n";
+        reports_written = false;
+      }
+    }
+    kbvd_progress_->finished(mine_.size(), evaluated, report_json ? &*report_json : nullptr);
+    return reports_written && evaluated == mine_.size() ? kExitComplete : kExitIncomplete;
+  }
+
+  json write_reports(const RunResult& result) {
+    auto input = report::input_from_folder(*folder_, epoch_);
+    input.issues.insert(input.issues.end(), result.issues.begin(), result.issues.end());
+    input.stopped_because = result.stopped_because;
+    const auto run_folder = folder_->create_run(epoch_);
+    input.run = {{"id", run_folder.filename().string()},
+                 {"started_at", utc_text(started_)},
+                 {"finished_at", utc_text(std::chrono::system_clock::now())},
+                 {"wall_s", std::chrono::duration<double>(std::chrono::steady_clock::now() - started_steady_).count()},
+                 {"evaluations_started", result.started},
+                 {"verdicts_reused", mine_.size() - todo_.size()},
+                 {"budget", {{"wall_s", config_.budget.wall_s}, {"evaluations", config_.budget.evaluations}}}};
+    // The run folder just created has no report.json yet, so it is not its own previous sweep.
+    input.previous = report::previous_report(*folder_, epoch_, input.plan_id, &input.previous_run);
+    json report_json = report::build_report(input);
+    const auto written = report::write_report_files(report_json, run_folder);
+    report::write_report_files(report_json, folder_->root());
+    if (!written.vega_error.empty()) std::cerr << "kbv sweep: report.html has no plots: " << written.vega_error << "\n";
+    std::cerr << "kbv sweep: reports in " << run_folder.string() << " (and " << (folder_->root() / "report.html").string() << ")\n";
+    return report_json;
+  }
+
+  void write_status(const std::string& state, std::size_t evaluated, const std::string& stopped_because) const {
+    write_file_atomically(shard_status_path(*folder_, plan_, options_.shard),
+                          shard_status(plan_, options_.shard, state, started_, mine_.size(), evaluated, stopped_because).dump(1) + "\n");
+  }
+
+  const SweepOptions& options_;
+  const std::chrono::system_clock::time_point started_ = std::chrono::system_clock::now();
+  const std::chrono::steady_clock::time_point started_steady_ = std::chrono::steady_clock::now();
+  SweepConfig config_;
+  std::optional<ProblemCatalog> catalog_;
+  std::uint64_t epoch_ = 0;
+  fs::path key_file_;   // standalone only
+  std::string key_id_;  // standalone only
+  std::optional<SweepFolder> folder_;
+  std::optional<FolderLock> lock_;
+  Plan plan_;
+  std::vector<const PlannedEvaluation*> mine_, todo_;  // this shard's items; those without a verdict
+  Progress progress_{stderr, options_.terminal};
+  std::optional<KbvdProgress> kbvd_progress_;
+};
+
+}  // namespace
+
+int run_sweep(const SweepOptions& options) { return SweepRun(options).run(); }
 
 }  // namespace kbv::sweep
