@@ -10,6 +10,8 @@ packages=(
   libgtest-dev libgmock-dev
   prometheus curl python3 python3-yaml
   systemd  # systemd-analyze, for the checks of systemd/ in tests/kbvd
+  libjs-vega  # Vega 5, inlined into sweep reports (report.html)
+  chromium    # headless, for the test that every plot of report.html renders (tests/sweep)
 )
 missing=()
 for p in "${packages[@]}"; do

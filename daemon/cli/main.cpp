@@ -11,6 +11,8 @@
 #include "cli/export_command.hpp"
 #include "cli/keygen_command.hpp"
 #include "cli/problems_command.hpp"
+#include "cli/report_command.hpp"
+#include "cli/sweep_command.hpp"
 #include "client/control_command.hpp"
 
 namespace {
@@ -56,6 +58,10 @@ const std::vector<Subcommand>& subcommands() {
        &plain<kbv::cli::compare_outputs_command>},
       {"keygen", "keygen [--key-file F]", "create the secret key that decides the hidden inputs", &plain<kbv::cli::keygen_command>},
       {"calibrate", "calibrate [--out F]", "measure this GPU's ceilings and conv algorithms (CUDA builds)", &plain<kbv::cli::calibrate_command>},
+      {"sweep", "sweep SWEEP.yaml [options]", "evaluate a sweep's candidates (kbvd or --standalone) and write its reports",
+       &plain<kbv::cli::sweep_command>},
+      {"report", "report SWEEP_DIR | --kbvd --out DIR", "write a sweep's reports (shards merged), or an epoch's from kbvd",
+       &plain<kbv::cli::report_command>},
       {"submit", "submit FILE.so [--manifest M]", "kbvd: copy a candidate into the watch folder (atomically)", &control_command},
       {"status", "status [--json]", "kbvd: daemon, queue and slots", &control_command},
       {"results", "results [list|show ID] [--json]", "kbvd: finished and queued candidates, or one in full", &control_command},

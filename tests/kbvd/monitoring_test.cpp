@@ -6,6 +6,7 @@
 #include <set>
 #include <yaml-cpp/yaml.h>
 
+#include "client/control_client.hpp"
 #include "harness.hpp"
 
 namespace kbv::kbvd {
@@ -30,11 +31,14 @@ std::set<std::string> referenced(const std::string& expr) {
   return out;
 }
 
-// The sample names of a live kbvd's /metrics (histograms contribute _bucket, _sum, _count).
+// The sample names of a live kbvd's /metrics (histograms contribute _bucket, _sum, _count),
+// after a sweep reported to it (sweep series exist once a sweep has run).
 std::set<std::string> exported_names() {
   test::TempDir dir;
   test::KbvdProcess kbvd(dir.path());
   kbvd.start();
+  control::request(kbvd.socket(), {{"cmd", "sweep"}, {"sweep", "nightly"}, {"epoch", 3}, {"state", "finished"}, {"planned", 2}, {"done", 2},
+                                   {"complete", true}, {"headline", {{"baseline", "tf32"}, {"fast_1", {{"m", 0.5}}}, {"regressions", 0}}}});
   const auto body = test::http_get(kbvd.metrics_port(), "/metrics");
   if (!body) return {};
   std::set<std::string> names;
@@ -104,6 +108,7 @@ TEST(Monitoring, RulesAndDashboardUseExportedMetrics) {
   const auto dashboard = json::parse(test::read_file(kMonitoring / "grafana/dashboards/kbv-overview.json"));
   ASSERT_FALSE(dashboard["panels"].empty());
   for (const auto& panel : dashboard["panels"]) {
+    if (panel.value("type", "") == "row") continue;  // a row only groups the panels below it
     const auto title = panel.value("title", std::string("?"));
     ASSERT_TRUE(panel.contains("targets") && !panel["targets"].empty()) << title;
     EXPECT_EQ(panel["datasource"]["uid"], "kbv-prometheus") << title;
@@ -121,7 +126,8 @@ TEST(Monitoring, RulesAndDashboardUseExportedMetrics) {
     for (const auto& n : referenced(variable["query"]["query"].get<std::string>())) EXPECT_TRUE(known(n)) << n;
   // What the dashboard must show: throughput, latency, verdict mix, hacks, queue, per-GPU busy.
   for (const char* m : {"kbv_evaluations_total", "kbv_evaluation_duration_seconds_bucket", "kbv_hacks_total",
-                        "kbv_queue_depth", "kbv_evaluations_in_flight", "kbv_gpu_busy_seconds_total"})
+                        "kbv_queue_depth", "kbv_evaluations_in_flight", "kbv_gpu_busy_seconds_total",
+                        "kbv_sweep_evaluations", "kbv_sweep_last_fast_1_ratio", "kbv_sweep_last_regressions"})
     EXPECT_TRUE(covered.count(m)) << m << " is on no panel";
 }
 

@@ -358,6 +358,7 @@ const std::vector<Daemon::Command>& Daemon::commands() {
       {"show", "id", true, &Daemon::cmd_show},
       {"requeue", "id", false, &Daemon::cmd_requeue},
       {"ingest", "name", false, &Daemon::cmd_ingest},
+      {"sweep", "sweep, epoch, state, planned, done, complete, headline", true, &Daemon::cmd_sweep},
   };
   return table;
 }
@@ -442,6 +443,16 @@ json Daemon::cmd_requeue(const json& request) {
   answer["ok"] = true;
   scheduler_->pump();
   return answer;
+}
+
+// `kbv sweep` reports its progress and, when it finishes, its headline figures (metrics only).
+json Daemon::cmd_sweep(const json& request) {
+  try {
+    metrics_->sweeps().update(request);
+  } catch (const SweepMessageError& e) {
+    return {{"ok", false}, {"error", e.what()}};
+  }
+  return {{"ok", true}};
 }
 
 json Daemon::cmd_ingest(const json& request) {

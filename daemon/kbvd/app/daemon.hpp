@@ -90,6 +90,7 @@ class Daemon {
   nlohmann::json cmd_show(const nlohmann::json& request);
   nlohmann::json cmd_requeue(const nlohmann::json& request);
   nlohmann::json cmd_ingest(const nlohmann::json& request);
+  nlohmann::json cmd_sweep(const nlohmann::json& request);
 
   CommandLine command_line_;
   boost::asio::io_context io_;

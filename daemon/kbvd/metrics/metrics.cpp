@@ -55,7 +55,7 @@ const std::vector<std::string>& known_levels() {
 }
 
 Metrics::Metrics(const std::vector<std::string>& slot_labels)
-    : registry_(std::make_shared<prometheus::Registry>()) {
+    : registry_(std::make_shared<prometheus::Registry>()), sweeps_(std::make_unique<SweepMetrics>(*registry_)) {
   auto& r = *registry_;
   auto& verdicts = prometheus::BuildCounter()
                        .Name("kbv_evaluations_total")

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "metrics/sweep_metrics.hpp"
 #include "sched/outcome.hpp"
 
 namespace prometheus {
@@ -50,11 +51,15 @@ class Metrics {
   void set_unsaved_results(double count);
   void set_control_clients(double count);
 
+  // Progress and headline figures that `kbv sweep` reports (the control command "sweep").
+  SweepMetrics& sweeps() { return *sweeps_; }
+
   std::shared_ptr<prometheus::Registry> registry() const { return registry_; }
 
  private:
   std::shared_ptr<prometheus::Registry> registry_;
   std::unique_ptr<prometheus::Exposer> exposer_;
+  std::unique_ptr<SweepMetrics> sweeps_;
   std::map<std::string, prometheus::Counter*> by_verdict_, by_exit_, by_pattern_, by_flag_, by_ingest_,
       busy_seconds_;
   std::map<std::string, prometheus::Gauge*> in_flight_;

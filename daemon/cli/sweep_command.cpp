@@ -1,0 +1,105 @@
+// cli/sweep_command.cpp — parse `kbv sweep` options into the sweep engine's overrides.
+#include "cli/sweep_command.hpp"
+
+#include <unistd.h>
+
+#include <iostream>
+#include <sstream>
+
+#include "cli/command_line.hpp"
+#include "cli/paths.hpp"
+#include "sweep/sweep_engine.hpp"
+
+namespace po = boost::program_options;
+
+namespace kbv::cli {
+namespace {
+
+std::vector<int> parse_gpus(const std::string& text) {
+  std::vector<int> gpus;
+  std::stringstream in(text);
+  for (std::string item; std::getline(in, item, ',');) {
+    std::size_t used = 0;
+    const int gpu = std::stoi(item, &used);
+    if (used != item.size() || gpu < 0) throw std::invalid_argument(item);
+    gpus.push_back(gpu);
+  }
+  if (gpus.empty()) throw std::invalid_argument(text);
+  return gpus;
+}
+
+}  // namespace
+
+int sweep_command(const std::vector<std::string>& args) {
+  const CommandHelp help = {
+      "sweep", "sweep SWEEP.yaml [options]",
+      "Evaluate a sweep's candidates (folders and globs of .so files with their sidecar manifests, filtered) in the\n"
+      "current epoch, plus every candidate that passed in the last N epochs, through kbvd's queue or --standalone;\n"
+      "resume where a killed sweep stopped; write report.json, results.csv, report.md and report.html into the\n"
+      "output folder (docs/sweeps.md). Options override the file. Exit status: 0 every planned evaluation has a\n"
+      "verdict, 1 some have none (budget, signal, kbvd's epoch moved), 2 usage or unusable configuration."};
+  po::options_description options;
+  options.add_options()("standalone", "evaluate here, one `kbv eval` per candidate, instead of through kbvd")(
+      "kbvd", "evaluate through kbvd's queue (the default unless the file says mode: standalone)")(
+      "socket", po::value<std::string>()->value_name("PATH"), "kbvd's control socket (default: kbvd.socket, $KBV_SOCKET, /run/kbvd/control.sock)")(
+      "epoch", po::value<uint64_t>()->value_name("N"), "the epoch (standalone; through kbvd it must be kbvd's own)")(
+      "output", po::value<std::string>()->value_name("DIR"), "output folder (default: output_dir)")(
+      "device", po::value<std::string>()->value_name("D"), "standalone: host or cuda")(
+      "gpus", po::value<std::string>()->value_name("0,1"), "standalone cuda: GPU ordinals (one evaluation at a time on each)")(
+      "jobs", po::value<int>()->value_name("N"), "standalone host: evaluations at once")(
+      "key-file", po::value<std::string>()->value_name("F"), "standalone: the secret key")(
+      "budget-evaluations", po::value<int64_t>()->value_name("N"), "start at most N evaluations")(
+      "budget-wall-s", po::value<double>()->value_name("S"), "start no evaluation after S seconds, and stop those running")(
+      "shard", po::value<std::string>()->value_name("I/N"), "evaluate shard I of N (grouped by problem); no report unless --report")(
+      "report", "write the reports even for one shard of several")(
+      "no-report", "do not write the reports");
+  int exit_code = kExitOk;
+  const auto values = parse_command_line(help, options, args, exit_code, {{"config", 1}});
+  if (!values) return exit_code;
+  const po::variables_map& vm = *values;
+  const auto config = positional_values(vm, "config");
+  if (config.empty()) return usage_error("sweep", "no sweep file given (configs/sweep.yaml is an example)");
+  if (vm.count("standalone") && vm.count("kbvd")) return usage_error("sweep", "--standalone and --kbvd exclude each other");
+  if (vm.count("report") && vm.count("no-report")) return usage_error("sweep", "--report and --no-report exclude each other");
+
+  sweep::SweepOptions o;
+  o.config_file = config.front();
+  o.evaluator = executable_directory() / "kbv";
+  if (vm.count("standalone")) o.mode = sweep::Mode::standalone;
+  if (vm.count("kbvd")) o.mode = sweep::Mode::kbvd;
+  if (vm.count("socket")) o.socket = vm["socket"].as<std::string>();
+  if (vm.count("epoch")) o.epoch = vm["epoch"].as<uint64_t>();
+  if (vm.count("output")) o.output_dir = vm["output"].as<std::string>();
+  if (vm.count("key-file")) o.key_file = vm["key-file"].as<std::string>();
+  if (vm.count("device")) {
+    o.device = vm["device"].as<std::string>();
+    if (*o.device != "host" && *o.device != "cuda") return usage_error("sweep", "--device must be host or cuda, got '" + *o.device + "'");
+  }
+  if (vm.count("gpus")) {
+    try {
+      o.gpus = parse_gpus(vm["gpus"].as<std::string>());
+    } catch (const std::exception&) {
+      return usage_error("sweep", "--gpus '" + vm["gpus"].as<std::string>() + "' is not a list of GPU ordinals; fix: write e.g. --gpus 0,1");
+    }
+  }
+  if (vm.count("jobs")) {
+    o.jobs = vm["jobs"].as<int>();
+    if (*o.jobs < 1) return usage_error("sweep", "--jobs must be at least 1");
+  }
+  if (vm.count("budget-evaluations")) o.budget_evaluations = vm["budget-evaluations"].as<int64_t>();
+  if (vm.count("budget-wall-s")) o.budget_wall_s = vm["budget-wall-s"].as<double>();
+  if (o.budget_evaluations.value_or(0) < 0 || o.budget_wall_s.value_or(0) < 0) return usage_error("sweep", "budgets cannot be negative (0 means no limit)");
+  if (vm.count("shard")) {
+    try {
+      o.shard = sweep::parse_shard(vm["shard"].as<std::string>());
+    } catch (const std::invalid_argument& error) {
+      return usage_error("sweep", error.what());
+    }
+  }
+  if (vm.count("report")) o.write_report = true;
+  if (vm.count("no-report")) o.write_report = false;
+  o.terminal = ::isatty(STDERR_FILENO) != 0;
+  return sweep::run_sweep(o);
+}
+
+}  // namespace kbv::cli

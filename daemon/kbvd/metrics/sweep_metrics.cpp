@@ -1,0 +1,83 @@
+// daemon/kbvd/metrics/sweep_metrics.cpp — validate a sweep's message and set its gauges.
+#include "metrics/sweep_metrics.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <regex>
+
+namespace kbv::kbvd {
+namespace {
+
+using nlohmann::json;
+
+// A sweep's name as its configuration allows it (daemon/sweep/sweep_config.cpp), and a model
+// name as a manifest allows it (identity/manifest.cpp: printable, at most 256 characters).
+const std::regex kSweepName("[A-Za-z0-9_.-]{1,64}");
+constexpr std::size_t kMaxModelChars = 256;
+
+std::string text(const json& message, const char* field) {
+  if (!message.contains(field) || !message[field].is_string()) throw SweepMessageError(fmt::format("sweep: '{}' must be a string", field));
+  return message[field].get<std::string>();
+}
+
+double count(const json& message, const char* field) {
+  if (!message.contains(field) || !message[field].is_number() || message[field].get<double>() < 0)
+    throw SweepMessageError(fmt::format("sweep: '{}' must be a number of at least 0", field));
+  return message[field].get<double>();
+}
+
+prometheus::Family<prometheus::Gauge>& gauge(prometheus::Registry& registry, const char* name, const char* help) {
+  return prometheus::BuildGauge().Name(name).Help(help).Register(registry);
+}
+
+}  // namespace
+
+SweepMetrics::SweepMetrics(prometheus::Registry& registry)
+    : evaluations_(gauge(registry, "kbv_sweep_evaluations", "Evaluations a sweep planned (state=planned) and those with a verdict so far (state=done).")),
+      running_(gauge(registry, "kbv_sweep_running", "1 while the sweep runs.")),
+      finished_at_(gauge(registry, "kbv_sweep_last_finished_timestamp_seconds", "When the sweep last finished (Unix time).")),
+      complete_(gauge(registry, "kbv_sweep_last_complete", "1 when the last finished sweep left no planned evaluation without a verdict.")),
+      epoch_(gauge(registry, "kbv_sweep_last_epoch", "The epoch of the sweep's last run.")),
+      regressions_(gauge(registry, "kbv_sweep_last_regressions", "Candidates that passed in recent epochs and fail in the last finished sweep.")),
+      fast_1_(gauge(registry, "kbv_sweep_last_fast_1_ratio", "Fraction of a model's candidates that pass and beat the baseline, in the last finished sweep.")) {}
+
+void SweepMetrics::update(const json& message) {
+  const auto sweep = text(message, "sweep");
+  if (!std::regex_match(sweep, kSweepName)) throw SweepMessageError("sweep: 'sweep' must be a sweep name (letters, digits, '-', '_', '.'; at most 64)");
+  if (!sweeps_.count(sweep) && sweeps_.size() >= kMaxSweeps)
+    throw SweepMessageError(fmt::format("sweep: kbvd already shows {} sweeps; restart it to forget old sweep names", kMaxSweeps));
+  const auto state = text(message, "state");
+  if (state != "running" && state != "finished") throw SweepMessageError("sweep: 'state' must be running or finished");
+  const double planned = count(message, "planned"), done = count(message, "done"), epoch = count(message, "epoch");
+  sweeps_.insert(sweep);
+  evaluations_.Add({{"sweep", sweep}, {"state", "planned"}}).Set(planned);
+  evaluations_.Add({{"sweep", sweep}, {"state", "done"}}).Set(done);
+  epoch_.Add({{"sweep", sweep}}).Set(epoch);
+  running_.Add({{"sweep", sweep}}).Set(state == "running" ? 1 : 0);
+  if (state == "running") return;
+
+  finished_at_.Add({{"sweep", sweep}}).Set(std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count());
+  complete_.Add({{"sweep", sweep}}).Set(message.value("complete", false) ? 1 : 0);
+  if (!message.contains("headline") || !message["headline"].is_object()) return;
+  const auto& headline = message["headline"];
+  regressions_.Add({{"sweep", sweep}}).Set(count(headline, "regressions"));
+  for (auto* old : fast_1_of_[sweep]) fast_1_.Remove(old);
+  fast_1_of_[sweep].clear();
+  if (!headline.contains("baseline") || !headline["baseline"].is_string() || !headline.contains("fast_1") || !headline["fast_1"].is_object()) return;
+  const auto baseline = headline["baseline"].get<std::string>();
+  if (!std::regex_match(baseline, std::regex("[a-z0-9_]{1,32}"))) throw SweepMessageError("sweep: 'headline.baseline' must be a baseline name");
+  std::size_t models = 0;
+  for (const auto& [model, value] : headline["fast_1"].items()) {  // sorted by name
+    if (models == kMaxModels) break;
+    if (!value.is_number() || model.size() > kMaxModelChars) continue;
+    auto& g = fast_1_.Add({{"sweep", sweep}, {"model", model}, {"baseline", baseline}});
+    g.Set(std::clamp(value.get<double>(), 0.0, 1.0));
+    fast_1_of_[sweep].insert(&g);
+    ++models;
+  }
+}
+
+}  // namespace kbv::kbvd

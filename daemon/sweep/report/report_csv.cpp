@@ -1,0 +1,64 @@
+// daemon/sweep/report/report_csv.cpp — results.csv from report.json's candidates.
+#include "sweep/report/report_csv.hpp"
+
+#include <fmt/format.h>
+
+namespace kbv::sweep::report {
+namespace {
+
+using nlohmann::json;
+
+std::string cell(const json& value) {
+  if (value.is_null()) return "";
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_boolean()) return value.get<bool>() ? "true" : "false";
+  if (value.is_number_float()) return fmt::format("{:.17g}", value.get<double>());
+  if (value.is_array()) {
+    std::string joined;
+    for (const auto& item : value) joined += (joined.empty() ? "" : ";") + cell(item);
+    return joined;
+  }
+  return value.dump();
+}
+
+}  // namespace
+
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (const char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+std::string report_csv(const json& report) {
+  static const std::vector<std::string> kLeading = {"key", "sha256", "name", "path", "model", "sample_id", "problem", "level", "tags",
+                                                    "role", "shard", "status", "verdict", "hack_pattern", "failed_family", "flags"};
+  static const std::vector<std::string> kTrailing = {"memory_ratio", "candidate_median_s", "wall_s", "prior_epoch",
+                                                     "prior_verdict", "regression", "via", "detail"};
+  std::vector<std::string> baselines;
+  for (const char* list : {"baselines", "baselines_without_figures"})
+    for (const auto& name : report.value(list, json::array())) baselines.push_back(name.get<std::string>());
+  std::string out;
+  const auto line = [&](const std::vector<std::string>& fields) {
+    std::string text;
+    for (const auto& field : fields) text += (text.empty() ? "" : ",") + csv_field(field);
+    out += text + "\n";
+  };
+  std::vector<std::string> header = kLeading;
+  for (const auto& baseline : baselines) header.push_back("speedup_vs_" + baseline);
+  header.insert(header.end(), kTrailing.begin(), kTrailing.end());
+  header.insert(header.begin() + 2, "epoch");
+  line(header);
+  const auto epoch = report.value("sweep", json::object()).value("epoch", json(nullptr));
+  for (const auto& row : report.value("candidates", json::array())) {
+    std::vector<std::string> fields;
+    for (const auto& name : kLeading) fields.push_back(cell(row.value(name, json(nullptr))));
+    for (const auto& baseline : baselines) fields.push_back(cell(row.value("speedup", json::object()).value(baseline, json(nullptr))));
+    for (const auto& name : kTrailing) fields.push_back(cell(row.value(name, json(nullptr))));
+    fields.insert(fields.begin() + 2, cell(epoch));
+    line(fields);
+  }
+  return out;
+}
+
+}  // namespace kbv::sweep::report

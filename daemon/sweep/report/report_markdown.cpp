@@ -1,0 +1,48 @@
+// daemon/sweep/report/report_markdown.cpp — render report sections as Markdown.
+#include "sweep/report/report_markdown.hpp"
+
+#include "sweep/report/report_sections.hpp"
+
+namespace kbv::sweep::report {
+namespace {
+
+// A table cell: no line breaks, pipes escaped.
+std::string cell(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '|') out += "\\|";
+    else if (c == '\n' || c == '\r') out += ' ';
+    else out += c;
+  }
+  return out;
+}
+
+void table(std::string& out, const Table& t) {
+  const auto row = [&](const std::vector<std::string>& cells) {
+    out += "|";
+    for (const auto& c : cells) out += " " + cell(c) + " |";
+    out += "\n";
+  };
+  row(t.header);
+  out += "|";
+  for (std::size_t i = 0; i < t.header.size(); ++i) out += "---|";
+  out += "\n";
+  for (const auto& r : t.rows) row(r);
+  out += "\n";
+}
+
+}  // namespace
+
+std::string report_markdown(const nlohmann::json& report) {
+  std::string out;
+  bool first = true;
+  for (const auto& section : report_sections(report)) {
+    out += (first ? "# " : "## ") + section.title + "\n\n";
+    first = false;
+    for (const auto& paragraph : section.paragraphs) out += paragraph + "\n\n";
+    for (const auto& t : section.tables) table(out, t);
+  }
+  return out;
+}
+
+}  // namespace kbv::sweep::report

@@ -1,0 +1,156 @@
+// daemon/sweep/report/report_sources.cpp — report inputs from a sweep folder or from kbvd.
+#include "sweep/report/report_sources.hpp"
+
+#include <fmt/format.h>
+
+#include <set>
+
+#include "client/control_client.hpp"
+#include "sweep/json_text.hpp"
+#include "sweep/kbvd_runner.hpp"
+#include "sweep/plan.hpp"
+#include "sweep/result_record.hpp"
+
+namespace kbv::sweep::report {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+// kbvd's `results` answers at most this many candidates (its store's kMaxListRows).
+constexpr int kKbvdListLimit = 10000;
+
+void add_shards(const SweepFolder& folder, const Plan& plan, const std::map<std::string, json>& records, ReportInput& input) {
+  input.shard_count = plan.shard_count;
+  if (plan.shard_count <= 1) return;
+  std::set<std::string> key_ids;
+  for (int index = 1; index <= plan.shard_count; ++index) {
+    ShardState state;
+    state.index = index;
+    for (const auto* item : plan.shard_items(index)) {
+      ++state.planned;
+      state.evaluated += records.count(item->key()) ? 1 : 0;
+    }
+    const auto status_path = shard_status_path(folder, plan, {index, plan.shard_count});
+    std::error_code error;
+    if (!fs::is_regular_file(status_path, error)) {
+      state.state = "missing";
+    } else {
+      const auto status = read_json_file(status_path);
+      state.host = json_text(status, "host");
+      state.key_id = json_text(status, "key_id");
+      state.kbv_version = json_text(status, "kbv_version");
+      state.stopped_because = json_text(status, "stopped_because");
+      state.state = state.evaluated == state.planned ? "complete" : "incomplete";
+      key_ids.insert(state.key_id);
+    }
+    input.shards.push_back(state);
+  }
+  if (key_ids.size() > 1) {
+    std::string listed;
+    for (const auto& id : key_ids) listed += (listed.empty() ? "" : ", ") + (id.empty() ? std::string("(none)") : id);
+    throw SourceError(fmt::format("{}: the shards of plan {} used different secret keys ({}), so their verdicts come from different hidden "
+                                  "families; fix: give every task the same key file and run the shards again",
+                                  folder.plans_dir(plan.epoch).string(), plan.plan_id, listed));
+  }
+}
+
+}  // namespace
+
+std::uint64_t latest_planned_epoch(const SweepFolder& folder) {
+  const auto epochs = folder.epochs();
+  for (auto it = epochs.rbegin(); it != epochs.rend(); ++it)
+    if (load_latest_plan(folder, *it)) return *it;
+  throw SourceError(fmt::format("{}: no sweep has been planned here (no epoch-N/plans/*.json); fix: run kbv sweep with this output_dir first",
+                                folder.root().string()));
+}
+
+ReportInput input_from_folder(const SweepFolder& folder, std::uint64_t epoch) {
+  const auto plan = load_latest_plan(folder, epoch);
+  if (!plan)
+    throw SourceError(fmt::format("{}: no sweep plan for epoch {}; fix: run kbv sweep for that epoch, or name another with --epoch",
+                                  folder.plans_dir(epoch).string(), epoch));
+  std::vector<std::string> unreadable;
+  const auto records = folder.results(epoch, &unreadable);
+  ReportInput input;
+  input.sweep_name = plan->sweep_name;
+  input.mode = plan->mode;
+  input.source = "sweep folder " + folder.root().string();
+  input.epoch = epoch;
+  input.plan_id = plan->plan_id;
+  input.key_id = plan->key_id;
+  input.reverify_epochs = plan->reverify_epochs;
+  input.issues = plan->issues;
+  for (const auto& path : unreadable)
+    input.issues.push_back({path, "(file)", "is not a readable result record", "remove it; the next sweep evaluates that candidate again"});
+  for (const auto& item : plan->items) {
+    const auto found = records.find(item.key());
+    input.rows.push_back(view_row(item, epoch, found == records.end() ? std::nullopt : std::optional<json>(found->second)));
+  }
+  add_shards(folder, *plan, records, input);
+  return input;
+}
+
+ReportInput input_from_kbvd(const fs::path& socket, std::optional<std::uint64_t> epoch_wanted, int window) {
+  const std::uint64_t epoch = epoch_wanted ? *epoch_wanted : kbvd_epoch(socket);
+  ReportInput input;
+  input.sweep_name = "kbvd";
+  input.mode = "kbvd";
+  input.source = "kbvd " + socket.string();
+  input.epoch = epoch;
+  input.reverify_epochs = window;
+  const auto list = control::results_list(socket, kKbvdListLimit).value("results", json::array());
+  if (list.size() >= static_cast<std::size_t>(kKbvdListLimit))
+    input.issues.push_back({socket.string(), "results", fmt::format("kbvd lists at most {} candidates; older ones are left out", kKbvdListLimit),
+                            "report per sweep instead (kbv report SWEEP_DIR)"});
+  for (const auto& row : list) {
+    const auto shown = control::results_show(socket, json_text(row, "sha256"));
+    Candidate candidate;
+    candidate.sha256 = json_text(row, "sha256");
+    candidate.name = json_text(row, "name");
+    candidate.model = json_text(row, "model");
+    candidate.sample_id = json_text(row, "sample_id");
+    candidate.problem = json_text(row, "problem");
+    if (row.contains("tags") && row["tags"].is_array())
+      for (const auto& tag : row["tags"])
+        if (tag.is_string()) candidate.tags.push_back(tag.get<std::string>());
+    candidate.source = "kbvd";
+    PlannedEvaluation item;
+    item.candidate = candidate;
+    item.role = kRoleCurrent;
+    std::optional<json> now;
+    for (const auto& evaluation : shown.value("evaluations", json::array())) {
+      if (json_text(evaluation, "state") != "done") continue;
+      const auto e = evaluation.value("epoch", std::int64_t{-1});
+      if (e == static_cast<std::int64_t>(epoch)) now = evaluation;
+      else if (e >= 0 && static_cast<std::uint64_t>(e) < epoch && static_cast<std::uint64_t>(e) + static_cast<std::uint64_t>(window) >= epoch &&
+               (!item.prior_epoch || static_cast<std::uint64_t>(e) >= *item.prior_epoch)) {
+        item.prior_epoch = static_cast<std::uint64_t>(e);
+        item.prior_verdict = json_text(evaluation, "verdict");
+      }
+    }
+    const bool waiting = json_text(row, "state") == "queued" || json_text(row, "state") == "running";
+    if (!now && !waiting) continue;  // not part of this epoch
+    input.rows.push_back(view_row(item, epoch, now ? std::optional<json>(record_from_kbvd(candidate, kRoleCurrent, epoch, *now)) : std::nullopt));
+  }
+  return input;
+}
+
+std::optional<json> previous_report(const SweepFolder& folder, std::uint64_t epoch, const std::string& plan_id, std::string* run) {
+  const auto runs = folder.runs();
+  for (auto it = runs.rbegin(); it != runs.rend(); ++it) {
+    json report;
+    try {
+      report = read_json_file(*it / "report.json");
+    } catch (const std::exception&) {
+      continue;  // a run folder without a readable report is not a sweep to compare with
+    }
+    const auto& sweep = report.value("sweep", json::object());
+    if (sweep.value("epoch", std::uint64_t{0}) == epoch && sweep.value("plan_id", "") == plan_id) continue;
+    if (run) *run = it->filename().string();
+    return report;
+  }
+  return std::nullopt;
+}
+
+}  // namespace kbv::sweep::report

@@ -1,0 +1,60 @@
+// sweep/sweep_folder.hpp — a sweep's output folder (docs/sweeps.md, "The output folder"):
+//
+//   OUT/epoch-<E>/results/<key>.json   one file per evaluation: the record (result_record.hpp)
+//   OUT/epoch-<E>/plans/<plan>.json    what a sweep of epoch E set out to evaluate
+//   OUT/epoch-<E>/plans/<plan>.shard-<I>-of-<N>.json   how far shard I got
+//   OUT/runs/<UTC time>-epoch-<E>/     the reports of one finished sweep (report.json, …)
+//   OUT/report.{json,csv,md,html}      copies of the newest run's reports
+//
+// Every file is written whole under a temporary name in its folder and renamed into place, so a
+// reader (another shard, `kbv report`, a sweep resumed after kill -9) sees all of it or nothing,
+// also on NFS. There is no database: shards of one sweep can share the folder.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace kbv::sweep {
+
+class SweepFolder {
+ public:
+  explicit SweepFolder(std::filesystem::path root);
+
+  const std::filesystem::path& root() const { return root_; }
+  std::filesystem::path epoch_dir(std::uint64_t epoch) const;
+  std::filesystem::path results_dir(std::uint64_t epoch) const;
+  std::filesystem::path plans_dir(std::uint64_t epoch) const;
+  std::filesystem::path runs_dir() const;
+  std::filesystem::path scratch_dir() const;  // evaluator output while it runs
+
+  std::optional<nlohmann::json> result(std::uint64_t epoch, const std::string& key) const;
+  void write_result(std::uint64_t epoch, const std::string& key, const nlohmann::json& record) const;
+  // Every record of an epoch, by key. A record that cannot be parsed is skipped and named in
+  // `unreadable` (when given): it is evaluated again.
+  std::map<std::string, nlohmann::json> results(std::uint64_t epoch, std::vector<std::string>* unreadable = nullptr) const;
+  // Epochs that have a folder here, ascending.
+  std::vector<std::uint64_t> epochs() const;
+  // Run folders (runs/*), oldest first (their names sort by time).
+  std::vector<std::filesystem::path> runs() const;
+  // A new, empty run folder named after the current UTC time and the epoch.
+  std::filesystem::path create_run(std::uint64_t epoch) const;
+
+ private:
+  std::filesystem::path root_;
+};
+
+// Writes `text` to `path` whole: a temporary file in the same folder, fsync, rename.
+void write_file_atomically(const std::filesystem::path& path, const std::string& text);
+// Reads a JSON file; throws std::runtime_error naming the file when it is missing or malformed.
+nlohmann::json read_json_file(const std::filesystem::path& path);
+// Removes temporary files a killed writer left in `folder` (names starting ".tmp-", older than
+// any write in progress can be).
+void remove_stale_temporaries(const std::filesystem::path& folder);
+
+}  // namespace kbv::sweep

@@ -1,0 +1,44 @@
+// tests/sweep/report/report_csv_test.cpp — results.csv: one row per candidate × problem, a
+// column per baseline the report names, fields quoted by RFC 4180.
+#include "sweep/report/report_csv.hpp"
+
+#include <gtest/gtest.h>
+
+namespace kbv::sweep::report {
+namespace {
+
+using nlohmann::json;
+
+TEST(ReportCsv, QuotesOnlyWhatNeedsIt) {
+  EXPECT_EQ(csv_field("plain"), "plain");
+  EXPECT_EQ(csv_field("a,b"), "\"a,b\"");
+  EXPECT_EQ(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+  EXPECT_EQ(csv_field("two\nlines"), "\"two\nlines\"");
+}
+
+TEST(ReportCsv, OneRowPerCandidateWithBaselineColumns) {
+  const json report = {
+      {"sweep", {{"epoch", 9}}},
+      {"baselines", {"tf32"}},
+      {"baselines_without_figures", {"eager_tf32"}},
+      {"candidates", json::array({
+                         {{"key", "k1-relu"}, {"model", "m"}, {"verdict", "pass"}, {"tags", {"a", "b"}}, {"flags", json::array()},
+                          {"speedup", {{"tf32", 1.5}, {"eager_tf32", nullptr}}}, {"regression", false}, {"detail", "ok, fine"}},
+                         {{"key", "k2-declared"}, {"status", "not_evaluated"}, {"verdict", nullptr}, {"speedup", json::object()}},
+                     })}};
+  const auto csv = report_csv(report);
+  std::vector<std::string> lines;
+  for (std::size_t start = 0, end; (end = csv.find('\n', start)) != std::string::npos; start = end + 1) lines.push_back(csv.substr(start, end - start));
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[0].rfind("key,sha256,epoch,name,", 0), 0u) << lines[0];
+  EXPECT_NE(lines[0].find(",speedup_vs_tf32,speedup_vs_eager_tf32,memory_ratio,"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[1].find("k1-relu,,9,"), std::string::npos) << lines[1];
+  EXPECT_NE(lines[1].find(",a;b,"), std::string::npos) << "lists joined with ';': " << lines[1];
+  EXPECT_NE(lines[1].find(",1.5,,"), std::string::npos) << "a null baseline is an empty field: " << lines[1];
+  EXPECT_NE(lines[1].find(",false,"), std::string::npos);
+  EXPECT_NE(lines[1].find("\"ok, fine\""), std::string::npos);
+  EXPECT_EQ(std::count(lines[0].begin(), lines[0].end(), ','), std::count(lines[2].begin(), lines[2].end(), ','));
+}
+
+}  // namespace
+}  // namespace kbv::sweep::report
