@@ -55,7 +55,7 @@ const std::vector<Subcommand>& subcommands() {
       {"compare-outputs", "compare-outputs EXPORT_DIR OUTPUTS_DIR", "compare outputs (.npy) with an export's reference",
        &plain<kbv::cli::compare_outputs_command>},
       {"keygen", "keygen [--key-file F]", "create the secret key that decides the hidden inputs", &plain<kbv::cli::keygen_command>},
-      {"calibrate", "calibrate [--out F]", "measure this GPU's ceilings and conv algorithms (CUDA builds)", &plain<kbv::cli::calibrate_command>},
+      {"calibrate", "calibrate [--out F] [--torch]", "measure this GPU's ceilings and conv algorithms; --torch: PyTorch's times (CUDA builds)", &plain<kbv::cli::calibrate_command>},
       {"submit", "submit FILE.so [--manifest M]", "kbvd: copy a candidate into the watch folder (atomically)", &control_command},
       {"status", "status [--json]", "kbvd: daemon, queue and slots", &control_command},
       {"results", "results [list|show ID] [--json]", "kbvd: finished and queued candidates, or one in full", &control_command},
