@@ -131,6 +131,22 @@ TEST(DerivedSpeedups, ALibraryBaselineThatChangedStalesOnlyTheBaselinesMeasuredA
   EXPECT_TRUE(derived.baselines.at("eager_fp32").speedup) << derived.baselines.at("eager_fp32").reason;
 }
 
+TEST(DerivedSpeedups, HowAConvAlgorithmWasChosenIsNotAChangeOfLibrary) {
+  const std::string found = "conv (conv2d): cudnnConvolutionForward algo=IMPLICIT_PRECOMP_GEMM math=TENSOR_OP workspace=0B stride=1 "
+                            "chosen by cudnnFind (0.61 s) + kbv channel-bias add kernel\nrelu (relu): kbv float4 kernel\n";
+  const std::string cached = "conv (conv2d): cudnnConvolutionForward algo=IMPLICIT_PRECOMP_GEMM math=TENSOR_OP workspace=0B stride=1 "
+                             "chosen by cached cudnnFind choice (/tmp/run1/cudnn-conv-algorithms.json) + kbv channel-bias add kernel\n"
+                             "relu (relu): kbv float4 kernel\n";
+  EXPECT_EQ(library_identity(found), library_identity(cached));
+  EXPECT_EQ(library_identity("conv: algo=GEMM chosen by cudnnFind"), "conv: algo=GEMM");
+  const std::string other = "conv (conv2d): cudnnConvolutionForward algo=WINOGRAD math=TENSOR_OP workspace=0B stride=1 chosen by cudnnFind\n";
+  EXPECT_NE(library_identity(found), library_identity(other));
+
+  DerivationInputs in = layernorm_on_h200();
+  in.library_describe["tf32"] = "layernorm node: kbv library tf32 chosen by the algorithm cache\n";
+  EXPECT_TRUE(derive_speedups(in, kRecorded).baselines.at("eager_tf32").speedup);
+}
+
 TEST(DerivedSpeedups, ABaselineThatFailedInTheCalibrationCarriesItsError) {
   DerivationInputs in = layernorm_on_h200();
   in.problem = "softmax";

@@ -22,6 +22,25 @@ std::string recalibrate(const DerivationInputs& in) {
 
 }  // namespace
 
+std::string library_identity(const std::string& describe) {
+  static const std::string kProvenance = " chosen by ";
+  static const std::string kNextPart = " + ";
+  std::string out;
+  size_t at = 0;
+  while (at < describe.size()) {
+    const size_t line_end = std::min(describe.find('\n', at), describe.size());
+    std::string line = describe.substr(at, line_end - at);
+    if (const size_t from = line.find(kProvenance); from != std::string::npos) {
+      const size_t to = line.find(kNextPart, from + kProvenance.size());
+      line.erase(from, to == std::string::npos ? std::string::npos : to - from);
+    }
+    out += line;
+    if (line_end < describe.size()) out += '\n';
+    at = line_end + 1;
+  }
+  return out;
+}
+
 DerivedSpeedups derive_speedups(const DerivationInputs& in, const std::filesystem::path& file) {
   if (in.device != "cuda")
     return DerivedSpeedups::none("PyTorch baselines are calibrated on CUDA GPUs; on the " + in.device + " device only kbv's library baseline is timed");
@@ -87,7 +106,7 @@ DerivedSpeedups derive_speedups(const DerivationInputs& in, const std::filesyste
     }
     const auto library = entry->library.find(mode);
     const auto now = in.library_describe.find(mode);
-    if (library != entry->library.end() && now != in.library_describe.end() && library->second.describe != now->second) {
+    if (library != entry->library.end() && now != in.library_describe.end() && library_identity(library->second.describe) != library_identity(now->second)) {
       derived.reason = "kbv's library " + mode + " baseline for " + in.problem + " is not the one calibrated (then: " + library->second.describe +
                        "; now: " + now->second + "; fix: " + recalibrate(in) + ")";
       continue;

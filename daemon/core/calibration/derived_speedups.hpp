@@ -49,6 +49,12 @@ struct DerivedSpeedups {
   void add_speedups(nlohmann::json& speedup) const;
 };
 
+// What a library baseline runs, from its CudaBaseline::describe() text, without how each choice
+// was arrived at: a conv step's " chosen by <source>" (cudnnFind, or the algorithm cache and its
+// path) differs between runs that run the same algorithm. Two baselines with the same identity
+// run the same calls and kernels.
+std::string library_identity(const std::string& describe);
+
 // Never throws: a calibration that cannot be used is a reason, and the library baseline stands.
 DerivedSpeedups derive_speedups(const DerivationInputs& inputs, const std::filesystem::path& calibration_file);
 
