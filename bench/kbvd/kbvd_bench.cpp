@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -155,8 +156,17 @@ int main(int argc, char** argv) {
     cfg << "store:\n  state_dir: " << (root / "state").string() << "\nwatch:\n  dir: "
         << (root / "inbox").string() << "\n  rescan_interval_s: 30\ncontrol:\n  socket: "
         << (root / "control.sock").string() << "\nmetrics:\n  listen: 127.0.0.1:" << d.port
-        << "\nevaluator:\n  command: " << evaluator << "\n  timeout_s: 120\n  key_file: "
-        << (root / "secret.key").string() << "\ndevices:\n  kind: host\nlog:\n  level: warn\n";
+        << "\nevaluator:\n  command: " << evaluator << "\n  timeout_s: 120\n";
+    // kbvd never makes a key (evaluator.key_file must exist): the real evaluator makes one here.
+    if (!fake) {
+      const std::string keygen = evaluator + " keygen --key-file " + (root / "secret.key").string() + " > /dev/null";
+      if (std::system(keygen.c_str()) != 0) {
+        std::cerr << "kbvd_bench: " << keygen << " failed\n";
+        return 2;
+      }
+      cfg << "  key_file: " << (root / "secret.key").string() << "\n";
+    }
+    cfg << "devices:\n  kind: host\nlog:\n  level: warn\n";
   }
   ::setenv("FAKE_KBV_LOG", (root / "fake.log").c_str(), 1);
 

@@ -21,6 +21,7 @@
 #include "cli/report_text.hpp"
 #include "eval/evaluator.hpp"
 #include "inputs/epoch_plan.hpp"
+#include "lifetime/stop_signals.hpp"
 
 namespace po = boost::program_options;
 
@@ -108,6 +109,8 @@ int eval_command(const std::vector<std::string>& args) {
   // The evaluator holds references and the key: no same-uid process (a worker) may ptrace it
   // or read its memory through /proc/<pid>/mem.
   ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+  // Ctrl-C, SIGTERM or SIGHUP: end the worker and remove its scratch, then die of the signal.
+  lifetime::clean_up_on_stop_signals();
   po::options_description options;
   options.add_options()(
       "problem", po::value<std::string>()->value_name("NAME"),
@@ -164,7 +167,8 @@ int eval_command(const std::vector<std::string>& args) {
     catalog = ProblemCatalog::load(vm.count("problems-dir") ? std::filesystem::path(vm["problems-dir"].as<std::string>()) : default_problems_dir());
     if (vm.count("problem")) base.problem = resolve_problem_name(*catalog, vm["problem"].as<std::string>());
     bool created = false;
-    key = inputs::SecretKey::load_or_create(base.key_file, &created);
+    // Only kbv's own default key may bring its state folder into being (a first run).
+    key = inputs::SecretKey::load_or_create(base.key_file, &created, base.key_file == inputs::state_directory() / "secret.key");
     if (created) std::cerr << "kbv eval: created a new secret key at " << base.key_file.string() << " (keep it private)\n";
   } catch (const std::exception& error) {
     return bad_input(error.what(), json);

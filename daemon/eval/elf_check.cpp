@@ -2,6 +2,8 @@
 // loading, no execution).
 #include "eval/elf_check.hpp"
 
+#include <kbv/plugin.h>
+
 #include <elf.h>
 
 #include <cstring>
@@ -56,6 +58,8 @@ std::string elf_machine_name(uint16_t machine) {
 std::optional<std::string> check_shared_object(const std::filesystem::path& path) {
   const std::string name = path.string();
   std::error_code error;
+  if (std::filesystem::is_directory(path, error))
+    return name + ": is a directory, not a candidate (fix: pass the path of a built candidate .so inside it)";
   if (!std::filesystem::is_regular_file(path, error))
     return name + ": no such file (fix: pass the path of a built candidate .so)";
   const auto size = std::filesystem::file_size(path, error);
@@ -77,6 +81,14 @@ std::optional<std::string> check_shared_object(const std::filesystem::path& path
   if (table_end(header.e_phoff, header.e_phnum, header.e_phentsize) > size ||
       table_end(header.e_shoff, header.e_shnum, header.e_shentsize) > size)
     return name + ": truncated (" + std::to_string(size) + " bytes, but its ELF tables reach further) (fix: rebuild the candidate; the file is incomplete)";
+  return std::nullopt;
+}
+
+std::optional<std::string> check_candidate(const std::filesystem::path& path) {
+  if (auto problem = check_shared_object(path)) return problem;
+  if (!defines_dynamic_symbol(path, KBV_NEGOTIATE_SYMBOL))
+    return path.string() + ": does not export " KBV_NEGOTIATE_SYMBOL
+                           " (fix: use KBV_CANDIDATE(...) from <kbv/plugin.hpp>, or export the function with C linkage)";
   return std::nullopt;
 }
 
@@ -122,6 +134,26 @@ std::optional<std::string> section_contents(const std::filesystem::path& path, c
     return std::string(bytes.data() + section.sh_offset, section.sh_size);
   }
   return std::nullopt;
+}
+
+bool defines_dynamic_symbol(const std::filesystem::path& path, const std::string& symbol) {
+  const std::vector<char> bytes = read_all(path);
+  Elf64_Ehdr header{};
+  const std::vector<Elf64_Shdr> sections = section_headers(bytes, header);
+  for (const Elf64_Shdr& table : sections) {
+    if (table.sh_type != SHT_DYNSYM || table.sh_link >= sections.size()) continue;
+    const Elf64_Shdr& strings = sections[table.sh_link];
+    if (table.sh_offset + table.sh_size > bytes.size() || strings.sh_offset + strings.sh_size > bytes.size()) continue;
+    for (uint64_t at = table.sh_offset; at + sizeof(Elf64_Sym) <= table.sh_offset + table.sh_size; at += sizeof(Elf64_Sym)) {
+      Elf64_Sym entry;
+      std::memcpy(&entry, bytes.data() + at, sizeof entry);
+      const unsigned binding = ELF64_ST_BIND(entry.st_info);
+      if (entry.st_shndx == SHN_UNDEF || entry.st_name >= strings.sh_size || (binding != STB_GLOBAL && binding != STB_WEAK)) continue;
+      const char* name = bytes.data() + strings.sh_offset + entry.st_name;
+      if (std::string(name, strnlen(name, strings.sh_size - entry.st_name)) == symbol) return true;
+    }
+  }
+  return false;
 }
 
 bool needs_compute_library(const std::vector<std::string>& needed) {

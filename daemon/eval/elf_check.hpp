@@ -19,6 +19,14 @@ std::string elf_machine_name(uint16_t machine);
 // nullopt when the file looks loadable; otherwise what is wrong, naming the file and the fix.
 std::optional<std::string> check_shared_object(const std::filesystem::path& path);
 
+// check_shared_object, and the file exports kbv's entry point (kbv_plugin_negotiate): a shared
+// object without it is no candidate, refused as bad input before any worker loads it.
+std::optional<std::string> check_candidate(const std::filesystem::path& path);
+
+// True when the shared object's dynamic symbol table defines `symbol` (global or weak): what a
+// loader could find with dlsym, read without loading anything.
+bool defines_dynamic_symbol(const std::filesystem::path& path, const std::string& symbol);
+
 // The DT_NEEDED entries of a shared object (empty when it has none or cannot be parsed).
 std::vector<std::string> needed_libraries(const std::filesystem::path& path);
 

@@ -15,25 +15,18 @@
 #include "eval/evaluation.hpp"
 #include "eval/failure_text.hpp"
 #include "eval/message_fields.hpp"
+#include "lifetime/owned_folder.hpp"
 #include "verify/checksum.hpp"
 
 namespace kbv::eval {
 namespace detail {
 namespace {
 
-std::filesystem::path make_scratch_dir() {
-  std::string pattern = (std::filesystem::temp_directory_path() / "kbv-scratch-XXXXXX").string();
-  if (!::mkdtemp(pattern.data())) throw std::runtime_error("cannot create a scratch directory under " + std::filesystem::temp_directory_path().string());
-  return pattern;
-}
-
-// Removes the scratch directory however the evaluation ends.
+// The worker's scratch folder, $TMPDIR/kbv-scratch-<pid>-XXXXXX: removed however the evaluation
+// ends, by the next evaluation's sweep when this process was killed (lifetime/owned_folder.hpp).
 struct ScratchDir {
-  std::filesystem::path path = make_scratch_dir();
-  ~ScratchDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path, ignored);
-  }
+  lifetime::OwnedFolder folder{std::filesystem::temp_directory_path(), "kbv-scratch-"};
+  const std::filesystem::path& path = folder.path();
 };
 
 }  // namespace
@@ -44,7 +37,7 @@ EvalResult Evaluation::run() {
   result_.candidate_device = options_.device;
   result_.epoch = options_.epoch;
   if (options_.problem) (void)catalog_.get(*options_.problem);  // unknown name: exit 2 before any work
-  if (auto problem = check_shared_object(options_.candidate)) {
+  if (auto problem = check_candidate(options_.candidate)) {
     result_.verdict = Verdict::load_error;
     result_.detail = *problem;
     result_.input_error = true;

@@ -1,4 +1,5 @@
-// eval/worker_process.cpp — posix_spawn of kbv-worker in its own process group, with fixed fds.
+// eval/worker_process.cpp — posix_spawn of kbv-worker in its own process group and cgroup, with
+// fixed fds; the worker dies with this process (PR_SET_PDEATHSIG, the stop-signal thread).
 #include "eval/worker_process.hpp"
 
 #include <dirent.h>
@@ -11,12 +12,16 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <system_error>
 #include <thread>
 
+#include "lifetime/cgroup.hpp"
+#include "lifetime/stop_signals.hpp"
 #include "protocol/messages.hpp"
 
 extern char** environ;
@@ -29,6 +34,13 @@ namespace {
 constexpr size_t kStderrTailBytes = 4096;
 // Source fds are first moved above this, so the dup2 into 3/4/5 never clobbers one another.
 constexpr int kHighFd = 64;
+// Each worker's cgroup, below this process's own: PREFIX<evaluator pid>-<n>. A later evaluator
+// sweeps the ones whose owner died (lifetime/cgroup.hpp).
+constexpr const char* kWorkerCgroupPrefix = "kbv-worker-of-";
+// How often reap() looks for the worker's exit while it waits.
+constexpr std::chrono::milliseconds kExitPoll{1};
+
+std::atomic<int> g_workers_started{0};
 
 [[noreturn]] void throw_errno(const std::string& what) { throw std::system_error(errno, std::generic_category(), what); }
 
@@ -49,6 +61,24 @@ std::vector<std::string> worker_environment(const std::filesystem::path& scratch
   env.push_back("HOME=" + scratch.string());
   env.push_back("TMPDIR=" + scratch.string());
   return env;
+}
+
+// A group of the worker's own below this process's, where cgroup v2 lets us make one: killing it
+// ends the worker and anything it started, whatever process group or session they moved to.
+std::optional<lifetime::OwnedCgroup> make_worker_cgroup() {
+  std::string why_not;
+  const std::optional<std::filesystem::path> own = lifetime::own_cgroup(&why_not);
+  if (!own) return std::nullopt;
+  lifetime::sweep_abandoned_cgroups(*own, kWorkerCgroupPrefix);
+  return lifetime::OwnedCgroup::create(
+      *own, kWorkerCgroupPrefix + std::to_string(::getpid()) + "-" + std::to_string(g_workers_started++), &why_not);
+}
+
+// True once the worker has exited (a zombie: its pid, and so its process group id, cannot be
+// reused until it is reaped).
+bool has_exited(pid_t pid) {
+  siginfo_t info{};
+  return ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid;
 }
 
 }  // namespace
@@ -97,7 +127,8 @@ WorkerProcess::WorkerProcess(const WorkerLaunch& launch) {
 
   std::vector<std::string> args = {launch.worker_binary.string(), "--candidate", launch.candidate.string(),
                                    "--device", launch.device, "--gpu", std::to_string(launch.gpu),
-                                   "--scratch", launch.scratch_dir.string(), "--sandbox", launch.sandbox ? "on" : "off"};
+                                   "--scratch", launch.scratch_dir.string(), "--sandbox", launch.sandbox ? "on" : "off",
+                                   "--parent-pid", std::to_string(::getpid())};
   for (const auto& path : launch.forbidden) {
     args.push_back("--forbid");
     args.push_back(path.string());
@@ -110,16 +141,45 @@ WorkerProcess::WorkerProcess(const WorkerLaunch& launch) {
   for (auto& entry : env) envp.push_back(entry.data());
   envp.push_back(nullptr);
 
+  // The worker is born in its cgroup: this process steps into the group for the spawn and back
+  // out, so nothing the worker does can happen before it is inside.
+  cgroup_ = make_worker_cgroup();
+  std::optional<std::filesystem::path> home;
+  if (cgroup_) {
+    std::string ignored;
+    home = lifetime::own_cgroup(&ignored);
+    if (!home || lifetime::move_to_cgroup(cgroup_->path(), 0) != 0) cgroup_.reset();
+  }
   const int spawned = ::posix_spawn(&pid_, launch.worker_binary.c_str(), &actions, &attributes, argv.data(), envp.data());
+  const int left = cgroup_ ? lifetime::move_to_cgroup(*home, 0) : 0;
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
   for (int fd : {child_control, child_violation, child_stderr})
     if (fd >= 0) ::close(fd);
+  if (left != 0) {  // still inside the worker's group: killing the group would kill this process
+    const std::string group = cgroup_->path().string();
+    cgroup_->disown();
+    cgroup_.reset();
+    if (spawned == 0) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, nullptr, 0);
+    }
+    pid_ = -1;
+    errno = left;
+    throw_errno("cannot leave the worker's cgroup " + group);
+  }
   if (spawned != 0) {
     errno = spawned;
     pid_ = -1;
     throw_errno("cannot start " + launch.worker_binary.string());
   }
+  // Ctrl-C or SIGTERM of kbv eval: the stop thread ends the worker before the process dies.
+  on_stop_ = std::make_unique<lifetime::StopCleanup>(
+      [pid = pid_, group = cgroup_ ? cgroup_->path() : std::filesystem::path()] {
+        ::kill(-pid, SIGKILL);
+        ::kill(pid, SIGKILL);
+        if (!group.empty()) lifetime::kill_and_remove_cgroup(group);
+      });
 }
 
 WorkerProcess::~WorkerProcess() {
@@ -158,31 +218,37 @@ std::optional<nlohmann::json> WorkerProcess::receive(std::chrono::milliseconds t
   return message;
 }
 
+void WorkerProcess::kill_all() const {
+  ::kill(-pid_, SIGKILL);  // the whole process group: the candidate's children too
+  ::kill(pid_, SIGKILL);
+  if (cgroup_) cgroup_->kill();  // and whatever left the group (setsid, setpgid)
+}
+
 WorkerExit WorkerProcess::kill_and_reap() {
   if (pid_ <= 0 || reaped_) return exit_;
-  ::kill(-pid_, SIGKILL);  // the whole group: the candidate's children too
-  ::kill(pid_, SIGKILL);
+  kill_all();
   return reap(std::chrono::milliseconds(0));
 }
 
 WorkerExit WorkerProcess::reap(std::chrono::milliseconds timeout) {
   if (pid_ <= 0 || reaped_) return exit_;
   const auto deadline = std::chrono::steady_clock::now() + timeout;
-  int status = 0;
-  for (;;) {
-    const pid_t done = ::waitpid(pid_, &status, WNOHANG);
-    if (done == pid_) break;
-    if (done < 0 && errno != EINTR) return exit_;
+  while (!has_exited(pid_)) {
     if (std::chrono::steady_clock::now() >= deadline) {
-      ::kill(-pid_, SIGKILL);
-      ::kill(pid_, SIGKILL);
-      while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-      }
+      kill_all();
+      while (!has_exited(pid_)) std::this_thread::sleep_for(kExitPoll);
       break;
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    std::this_thread::sleep_for(kExitPoll);
   }
-  ::kill(-pid_, SIGKILL);  // anything the candidate left in the group
+  // A zombie now: its pid and group id stay ours until waitpid. End what it left behind, and
+  // take the stop cleanup back before the pid can be reused.
+  kill_all();
+  on_stop_.reset();
+  int status = 0;
+  while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+  }
+  cgroup_.reset();  // waits (bounded) for the group to empty, then removes it
   reaped_ = true;
   gone_ = true;
   exit_.exited = true;

@@ -1,18 +1,27 @@
 // eval/worker_process.hpp — start, talk to, observe and end one kbv-worker child.
 //
-// The child runs in its own process group (so a candidate's own children die with it), with
-// a scrubbed environment, the control socket on fd 3 and the sandbox violation pipe on fd 5. The destructor kills the whole group and reaps it.
+// The child runs in its own process group and, where cgroup v2 lets the evaluator make groups,
+// in its own cgroup (so a candidate's own children die with it, even those that left the process
+// group), with a scrubbed environment, the control socket on fd 3 and the sandbox violation pipe
+// on fd 5. It dies with the evaluator however the evaluator ends: PR_SET_PDEATHSIG in the worker
+// (it gets --parent-pid to close the race), the stop-signal thread (lifetime/stop_signals.hpp) on
+// SIGINT/SIGTERM/SIGHUP, and the next evaluator's sweep of abandoned worker cgroups after a
+// SIGKILL. The destructor kills the whole group and cgroup and reaps the worker.
 #pragma once
 
 #include <sys/types.h>
 
 #include <chrono>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "lifetime/cgroup.hpp"
+#include "lifetime/stop_signals.hpp"
 
 namespace kbv::eval {
 
@@ -37,7 +46,9 @@ struct WorkerExit {
 
 class WorkerProcess {
  public:
-  explicit WorkerProcess(const WorkerLaunch& launch);  // throws std::system_error
+  // Throws std::system_error. Construct it on a thread that outlives the worker (the main
+  // thread): PR_SET_PDEATHSIG fires when the thread that spawned the worker exits.
+  explicit WorkerProcess(const WorkerLaunch& launch);
   ~WorkerProcess();
   WorkerProcess(const WorkerProcess&) = delete;
   WorkerProcess& operator=(const WorkerProcess&) = delete;
@@ -51,10 +62,15 @@ class WorkerProcess {
 
   // Kills the process group (SIGKILL) and reaps the worker.
   WorkerExit kill_and_reap();
-  // Waits up to `timeout` for the worker to exit by itself, else kills it.
+  // Waits up to `timeout` for the worker to exit by itself, else kills it; then kills what it
+  // left in its process group and cgroup, and waits (kCgroupEmptyWait at most) for that.
   WorkerExit reap(std::chrono::milliseconds timeout);
 
   pid_t pid() const { return pid_; }
+  // The worker's cgroup, when it has one.
+  std::optional<std::filesystem::path> cgroup() const {
+    return cgroup_ ? std::optional<std::filesystem::path>(cgroup_->path()) : std::nullopt;
+  }
   // Threads in the worker right now, read by the evaluator from /proc (-1 if unreadable).
   int thread_count() const;
   // Syscall numbers the worker's seccomp filter reported since the last call.
@@ -64,6 +80,7 @@ class WorkerProcess {
 
  private:
   void drain_stderr();
+  void kill_all() const;
 
   pid_t pid_ = -1;
   int control_fd_ = -1;
@@ -73,6 +90,8 @@ class WorkerProcess {
   bool reaped_ = false;
   WorkerExit exit_;
   std::string stderr_tail_;
+  std::optional<lifetime::OwnedCgroup> cgroup_;
+  std::unique_ptr<lifetime::StopCleanup> on_stop_;  // last: unregistered before the rest goes
 };
 
 }  // namespace kbv::eval

@@ -10,25 +10,15 @@ int main(int argc, char** argv) {
   std::optional<CommandLine> command_line;
   try {
     command_line = parse_command_line(argc, argv);
+  } catch (const ConfigError& e) {
+    std::cerr << "kbvd: " << e.what() << "\n";
+    return kExitConfig;
   } catch (const std::exception& e) {
     std::cerr << "kbvd: " << e.what() << "\n(kbvd --help lists the options)\n";
     return 2;
   }
-  if (!command_line) return 0;
-  if (command_line->check_only) {
-    try {
-      const auto config = load_config(command_line->config_file, command_line->overrides);
-      std::cout << "kbvd: configuration OK ("
-                << (config.file.empty() ? std::string("built-in defaults") : config.file.string())
-                << "): watch " << config.watch.dir.string() << ", state " << config.store.state_dir.string()
-                << ", socket " << config.control.socket.string() << ", evaluator "
-                << config.evaluator.command.string() << "\n";
-      return 0;
-    } catch (const std::exception& e) {
-      std::cerr << "kbvd: " << e.what() << "\n";
-      return 1;
-    }
-  }
+  if (!command_line) return kExitOk;
+  if (command_line->check_only) return check_config(*command_line);
   Daemon daemon(std::move(*command_line));
   return daemon.run();
 }

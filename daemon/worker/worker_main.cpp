@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <boost/program_options.hpp>
+#include <csignal>
 #include <cstdio>
 #include <algorithm>
 #include <deque>
@@ -207,7 +208,8 @@ int main(int argc, char** argv) {
       "gpu", po::value<int>()->default_value(0), "CUDA device ordinal")(
       "scratch", po::value<std::string>()->default_value("/tmp"), "the only writable directory")(
       "forbid", po::value<std::vector<std::string>>(), "paths the candidate must not read")(
-      "sandbox", po::value<std::string>()->default_value("on"), "on or off");
+      "sandbox", po::value<std::string>()->default_value("on"), "on or off")(
+      "parent-pid", po::value<long>(), "the evaluator: die with it (PR_SET_PDEATHSIG)");
   po::variables_map options;
   try {
     po::store(po::parse_command_line(argc, argv, description), options);
@@ -215,6 +217,12 @@ int main(int argc, char** argv) {
   } catch (const std::exception& error) {
     std::cerr << "kbv-worker: " << error.what() << "\n" << description;
     return protocol::kWorkerExitUsage;
+  }
+  // Die with the evaluator however it ends (SIGKILL included). A parent that died before the
+  // prctl is seen by the check after it: we were re-parented already.
+  if (options.count("parent-pid")) {
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != options["parent-pid"].as<long>()) return 9;
   }
   try {
     return run_worker(options);

@@ -1,6 +1,7 @@
 // bad_input_test.cpp — requests kbv cannot evaluate at all exit with status 2 and an error that
-// names the file (or problem) at fault: a text file named .so, a truncated ELF, a missing
-// file, an unknown problem, a problem spec missing a required field.
+// names the file (or problem) at fault: a text file named .so, a truncated ELF, a shared object
+// without kbv's export, a directory, a missing file, an unknown problem, a problem spec missing
+// a required field.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -41,6 +42,36 @@ TEST(BadInput, TruncatedSharedObject) {
   const auto file = hostile_file("bad_truncated.so");
   ASSERT_TRUE(std::filesystem::exists(file)) << file;
   expect_refused(run_kbv_eval(host_relu_args(file)), file.string());
+}
+
+// An ELF shared object without kbv's export is no candidate: refused before a worker starts.
+TEST(BadInput, SharedObjectWithoutTheKbvExport) {
+  const auto file = hostile_candidate("relu_missing_export");
+  ASSERT_TRUE(std::filesystem::exists(file)) << file;
+  const EvalRun run = run_kbv_eval(host_relu_args(file));
+  expect_refused(run, file.string());
+  EXPECT_NE(run.report.value("detail", "").find("kbv_plugin_negotiate"), std::string::npos) << explain(run);
+}
+
+// A key file in a folder that does not exist is a mistyped path, not a request for a new key: a
+// new key would silently change every hidden family (issue #22). Nothing is created.
+TEST(BadInput, KeyFileInAMissingFolderIsRefused) {
+  const TempDir dir;
+  const auto key = dir.path() / "no-such-folder" / "secret.key";
+  Command command;
+  command.argv = {kbv_binary().string(), "eval", host_candidate("relu").string(), "--shapes", "small", "--no-timing", "--json",
+                  "--key-file", key.string()};
+  const CommandResult result = run_command(command);
+  EXPECT_EQ(result.exit_code, kExitBadInput) << result.out << result.err;
+  EXPECT_NE(result.err.find("kbv keygen --key-file"), std::string::npos) << result.err;
+  EXPECT_FALSE(std::filesystem::exists(key.parent_path())) << "a folder was created for the key";
+}
+
+TEST(BadInput, DirectoryGivenAsACandidate) {
+  const TempDir dir;
+  const EvalRun run = run_kbv_eval(host_relu_args(dir.path()));
+  expect_refused(run, dir.path().string());
+  EXPECT_NE(run.result.err.find("is a directory"), std::string::npos) << explain(run);
 }
 
 TEST(BadInput, MissingFile) {

@@ -38,7 +38,6 @@ std::vector<HostileCase> hostile_cases() {
       {"relu_exit", "crash", std::nullopt, {}, ""},
       {"relu_hang", "timeout", std::nullopt, {"--timeout-s", kHangTimeoutSeconds}, ""},
       {"relu_wrong_abi", "abi_error", std::nullopt, {}, ""},
-      {"relu_missing_export", "load_error", std::nullopt, {}, "kbv_plugin_negotiate"},
       {"relu_wrong_problem", "load_error", std::nullopt, {}, "gelu"},
   };
 }

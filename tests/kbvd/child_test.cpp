@@ -9,6 +9,7 @@
 
 #include "harness.hpp"
 #include "sched/child.hpp"
+#include "sched/evaluator_cgroups.hpp"
 
 namespace kbv::kbvd {
 namespace {
@@ -19,8 +20,9 @@ struct ChildRun {
   std::optional<ChildResult> result;
   std::shared_ptr<Child> child;
 
-  void start(const std::vector<std::string>& argv, bool with_stdin = false) {
-    child = Child::spawn(io, argv, with_stdin, [this](const ChildResult& r) { result = r; });
+  void start(const std::vector<std::string>& argv, bool with_stdin = false,
+             std::optional<lifetime::OwnedCgroup> cgroup = std::nullopt) {
+    child = Child::spawn(io, argv, with_stdin, [this](const ChildResult& r) { result = r; }, std::move(cgroup));
   }
   void run_for(std::chrono::milliseconds limit) { io.run_for(limit); }
 };
@@ -88,14 +90,41 @@ TEST(Child, LineOnStdin) {
 
 TEST(Child, HasItsOwnProcessGroupAndNoInheritedFds) {
   ChildRun r;
-  r.start({"/bin/sh", "-c", "cut -d' ' -f5 /proc/$$/stat; ls /proc/$$/fd | wc -l"});
+  // `exec ls /proc/self/fd`: the listing of the evaluator's own descriptors (plus the one ls
+  // reads the folder with), without a pipe of the shell's own in it.
+  r.start({"/bin/sh", "-c", "cut -d' ' -f5 /proc/$$/stat; exec ls /proc/self/fd"});
   r.run_for(std::chrono::seconds(5));
   ASSERT_TRUE(r.result);
   std::istringstream out(r.result->out);
   int pgid = 0, fds = 0;
-  out >> pgid >> fds;
+  out >> pgid;
+  for (std::string fd; out >> fd;) ++fds;
   EXPECT_EQ(pgid, r.child->pid());
   EXPECT_LE(fds, 4) << "stdin, stdout, stderr (+ the fd ls uses): " << r.result->out;
+}
+
+// In its own cgroup, a child and what it starts end together even when a grandchild left the
+// process group and session (setsid): what kill -9 of kbvd's recovery and the timeout rely on.
+TEST(Child, ItsCgroupEndsAnEscapedGrandchild) {
+  auto cgroups = EvaluatorCgroups::probe();
+  if (!cgroups.enabled()) GTEST_SKIP() << "cgroup v2 is not writable here: " << cgroups.why_off();
+  TempDir dir;
+  const auto marker = dir.path() / "escapee.pid";
+  ChildRun r;
+  auto group = cgroups.make();
+  ASSERT_TRUE(group);
+  const auto path = group->path();
+  r.start({"/bin/sh", "-c", "cat /proc/self/cgroup > " + (dir.path() / "cg").string() +
+                                 "; setsid sleep 60 & echo $! > " + marker.string() + "; exit 0"},
+          false, std::move(group));
+  ASSERT_TRUE(test::wait_until([&] { return std::filesystem::exists(marker); }, std::chrono::seconds(5)));
+  r.run_for(std::chrono::seconds(6));
+  ASSERT_TRUE(r.result) << "done once the cgroup is empty";
+  EXPECT_NE(test::read_file(dir.path() / "cg").find(path.filename().string()), std::string::npos)
+      << "the child joined its group before exec";
+  const auto escapee = std::stoi(test::read_file(marker));
+  EXPECT_TRUE(test::wait_until([&] { return test::process_gone(escapee); }, std::chrono::seconds(5)));
+  EXPECT_FALSE(std::filesystem::exists(path)) << "the group is removed once empty";
 }
 
 }  // namespace

@@ -105,6 +105,62 @@ TEST(Config, SyntaxErrorsAndMissingFiles) {
   EXPECT_NE(error_of(dir.path() / "missing.yaml").find("does not exist"), std::string::npos);
 }
 
+TEST(Config, DuplicateKeysAreRefusedWithBothLines) {
+  TempDir dir;
+  write_file(dir.path() / "k.yaml", "log:\n  level: info\nevaluator:\n  timeout_s: 5\n  timeout_s: 9\n");
+  auto e = error_of(dir.path() / "k.yaml");
+  EXPECT_NE(e.find("k.yaml:5: evaluator.timeout_s: given twice (first at line 4)"), std::string::npos) << e;
+  EXPECT_NE(e.find("fix:"), std::string::npos) << e;
+  write_file(dir.path() / "k.yaml", "log:\n  level: info\nlog:\n  level: debug\n");
+  e = error_of(dir.path() / "k.yaml");
+  EXPECT_NE(e.find("k.yaml:3: log: given twice (first at line 1)"), std::string::npos) << e;
+}
+
+TEST(Config, AnUnterminatedQuoteDoesNotSwallowTheRest) {
+  TempDir dir;
+  for (const char* quote : {"\"", "'"}) {
+    write_file(dir.path() / "k.yaml", std::string("log:\n  level: ") + quote + "info\nevaluator:\n  timeout_s: 5\n");
+    const auto e = error_of(dir.path() / "k.yaml");
+    EXPECT_NE(e.find("k.yaml:2: (syntax)"), std::string::npos) << quote << " -> " << e;
+    EXPECT_NE(e.find("not closed"), std::string::npos) << e;
+  }
+  // Quotes that close, escaped quotes, apostrophes in plain values and comments are fine.
+  write_file(dir.path() / "k.yaml",
+             "control:\n  mode: \"0660\"  # it's octal\nevaluator:\n  extra_args: [\"--a\", 'it''s', \"q\\\"x\"]\n"
+             "  shapes: small\nepoch:\n  origin: '2026-01-01'\n");
+  EXPECT_EQ(error_of(dir.path() / "k.yaml"), "");
+  const auto c = load_config(dir.path() / "k.yaml", {});
+  EXPECT_EQ(c.evaluator.extra_args, (std::vector<std::string>{"--a", "it's", "q\"x"}));
+}
+
+TEST(Config, KeyFileMustExistKbvdNeverMakesOne) {
+  TempDir dir;
+  write_file(dir.path() / "k.yaml", "evaluator:\n  key_file: keys/missing/secret.key\n");
+  auto e = error_of(dir.path() / "k.yaml");
+  EXPECT_NE(e.find("k.yaml:2: evaluator.key_file:"), std::string::npos) << e;
+  EXPECT_NE(e.find("nor does its folder"), std::string::npos) << e;
+  EXPECT_NE(e.find("fix: create it once with `kbv keygen --key-file " + (dir.path() / "keys/missing/secret.key").string()),
+            std::string::npos) << e;
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "keys")) << "nothing is created";
+  write_file(dir.path() / "k.yaml", "evaluator:\n  key_file: secret.key\n");
+  e = error_of(dir.path() / "k.yaml");
+  EXPECT_NE(e.find("does not exist;"), std::string::npos) << e;
+  write_file(dir.path() / "secret.key", std::string(64, 'a') + "\n");
+  EXPECT_EQ(load_config(dir.path() / "k.yaml", {}).evaluator.key_file, dir.path() / "secret.key");
+}
+
+TEST(Config, ControlAndSettleFields) {
+  TempDir dir;
+  write_file(dir.path() / "k.yaml", "control:\n  max_clients: 8\n  idle_timeout_s: 1.5\nwatch:\n  settle_s: 0\n");
+  const auto c = load_config(dir.path() / "k.yaml", {});
+  EXPECT_EQ(c.control.max_clients, 8);
+  EXPECT_EQ(c.control.idle_timeout_s, 1.5);
+  EXPECT_EQ(c.watch.settle_s, 0.0);
+  EXPECT_EQ(load_config({}, {}).watch.settle_s, 2.0);
+  write_file(dir.path() / "k.yaml", "control:\n  max_clients: 0\n");
+  EXPECT_NE(error_of(dir.path() / "k.yaml").find("control.max_clients"), std::string::npos);
+}
+
 TEST(Config, EmptyMetricsListenTurnsTheExporterOff) {
   TempDir dir;
   write_file(dir.path() / "k.yaml", "metrics:\n  listen: \"\"\n");

@@ -290,6 +290,7 @@ TEST(Kbvd, MissingEvaluatorKeepsCandidatesQueued) {
   kbvd.start();
   kbvd.drop("q.so", "KBV_FAKE:pass queued");
   ASSERT_TRUE(test::wait_until([&] { return kbvd.status()["slots"][0]["state"] == "evaluator_unavailable"; }, 5s));
+  ASSERT_TRUE(test::wait_until([&] { return kbvd.results().size() == 1; }, 5s));
   const auto s = kbvd.status();
   EXPECT_NE(s["slots"][0]["last_error"].get<std::string>().find("/nonexistent/kbv"), std::string::npos);
   EXPECT_EQ(kbvd.results()[0]["state"], "queued") << "an evaluator that cannot start is no verdict";
@@ -299,7 +300,7 @@ TEST(Kbvd, StartupErrorsAreClear) {
   TempDir dir;
   test::write_file(dir.path() / "bad.yaml", "evaluator:\n  timeout_s: -1\n");
   const auto r = test::run_command(std::string(KBVD_BINARY) + " --config " + (dir.path() / "bad.yaml").string());
-  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.status, 78) << "EX_CONFIG: systemd does not restart it (RestartPreventExitStatus=78)";
   EXPECT_NE(r.output.find("bad.yaml:2: evaluator.timeout_s:"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("fix:"), std::string::npos) << r.output;
   const auto check = test::run_command(std::string(KBVD_BINARY) + " --check-config --config " KBV_SOURCE_DIR "/configs/kbvd.yaml");
@@ -371,7 +372,9 @@ TEST(Kbvd, EvaluatorsDoNotInheritSystemdVariables) {
   TempDir dir;
   const auto env_dump = dir.path() / "env.txt";
   const auto script = dir.path() / "print_env.sh";
-  test::write_file(script, "#!/bin/sh\nenv > " + env_dump.string() + "\nexec " KBVD_FAKE_EVALUATOR " \"$@\"\n");
+  // Written whole (rename): the test may read while the next spare starts.
+  test::write_file(script, "#!/bin/sh\nenv > " + env_dump.string() + ".$$ && mv " + env_dump.string() + ".$$ " +
+                               env_dump.string() + "\nexec " KBVD_FAKE_EVALUATOR " \"$@\"\n");
   std::filesystem::permissions(script, std::filesystem::perms::owner_all);
   KbvdProcess kbvd(dir.path() / "d", "evaluator:\n  command: " + script.string() + "\n",
                    {{"NOTIFY_SOCKET", (dir.path() / "none.sock").string()}, {"KBV_SOME_SETTING", "kept"}});

@@ -4,8 +4,13 @@
 # candidate file: KBV_FAKE:pass (default), fail, hack:PATTERN, flag:NAME (a pass with that flag),
 # crash, hang, badinput, garbage, sleep:SECONDS, level:N. Environment: FAKE_KBV_LOG (append start/end lines), FAKE_KBV_DELAY_S
 # (extra seconds per evaluation), FAKE_KBV_SPARE_FAIL=1 (a spare exits at once with status 3).
+# `problems --json` lists a few problem names, as kbv does (kbvd asks at start-up).
 set -u
-[ "${1:-}" = eval ] || { echo "fake_kbv: only 'eval' is supported" >&2; exit 2; }
+if [ "${1:-}" = problems ]; then
+  echo '[{"name":"relu"},{"name":"gelu"},{"name":"softmax"},{"name":"matmul_square"},{"name":"layernorm"}]'
+  exit 0
+fi
+[ "${1:-}" = eval ] || { echo "fake_kbv: only 'eval' and 'problems' are supported" >&2; exit 2; }
 shift
 path="" device="" gpu="" problem="" epoch="" wait_mode=0 json=0 extra=""
 while [ $# -gt 0 ]; do

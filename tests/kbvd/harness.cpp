@@ -20,6 +20,7 @@
 #include <thread>
 
 #include "client/control_client.hpp"
+#include "lifetime/cgroup.hpp"
 
 namespace kbv::kbvd::test {
 namespace fs = std::filesystem;
@@ -84,7 +85,7 @@ KbvdProcess::KbvdProcess(const fs::path& root, const std::string& extra_yaml,
   // Base sections; a section that extra_yaml names replaces the base one whole.
   std::map<std::string, std::string> sections = {
       {"store", "store:\n  state_dir: " + (root / "state").string() + "\n"},
-      {"watch", "watch:\n  dir: " + (root / "inbox").string() + "\n  rescan_interval_s: 60\n"},
+      {"watch", "watch:\n  dir: " + (root / "inbox").string() + "\n  rescan_interval_s: 60\n  settle_s: 0.2\n"},
       {"control", "control:\n  socket: " + (root / "control.sock").string() + "\n"},
       {"metrics", "metrics:\n  listen: 127.0.0.1:" + std::to_string(metrics_port_) + "\n"},
       {"evaluator", "evaluator:\n  command: " KBVD_FAKE_EVALUATOR "\n  timeout_s: 20\n"},
@@ -112,6 +113,10 @@ KbvdProcess::~KbvdProcess() {
     ::kill(pid_, SIGKILL);
     ::waitpid(pid_, nullptr, 0);
   }
+  // The evaluator cgroups a killed kbvd leaves: empty ones (its evaluators died with it), which
+  // the next kbvd would sweep; tests leave none behind.
+  std::string ignored;
+  if (const auto own = lifetime::own_cgroup(&ignored)) lifetime::sweep_abandoned_cgroups(*own, "kbvd-");
 }
 
 void KbvdProcess::start() {
@@ -125,8 +130,14 @@ void KbvdProcess::start() {
   std::string binary = KBVD_BINARY, flag = "--config", config = config_file().string();
   char* argv[] = {binary.data(), flag.data(), config.data(), nullptr};
   const int log_fd = ::open(log_file().c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  const std::string procs = cgroup_.empty() ? std::string() : (cgroup_ / "cgroup.procs").string();
   pid_ = ::fork();
   if (pid_ == 0) {
+    if (!procs.empty()) {
+      const int fd = ::open(procs.c_str(), O_WRONLY | O_CLOEXEC);
+      if (fd < 0 || ::write(fd, "0", 1) != 1) ::_exit(126);
+      ::close(fd);
+    }
     ::dup2(log_fd, 1);
     ::dup2(log_fd, 2);
     ::execve(argv[0], argv, envp.data());

@@ -53,6 +53,9 @@ class KbvdProcess {
   // folders, metrics on a free port); sections it repeats replace the base ones.
   explicit KbvdProcess(const std::filesystem::path& root, const std::string& extra_yaml = "",
                        std::map<std::string, std::string> env = {});
+  // Starts kbvd inside `cgroup` (a cgroup v2 folder): its evaluators' groups then sit below it,
+  // out of reach of other kbvds' sweeps (tests run in parallel).
+  void run_in_cgroup(const std::filesystem::path& cgroup) { cgroup_ = cgroup; }
   ~KbvdProcess();
 
   void start();                   // spawns kbvd and waits for its control socket
@@ -81,6 +84,7 @@ class KbvdProcess {
   std::map<std::string, std::string> env_;
   int metrics_port_ = 0;
   pid_t pid_ = -1;
+  std::filesystem::path cgroup_;
 };
 
 // Lines of the fake evaluator's log that start with `kind` ("start", "end"), per candidate file.

@@ -18,8 +18,10 @@ TEST(KbvdWithKbv, HonestHostCandidatesPass) {
   ASSERT_TRUE(std::filesystem::exists(relu)) << relu << " (build target host_relu)";
   ASSERT_TRUE(std::filesystem::exists(gelu)) << gelu << " (build target host_gelu)";
   TempDir dir;
+  const auto key = dir.path() / "secret.key";
+  ASSERT_EQ(test::run_command(std::string(KBV_BINARY) + " keygen --key-file " + key.string()).status, 0);
   KbvdProcess kbvd(dir.path(), "evaluator:\n  command: " KBV_BINARY "\n  timeout_s: 120\n  key_file: " +
-                                   (dir.path() / "secret.key").string() + "\n");
+                                   key.string() + "\n");
   kbvd.start();
   const auto relu_sha = control::submit(kbvd.socket(), relu)["sha256"].get<std::string>();
   test::write_file(dir.path() / "gelu.yaml", "model: example\nproblem: gelu\n");

@@ -1,5 +1,5 @@
-// Tests for the SQLite store: ingest once per identity, FIFO dispatch, finish, requeue, and
-// recovery of evaluations a dead daemon left running.
+// Tests for the SQLite store: ingest once per identity, FIFO dispatch, finish, requeue, recovery
+// of evaluations a dead daemon left running, manifests fixed later, and the version 1 migration.
 #include <gtest/gtest.h>
 
 #include "harness.hpp"
@@ -17,7 +17,9 @@ NewCandidate candidate(const std::string& sha, const std::string& name) {
   c.size_bytes = 10;
   return c;
 }
-SeenFile seen(const std::string& name, std::int64_t ino) { return {name, 1, ino, 10, 100}; }
+SeenFile seen(const std::string& name, std::int64_t ino, const std::string& manifest = "") {
+  return {name, 1, ino, 10, 100, manifest};
+}
 const EpochSpan kEpoch{4, 0, 1};
 
 Outcome passed() {
@@ -38,6 +40,7 @@ TEST(Store, SameBytesQueuedOnce) {
   EXPECT_EQ(s.add_candidate(candidate("aaaaaaaa11", "copy.so"), seen("copy.so", 2), 2), IngestResult::duplicate);
   EXPECT_TRUE(s.unchanged(seen("a.so", 1)));
   EXPECT_FALSE(s.unchanged(seen("a.so", 3)));
+  EXPECT_FALSE(s.unchanged(seen("a.so", 1, "yaml=1:2:3:4 json=-"))) << "a new manifest is a change";
   EXPECT_EQ(s.waiting_count(), 1);
   const auto rows = s.results_list(10, "", "");
   ASSERT_EQ(rows.size(), 1u);
@@ -106,8 +109,14 @@ TEST(Store, RecoveryRequeuesThenGivesUp) {
     Store s(db, "normal");
     s.add_candidate(candidate("ffffffff01", "a.so"), seen("a.so", 1), 1);
     auto job = s.start_next(kEpoch, "host", "host", 2);
-    s.set_process(job->evaluation_id, 999999, 12345);
+    s.set_process(job->evaluation_id, 999999, 12345, "/sys/fs/cgroup/kbvd-1-0");
   }  // the daemon "dies" with the evaluation running
+  {
+    Store s(db, "normal");
+    const auto left = s.leftovers();  // read before recovery, which may not be writable
+    ASSERT_EQ(left.size(), 1u);
+    EXPECT_EQ(left[0].cgroup, "/sys/fs/cgroup/kbvd-1-0");
+  }
   for (int attempt = 1; attempt <= 2; ++attempt) {
     Store s(db, "normal");
     const auto r = s.recover(3, 10);
@@ -115,6 +124,7 @@ TEST(Store, RecoveryRequeuesThenGivesUp) {
     if (attempt == 1) {
       ASSERT_EQ(r.leftovers.size(), 1u);
       EXPECT_EQ(r.leftovers[0].pgid, 999999);
+      EXPECT_EQ(r.leftovers[0].cgroup, "/sys/fs/cgroup/kbvd-1-0");
     }
     EXPECT_EQ(s.waiting_count(), 1);
     auto job = s.start_next(kEpoch, "host", "host", 11);
@@ -140,6 +150,59 @@ TEST(Store, InterruptRefundsTheAttempt) {
   auto again = s.start_next(kEpoch, "host", "host", 4);
   ASSERT_TRUE(again);
   EXPECT_EQ(again->attempt, 1);
+}
+
+Outcome bad_input() {
+  Outcome o;
+  o.verdict = "bad_input";
+  o.worker_exit = "bad_input";
+  o.exit.exit_code = 2;
+  o.detail = "unknown problem 'rleu'";
+  return o;
+}
+
+TEST(Store, AFixedManifestRequeuesOnlyABadInputVerdict) {
+  TempDir dir;
+  Store s(dir.path() / "db", "normal");
+  auto wrong = candidate("cdcdcdcd01", "w.so");
+  wrong.manifest = Manifest{"m", "1", "rleu", {}};
+  s.add_candidate(wrong, seen("w.so", 1), 1);
+  s.finish(*s.start_next(kEpoch, "host", "host", 2), bad_input(), 3);
+  const Manifest fixed{"m", "1", "relu", {"t"}};
+  EXPECT_EQ(s.refresh_manifest("cdcdcdcd01", fixed, true, 4), ManifestRefresh::requeued);
+  EXPECT_EQ(s.waiting_count(), 1);
+  EXPECT_EQ(s.results_show("cdcdcdcd")["problem"], "relu");
+  EXPECT_EQ(s.refresh_manifest("cdcdcdcd01", fixed, true, 5), ManifestRefresh::unchanged);
+  // A passed candidate takes the new fields but is not evaluated again.
+  s.add_candidate(candidate("efefefef01", "p.so"), seen("p.so", 2), 6);
+  s.finish(*s.start_next(kEpoch, "host", "host", 7), bad_input(), 8);  // the wrong one's second run
+  s.finish(*s.start_next(kEpoch, "host", "host", 9), passed(), 10);
+  EXPECT_EQ(s.refresh_manifest("efefefef01", fixed, true, 11), ManifestRefresh::updated);
+  EXPECT_EQ(s.waiting_count(), 0);
+}
+
+TEST(Store, MigratesAVersion1Store) {
+  TempDir dir;
+  const auto db = dir.path() / "db";
+  {
+    Store s(db, "normal");
+    s.add_candidate(candidate("a1a1a1a101", "a.so"), seen("a.so", 1), 1);
+  }
+  {  // what version 1 looked like
+    sqlite::Database raw(db);
+    raw.exec("ALTER TABLE evaluations DROP COLUMN cgroup; ALTER TABLE seen_files DROP COLUMN manifest_sig;"
+             " UPDATE meta SET value='1' WHERE key='schema_version'");
+  }
+  Store s(db, "normal");
+  auto job = s.start_next(kEpoch, "host", "host", 2);
+  ASSERT_TRUE(job);
+  s.set_process(job->evaluation_id, 1, 2, "/cg");
+  EXPECT_EQ(s.leftovers()[0].cgroup, "/cg");
+  EXPECT_TRUE(s.unchanged(seen("a.so", 1)));
+  sqlite::Database raw(db);
+  auto version = raw.prepare("SELECT value FROM meta WHERE key='schema_version'");
+  ASSERT_TRUE(version.step());
+  EXPECT_EQ(version.text(0), "2");
 }
 
 }  // namespace

@@ -37,9 +37,16 @@ TEST(Systemd, DaemonUnitHasWhatKbvdNeeds) {
   const auto unit = test::read_file(kUnits / "kbvd.service");
   for (const char* line : {"Type=notify", "WatchdogSec=", "KillMode=mixed", "StateDirectory=kbvd",
                            "RuntimeDirectory=kbvd", "DevicePolicy=closed", "DeviceAllow=char-nvidia* rw",
-                           "NoNewPrivileges=yes", "ProtectSystem=strict", "ExecReload=/bin/kill -HUP $MAINPID"})
+                           "NoNewPrivileges=yes", "ProtectSystem=strict", "ExecReload=/bin/kill -HUP $MAINPID",
+                           // kbvd exits 78 on a configuration error: no restart loop
+                           "RestartPreventExitStatus=78",
+                           // control clients are capped, and the cap is far below this
+                           "LimitNOFILE=65536",
+                           // each evaluator gets a cgroup of its own below the service's
+                           "Delegate=yes"})
     EXPECT_NE(unit.find(std::string("\n") + line), std::string::npos) << line;
   EXPECT_EQ(unit.find("\nPrivateDevices=yes"), std::string::npos) << "it would hide /dev/nvidia*";
+  EXPECT_EQ(unit.find("\nProtectControlGroups=yes"), std::string::npos) << "it would make the delegated cgroups read-only";
 }
 
 TEST(Systemd, ExposureIsRecordedInTheReadme) {

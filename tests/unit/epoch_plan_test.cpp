@@ -156,7 +156,8 @@ TEST(SecretKey, RacingCreatorsAllGetTheOneKey) {
       racers.emplace_back([&, racer] {
         try {
           bool created = false;
-          keys[static_cast<size_t>(racer)] = kbv::inputs::SecretKey::load_or_create(path, &created).bytes();
+          // The default key's race: its state folder may not exist yet either.
+          keys[static_cast<size_t>(racer)] = kbv::inputs::SecretKey::load_or_create(path, &created, /*create_folders=*/true).bytes();
           creators[static_cast<size_t>(racer)] = created ? 1 : 0;
         } catch (const std::exception& error) {
           errors[static_cast<size_t>(racer)] = error.what();
@@ -169,6 +170,25 @@ TEST(SecretKey, RacingCreatorsAllGetTheOneKey) {
     for (const auto& entry : std::filesystem::directory_iterator(directory))
       EXPECT_EQ(entry.path().filename(), "secret.key") << "a temporary file was left behind";
   }
+  std::filesystem::remove_all(directory);
+}
+
+// A key path in a folder that does not exist is a typo, not a request for a new key (which
+// would change every hidden family): refused, and nothing is created.
+TEST(SecretKey, KeyInAMissingFolderIsRefusedUnlessFoldersMayBeCreated) {
+  const auto directory = std::filesystem::temp_directory_path() / ("kbv-key-missing-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(directory);
+  const auto path = directory / "typo" / "secret.key";
+  try {
+    (void)kbv::inputs::SecretKey::load_or_create(path);
+    ADD_FAILURE() << "a key was created in a missing folder";
+  } catch (const std::runtime_error& error) {
+    EXPECT_NE(std::string(error.what()).find("kbv keygen --key-file"), std::string::npos) << error.what();
+  }
+  EXPECT_FALSE(std::filesystem::exists(directory));
+  bool created = false;
+  (void)kbv::inputs::SecretKey::load_or_create(path, &created, /*create_folders=*/true);
+  EXPECT_TRUE(created);
   std::filesystem::remove_all(directory);
 }
 

@@ -67,9 +67,13 @@ SecretKey SecretKey::create(const std::filesystem::path& path) {
   throw std::runtime_error(path.string() + ": a secret key file already exists (fix: keep using it, or remove it first to replace it)");
 }
 
-SecretKey SecretKey::load_or_create(const std::filesystem::path& path, bool* created) {
+SecretKey SecretKey::load_or_create(const std::filesystem::path& path, bool* created, bool create_folders) {
   std::error_code error;
   if (!std::filesystem::exists(path, error)) {
+    const std::filesystem::path folder = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+    if (!create_folders && !std::filesystem::is_directory(folder, error))
+      throw std::runtime_error(path.string() + ": no secret key there, and its folder " + folder.string() +
+                               " does not exist (fix: correct the path, or create the key on purpose with `kbv keygen --key-file " + path.string() + "`)");
     if (std::optional<SecretKey> key = try_create(path)) {
       if (created) *created = true;
       return *key;

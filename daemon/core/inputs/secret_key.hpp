@@ -21,8 +21,10 @@ class SecretKey {
   // Writes a fresh random key (OpenSSL RAND_bytes) with mode 0600; refuses to overwrite.
   static SecretKey create(const std::filesystem::path& path);
   // Loads the key, creating it first when the file does not exist. Safe for processes racing
-  // on a fresh path: one creates the key, every one of them gets it.
-  static SecretKey load_or_create(const std::filesystem::path& path, bool* created = nullptr);
+  // on a fresh path: one creates the key, every one of them gets it. A key in a folder that does
+  // not exist is refused unless `create_folders` (the default key in kbv's state directory): a
+  // mistyped folder must not silently become a new key, which would change every hidden family.
+  static SecretKey load_or_create(const std::filesystem::path& path, bool* created = nullptr, bool create_folders = false);
   static SecretKey from_bytes(const std::array<uint8_t, kSecretKeyBytes>& bytes);
 
   const std::array<uint8_t, kSecretKeyBytes>& bytes() const { return bytes_; }

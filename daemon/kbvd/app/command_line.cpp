@@ -23,7 +23,8 @@ std::optional<CommandLine> parse_command_line(int argc, const char* const argv[]
       "configuration file (default: $KBVD_CONFIG, else /etc/kbv/kbvd.yaml if present)")(
       "set", po::value<std::vector<std::string>>()->composing(),
       "override any field: --set SECTION.FIELD=VALUE (repeatable)")(
-      "check-config", "validate the configuration, print it and exit");
+      "check-config", "check the configuration, the folders, the control socket's path and that the "
+                      "evaluator runs, without changing anything; print a summary and exit (0 OK, 78 not)");
   for (const auto& [name, field] : shorthands)
     options.add_options()(name.c_str(), po::value<std::string>(), fmt::format("sets {}", field).c_str());
 
@@ -31,7 +32,8 @@ std::optional<CommandLine> parse_command_line(int argc, const char* const argv[]
   po::store(po::parse_command_line(argc, argv, options), vm);
   po::notify(vm);
   if (vm.count("help")) {
-    std::cout << options << "\nSignals: SIGTERM drains, SIGHUP reloads the configuration.\n";
+    std::cout << options << "\nSignals: SIGTERM drains, SIGHUP reloads the configuration.\n"
+                            "Exit status: 0 after a clean drain, 78 (EX_CONFIG) on a configuration error, 1 otherwise.\n";
     return std::nullopt;
   }
   if (vm.count("version")) {

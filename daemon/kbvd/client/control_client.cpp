@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <openssl/evp.h>
 #include <poll.h>
+#include <sys/stat.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -42,6 +43,19 @@ class Fd {
 
 std::string errno_text() { return std::strerror(errno); }
 
+std::string hex_digest(EVP_MD_CTX* ctx) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  EVP_DigestFinal_ex(ctx, digest, &length);
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned int i = 0; i < length; ++i) {
+    out.push_back(kHex[digest[i] >> 4]);
+    out.push_back(kHex[digest[i] & 0xf]);
+  }
+  return out;
+}
+
 void write_all(int fd, const std::string& data, const std::string& what) {
   std::size_t sent = 0;
   while (sent < data.size()) {
@@ -52,37 +66,98 @@ void write_all(int fd, const std::string& data, const std::string& what) {
   }
 }
 
-// Copies src to dir/.kbv-submit-RANDOM, flushes it, renames it to dir/name: kbvd (watching
-// IN_MOVED_TO and ignoring dotfiles) never sees a half-written file.
-void publish(const fs::path& src, const fs::path& dir, const std::string& name) {
-  std::random_device rd;
-  const fs::path temp = dir / (".kbv-submit-" + std::to_string(rd()) + std::to_string(::getpid()));
-  {
-    Fd in(::open(src.c_str(), O_RDONLY | O_CLOEXEC));
-    if (in.get() < 0) throw ControlError(src.string() + ": " + errno_text());
-    Fd out(::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0664));
+// A file to publish, opened once and checked on the descriptor: what is hashed, checked and
+// copied is the same inode, never what a symbolic link or a swapped path would name.
+struct Source {
+  fs::path path;
+  std::unique_ptr<Fd> fd;
+  struct stat st {};
+};
+
+Source open_source(const fs::path& path) {
+  Source src{path, nullptr, {}};
+  struct stat link {};
+  if (::lstat(path.c_str(), &link) != 0) throw ControlError(path.string() + ": " + errno_text());
+  if (S_ISLNK(link.st_mode))
+    throw ControlError(path.string() + ": a symbolic link; kbv submit copies only a regular file named directly "
+                                       "(fix: pass the file it points to)");
+  src.fd = std::make_unique<Fd>(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+  if (src.fd->get() < 0) throw ControlError(path.string() + ": " + errno_text());
+  if (::fstat(src.fd->get(), &src.st) != 0) throw ControlError(path.string() + ": " + errno_text());
+  if (!S_ISREG(src.st.st_mode))
+    throw ControlError(path.string() + ": not a regular file (fix: pass the built candidate or manifest file)");
+  return src;
+}
+
+// The published copy is never more readable than the source: its read bits at most, no execute
+// bits, and no group read when the copy's group (the watch folder's) is not the source's group.
+mode_t published_mode(const struct stat& source, gid_t copy_group) {
+  mode_t mode = source.st_mode & 0644;
+  if (copy_group != source.st_gid) mode &= ~static_cast<mode_t>(S_IRGRP | S_IWGRP);
+  return mode;
+}
+
+// Copies `src` to dir/.kbv-submit-RANDOM (hashing it on the way when `sha` is given) and flushes
+// it; publish() renames it in. kbvd ignores dotfiles, so it never sees a half-written file.
+class Staged {
+ public:
+  Staged(Source& src, const fs::path& dir, std::string* sha) : dir_(dir) {
+    std::random_device rd;
+    temp_ = dir / (".kbv-submit-" + std::to_string(rd()) + std::to_string(::getpid()));
+    Fd out(::open(temp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600));
     if (out.get() < 0)
-      throw ControlError(temp.string() + ": " + errno_text() +
+      throw ControlError(temp_.string() + ": " + errno_text() +
                          " (is your user in kbvd's group? the watch folder must be writable)");
+    struct stat copy {};
+    ::fstat(out.get(), &copy);
+    const mode_t mode = published_mode(src.st, copy.st_gid);
+    if ((mode & (S_IRGRP | S_IROTH)) == 0 && copy.st_uid != watch_folder_owner(dir)) {
+      ::unlink(temp_.c_str());
+      throw ControlError(src.path.string() + ": kbvd could not read the copy: kbv submit never makes a copy more "
+                                             "readable than the file, and only you can read it (fix: chmod g+r or o+r "
+                                             "if kbvd may read it, or submit as kbvd's user)");
+    }
+    std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
+    EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr);
     std::vector<char> buffer(kChunk);
+    ::lseek(src.fd->get(), 0, SEEK_SET);
     for (;;) {
-      const ssize_t n = ::read(in.get(), buffer.data(), buffer.size());
+      const ssize_t n = ::read(src.fd->get(), buffer.data(), buffer.size());
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) {
-        ::unlink(temp.c_str());
-        throw ControlError(src.string() + ": read: " + errno_text());
+        const auto why = errno_text();
+        ::unlink(temp_.c_str());
+        throw ControlError(src.path.string() + ": read: " + why);
       }
       if (n == 0) break;
-      write_all(out.get(), std::string(buffer.data(), static_cast<std::size_t>(n)), temp.string());
+      EVP_DigestUpdate(ctx.get(), buffer.data(), static_cast<std::size_t>(n));
+      write_all(out.get(), std::string(buffer.data(), static_cast<std::size_t>(n)), temp_.string());
     }
+    ::fchmod(out.get(), mode);
     ::fsync(out.get());
+    if (sha) *sha = hex_digest(ctx.get());
   }
-  if (::rename(temp.c_str(), (dir / name).c_str()) != 0) {
-    const auto why = errno_text();
-    ::unlink(temp.c_str());
-    throw ControlError((dir / name).string() + ": rename: " + why);
+  ~Staged() {
+    if (!published_) ::unlink(temp_.c_str());
   }
-}
+  Staged(const Staged&) = delete;
+  Staged& operator=(const Staged&) = delete;
+
+  void publish(const std::string& name) {
+    if (::rename(temp_.c_str(), (dir_ / name).c_str()) != 0)
+      throw ControlError((dir_ / name).string() + ": rename: " + errno_text());
+    published_ = true;
+  }
+
+ private:
+  static uid_t watch_folder_owner(const fs::path& dir) {
+    struct stat st {};
+    return ::stat(dir.c_str(), &st) == 0 ? st.st_uid : static_cast<uid_t>(-1);
+  }
+
+  fs::path dir_, temp_;
+  bool published_ = false;
+};
 }  // namespace
 
 fs::path default_socket_path() {
@@ -136,40 +211,35 @@ std::string file_sha256(const fs::path& file) {
     in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
     EVP_DigestUpdate(ctx.get(), buffer.data(), static_cast<std::size_t>(in.gcount()));
   }
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  EVP_DigestFinal_ex(ctx.get(), digest, &length);
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned int i = 0; i < length; ++i) {
-    out.push_back(kHex[digest[i] >> 4]);
-    out.push_back(kHex[digest[i] & 0xf]);
-  }
-  return out;
+  return hex_digest(ctx.get());
 }
 
 json submit(const fs::path& socket_path, const fs::path& candidate, const std::optional<fs::path>& manifest) {
-  std::error_code ec;
-  if (!fs::is_regular_file(candidate, ec)) throw ControlError(candidate.string() + ": not a file");
   if (candidate.extension() != ".so")
     throw ControlError(candidate.string() + ": a candidate is a shared library named NAME.so");
+  Source so = open_source(candidate);
+  std::optional<Source> yaml;
   std::string manifest_ext;
   if (manifest) {
     manifest_ext = manifest->extension().string();
     if (manifest_ext == ".yml") manifest_ext = ".yaml";
     if (manifest_ext != ".yaml" && manifest_ext != ".json")
       throw ControlError(manifest->string() + ": a manifest is .yaml or .json");
+    yaml = open_source(*manifest);
   }
   const auto st = kbv::control::status(socket_path);
   const fs::path dir = st.at("watch_dir").get<std::string>();
-  const auto sha = file_sha256(candidate);
+  std::string sha;
+  Staged staged_so(so, dir, &sha);
   // Keep the file's name unless a different file already has it in the folder.
   std::string name = candidate.filename().string();
   if (!name.empty() && name.front() == '.') name = name.substr(1);
-  if (fs::exists(dir / name, ec) && file_sha256(dir / name) != sha)
+  std::error_code ec;
+  if (fs::exists(fs::symlink_status(dir / name, ec)) &&
+      (!fs::is_regular_file(fs::symlink_status(dir / name, ec)) || file_sha256(dir / name) != sha))
     name = candidate.stem().string() + "-" + sha.substr(0, 12) + ".so";
-  if (manifest) publish(*manifest, dir, name + manifest_ext);  // the manifest first: see DESIGN
-  publish(candidate, dir, name);
+  if (yaml) Staged(*yaml, dir, nullptr).publish(name + manifest_ext);  // the manifest first: see DESIGN
+  staged_so.publish(name);
   auto answer = request(socket_path, {{"cmd", "ingest"}, {"name", name}});
   answer["name"] = name;
   if (!answer.contains("sha256") || answer["sha256"].get<std::string>().empty()) answer["sha256"] = sha;

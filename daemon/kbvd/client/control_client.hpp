@@ -26,7 +26,9 @@ nlohmann::json request(const std::filesystem::path& socket_path, const nlohmann:
 nlohmann::json status(const std::filesystem::path& socket_path);
 
 // Copies CANDIDATE (and its manifest, first) into kbvd's watch folder with the atomic publish
-// convention, then asks kbvd to take it now. Returns {"name", "sha256", "result", "state",
+// convention, then asks kbvd to take it now. Only regular files named directly are copied (a
+// symbolic link is refused, the file is opened with O_NOFOLLOW and checked on the descriptor),
+// and a copy is never more readable than its source. Returns {"name", "sha256", "result", "state",
 // "candidate_id"}: result is queued (new), duplicate (same bytes seen before), taken (kbvd's
 // watcher took the file first), deferred (queue full), changing or rejected (see "message");
 // state is the candidate's: queued, running or done.

@@ -1,6 +1,8 @@
 // Renders status, result tables and one candidate's evaluations as aligned text.
 #include "client/format.hpp"
 
+#include "client/printable.hpp"
+
 #include <cstdio>
 #include <sstream>
 
@@ -8,9 +10,10 @@ namespace kbv::control {
 namespace {
 using nlohmann::json;
 
+// Every string shown comes through printable(): names and details are the candidates' words.
 std::string text(const json& j, const char* key, const std::string& fallback = "-") {
   if (!j.is_object() || !j.contains(key) || j[key].is_null()) return fallback;
-  if (j[key].is_string()) return j[key].get<std::string>();
+  if (j[key].is_string()) return printable(j[key].get<std::string>());
   if (j[key].is_number_float()) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.3g", j[key].get<double>());
@@ -34,6 +37,10 @@ std::string format_status(const json& s) {
   out << "metrics       " << (s.value("metrics_port", 0) ? text(s, "metrics_listen") + " (port " +
                                                                  text(s, "metrics_port") + ")"
                                                            : std::string("off")) << "\n";
+  const auto& store = s.value("store", json::object());
+  if (!store.value("writable", true))
+    out << "store         NOT WRITABLE: " << text(store, "error") << "; no new work until it is; "
+        << text(store, "unsaved_results", "0") << " finished results kept in memory\n";
   const auto& q = s.value("queue", json::object());
   out << "queue         " << text(q, "waiting", "0") << " waiting, " << text(q, "running", "0")
       << " running\n";

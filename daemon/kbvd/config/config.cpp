@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
+#include <fstream>
 #include <iomanip>
 #include <ctime>
 #include <fmt/format.h>
@@ -11,6 +13,8 @@
 #include <map>
 #include <sstream>
 #include <yaml-cpp/yaml.h>
+
+#include "watch/settle.hpp"
 
 namespace kbv::kbvd {
 namespace {
@@ -22,6 +26,7 @@ constexpr double kMaxSeconds = 7.0 * 24 * 3600;  // one week
 constexpr double kMaxEpochDays = 3660.0;         // ten years
 constexpr int kMaxGpus = 1024;
 constexpr int kMaxAttempts = 100;
+constexpr int kMaxControlClients = 4096;
 
 // Knows where each field came from, to name it in errors.
 class Origin {
@@ -60,11 +65,17 @@ class Section {
       fail(origin_.where(prefix_, node_), prefix_, "must be a mapping of fields",
            fmt::format("write it as '{}:' followed by indented fields ({})", prefix_,
                        fmt::join(known, ", ")));
+    std::map<std::string, YAML::Mark> seen;
     for (const auto& entry : node_) {
       const auto key = entry.first.as<std::string>();
       if (std::find(known.begin(), known.end(), key) == known.end())
         fail(origin_.where(field(key), entry.first), field(key), "unknown field",
              fmt::format("remove it or use one of: {}", fmt::join(known, ", ")));
+      // YAML readers disagree on which of two equal keys wins (yaml-cpp reads the first):
+      // a second one is an error, not a silent override.
+      if (const auto [it, fresh] = seen.emplace(key, entry.first.Mark()); !fresh)
+        fail(origin_.where(field(key), entry.first), field(key),
+             fmt::format("given twice (first at line {})", it->second.line + 1), "keep one of them");
     }
   }
 
@@ -217,6 +228,45 @@ std::map<std::string, std::string> apply_overrides(YAML::Node& root,
   return origins;
 }
 
+// A quoted value left open swallows the rest of the file into one string (YAML folds the lines),
+// and the file still parses. Every kbvd value fits on one line, so a quote must close on the
+// line that opens it. A quote opens a value only where YAML starts one (after ': ', '- ', '? ',
+// '[', '{', ',' or at the start of the line); an apostrophe inside a plain value is text.
+void check_quotes_close(const std::string& text, const fs::path& file) {
+  std::istringstream lines(text);
+  std::string line;
+  for (int number = 1; std::getline(lines, line); ++number) {
+    char open = 0;
+    char previous = 0;  // the last non-blank character outside quotes
+    for (std::size_t i = 0; i < line.size(); ++i) {
+      const char c = line[i];
+      if (open == '"') {
+        if (c == '\\') ++i;
+        else if (c == '"') open = 0, previous = c;
+        continue;
+      }
+      if (open == '\'') {
+        if (c == '\'' && i + 1 < line.size() && line[i + 1] == '\'') ++i;
+        else if (c == '\'') open = 0, previous = c;
+        continue;
+      }
+      if (c == '#' && (i == 0 || line[i - 1] == ' ' || line[i - 1] == '\t')) break;  // a comment
+      const bool after_blank = i > 0 && (line[i - 1] == ' ' || line[i - 1] == '\t');
+      if ((c == '"' || c == '\'') &&
+          (previous == 0 || std::strchr("[{,", previous) || (after_blank && std::strchr(":-?", previous)))) {
+        open = c;
+        continue;
+      }
+      if (c != ' ' && c != '\t') previous = c;
+    }
+    if (open)
+      fail(fmt::format("{}:{}", file.string(), number), "(syntax)",
+           fmt::format("the {} quote opened on this line is not closed on it (it would swallow the rest of "
+                       "the file)", open == '"' ? "double" : "single"),
+           "close the quote; every kbvd value fits on one line");
+  }
+}
+
 unsigned parse_mode(const Section& s, const std::string& key, unsigned fallback) {
   if (!s.present(key)) return fallback;
   const auto text = s.scalar(key, "");
@@ -245,8 +295,12 @@ Config load_config(const std::filesystem::path& file, const std::vector<Override
     if (!fs::is_regular_file(file, ec))
       fail(file.string(), "(file)", "does not exist or is not a regular file",
            "pass --config with the path of a kbvd.yaml (see configs/kbvd.yaml)");
+    std::ifstream in(file, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    check_quotes_close(text.str(), file);
     try {
-      root = YAML::LoadFile(file.string());
+      root = YAML::Load(text.str());
     } catch (const YAML::Exception& e) {
       fail(fmt::format("{}:{}", file.string(), e.mark.line + 1), "(syntax)", e.msg,
            "correct the YAML syntax at that line");
@@ -269,15 +323,18 @@ Config load_config(const std::filesystem::path& file, const std::vector<Override
   c.store.synchronous = store.choice("synchronous", "normal", {"normal", "full"});
 
   const Section watch(origin, top.get("watch"), "watch",
-                      {"dir", "rescan_interval_s", "max_file_bytes"});
+                      {"dir", "rescan_interval_s", "max_file_bytes", "settle_s"});
   c.watch.dir = watch.path("dir", c.store.state_dir / "inbox");
   c.watch.rescan_interval_s = watch.number("rescan_interval_s", 30.0, 0.0, kMaxSeconds, "seconds");
   c.watch.max_file_bytes = static_cast<std::uint64_t>(
       watch.integer("max_file_bytes", 256ll << 20, 1, 1ll << 40));
+  c.watch.settle_s = watch.number("settle_s", kDefaultSettleSeconds, 0.0, kMaxSeconds, "seconds", true);
 
-  const Section control(origin, top.get("control"), "control", {"socket", "mode"});
+  const Section control(origin, top.get("control"), "control", {"socket", "mode", "max_clients", "idle_timeout_s"});
   c.control.socket = control.path("socket", "/run/kbvd/control.sock");
   c.control.mode = parse_mode(control, "mode", 0660);
+  c.control.max_clients = static_cast<int>(control.integer("max_clients", 64, 1, kMaxControlClients));
+  c.control.idle_timeout_s = control.number("idle_timeout_s", 10.0, 0.0, kMaxSeconds, "seconds");
   if (c.control.socket.string().size() >= 100)  // sockaddr_un.sun_path holds 108 bytes
     fail(control.where("socket", control.get("socket")), "control.socket",
          "path is too long for a unix socket (over 100 characters)", "choose a shorter path");
@@ -311,6 +368,22 @@ Config load_config(const std::filesystem::path& file, const std::vector<Override
          fmt::format("'{}' is not a shape set", c.evaluator.shapes),
          "use small, default, or leave it out (the evaluator's choice per device)");
   c.evaluator.key_file = evaluator.path("key_file", {});
+  if (!c.evaluator.key_file.empty()) {
+    // The key decides every hidden input family: a key made by accident (a typo in the path,
+    // a folder not mounted yet) silently changes them all. Only `kbv keygen` makes one.
+    std::error_code ec;
+    const auto& key = c.evaluator.key_file;
+    const std::string where = evaluator.where("key_file", evaluator.get("key_file"));
+    if (!fs::exists(key, ec))
+      fail(where, "evaluator.key_file",
+           fmt::format("{} does not exist{}; kbvd never makes a key (a new key changes every hidden input family)",
+                       key.string(), fs::is_directory(key.parent_path(), ec) ? ""
+                                     : fmt::format(", nor does its folder {}", key.parent_path().string())),
+           fmt::format("create it once with `kbv keygen --key-file {}`, or correct the path", key.string()));
+    if (!fs::is_regular_file(key, ec))
+      fail(where, "evaluator.key_file", fmt::format("{} is not a regular file", key.string()),
+           "point it at the key file `kbv keygen` wrote");
+  }
   const std::filesystem::path database = c.store.state_dir / "kbvd.sqlite3";
   c.evaluator.forbid = {database, database.string() + "-wal", database.string() + "-shm", c.watch.dir};
   c.evaluator.warm_spare = evaluator.boolean("warm_spare", true);

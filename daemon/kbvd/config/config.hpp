@@ -18,6 +18,7 @@ struct WatchConfig {
   std::filesystem::path dir;
   double rescan_interval_s = 30.0;  // fallback for lost inotify events (overflow, NFS)
   std::uint64_t max_file_bytes = 256ull << 20;  // a candidate .so larger than this is refused
+  double settle_s = 2.0;  // a file must be closed and unchanged this long (watch/settle.hpp)
 };
 
 struct StoreConfig {
@@ -29,6 +30,8 @@ struct StoreConfig {
 struct ControlConfig {
   std::filesystem::path socket;
   unsigned mode = 0660;  // who may talk to kbvd: owner and group
+  int max_clients = 64;        // connected at once (control/server.hpp: ControlLimits)
+  double idle_timeout_s = 10;  // a client silent this long is dropped
 };
 
 struct MetricsConfig {
@@ -40,7 +43,7 @@ struct EvaluatorConfig {
   std::vector<std::string> extra_args;
   double timeout_s = 1800.0;  // a child still running after this is killed: verdict timeout
   std::string shapes;         // "", "small" or "default": passed as --shapes when set
-  std::filesystem::path key_file;  // passed as --key-file when set
+  std::filesystem::path key_file;  // passed as --key-file when set; must exist (kbv keygen makes it)
   // Passed as --forbid: kbvd's results store and watch folder (derived from store.state_dir and
   // watch.dir), so no worker can read them even where Landlock is missing.
   std::vector<std::filesystem::path> forbid;

@@ -139,6 +139,27 @@ Metrics::Metrics(const std::vector<std::string>& slot_labels)
                     .Help("When kbvd's event loop last ran its watchdog tick (Unix time).")
                     .Register(r)
                     .Add({});
+  store_writable_ = &prometheus::BuildGauge()
+                         .Name("kbv_store_writable")
+                         .Help("1 while kbvd's store takes writes; 0 while it is degraded (disk full, I/O "
+                               "error): no new work is taken until a retry succeeds.")
+                         .Register(r)
+                         .Add({});
+  store_write_failures_ = &prometheus::BuildCounter()
+                               .Name("kbv_store_write_failures_total")
+                               .Help("Store writes (SQLite or the object store) that failed and were retried.")
+                               .Register(r)
+                               .Add({});
+  unsaved_results_ = &prometheus::BuildGauge()
+                          .Name("kbv_results_unsaved")
+                          .Help("Finished evaluations kept in memory because the store refused their write.")
+                          .Register(r)
+                          .Add({});
+  control_clients_ = &prometheus::BuildGauge()
+                          .Name("kbv_control_clients")
+                          .Help("Clients connected to the control socket now.")
+                          .Register(r)
+                          .Add({});
   prometheus::BuildGauge()
       .Name("kbv_daemon_start_timestamp_seconds")
       .Help("When kbvd started (Unix time).")
@@ -209,5 +230,9 @@ void Metrics::add_busy_seconds(const std::string& slot, double seconds) {
 void Metrics::observe_overhead(double seconds) { overhead_->Observe(seconds); }
 void Metrics::set_epoch(double epoch) { epoch_->Set(epoch); }
 void Metrics::heartbeat(double unix_seconds) { heartbeat_->Set(unix_seconds); }
+void Metrics::set_store_writable(bool writable) { store_writable_->Set(writable ? 1 : 0); }
+void Metrics::store_write_failed() { store_write_failures_->Increment(); }
+void Metrics::set_unsaved_results(double count) { unsaved_results_->Set(count); }
+void Metrics::set_control_clients(double count) { control_clients_->Set(count); }
 
 }  // namespace kbv::kbvd

@@ -45,6 +45,10 @@ class Metrics {
   void observe_overhead(double seconds);
   void set_epoch(double epoch);
   void heartbeat(double unix_seconds);
+  void set_store_writable(bool writable);
+  void store_write_failed();
+  void set_unsaved_results(double count);
+  void set_control_clients(double count);
 
   std::shared_ptr<prometheus::Registry> registry() const { return registry_; }
 
@@ -60,6 +64,10 @@ class Metrics {
   prometheus::Gauge* queue_depth_ = nullptr;
   prometheus::Gauge* epoch_ = nullptr;
   prometheus::Gauge* heartbeat_ = nullptr;
+  prometheus::Gauge* store_writable_ = nullptr;
+  prometheus::Counter* store_write_failures_ = nullptr;
+  prometheus::Gauge* unsaved_results_ = nullptr;
+  prometheus::Gauge* control_clients_ = nullptr;
 };
 
 }  // namespace kbv::kbvd

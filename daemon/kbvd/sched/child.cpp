@@ -1,5 +1,5 @@
-// fork/exec of an evaluator in its own process group; exit seen through a pidfd, output read
-// asynchronously; exec failures reported through a close-on-exec pipe.
+// fork/exec of an evaluator in its own process group and cgroup; exit seen through a pidfd,
+// output read asynchronously; failures before exec reported through a close-on-exec pipe.
 #include "sched/child.hpp"
 
 #include <fcntl.h>
@@ -32,6 +32,14 @@ constexpr std::size_t kReadChunk = 64u << 10;
 constexpr auto kEofGrace = std::chrono::seconds(5);
 // How soon to look again after a pidfd said "exited" too early.
 constexpr auto kExitRetry = std::chrono::milliseconds(2);
+// How often a killed cgroup is looked at until it is empty (lifetime::kCgroupEmptyWait at most).
+constexpr auto kCgroupPoll = std::chrono::milliseconds(5);
+
+// What the child reports through the pipe when it cannot reach exec.
+struct PreExecFailure {
+  enum Stage : int { redirect, cgroup, exec } stage;
+  int error;
+};
 
 // An fd that closes itself.
 class Fd {
@@ -65,7 +73,6 @@ Pipe make_pipe() {
   return {Fd(fds[0]), Fd(fds[1])};
 }
 
-// Runs in the child between fork and exec: async-signal-safe calls only.
 // systemd's variables are kbvd's alone: an evaluator (and the candidate it loads) must not
 // ping the watchdog or send notifications on kbvd's behalf.
 bool inherited(const char* entry) {
@@ -75,8 +82,23 @@ bool inherited(const char* entry) {
   return true;
 }
 
+// Runs in the child between fork and exec: async-signal-safe calls only.
+void report(int report_fd, PreExecFailure::Stage stage) {
+  const PreExecFailure failure{stage, errno};
+  [[maybe_unused]] auto n = ::write(report_fd, &failure, sizeof failure);
+}
+
 [[noreturn]] void exec_child(pid_t parent, int in_fd, int out_fd, int err_fd, int report_fd,
-                             char* const* argv, char* const* envp) {
+                             const char* cgroup_procs, char* const* argv, char* const* envp) {
+  // Into its cgroup before anything else runs: what it starts is born there too.
+  if (cgroup_procs) {
+    const int procs = ::open(cgroup_procs, O_WRONLY | O_CLOEXEC);
+    if (procs < 0 || ::write(procs, "0", 1) != 1) {
+      report(report_fd, PreExecFailure::cgroup);
+      ::_exit(127);
+    }
+    ::close(procs);
+  }
   ::setpgid(0, 0);
   // Die with kbvd: a killed daemon must not leave evaluations running on a GPU.
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -84,45 +106,55 @@ bool inherited(const char* entry) {
   sigset_t none;
   sigemptyset(&none);
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
-  ::signal(SIGPIPE, SIG_DFL);  // kbvd ignores it; an ignored disposition survives exec
+  // kbvd ignores these (a hung-up client, lease breaks, a full disk's EFBIG); an ignored
+  // disposition survives exec.
+  for (const int sig : {SIGPIPE, SIGIO, SIGXFSZ}) ::signal(sig, SIG_DFL);
+  // No capability of kbvd's (CAP_LEASE from the unit) passes to the evaluator.
+  ::prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
   if (::dup2(in_fd, 0) < 0 || ::dup2(out_fd, 1) < 0 || ::dup2(err_fd, 2) < 0) {
-    const int e = errno;
-    [[maybe_unused]] auto n = ::write(report_fd, &e, sizeof e);
+    report(report_fd, PreExecFailure::redirect);
     ::_exit(127);
   }
-  // Nothing of kbvd's (store, sockets, inotify) reaches the evaluator.
+  // Nothing of kbvd's (store, sockets, inotify, cgroup locks) reaches the evaluator.
   ::close_range(3, ~0u, CLOSE_RANGE_CLOEXEC);
   ::execve(argv[0], argv, envp);
-  const int e = errno;
-  [[maybe_unused]] auto n = ::write(report_fd, &e, sizeof e);
+  report(report_fd, PreExecFailure::exec);
   ::_exit(127);
 }
 
 }  // namespace
 
+std::vector<char*> evaluator_environment() {
+  std::vector<char*> envp;
+  for (char** e = environ; *e; ++e)
+    if (inherited(*e)) envp.push_back(*e);
+  envp.push_back(nullptr);
+  return envp;
+}
+
 Child::Child(asio::io_context& io, Done done)
-    : io_(io), done_(std::move(done)), out_(io), err_(io), pidfd_(io), eof_grace_(io), exit_retry_(io) {}
+    : io_(io), done_(std::move(done)), out_(io), err_(io), pidfd_(io), eof_grace_(io), exit_retry_(io),
+      cgroup_poll_(io) {}
 
 Child::~Child() {
   if (stdin_fd_ >= 0) ::close(stdin_fd_);
   if (!exited_ && pid_ > 0) {
     // Destroyed while running (daemon shutting down): end the group and reap the leader.
     ::kill(-pid_, SIGKILL);
+    if (cgroup_) cgroup_->kill();
     ::waitpid(pid_, nullptr, 0);
   }
+  // cgroup_'s destructor waits (bounded) for the group to empty and removes it.
 }
 
 std::shared_ptr<Child> Child::spawn(asio::io_context& io, const std::vector<std::string>& argv,
-                                    bool with_stdin, Done done) {
+                                    bool with_stdin, Done done, std::optional<lifetime::OwnedCgroup> cgroup) {
   if (argv.empty()) throw SpawnError("empty evaluator command");
   std::vector<std::string> args = argv;
   std::vector<char*> c_argv;
   for (auto& a : args) c_argv.push_back(a.data());
   c_argv.push_back(nullptr);
-  std::vector<char*> c_envp;
-  for (char** e = environ; *e; ++e)
-    if (inherited(*e)) c_envp.push_back(*e);
-  c_envp.push_back(nullptr);
+  std::vector<char*> c_envp = evaluator_environment();
 
   Pipe out = make_pipe(), err = make_pipe(), report = make_pipe();
   Pipe in;
@@ -134,12 +166,14 @@ std::shared_ptr<Child> Child::spawn(asio::io_context& io, const std::vector<std:
   }
 
   std::shared_ptr<Child> child(new Child(io, std::move(done)));
+  const std::string cgroup_procs = cgroup ? cgroup->procs_file().string() : std::string();
+  child->cgroup_ = std::move(cgroup);
   const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) throw SpawnError(fmt::format("fork: {}", std::strerror(errno)));
   if (pid == 0)
     exec_child(parent, in.read.get(), out.write.get(), err.write.get(), report.write.get(),
-               c_argv.data(), c_envp.data());
+               cgroup_procs.empty() ? nullptr : cgroup_procs.c_str(), c_argv.data(), c_envp.data());
   child->pid_ = pid;
   ::setpgid(pid, pid);  // also here, so the group exists before either side goes on
   in.read.reset();
@@ -147,15 +181,18 @@ std::shared_ptr<Child> Child::spawn(asio::io_context& io, const std::vector<std:
   err.write.reset();
   report.write.reset();
 
-  int exec_errno = 0;
+  PreExecFailure failure{};
   ssize_t n;
   do {
-    n = ::read(report.read.get(), &exec_errno, sizeof exec_errno);
+    n = ::read(report.read.get(), &failure, sizeof failure);
   } while (n < 0 && errno == EINTR);
   if (n > 0) {
     ::waitpid(pid, nullptr, 0);
     child->exited_ = true;
-    throw SpawnError(fmt::format("cannot run {}: {}", argv[0], std::strerror(exec_errno)));
+    if (failure.stage == PreExecFailure::cgroup)
+      throw SpawnError(fmt::format("cannot move the evaluator into its cgroup {}: {}", cgroup_procs,
+                                   std::strerror(failure.error)));
+    throw SpawnError(fmt::format("cannot run {}: {}", argv[0], std::strerror(failure.error)));
   }
 
   // glibc 2.36's <sys/pidfd.h> lacks C linkage for C++: call the system call directly.
@@ -224,8 +261,9 @@ void Child::wait_exit() {
       return;
     }
     // The leader is a zombie now, so its pid (the group id) cannot be reused: end whatever it
-    // left in its group before reaping it.
+    // left in its group and cgroup before reaping it.
     ::kill(-self->pid_, SIGKILL);
+    if (self->cgroup_) self->cgroup_->kill();
     siginfo_t info{};
     int rc;
     do {
@@ -250,12 +288,41 @@ void Child::wait_exit() {
       self->out_.close(ignored);
       self->err_.close(ignored);
     });
+    if (self->cgroup_) {
+      // Done only when the worker and whatever else ran in the cgroup are gone (a GPU is free).
+      self->cgroup_empty_ = false;
+      self->wait_cgroup_empty(std::chrono::steady_clock::now() + lifetime::kCgroupEmptyWait);
+    }
     self->maybe_finish();
   });
 }
 
+void Child::wait_cgroup_empty(std::chrono::steady_clock::time_point deadline) {
+  if (!cgroup_->populated()) {
+    cgroup_.reset();  // empty: removed at once
+    cgroup_empty_ = true;
+    maybe_finish();
+    return;
+  }
+  if (std::chrono::steady_clock::now() >= deadline) {
+    // A process stuck in the kernel: leave the group to the next start-up's sweep.
+    result_.err += fmt::format("\nkbvd: {} still held processes {} s after they were killed",
+                               cgroup_->path().string(), lifetime::kCgroupEmptyWait.count() / 1000);
+    cgroup_->abandon();
+    cgroup_.reset();
+    cgroup_empty_ = true;
+    maybe_finish();
+    return;
+  }
+  cgroup_->kill();
+  cgroup_poll_.expires_after(kCgroupPoll);
+  cgroup_poll_.async_wait([self = shared_from_this(), deadline](auto ec) {
+    if (!ec) self->wait_cgroup_empty(deadline);
+  });
+}
+
 void Child::maybe_finish() {
-  if (finished_ || !exited_ || !out_eof_ || !err_eof_) return;
+  if (finished_ || !exited_ || !out_eof_ || !err_eof_ || !cgroup_empty_) return;
   finished_ = true;
   eof_grace_.cancel();
   boost::system::error_code ignored;
@@ -279,7 +346,9 @@ bool Child::send_line_and_close(const std::string& line) {
 }
 
 void Child::kill_group(int sig) {
-  if (!exited_ && pid_ > 0) ::kill(-pid_, sig);
+  if (exited_ || pid_ <= 0) return;
+  ::kill(-pid_, sig);
+  if (sig == SIGKILL && cgroup_) cgroup_->kill();
 }
 
 }  // namespace kbv::kbvd

@@ -1,5 +1,6 @@
-// An evaluator child process in its own process group, watched through a pidfd on the
-// io_context, with its stdout and stderr collected.
+// An evaluator child process in its own process group and, where cgroup v2 allows, its own
+// cgroup (everything it starts is killed with it), watched through a pidfd on the io_context,
+// with its stdout and stderr collected.
 #pragma once
 
 #include <sys/types.h>
@@ -7,6 +8,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -15,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "lifetime/cgroup.hpp"
+
 namespace kbv::kbvd {
 
 // The evaluator command could not be started (missing, not executable).
@@ -22,6 +26,11 @@ class SpawnError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+// kbvd's environment without systemd's variables (NOTIFY_SOCKET, WATCHDOG_*, LISTEN_*): they are
+// kbvd's alone, and an evaluator (or the candidate it loads) must not notify on kbvd's behalf.
+// The pointers point into `environ`.
+std::vector<char*> evaluator_environment();
 
 struct ChildResult {
   std::optional<int> exit_code;
@@ -34,21 +43,27 @@ class Child : public std::enable_shared_from_this<Child> {
  public:
   using Done = std::function<void(const ChildResult&)>;
 
-  // Starts argv[0] (a path) with stdin from a pipe (with_stdin) or /dev/null. `done` runs once,
-  // on the io_context, after the process ended and its output was collected.
+  // Starts argv[0] (a path) with stdin from a pipe (with_stdin) or /dev/null, inside `cgroup`
+  // when given (it joins between fork and exec). `done` runs once, on the io_context, after the
+  // process ended, whatever it left in its group and cgroup was killed and is gone, and its
+  // output was collected.
   static std::shared_ptr<Child> spawn(boost::asio::io_context& io, const std::vector<std::string>& argv,
-                                      bool with_stdin, Done done);
+                                      bool with_stdin, Done done,
+                                      std::optional<lifetime::OwnedCgroup> cgroup = std::nullopt);
   ~Child();
   Child(const Child&) = delete;
   Child& operator=(const Child&) = delete;
 
   pid_t pid() const { return pid_; }
   std::int64_t start_ticks() const { return start_ticks_; }
+  // The child's cgroup, or empty.
+  std::string cgroup() const { return cgroup_ ? cgroup_->path().string() : std::string(); }
   bool running() const { return !exited_; }
 
   // Writes one line to stdin and closes it; false when the child is gone (EPIPE).
   bool send_line_and_close(const std::string& line);
-  // Signals the whole process group (the evaluator and anything it started).
+  // Signals the whole process group (the evaluator and anything it started); SIGKILL also
+  // reaches what left the group, through the cgroup.
   void kill_group(int sig);
   // Replaces the completion handler (a spare becomes an evaluation).
   void set_done(Done done) { done_ = std::move(done); }
@@ -60,6 +75,7 @@ class Child : public std::enable_shared_from_this<Child> {
   void read_stderr();
   void wait_exit();
   void maybe_finish();
+  void wait_cgroup_empty(std::chrono::steady_clock::time_point deadline);
 
   boost::asio::io_context& io_;
   Done done_;
@@ -67,10 +83,11 @@ class Child : public std::enable_shared_from_this<Child> {
   std::int64_t start_ticks_ = 0;
   int stdin_fd_ = -1;
   boost::asio::posix::stream_descriptor out_, err_, pidfd_;
-  boost::asio::steady_timer eof_grace_, exit_retry_;
+  boost::asio::steady_timer eof_grace_, exit_retry_, cgroup_poll_;
+  std::optional<lifetime::OwnedCgroup> cgroup_;
   std::vector<char> out_buf_, err_buf_;
   ChildResult result_;
-  bool exited_ = false, out_eof_ = false, err_eof_ = false, finished_ = false;
+  bool exited_ = false, out_eof_ = false, err_eof_ = false, finished_ = false, cgroup_empty_ = true;
 };
 
 }  // namespace kbv::kbvd

@@ -17,10 +17,11 @@ double unix_now() {
 }  // namespace
 
 Scheduler::Scheduler(boost::asio::io_context& io, Store& store, Metrics& metrics,
-                     const LiveConfig& config, const std::vector<DeviceSlot>& devices)
-    : io_(io), store_(store), metrics_(metrics), config_(config), tick_timer_(io), drain_timer_(io) {
+                     const LiveConfig& config, const std::vector<DeviceSlot>& devices, EvaluatorCgroups& cgroups,
+                     StoreHealth& health)
+    : io_(io), store_(store), metrics_(metrics), config_(config), health_(health), tick_timer_(io), drain_timer_(io) {
   for (const auto& d : devices)
-    slots_.push_back(std::make_unique<Slot>(io, d, store, metrics, config, [this] { pump(); }));
+    slots_.push_back(std::make_unique<Slot>(io, d, store, metrics, config, cgroups, health, [this] { pump(); }));
 }
 
 void Scheduler::start() {
@@ -54,8 +55,12 @@ void Scheduler::pump() {
     metrics_.set_epoch(static_cast<double>(epoch_));
   }
   for (auto& s : slots_) {
-    while (s->can_take()) {
-      auto job = store_.start_next(epoch, s->device().device, s->device().label, unix_now());
+    // A store that refuses writes takes no new work (store_health.hpp): the queue waits.
+    while (s->can_take() && health_.writable()) {
+      std::optional<Job> job;
+      if (!health_.attempt("start an evaluation",
+                           [&] { job = store_.start_next(epoch, s->device().device, s->device().label, unix_now()); }))
+        break;
       if (!job) break;
       s->start(*job);
     }

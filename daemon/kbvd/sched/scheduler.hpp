@@ -16,7 +16,7 @@ namespace kbv::kbvd {
 class Scheduler {
  public:
   Scheduler(boost::asio::io_context& io, Store& store, Metrics& metrics, const LiveConfig& config,
-            const std::vector<DeviceSlot>& devices);
+            const std::vector<DeviceSlot>& devices, EvaluatorCgroups& cgroups, StoreHealth& health);
 
   void start();
   void pump();  // dispatch what the queue holds to free slots
@@ -35,6 +35,7 @@ class Scheduler {
   Store& store_;
   Metrics& metrics_;
   const LiveConfig& config_;
+  StoreHealth& health_;
   std::vector<std::unique_ptr<Slot>> slots_;
   boost::asio::steady_timer tick_timer_, drain_timer_;
   std::function<void()> drained_;

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include "client/printable.hpp"
 #include "sched/epoch.hpp"
 #include "sched/evaluator_command.hpp"
 
@@ -35,9 +36,9 @@ std::string last_line(const std::string& text) {
 }  // namespace
 
 Slot::Slot(boost::asio::io_context& io, DeviceSlot device, Store& store, Metrics& metrics,
-           const LiveConfig& config, Idle on_idle)
-    : io_(io), device_(std::move(device)), store_(store), metrics_(metrics), config_(config),
-      on_idle_(std::move(on_idle)), deadline_(io), backoff_timer_(io) {}
+           const LiveConfig& config, EvaluatorCgroups& cgroups, StoreHealth& health, Idle on_idle)
+    : io_(io), device_(std::move(device)), store_(store), metrics_(metrics), config_(config), cgroups_(cgroups),
+      health_(health), on_idle_(std::move(on_idle)), deadline_(io), backoff_timer_(io) {}
 
 Slot::~Slot() {
   for (auto* child : {&spare_, &active_})
@@ -69,11 +70,11 @@ void Slot::start(const Job& job) {
   if (!child) {
     try {
       child = Child::spawn(io_, evaluator_argv(cfg.evaluator, device_, job.epoch, &job), false,
-                           [this](const ChildResult& r) { finish(r); });
+                           [this](const ChildResult& r) { finish(r); }, cgroups_.make());
     } catch (const SpawnError& e) {
-      store_.interrupt(job, e.what(), unix_now());
+      requeue(job, e.what());
       metrics_.worker_exit("exec_failed");
-      spdlog::error("slot {}: {}; candidate {} requeued", device_.label, e.what(), job.name);
+      spdlog::error("slot {}: {}; candidate {} requeued", device_.label, e.what(), printable(job.name));
       back_off(e.what(), true);
       return;
     }
@@ -82,19 +83,22 @@ void Slot::start(const Job& job) {
   job_ = job;
   timed_out_ = aborted_ = false;
   handed_over_ = busy_accounted_ = Clock::now();
-  store_.set_process(job.evaluation_id, child->pid(), child->start_ticks());
+  // Recovery finds what this evaluation leaves behind by these; a store that refuses the write
+  // now still has the evaluation's row (recovery requeues it; the evaluator dies with kbvd).
+  health_.attempt("record the evaluator's process",
+                  [&] { store_.set_process(job.evaluation_id, child->pid(), child->start_ticks(), child->cgroup()); });
   metrics_.set_in_flight(device_.label, true);
   deadline_.expires_after(std::chrono::duration_cast<Clock::duration>(
       std::chrono::duration<double>(cfg.evaluator.timeout_s)));
   deadline_.async_wait([this](const boost::system::error_code& ec) {
     if (ec || !active_) return;
     timed_out_ = true;
-    spdlog::warn("slot {}: {} exceeded evaluator.timeout_s; killing its process group",
-                 device_.label, job_ ? job_->name : "?");
+    spdlog::warn("slot {}: {} exceeded evaluator.timeout_s; killing its process group and cgroup",
+                 device_.label, job_ ? printable(job_->name) : "?");
     active_->kill_group(SIGKILL);
   });
   dispatch_seconds_ = seconds_since(t0);
-  spdlog::debug("slot {}: evaluating {} ({}), attempt {}", device_.label, job.name,
+  spdlog::debug("slot {}: evaluating {} ({}), attempt {}", device_.label, printable(job.name),
                 job.sha256.substr(0, 12), job.attempt);
   ensure_spare();
 }
@@ -114,21 +118,30 @@ void Slot::finish(const ChildResult& result) {
   job_.reset();
   metrics_.set_in_flight(device_.label, false);
   if (aborted_) {
-    store_.interrupt(job, "kbvd stopped before the evaluation finished; requeued", unix_now());
+    requeue(job, "kbvd stopped before the evaluation finished; requeued");
     metrics_.worker_exit("drained");
-    spdlog::info("slot {}: {} interrupted by shutdown and requeued", device_.label, job.name);
+    spdlog::info("slot {}: {} interrupted by shutdown and requeued", device_.label, printable(job.name));
   } else {
     const auto outcome = decide_outcome(exit, result.out, result.err);
-    store_.finish(job, outcome, unix_now());
+    const double now = unix_now();
+    if (!health_.attempt("record a verdict", [&] { store_.finish(job, outcome, now); }))
+      health_.keep({job, outcome, "", now});
     metrics_.evaluation_finished(outcome);
     metrics_.observe_overhead(dispatch_seconds_ + seconds_since(t0));
     if (outcome.worker_exit == "completed" || outcome.worker_exit == "bad_input")
       backoff_ = std::chrono::seconds(0);
-    spdlog::info("slot {}: {} ({}) -> {} in {:.2f} s{}", device_.label, job.name,
+    // The detail holds the candidate's own stderr: one escaped line, never a forged log line.
+    spdlog::info("slot {}: {} ({}) -> {} in {:.2f} s{}", device_.label, printable(job.name),
                  job.sha256.substr(0, 12), outcome.verdict, exit.seconds,
-                 outcome.detail.empty() ? "" : ": " + outcome.detail.substr(0, 200));
+                 outcome.detail.empty() ? "" : ": " + printable(outcome.detail.substr(0, 200)));
   }
   on_idle_();
+}
+
+void Slot::requeue(const Job& job, const std::string& note) {
+  const double now = unix_now();
+  if (!health_.attempt("requeue an evaluation", [&] { store_.interrupt(job, note, now); }))
+    health_.keep({job, std::nullopt, note, now});
 }
 
 void Slot::ensure_spare() {
@@ -136,7 +149,7 @@ void Slot::ensure_spare() {
   if (!cfg.evaluator.warm_spare || !spares_allowed_ || spare_ || backing_off_) return;
   const auto epoch = epoch_at(cfg.epoch, std::chrono::system_clock::now()).number;
   try {
-    spare_ = Child::spawn(io_, evaluator_argv(cfg.evaluator, device_, epoch, nullptr), true, nullptr);
+    spare_ = Child::spawn(io_, evaluator_argv(cfg.evaluator, device_, epoch, nullptr), true, nullptr, cgroups_.make());
   } catch (const SpawnError& e) {
     spdlog::error("slot {}: warm spare: {}", device_.label, e.what());
     metrics_.worker_exit("exec_failed");
@@ -155,7 +168,7 @@ void Slot::spare_ended(const std::shared_ptr<Child>& child, const ChildResult& r
   spare_.reset();
   metrics_.worker_exit("spare_exit");
   const auto why = fmt::format("warm spare ended ({}) before it got a candidate{}", describe(result),
-                               result.err.empty() ? "" : ": " + last_line(result.err));
+                               result.err.empty() ? "" : ": " + printable(last_line(result.err)));
   spdlog::warn("slot {}: {}", device_.label, why);
   back_off(why, false);
 }

@@ -14,7 +14,9 @@
 #include "metrics/metrics.hpp"
 #include "sched/child.hpp"
 #include "sched/devices.hpp"
+#include "sched/evaluator_cgroups.hpp"
 #include "store/store.hpp"
+#include "store/store_health.hpp"
 
 namespace kbv::kbvd {
 
@@ -23,7 +25,7 @@ class Slot {
   using Idle = std::function<void()>;  // the slot can take the next job
 
   Slot(boost::asio::io_context& io, DeviceSlot device, Store& store, Metrics& metrics,
-       const LiveConfig& config, Idle on_idle);
+       const LiveConfig& config, EvaluatorCgroups& cgroups, StoreHealth& health, Idle on_idle);
   ~Slot();
   Slot(const Slot&) = delete;
   Slot& operator=(const Slot&) = delete;
@@ -51,12 +53,16 @@ class Slot {
   void finish(const ChildResult& result);
   void spare_ended(const std::shared_ptr<Child>& child, const ChildResult& result);
   void back_off(const std::string& why, bool broken);
+  // Back to the queue without counting the attempt; kept for later when the store refuses.
+  void requeue(const Job& job, const std::string& note);
 
   boost::asio::io_context& io_;
   DeviceSlot device_;
   Store& store_;
   Metrics& metrics_;
   const LiveConfig& config_;
+  EvaluatorCgroups& cgroups_;
+  StoreHealth& health_;
   Idle on_idle_;
 
   std::shared_ptr<Child> spare_;

@@ -1,9 +1,9 @@
-// The SQLite schema of kbvd's store (version 1).
+// The SQLite schema of kbvd's store (version 2) and the migration from version 1.
 #pragma once
 
 namespace kbv::kbvd {
 
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;
 
 inline constexpr const char* kSchemaSql = R"sql(
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -43,7 +43,8 @@ CREATE TABLE IF NOT EXISTS evaluations(
   finished_at REAL,
   pgid INTEGER, proc_start_ticks INTEGER,
   exit_code INTEGER, term_signal INTEGER, worker_exit TEXT,
-  evaluator_seconds REAL, note TEXT);
+  evaluator_seconds REAL, note TEXT,
+  cgroup TEXT);
 CREATE INDEX IF NOT EXISTS evaluations_by_candidate ON evaluations(candidate_id, state, id);
 -- At most one evaluation of a candidate is in flight, whatever happens to the daemon.
 CREATE UNIQUE INDEX IF NOT EXISTS one_running_per_candidate
@@ -64,7 +65,16 @@ CREATE TABLE IF NOT EXISTS figures(
 CREATE TABLE IF NOT EXISTS seen_files(
   name TEXT PRIMARY KEY,
   dev INTEGER NOT NULL, ino INTEGER NOT NULL, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,
-  sha256 TEXT NOT NULL);
+  sha256 TEXT NOT NULL,
+  manifest_sig TEXT NOT NULL DEFAULT '');
+)sql";
+
+// Version 1 -> 2: the evaluator's cgroup (recovery kills it as a whole) and the manifest a
+// file was taken with (a changed manifest is looked at again).
+inline constexpr const char* kMigrateFrom1 = R"sql(
+ALTER TABLE evaluations ADD COLUMN cgroup TEXT;
+ALTER TABLE seen_files ADD COLUMN manifest_sig TEXT NOT NULL DEFAULT '';
+UPDATE meta SET value='2' WHERE key='schema_version';
 )sql";
 
 }  // namespace kbv::kbvd

@@ -12,9 +12,25 @@ namespace {
 constexpr int kBusyTimeoutMs = 5000;
 
 [[noreturn]] void raise(sqlite3* db, const std::string& what) {
-  throw Error(fmt::format("sqlite: {}: {}", what, db ? sqlite3_errmsg(db) : "out of memory"));
+  throw Error(fmt::format("sqlite: {}: {}", what, db ? sqlite3_errmsg(db) : "out of memory"),
+              db ? sqlite3_errcode(db) : SQLITE_NOMEM);
 }
 }  // namespace
+
+bool Error::transient() const {
+  switch (code_ & 0xff) {
+    case SQLITE_FULL:
+    case SQLITE_IOERR:
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+    case SQLITE_READONLY:
+    case SQLITE_CANTOPEN:
+    case SQLITE_NOMEM:
+      return true;
+    default:
+      return false;
+  }
+}
 
 void Statement::Finalize::operator()(sqlite3_stmt* s) const { sqlite3_finalize(s); }
 void Database::Close::operator()(sqlite3* db) const { sqlite3_close_v2(db); }
@@ -95,10 +111,10 @@ Database::Database(const std::filesystem::path& path) {
 
 void Database::exec(const std::string& sql) {
   char* message = nullptr;
-  if (sqlite3_exec(db_.get(), sql.c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
+  if (const int rc = sqlite3_exec(db_.get(), sql.c_str(), nullptr, nullptr, &message); rc != SQLITE_OK) {
     const std::string text = message ? message : "unknown error";
     sqlite3_free(message);
-    throw Error(fmt::format("sqlite: exec '{}': {}", sql.substr(0, 60), text));
+    throw Error(fmt::format("sqlite: exec '{}': {}", sql.substr(0, 60), text), rc);
   }
 }
 

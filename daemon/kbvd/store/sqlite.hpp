@@ -15,7 +15,15 @@ namespace kbv::kbvd::sqlite {
 
 class Error : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit Error(const std::string& what, int code = 0) : std::runtime_error(what), code_(code) {}
+  int code() const { return code_; }  // SQLite's primary result code (SQLITE_FULL, …); 0: kbvd's own
+  // The store cannot write now but may later: disk full, an I/O error (EFBIG past RLIMIT_FSIZE
+  // included), a lock held too long, a read-only remount, no memory. kbvd degrades and retries
+  // instead of exiting (store/store_health.hpp).
+  bool transient() const;
+
+ private:
+  int code_;
 };
 
 class Statement {

@@ -1,8 +1,10 @@
-// flock(2) on STATE_DIR/kbvd.lock, holding the owner's pid for the error message.
+// A POSIX record lock (fcntl F_SETLK) on STATE_DIR/kbvd.lock, holding the owner's pid for the
+// error message. Unlike flock(2), a record lock belongs to the process, not to the open file:
+// an evaluator forked by kbvd does not hold it in the moment before its exec, so a kbvd
+// restarted right after a kill -9 finds it free.
 #include "store/state_lock.hpp"
 
 #include <fcntl.h>
-#include <sys/file.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -17,7 +19,10 @@ StateLock::StateLock(const std::filesystem::path& state_dir) {
   const auto path = state_dir / "kbvd.lock";
   fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd_ < 0) throw std::runtime_error(fmt::format("{}: {}", path.string(), std::strerror(errno)));
-  if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+  struct flock whole {};
+  whole.l_type = F_WRLCK;
+  whole.l_whence = SEEK_SET;  // l_start 0, l_len 0: the whole file
+  if (::fcntl(fd_, F_SETLK, &whole) != 0) {
     char owner[32] = {};
     [[maybe_unused]] auto n = ::pread(fd_, owner, sizeof owner - 1, 0);
     ::close(fd_);

@@ -1,4 +1,4 @@
-// One kbvd per state directory: an flock held for the daemon's life, taken before recovery
+// One kbvd per state directory: a record lock (fcntl) held for the daemon's life, taken before recovery
 // touches evaluations another daemon may be running.
 #pragma once
 

@@ -31,17 +31,22 @@ Store::Store(const std::filesystem::path& db_path, const std::string& synchronou
 void Store::create_schema() {
   sqlite::Transaction tx(db_);
   db_.exec(kSchemaSql);
-  auto get = db_.prepare("SELECT value FROM meta WHERE key='schema_version'");
-  if (get.step()) {
-    if (get.text(0) != std::to_string(kSchemaVersion))
-      throw sqlite::Error(fmt::format(
-          "store schema version {} is not {} (this kbvd's); fix: use the kbvd that wrote it or "
-          "move the state directory aside",
-          get.text(0), kSchemaVersion));
-  } else {
+  std::optional<std::string> version;
+  {
+    auto get = db_.prepare("SELECT value FROM meta WHERE key='schema_version'");
+    if (get.step()) version = get.text(0);
+  }
+  if (!version) {
     db_.prepare("INSERT INTO meta(key, value) VALUES('schema_version', ?)")
         .bind(1, std::to_string(kSchemaVersion))
         .run();
+  } else if (*version == "1") {
+    db_.exec(kMigrateFrom1);
+  } else if (*version != std::to_string(kSchemaVersion)) {
+    throw sqlite::Error(fmt::format(
+        "store schema version {} is not {} (this kbvd's); fix: use the kbvd that wrote it or "
+        "move the state directory aside",
+        *version, kSchemaVersion));
   }
   tx.commit();
 }
@@ -54,9 +59,57 @@ std::int64_t Store::next_seq() {
 
 bool Store::unchanged(const SeenFile& f) {
   auto s = db_.prepare(
-      "SELECT 1 FROM seen_files WHERE name=? AND dev=? AND ino=? AND size=? AND mtime_ns=?");
-  s.bind(1, f.name).bind(2, f.dev).bind(3, f.ino).bind(4, f.size).bind(5, f.mtime_ns);
+      "SELECT 1 FROM seen_files WHERE name=? AND dev=? AND ino=? AND size=? AND mtime_ns=? AND manifest_sig=?");
+  s.bind(1, f.name).bind(2, f.dev).bind(3, f.ino).bind(4, f.size).bind(5, f.mtime_ns).bind(6, f.manifest_sig);
   return s.step();
+}
+
+std::optional<SeenFile> Store::seen(const std::string& name) {
+  auto s = db_.prepare("SELECT dev, ino, size, mtime_ns, manifest_sig FROM seen_files WHERE name=?");
+  s.bind(1, name);
+  if (!s.step()) return std::nullopt;
+  return SeenFile{name, s.int64(0), s.int64(1), s.int64(2), s.int64(3), s.text(4)};
+}
+
+void Store::set_seen_manifest(const std::string& name, const std::string& manifest_sig) {
+  db_.prepare("UPDATE seen_files SET manifest_sig=? WHERE name=?").bind(1, manifest_sig).bind(2, name).run();
+}
+
+ManifestRefresh Store::refresh_manifest(const std::string& sha256, const Manifest& m, bool requeue_bad_input,
+                                        double now) {
+  sqlite::Transaction tx(db_);
+  auto get = db_.prepare(
+      "SELECT c.id, COALESCE(c.model, ''), COALESCE(c.sample_id, ''), COALESCE(c.problem, ''), c.tags_json,"
+      " (SELECT 1 FROM queue WHERE candidate_id=c.id),"
+      " (SELECT v.verdict FROM evaluations e JOIN verdicts v ON v.evaluation_id=e.id"
+      "   WHERE e.candidate_id=c.id AND e.state='done' ORDER BY e.id DESC LIMIT 1)"
+      " FROM candidates c WHERE c.sha256=?");
+  get.bind(1, sha256);
+  if (!get.step()) return ManifestRefresh::unchanged;
+  const std::int64_t id = get.int64(0);
+  const std::string tags = json(m.tags).dump();
+  if (get.text(1) == m.model && get.text(2) == m.sample_id && get.text(3) == m.problem && get.text(4) == tags)
+    return ManifestRefresh::unchanged;
+  const bool queued = !get.is_null(5);
+  const bool bad_input = get.optional_text(6).value_or("") == "bad_input";
+  auto update = db_.prepare("UPDATE candidates SET model=?, sample_id=?, problem=?, tags_json=? WHERE id=?");
+  auto text_or_null = [&](int i, const std::string& v) {
+    if (v.empty()) update.bind_null(i);
+    else update.bind(i, v);
+  };
+  text_or_null(1, m.model);
+  text_or_null(2, m.sample_id);
+  text_or_null(3, m.problem);
+  update.bind(4, tags).bind(5, id).run();
+  ManifestRefresh result = ManifestRefresh::updated;
+  if (requeue_bad_input && bad_input && !queued) {
+    db_.prepare("INSERT INTO queue(candidate_id, seq, state, reason, enqueued_at) VALUES(?, ?, 'waiting', 'manifest', ?)")
+        .bind(1, id).bind(2, next_seq()).bind(3, now)
+        .run();
+    result = ManifestRefresh::requeued;
+  }
+  tx.commit();
+  return result;
 }
 
 std::optional<std::string> Store::sha_of_seen(const std::string& name) {
@@ -104,10 +157,10 @@ IngestResult Store::add_candidate(const NewCandidate& c, const SeenFile& f, doub
         .run();
     result = IngestResult::queued;
   }
-  db_.prepare("INSERT OR REPLACE INTO seen_files(name, dev, ino, size, mtime_ns, sha256)"
-              " VALUES(?,?,?,?,?,?)")
+  db_.prepare("INSERT OR REPLACE INTO seen_files(name, dev, ino, size, mtime_ns, sha256, manifest_sig)"
+              " VALUES(?,?,?,?,?,?,?)")
       .bind(1, f.name).bind(2, f.dev).bind(3, f.ino).bind(4, f.size).bind(5, f.mtime_ns)
-      .bind(6, c.sha256)
+      .bind(6, c.sha256).bind(7, f.manifest_sig)
       .run();
   tx.commit();
   return result;
@@ -148,10 +201,13 @@ std::optional<Job> Store::start_next(const EpochSpan& epoch, const std::string& 
   return job;
 }
 
-void Store::set_process(std::int64_t evaluation_id, std::int64_t pgid, std::int64_t start_ticks) {
-  db_.prepare("UPDATE evaluations SET pgid=?, proc_start_ticks=? WHERE id=?")
-      .bind(1, pgid).bind(2, start_ticks).bind(3, evaluation_id)
-      .run();
+void Store::set_process(std::int64_t evaluation_id, std::int64_t pgid, std::int64_t start_ticks,
+                        const std::string& cgroup) {
+  auto update = db_.prepare("UPDATE evaluations SET pgid=?, proc_start_ticks=?, cgroup=? WHERE id=?");
+  update.bind(1, pgid).bind(2, start_ticks);
+  if (cgroup.empty()) update.bind_null(3);
+  else update.bind(3, cgroup);
+  update.bind(4, evaluation_id).run();
 }
 
 void Store::finish(const Job& job, const Outcome& o, double now) {
@@ -196,7 +252,8 @@ RecoveryReport Store::recover(int max_attempts, double now) {
   RecoveryReport report;
   sqlite::Transaction tx(db_);
   auto running = db_.prepare(
-      "SELECT e.id, e.candidate_id, e.pgid, e.proc_start_ticks, COALESCE(q.attempts, e.attempt)"
+      "SELECT e.id, e.candidate_id, e.pgid, e.proc_start_ticks, COALESCE(q.attempts, e.attempt),"
+      " COALESCE(e.cgroup, '')"
       " FROM evaluations e LEFT JOIN queue q ON q.candidate_id = e.candidate_id"
       " WHERE e.state='running'");
   struct Row {
@@ -207,7 +264,7 @@ RecoveryReport Store::recover(int max_attempts, double now) {
   while (running.step()) {
     rows.push_back({running.int64(0), running.int64(1), static_cast<int>(running.int64(4))});
     if (!running.is_null(2) && !running.is_null(3))
-      report.leftovers.push_back({running.int64(2), running.int64(3)});
+      report.leftovers.push_back({running.int64(2), running.int64(3), running.text(5)});
   }
   for (const auto& r : rows) {
     if (r.attempts >= max_attempts) {
@@ -235,6 +292,20 @@ RecoveryReport Store::recover(int max_attempts, double now) {
   db_.exec("UPDATE queue SET state='waiting' WHERE state='running'");
   tx.commit();
   return report;
+}
+
+std::vector<LeftoverProcess> Store::leftovers() {
+  std::vector<LeftoverProcess> out;
+  auto running = db_.prepare("SELECT pgid, proc_start_ticks, COALESCE(cgroup, '') FROM evaluations"
+                             " WHERE state='running' AND pgid IS NOT NULL AND proc_start_ticks IS NOT NULL");
+  while (running.step()) out.push_back({running.int64(0), running.int64(1), running.text(2)});
+  return out;
+}
+
+void Store::probe_write(double now) {
+  db_.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES('write_probe', ?)")
+      .bind(1, std::to_string(now))
+      .run();
 }
 
 std::int64_t Store::waiting_count() {

@@ -19,6 +19,10 @@ namespace kbv::kbvd {
 struct SeenFile {
   std::string name;
   std::int64_t dev = 0, ino = 0, size = 0, mtime_ns = 0;
+  std::string manifest_sig;  // the manifest beside it when it was taken (watch/settle.hpp)
+  bool same_file(const SeenFile& o) const {
+    return name == o.name && dev == o.dev && ino == o.ino && size == o.size && mtime_ns == o.mtime_ns;
+  }
 };
 
 struct NewCandidate {
@@ -30,6 +34,8 @@ struct NewCandidate {
 };
 
 enum class IngestResult { queued, duplicate };
+// What a changed manifest did to a known candidate.
+enum class ManifestRefresh { unchanged, updated, requeued };
 
 // A candidate handed to a slot: the evaluation row already exists in state running.
 struct Job {
@@ -43,10 +49,12 @@ struct Job {
   std::int64_t epoch = 0;
 };
 
-// A process group left by a daemon that died; recovery kills it if it is still that process.
+// What a daemon that died left running for an evaluation: its cgroup (killed as a whole) or,
+// where kbvd had no cgroups, its process group (killed if the leader is still that process).
 struct LeftoverProcess {
   std::int64_t pgid = 0;
   std::int64_t start_ticks = 0;
+  std::string cgroup;  // empty: none
 };
 
 struct RecoveryReport {
@@ -60,18 +68,31 @@ class Store {
   Store(const std::filesystem::path& db_path, const std::string& synchronous);
 
   // Watcher side.
-  bool unchanged(const SeenFile& file);
+  bool unchanged(const SeenFile& file);  // same file and same manifest as when taken
   IngestResult add_candidate(const NewCandidate& candidate, const SeenFile& file, double now);
   std::optional<std::string> sha_of_seen(const std::string& name);
+  std::optional<SeenFile> seen(const std::string& name);
+  void set_seen_manifest(const std::string& name, const std::string& manifest_sig);
+  // Takes the manifest's fields for the candidate with `sha256`. With `requeue_bad_input`, a
+  // candidate whose latest verdict is bad_input (e.g. an unknown problem) and that is not queued
+  // goes back to the queue when the manifest changed.
+  ManifestRefresh refresh_manifest(const std::string& sha256, const Manifest& manifest, bool requeue_bad_input,
+                                   double now);
 
   // Scheduler side.
   std::optional<Job> start_next(const EpochSpan& epoch, const std::string& device,
                                 const std::string& slot, double now);
-  void set_process(std::int64_t evaluation_id, std::int64_t pgid, std::int64_t start_ticks);
+  void set_process(std::int64_t evaluation_id, std::int64_t pgid, std::int64_t start_ticks,
+                   const std::string& cgroup);
   void finish(const Job& job, const Outcome& outcome, double now);
   // Back to the queue without counting the attempt (shutdown, evaluator could not start).
   void interrupt(const Job& job, const std::string& note, double now);
   RecoveryReport recover(int max_attempts, double now);
+  // What evaluations left running by a daemon that died may have left behind (read only: it
+  // works on a full disk, so leftovers are killed before recovery can be written).
+  std::vector<LeftoverProcess> leftovers();
+  // One small write, to learn whether the store takes writes again.
+  void probe_write(double now);
 
   // Control side.
   std::int64_t waiting_count();

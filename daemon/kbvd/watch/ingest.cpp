@@ -9,9 +9,11 @@
 #include <chrono>
 #include <cstring>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 #include <vector>
 
+#include "client/printable.hpp"
 #include "identity/manifest.hpp"
 #include "identity/sha256.hpp"
 
@@ -20,7 +22,13 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr std::size_t kCopyChunk = 1u << 20;
-constexpr mode_t kObjectMode = 0644;  // the evaluator (same user, or a group member) reads it
+// Objects are read by the evaluator, which runs as kbvd's user: owner read and write, plus the
+// group and other read bits of the dropped file, never more (a file nobody else could read does
+// not become readable in objects/).
+constexpr mode_t kObjectOwnerMode = 0600;
+constexpr mode_t kObjectSharedBits = 0044;
+// How many problem names a rejection lists before "…".
+constexpr std::size_t kProblemsListed = 12;
 
 class Fd {
  public:
@@ -57,8 +65,24 @@ double unix_now() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
-std::int64_t mtime_ns(const struct stat& st) {
-  return static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+std::int64_t ns(const timespec& t) { return static_cast<std::int64_t>(t.tv_sec) * 1000000000 + t.tv_nsec; }
+
+FileStamp stamp_from(const struct stat& st, const fs::path& path) {
+  return {static_cast<std::int64_t>(st.st_dev), static_cast<std::int64_t>(st.st_ino),
+          static_cast<std::int64_t>(st.st_size), ns(st.st_mtim), ns(st.st_ctim), manifest_stamp(path)};
+}
+
+SeenFile seen_from(const std::string& name, const FileStamp& s) {
+  return {name, s.dev, s.ino, s.size, s.mtime_ns, s.manifest};
+}
+
+// Errors that say the object store's file system is full (or failing), not that the file is bad.
+bool store_full(int error) { return error == ENOSPC || error == EDQUOT || error == EFBIG || error == EIO; }
+
+[[noreturn]] void object_write_failed(const fs::path& file, const char* what, int error) {
+  const std::string message = fmt::format("{}: {}: {}", file.string(), what, std::strerror(error));
+  if (store_full(error)) throw ObjectStoreFull(message);
+  throw std::runtime_error(message);
 }
 
 bool write_all(int fd, const char* data, std::size_t size) {
@@ -84,6 +108,7 @@ const char* to_string(IngestStatus s) {
     case IngestStatus::queued: return "queued";
     case IngestStatus::duplicate: return "duplicate";
     case IngestStatus::unchanged: return "taken";
+    case IngestStatus::requeued: return "requeued";
     case IngestStatus::deferred: return "deferred";
     case IngestStatus::rejected: return "rejected";
     case IngestStatus::not_candidate: return "not_candidate";
@@ -101,40 +126,75 @@ bool is_candidate_name(const std::string& name) {
 Ingestor::Ingestor(Store& store, Metrics& metrics, const LiveConfig& config)
     : store_(store), metrics_(metrics), config_(config) {}
 
+bool Ingestor::settled_before(const std::string& name, const FileStamp& stamp) {
+  if (auto it = rejected_.find(name); it != rejected_.end() && it->second.first == stamp) return true;
+  return store_.unchanged(seen_from(name, stamp));
+}
+
+IngestReport Ingestor::reject(const std::string& name, const FileStamp& stamp, std::string message) {
+  IngestReport report;
+  report.status = IngestStatus::rejected;
+  report.message = std::move(message);
+  // The same file as refused before: neither counted nor logged again (rescans see it each time).
+  if (auto it = rejected_.find(name); it != rejected_.end() && it->second.first == stamp) {
+    report.repeated = true;
+    return report;
+  }
+  rejected_[name] = {stamp, report.message};
+  metrics_.candidate_ingested("rejected");
+  return report;
+}
+
 IngestReport Ingestor::ingest(const std::string& name) {
   const auto& cfg = config_.get();
   IngestReport report;
   if (!is_candidate_name(name)) return report;
   const fs::path path = cfg.watch.dir / name;
+  const std::string shown = printable(path.string());
 
+  // O_NOFOLLOW: a symbolic link is refused, never followed to what it names.
   Fd in(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
   if (in.get() < 0) {
-    report.status = errno == ENOENT ? IngestStatus::vanished : IngestStatus::rejected;
-    report.message = fmt::format("{}: cannot open: {}", path.string(), std::strerror(errno));
-    if (report.status == IngestStatus::rejected) metrics_.candidate_ingested("rejected");
-    return report;
+    const int error = errno;
+    struct stat link {};
+    if (error == ENOENT || ::lstat(path.c_str(), &link) != 0) {
+      rejected_.erase(name);
+      report.status = IngestStatus::vanished;
+      report.message = fmt::format("{}: gone", shown);
+      return report;
+    }
+    return reject(name, stamp_from(link, path),
+                  error == ELOOP ? fmt::format("{}: a symbolic link; kbvd takes only regular files (fix: drop the file "
+                                               "itself, e.g. with kbv submit)", shown)
+                                 : fmt::format("{}: cannot open: {} (fix: make it readable by kbvd's user or group)", shown,
+                                               std::strerror(error)));
   }
   struct stat before {};
   ::fstat(in.get(), &before);
-  const SeenFile seen{name, static_cast<std::int64_t>(before.st_dev),
-                      static_cast<std::int64_t>(before.st_ino),
-                      static_cast<std::int64_t>(before.st_size), mtime_ns(before)};
-  if (!S_ISREG(before.st_mode) || before.st_size == 0 ||
-      static_cast<std::uint64_t>(before.st_size) > cfg.watch.max_file_bytes) {
-    report.status = IngestStatus::rejected;
-    report.message = !S_ISREG(before.st_mode) ? "not a regular file"
-                     : before.st_size == 0    ? "empty file"
-                                              : fmt::format("larger than watch.max_file_bytes ({})",
-                                                            cfg.watch.max_file_bytes);
-    report.message = fmt::format("{}: {}", path.string(), report.message);
-    metrics_.candidate_ingested("rejected");
+  const FileStamp stamp = stamp_from(before, path);
+  if (!S_ISREG(before.st_mode))
+    return reject(name, stamp, fmt::format("{}: not a regular file (fix: drop the candidate file itself)", shown));
+
+  // No writer may hold it open, and none can open it while kbvd copies it (the lease is held
+  // until `in` closes; a writer's open waits for it).
+  if (open_writers(in.get(), true) == Writers::some) {
+    report.status = IngestStatus::changing;
+    report.message = fmt::format("{}: still open for writing; taken once its writer closes it", shown);
     return report;
   }
+  if (before.st_size == 0)
+    return reject(name, stamp, fmt::format("{}: empty file", shown));
+  if (static_cast<std::uint64_t>(before.st_size) > cfg.watch.max_file_bytes)
+    return reject(name, stamp, fmt::format("{}: larger than watch.max_file_bytes ({})", shown, cfg.watch.max_file_bytes));
+
+  const SeenFile seen = seen_from(name, stamp);
   if (store_.unchanged(seen)) {
     report.status = IngestStatus::unchanged;
     report.sha256 = store_.sha_of_seen(name).value_or("");
     return report;
   }
+  if (const auto known = store_.seen(name); known && known->same_file(seen))
+    return manifest_changed(name, stamp, path);
   if (static_cast<std::uint64_t>(store_.waiting_count()) >= cfg.queue.max_depth) {
     report.status = IngestStatus::deferred;
     report.message = fmt::format("queue holds queue.max_depth ({}) candidates", cfg.queue.max_depth);
@@ -147,17 +207,25 @@ IngestReport Ingestor::ingest(const std::string& name) {
   try {
     candidate.manifest = load_manifest_beside(path);
   } catch (const ManifestError& e) {
-    report.status = IngestStatus::rejected;
-    report.message = e.what();
-    metrics_.candidate_ingested("rejected");
-    return report;
+    return reject(name, stamp, printable(e.what()));
+  }
+  if (candidate.manifest && !candidate.manifest->problem.empty() && problems_ &&
+      !problems_->count(candidate.manifest->problem)) {
+    std::vector<std::string> some(problems_->begin(), problems_->end());
+    const bool more = some.size() > kProblemsListed;
+    some.resize(std::min(some.size(), kProblemsListed));
+    return reject(name, stamp,
+                  fmt::format("{}: problem: '{}' is not one of the evaluator's {} problems ({}{}); fix: correct it in "
+                              "the manifest (kbv problems lists them), or resubmit with kbv submit --manifest",
+                              printable(path.string() + (fs::exists(path.string() + ".json") ? ".json" : ".yaml")),
+                              printable(candidate.manifest->problem), problems_->size(), fmt::join(some, ", "),
+                              more ? ", …" : ""));
   }
 
   const fs::path objects = cfg.store.state_dir / "objects";
   std::string temp_name = (objects / ".incoming-XXXXXX").string();
   const int temp_fd = ::mkostemp(temp_name.data(), O_CLOEXEC);
-  if (temp_fd < 0)
-    throw std::runtime_error(fmt::format("{}: cannot create: {}", temp_name, std::strerror(errno)));
+  if (temp_fd < 0) object_write_failed(temp_name, "cannot create", errno);
   Fd out(temp_fd);
   TempFile temp(temp_name);
   Sha256 hash;
@@ -165,41 +233,70 @@ IngestReport Ingestor::ingest(const std::string& name) {
   for (;;) {
     const ssize_t n = ::read(in.get(), buffer.data(), buffer.size());
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      report.status = IngestStatus::rejected;
-      report.message = fmt::format("{}: read: {}", path.string(), std::strerror(errno));
-      metrics_.candidate_ingested("rejected");
-      return report;
-    }
+    if (n < 0) return reject(name, stamp, fmt::format("{}: read: {}", shown, std::strerror(errno)));
     if (n == 0) break;
     hash.update(buffer.data(), static_cast<std::size_t>(n));
-    if (!write_all(out.get(), buffer.data(), static_cast<std::size_t>(n)))
-      throw std::runtime_error(fmt::format("{}: write: {}", temp_name, std::strerror(errno)));
+    if (!write_all(out.get(), buffer.data(), static_cast<std::size_t>(n))) object_write_failed(temp_name, "write", errno);
   }
   struct stat after {};
   ::fstat(in.get(), &after);
-  if (after.st_size != before.st_size || mtime_ns(after) != mtime_ns(before)) {
+  if (after.st_size != before.st_size || ns(after.st_mtim) != ns(before.st_mtim) || ns(after.st_ctim) != ns(before.st_ctim)) {
     report.status = IngestStatus::changing;
-    report.message = fmt::format("{}: changed while being read; will retry", path.string());
+    report.message = fmt::format("{}: changed while being read; will retry", shown);
     return report;
   }
   candidate.sha256 = hash.hex();
   report.sha256 = candidate.sha256;
   candidate.stored_path = objects / (candidate.sha256 + ".so");
-  ::fchmod(out.get(), kObjectMode);
-  if (cfg.store.synchronous == "full") ::fsync(out.get());
+  ::fchmod(out.get(), kObjectOwnerMode | (before.st_mode & kObjectSharedBits));
+  if (cfg.store.synchronous == "full" && ::fsync(out.get()) != 0) object_write_failed(temp_name, "fsync", errno);
   std::error_code ec;
   if (!fs::exists(candidate.stored_path, ec)) {
     if (::rename(temp.path().c_str(), candidate.stored_path.c_str()) != 0)
-      throw std::runtime_error(fmt::format("{}: rename: {}", candidate.stored_path.string(),
-                                           std::strerror(errno)));
+      object_write_failed(candidate.stored_path, "rename", errno);
     temp.keep();
     if (cfg.store.synchronous == "full") sync_dir(objects);
   }
 
   const auto result = store_.add_candidate(candidate, seen, unix_now());
+  rejected_.erase(name);
   report.status = result == IngestResult::queued ? IngestStatus::queued : IngestStatus::duplicate;
   metrics_.candidate_ingested(result == IngestResult::queued ? "queued" : "duplicate");
+  // The same bytes again, now with a manifest that fixes what made them bad input.
+  if (result == IngestResult::duplicate && candidate.manifest &&
+      store_.refresh_manifest(candidate.sha256, *candidate.manifest, true, unix_now()) == ManifestRefresh::requeued) {
+    report.status = IngestStatus::requeued;
+    report.message = "its manifest changed; queued again (its last verdict was bad_input)";
+  }
+  return report;
+}
+
+// The file was taken before; only its manifest is new.
+IngestReport Ingestor::manifest_changed(const std::string& name, const FileStamp& stamp, const fs::path& path) {
+  IngestReport report;
+  report.sha256 = store_.sha_of_seen(name).value_or("");
+  std::optional<Manifest> manifest;
+  try {
+    manifest = load_manifest_beside(path);
+  } catch (const ManifestError& e) {
+    return reject(name, stamp, printable(e.what()));
+  }
+  report.status = IngestStatus::unchanged;
+  if (manifest) {
+    if (!manifest->problem.empty() && problems_ && !problems_->count(manifest->problem))
+      return reject(name, stamp, fmt::format("{}: problem: '{}' is not one of the evaluator's problems; fix: correct it "
+                                             "(kbv problems lists them)", printable(path.string()),
+                                             printable(manifest->problem)));
+    const auto refreshed = store_.refresh_manifest(report.sha256, *manifest, true, unix_now());
+    if (refreshed == ManifestRefresh::requeued) {
+      report.status = IngestStatus::requeued;
+      report.message = "its manifest changed; queued again (its last verdict was bad_input)";
+    } else if (refreshed == ManifestRefresh::updated) {
+      report.message = "its manifest changed: model, sample_id, problem and tags updated";
+    }
+  }
+  rejected_.erase(name);
+  store_.set_seen_manifest(name, stamp.manifest);
   return report;
 }
 

@@ -1,4 +1,5 @@
-// inotify on the io_context plus a rescan timer; manifests retrigger their candidate.
+// inotify on the io_context plus a rescan timer; files settle before they are taken; manifests
+// retrigger their candidate.
 #include "watch/watcher.hpp"
 
 #include <sys/inotify.h>
@@ -10,6 +11,8 @@
 #include <cstring>
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
+
+#include "client/printable.hpp"
 
 namespace kbv::kbvd {
 namespace {
@@ -31,12 +34,16 @@ std::string candidate_for(const std::string& name) {
     if (ends_with(name, std::string(".so") + ext)) return name.substr(0, name.size() - std::strlen(ext));
   return name;
 }
+
+std::chrono::milliseconds settle_time(const Config& c) {
+  return std::chrono::milliseconds(static_cast<std::int64_t>(c.watch.settle_s * 1000));
+}
 }  // namespace
 
-Watcher::Watcher(boost::asio::io_context& io, Ingestor& ingestor, const LiveConfig& config,
+Watcher::Watcher(boost::asio::io_context& io, Ingestor& ingestor, const LiveConfig& config, StoreHealth& health,
                  std::function<void()> queued)
-    : io_(io), ingestor_(ingestor), config_(config), queued_(std::move(queued)), inotify_(io),
-      rescan_timer_(io), buffer_(kEventBuffer) {}
+    : io_(io), ingestor_(ingestor), config_(config), health_(health), queued_(std::move(queued)), inotify_(io),
+      rescan_timer_(io), settle_timer_(io), buffer_(kEventBuffer), settling_(settle_time(config.get())) {}
 
 Watcher::~Watcher() { stop(); }
 
@@ -75,7 +82,6 @@ void Watcher::read_events() {
   if (!inotify_.is_open() || stopped_) return;
   inotify_.async_wait(boost::asio::posix::stream_descriptor::wait_read, [this](auto ec) {
     if (ec || stopped_) return;
-    std::vector<std::string> names;
     bool rescan_needed = false;
     for (;;) {
       const ssize_t n = ::read(inotify_.native_handle(), buffer_.data(), buffer_.size());
@@ -89,17 +95,53 @@ void Watcher::read_events() {
         }
         if (ev->len == 0) continue;
         const std::string name = candidate_for(ev->name);
-        if (is_candidate_name(name) && std::find(names.begin(), names.end(), name) == names.end())
-          names.push_back(name);
+        // Closed after writing, or renamed in: its writer is done with it (for now).
+        if (is_candidate_name(name)) note(name, true);
       }
     }
-    ingest_batch(names);
     if (rescan_needed) {
       spdlog::warn("inotify overflowed or the folder moved: rescanning");
       watch_descriptor_ = -1;
       rescan();
     }
+    schedule_settle_check();
     read_events();
+  });
+}
+
+void Watcher::note(const std::string& name, bool closed) {
+  const auto stamp = stamp_of(config_.get().watch.dir, name);
+  if (!stamp) {
+    settling_.forget(name);
+    return;
+  }
+  // Taken before, or refused before as it is now: nothing to wait for (rescans see every file).
+  if (!settling_.contains(name) && ingestor_.settled_before(name, *stamp)) return;
+  settling_.seen(name, *stamp, closed, Settling::Clock::now());
+}
+
+void Watcher::check_settled() {
+  if (stopped_) return;
+  // A store that refuses writes takes no new work: files wait in the folder (and keep settling).
+  if (!health_.writable()) return schedule_settle_check();
+  const auto& dir = config_.get().watch.dir;
+  const auto ready = settling_.ready(
+      Settling::Clock::now(), [&](const std::string& name) { return stamp_of(dir, name); },
+      [&](const std::string& name) { return open_writers(dir / name); });
+  ingest_batch(ready);
+  schedule_settle_check();
+}
+
+void Watcher::schedule_settle_check() {
+  const auto next = settling_.next_check(Settling::Clock::now());
+  // A check already due sooner stays: frequent events or rescans must not keep pushing it back.
+  if (!next || (settle_check_at_ && *settle_check_at_ <= *next)) return;
+  settle_check_at_ = *next;
+  settle_timer_.expires_at(*next);
+  settle_timer_.async_wait([this](auto ec) {
+    if (ec) return;
+    settle_check_at_.reset();
+    check_settled();
   });
 }
 
@@ -109,27 +151,47 @@ void Watcher::ingest_batch(const std::vector<std::string>& names) {
     IngestReport r;
     try {
       r = ingestor_.ingest(name);
+    } catch (const ObjectStoreFull& e) {
+      health_.failed("copy a candidate into the object store", e.what());
+      settling_.seen(name, stamp_of(config_.get().watch.dir, name).value_or(FileStamp{}), true, Settling::Clock::now());
+      continue;
+    } catch (const sqlite::Error& e) {
+      if (!e.transient()) throw;
+      health_.failed("record a candidate", e.what());
+      settling_.seen(name, stamp_of(config_.get().watch.dir, name).value_or(FileStamp{}), true, Settling::Clock::now());
+      continue;
     } catch (const std::exception& e) {
-      // The object store or database refused (disk full, permissions): the file stays in the
-      // folder and the next rescan retries it.
-      spdlog::error("cannot take {}: {}", name, e.what());
+      // Permissions of objects/ and the like: the file stays in the folder and the next rescan
+      // retries it.
+      spdlog::error("cannot take {}: {}", printable(name), printable(e.what()));
       continue;
     }
     switch (r.status) {
       case IngestStatus::queued:
         queued = true;
-        warned_.erase(name);
-        spdlog::info("queued {} ({})", name, r.sha256.substr(0, 12));
+        spdlog::info("queued {} ({})", printable(name), r.sha256.substr(0, 12));
+        break;
+      case IngestStatus::requeued:
+        queued = true;
+        spdlog::info("{} ({}): {}", printable(name), r.sha256.substr(0, 12), r.message);
         break;
       case IngestStatus::duplicate:
-        spdlog::info("{} is a copy of candidate {}: not evaluated again", name, r.sha256.substr(0, 12));
+        spdlog::info("{} is a copy of candidate {}: not evaluated again", printable(name), r.sha256.substr(0, 12));
+        break;
+      case IngestStatus::unchanged:
+        if (!r.message.empty()) spdlog::info("{} ({}): {}", printable(name), r.sha256.substr(0, 12), r.message);
         break;
       case IngestStatus::rejected:
+        // Logged once per version of the file and its manifest: each fix is looked at again.
+        if (!r.repeated) spdlog::warn("{}", r.message);
+        break;
       case IngestStatus::deferred:
-        if (warned_.insert(name).second) spdlog::warn("{}", r.message);
+        spdlog::debug("{}: {}", printable(name), r.message);
         break;
       case IngestStatus::changing:
         spdlog::debug("{}", r.message);
+        settling_.seen(name, stamp_of(config_.get().watch.dir, name).value_or(FileStamp{}), false,
+                       Settling::Clock::now());
         break;
       default:
         break;
@@ -151,12 +213,11 @@ void Watcher::rescan() {
         found.emplace_back(entry.last_write_time(ec), name);
     }
     std::sort(found.begin(), found.end());  // oldest first: FIFO in the order they were dropped
-    std::vector<std::string> names;
-    for (auto& f : found) names.push_back(std::move(f.second));
-    ingest_batch(names);
+    for (const auto& f : found) note(f.second, false);
   } catch (const fs::filesystem_error& e) {
     spdlog::error("rescan of {} failed: {}", dir.string(), e.what());
   }
+  schedule_settle_check();
   schedule_rescan();
 }
 
@@ -169,12 +230,15 @@ void Watcher::schedule_rescan() {
 }
 
 void Watcher::reload() {
+  settling_.set_settle(settle_time(config_.get()));
   rescan();  // re-arms the timer with the new interval, watches a new folder
 }
 
 void Watcher::stop() {
   stopped_ = true;
   rescan_timer_.cancel();
+  settle_timer_.cancel();
+  settle_check_at_.reset();
   boost::system::error_code ignored;
   inotify_.close(ignored);
 }
