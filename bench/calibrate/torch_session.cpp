@@ -62,14 +62,10 @@ TorchSession::TorchSession(const TorchSessionOptions& options) : options_(option
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, child_end, STDIN_FILENO);
   posix_spawn_file_actions_adddup2(&actions, child_end, STDOUT_FILENO);
-  posix_spawnattr_t attributes;
-  posix_spawnattr_init(&attributes);
-  // Its own process group: torch.compile's worker processes end with it.
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
-  posix_spawnattr_setpgroup(&attributes, 0);
-  const int spawned = ::posix_spawnp(&pid_, options_.python.c_str(), &actions, &attributes, argv.data(), envp.data());
+  // In kbv-calibrate's process group: a Ctrl-C on the terminal, or a runner's time limit that
+  // kills the group, ends PyTorch's side too (torch.compile's workers watch their parent).
+  const int spawned = ::posix_spawnp(&pid_, options_.python.c_str(), &actions, nullptr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attributes);
   ::close(child_end);
   if (spawned != 0) {
     pid_ = -1;
@@ -114,7 +110,7 @@ void TorchSession::stop() {
   int status = 0;
   while (::waitpid(pid_, &status, WNOHANG) == 0) {
     if (seconds_since(start) > kExitGraceSeconds) {
-      ::kill(-pid_, SIGKILL);
+      ::kill(pid_, SIGKILL);
       ::waitpid(pid_, &status, 0);
       break;
     }
@@ -178,7 +174,7 @@ nlohmann::json TorchSession::request(const nlohmann::json& message, double timeo
     std::string ended = exit_text();
     if (ended == "stopped answering") {
       ended = "said nothing for " + std::to_string(static_cast<int>(timeout_s)) + " s and was killed";
-      ::kill(-pid_, SIGKILL);  // hung: no grace period
+      ::kill(pid_, SIGKILL);  // hung: no grace period
     }
     stop();
     throw std::runtime_error(options_.python + " -m kbv_torch.server " + ended + " while answering; its messages are above");

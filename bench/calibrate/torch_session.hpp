@@ -34,7 +34,7 @@ class TorchSession {
   // Starts the server and reads its hello. Throws TorchUnavailable when the Python cannot be
   // started, cannot import torch, has no CUDA (unless device is "cpu"), or exits before answering.
   explicit TorchSession(const TorchSessionOptions& options);
-  // Asks the server to exit; kills its process group when it has not within a few seconds.
+  // Asks the server to exit; kills it when it has not within a few seconds.
   ~TorchSession();
   TorchSession(const TorchSession&) = delete;
   TorchSession& operator=(const TorchSession&) = delete;
