@@ -1,7 +1,9 @@
 // bench/calibrate/calibrate_main.cpp — kbv-calibrate --out FILE [--device N] [--problems DIR]
 //                                        [--no-conv-algorithms]
+//                     kbv-calibrate --torch --out FILE [--python PATH] [--problem P]… [--shapes S]…
+//                                        [--kernelbench DIR] [--torch-dir DIR] [--no-compile]
 //
-// Measures, with the cold timer, what the device does at best:
+// Ceilings (the default): measures, with the cold timer, what the device does at best:
 //   copy_bytes_per_s   a 1 GiB device-to-device cudaMemcpy; bytes read + written per second
 //   tf32_flops_per_s   cuBLAS SGEMM 8192³ in CUBLAS_TF32_TENSOR_OP_MATH on random data
 //   fp32_flops_per_s   the same in CUBLAS_DEFAULT_MATH (strict fp32)
@@ -11,28 +13,32 @@
 // Then it builds the TF32 and FP32 baselines of every problem with a convolution (the catalog
 // in DIR, default kbv's), at its default size: each runs cudnnFind, whose choice the algorithm
 // cache remembers (measure/baseline/algorithm_cache.hpp), so no evaluation pays for Find.
+//
+// --torch: the PyTorch calibration instead (torch_run.hpp; docs/torch-calibration.md), written
+// to FILE (merged into what it holds).
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
-#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <exception>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <optional>
 #include <string>
 
 #include "measure/baseline/cuda_baseline.hpp"
 #include "measure/ceilings/ceilings.hpp"
+#include "measure/support/driver_version.hpp"
 #include "measure/support/handles.hpp"
 #include "measure/support/library_errors.hpp"
 #include "measure/support/random_fill.hpp"
 #include "measure/timing/cold_timer.hpp"
 #include "inputs/secret_key.hpp"
 #include "spec/catalog.hpp"
+#include "torch_run.hpp"
+#include "torch_session.hpp"
 
 namespace {
 
@@ -53,30 +59,6 @@ std::string utc_now() {
   char text[32];
   std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", &parts);
   return text;
-}
-
-// "580.65.06 (CUDA 13.0)": the kernel module's version when /proc says it, and the CUDA
-// version the driver supports.
-std::string driver_version() {
-  int cuda = 0;
-  measure::check(cudaDriverGetVersion(&cuda), "cudaDriverGetVersion");
-  constexpr int kMajorFactor = 1000, kMinorFactor = 10;
-  const std::string api = "CUDA " + std::to_string(cuda / kMajorFactor) + "." +
-                          std::to_string((cuda % kMajorFactor) / kMinorFactor);
-  std::ifstream proc("/proc/driver/nvidia/version");
-  std::string line;
-  if (std::getline(proc, line)) {
-    // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.65.06  Sun Jul 27 …", or with the open
-    // module "… Open Kernel Module for x86_64  580.159.04  Release Build …": the version is the
-    // first word after the marker that starts with a digit.
-    const std::string marker = "Kernel Module";
-    if (auto at = line.find(marker); at != std::string::npos) {
-      std::istringstream rest(line.substr(at + marker.size()));
-      for (std::string word; rest >> word;)
-        if (std::isdigit(static_cast<unsigned char>(word[0]))) return word + " (" + api + ")";
-    }
-  }
-  return api;
 }
 
 void print(const char* what, const TimingResult& r, double rate_at_min, const char* unit) {
@@ -141,7 +123,11 @@ void remember_conv_algorithms(const std::filesystem::path& problems) {
 int usage() {
   std::fprintf(stderr, "usage: kbv-calibrate --out FILE [--device N] [--problems DIR] [--no-conv-algorithms]\n"
                        "  measures copy bandwidth and TF32/FP32 GEMM rates; writes JSON to FILE; then runs cudnnFind\n"
-                       "  for the conv baselines of the problems in DIR (default: kbv's) and remembers the choices\n");
+                       "  for the conv baselines of the problems in DIR (default: kbv's) and remembers the choices\n"
+                       "       kbv-calibrate --torch --out FILE [--device N] [--problems DIR] [--python PATH] [--problem P]...\n"
+                       "                     [--shapes S]... [--kernelbench DIR] [--torch-dir DIR] [--no-compile]\n"
+                       "  times PyTorch's forward of every problem (eager TF32, eager FP32, torch.compile) beside kbv's library\n"
+                       "  baseline and merges the ratios into FILE (docs/torch-calibration.md)\n");
   return 2;
 }
 
@@ -152,20 +138,55 @@ int main(int argc, char** argv) {
   int device = 0;
   std::filesystem::path problems = kbv::default_problems_directory();
   bool conv_algorithms = true;
+  bool torch = false, compile = true;
+  kbv::calibrate::TorchRunOptions torch_options;
+  std::optional<std::filesystem::path> torch_dir;
   for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
+    const bool has_value = i + 1 < argc;
+    if (std::strcmp(argv[i], "--out") == 0 && has_value) {
       out = argv[++i];
-    } else if (std::strcmp(argv[i], "--device") == 0 && i + 1 < argc) {
+    } else if (std::strcmp(argv[i], "--device") == 0 && has_value) {
       device = std::atoi(argv[++i]);
-    } else if (std::strcmp(argv[i], "--problems") == 0 && i + 1 < argc) {
+    } else if (std::strcmp(argv[i], "--problems") == 0 && has_value) {
       problems = argv[++i];
     } else if (std::strcmp(argv[i], "--no-conv-algorithms") == 0) {
       conv_algorithms = false;
+    } else if (std::strcmp(argv[i], "--torch") == 0) {
+      torch = true;
+    } else if (std::strcmp(argv[i], "--python") == 0 && has_value) {
+      torch_options.python = argv[++i];
+    } else if (std::strcmp(argv[i], "--problem") == 0 && has_value) {
+      torch_options.problems.emplace_back(argv[++i]);
+    } else if (std::strcmp(argv[i], "--shapes") == 0 && has_value) {
+      torch_options.shape_sets.emplace_back(argv[++i]);
+    } else if (std::strcmp(argv[i], "--kernelbench") == 0 && has_value) {
+      torch_options.kernelbench_dir = argv[++i];
+    } else if (std::strcmp(argv[i], "--torch-dir") == 0 && has_value) {
+      torch_dir = argv[++i];
+    } else if (std::strcmp(argv[i], "--no-compile") == 0) {
+      compile = false;
     } else {
       return usage();
     }
   }
   if (out.empty()) return usage();
+  if (torch) {
+    try {
+      torch_options.package_dir = kbv::calibrate::find_torch_package(torch_dir, std::filesystem::canonical("/proc/self/exe").parent_path());
+      torch_options.problems_dir = problems;
+      torch_options.out = out;
+      torch_options.device = device;
+      torch_options.baselines = {"eager_tf32", "eager_fp32"};
+      if (compile) torch_options.baselines.emplace_back("compiled_tf32");
+      return kbv::calibrate::run_torch_calibration(torch_options);
+    } catch (const kbv::calibrate::TorchUnavailable& e) {
+      std::fprintf(stderr, "kbv-calibrate --torch: %s\n", e.what());
+      return 1;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "kbv-calibrate --torch: %s\n", e.what());
+      return 1;
+    }
+  }
   if (int devices = 0; cudaGetDeviceCount(&devices) != cudaSuccess || devices <= device) {
     std::fprintf(stderr, "kbv-calibrate: no CUDA device %d (%d visible)\n", device, devices);
     return 1;

@@ -2,7 +2,7 @@
 # bench/gpu/bundle.sh NAME [BUILD_DIR] — makes .gpu/NAME, what bench/gpu/run.sh runs on the GPU
 # machine: gpu-bundle of BUILD_DIR/bin (default build/bin) and problems/ (the libraries the GPU
 # machine lacks land in lib/, env.sh sets their path), every candidate .so under
-# BUILD_DIR/candidates, all stripped; gpu-tests.txt, the test binaries ctest labels `gpu` (not
+# BUILD_DIR/candidates, all stripped; share/kbv/torch (kbv_torch, for kbv calibrate --torch); gpu-tests.txt, the test binaries ctest labels `gpu` (not
 # `bench`: the benchmarks have their own suites); and
 # bundle.json, the commit and time it was built from. Prints its size, which must stay under
 # 60 MiB (what travels to the GPU machine with the working tree, 64 MiB in all).
@@ -23,6 +23,9 @@ rm -rf "$out"
 is_elf() { head -c 4 "$1" 2>/dev/null | grep -q 'ELF'; }
 # Debug information is most of a RelWithDebInfo binary's size and of no use there.
 find "$out/bin" -type f | while read -r f; do is_elf "$f" && strip --strip-unneeded "$f" 2> /dev/null || true; done
+# kbv_torch, PyTorch's side of `kbv calibrate --torch`, where an installed kbv-calibrate looks (bin/../share/kbv/torch).
+mkdir -p "$out/share/kbv/torch/kbv_torch"
+cp bench/calibrate/python/kbv_torch/*.py "$out/share/kbv/torch/kbv_torch/"
 (cd "$build" && find candidates -name '*.so' -type f) | while read -r so; do
   mkdir -p "$out/$(dirname "$so")"
   cp "$build/$so" "$out/$so"

@@ -36,6 +36,9 @@ from pathlib import Path
 import numpy as np
 import yaml
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "calibrate" / "python"))
+from kbv_torch import forward as kbv_forward  # noqa: E402
+
 try:  # the helpers below (npy writing, kbv calls, table cells) work without torch
     import torch
     import torch.nn.functional as F
@@ -52,35 +55,9 @@ def resolve(dims, symbols):
 
 
 def run_node(op, args, attrs):
-    a = attrs or {}
-    if op == "relu": return torch.relu(args[0])
-    if op == "gelu": return F.gelu(args[0])
-    if op == "leaky_relu": return F.leaky_relu(args[0], a.get("negative_slope", 0.01))
-    if op == "sigmoid": return torch.sigmoid(args[0])
-    if op == "tanh": return torch.tanh(args[0])
-    if op == "softmax": return torch.softmax(args[0], dim=int(a.get("axis", -1)))
-    if op == "layernorm":
-        r = int(a.get("normalized_rank", 1))
-        shape = args[0].shape[-r:]
-        return F.layer_norm(args[0], shape, args[1] if len(args) > 1 else None, args[2] if len(args) > 2 else None, a.get("eps", 1e-5))
-    if op == "rmsnorm":
-        x = args[0]
-        return x / torch.sqrt(torch.mean(x ** 2, dim=int(a.get("axis", 1)), keepdim=True) + a.get("eps", 1e-5))
-    if op == "matmul": return torch.matmul(args[0], args[1])
-    if op == "bmm": return torch.bmm(args[0], args[1])
-    if op == "linear": return F.linear(args[0], args[1], args[2] if len(args) > 2 else None)
-    if op == "conv2d":
-        return F.conv2d(args[0], args[1], args[2] if len(args) > 2 else None, int(a.get("stride", 1)), int(a.get("padding", 0)),
-                        int(a.get("dilation", 1)), int(a.get("groups", 1)))
-    if op == "maxpool2d":
-        k = int(a.get("kernel", 2)); s = int(a.get("stride", 0)) or k
-        return F.max_pool2d(args[0], k, s, int(a.get("padding", 0)), int(a.get("dilation", 1)))
-    if op == "sum": return torch.sum(args[0], dim=int(a.get("axis", -1)), keepdim=bool(a.get("keepdim", 1)))
-    if op == "mean": return torch.mean(args[0], dim=int(a.get("axis", -1)), keepdim=bool(a.get("keepdim", 1)))
-    if op == "add": return args[0] + args[1]
-    if op == "mul": return args[0] * args[1]
-    if op == "scale": return args[0] * a.get("value", 1.0)
-    raise ValueError(f"unknown op {op}")
+    """One kbv op in PyTorch: kbv_torch's translation (bench/calibrate/python/kbv_torch/forward.py),
+    the one kbv calibrate --torch times."""
+    return kbv_forward.run_node(torch, op, args, attrs)
 
 
 def graph_runner(spec, inputs):

@@ -57,7 +57,7 @@ const std::vector<Subcommand>& subcommands() {
       {"compare-outputs", "compare-outputs EXPORT_DIR OUTPUTS_DIR", "compare outputs (.npy) with an export's reference",
        &plain<kbv::cli::compare_outputs_command>},
       {"keygen", "keygen [--key-file F]", "create the secret key that decides the hidden inputs", &plain<kbv::cli::keygen_command>},
-      {"calibrate", "calibrate [--out F]", "measure this GPU's ceilings and conv algorithms (CUDA builds)", &plain<kbv::cli::calibrate_command>},
+      {"calibrate", "calibrate [--out F] [--torch]", "measure this GPU's ceilings and conv algorithms; --torch: PyTorch's times (CUDA builds)", &plain<kbv::cli::calibrate_command>},
       {"sweep", "sweep SWEEP.yaml [options]", "evaluate a sweep's candidates (kbvd or --standalone) and write its reports",
        &plain<kbv::cli::sweep_command>},
       {"report", "report SWEEP_DIR | --kbvd --out DIR", "write a sweep's reports (shards merged), or an epoch's from kbvd",

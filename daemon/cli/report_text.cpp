@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -18,11 +19,33 @@ std::string format_seconds(double seconds) {
 }
 
 namespace {
-std::string speedup_text(const eval::EvalResult& result) {
-  if (!result.candidate_time || !result.baseline_fp32_time || result.candidate_time->median_s <= 0) return "-";
+std::string times_text(double speedup) {
   char text[32];
-  std::snprintf(text, sizeof text, "%.2fx", result.baseline_fp32_time->median_s / result.candidate_time->median_s);
+  std::snprintf(text, sizeof text, "%.2fx", speedup);
   return text;
+}
+
+// The library baseline a report leads with: TF32 where there is one (CUDA), else FP32 (the
+// host's only library baseline).
+const std::optional<eval::TimingStats>& library_time(const eval::EvalResult& result) {
+  return result.baseline_tf32_time ? result.baseline_tf32_time : result.baseline_fp32_time;
+}
+const char* library_name(const eval::EvalResult& result) { return result.baseline_tf32_time ? "library TF32" : "library FP32"; }
+
+std::string library_speedup_text(const eval::EvalResult& result) {
+  const auto& library = library_time(result);
+  if (!result.candidate_time || !library || result.candidate_time->median_s <= 0) return "-";
+  return times_text(library->median_s / result.candidate_time->median_s);
+}
+
+const calibration::DerivedBaseline* derived(const eval::EvalResult& result, const std::string& name) {
+  const auto found = result.torch_baselines.baselines.find(name);
+  return found == result.torch_baselines.baselines.end() ? nullptr : &found->second;
+}
+
+std::string eager_speedup_text(const eval::EvalResult& result) {
+  const calibration::DerivedBaseline* eager = derived(result, "eager_tf32");
+  return eager && eager->speedup ? times_text(*eager->speedup) : "-";
 }
 
 std::string upper(std::string_view text) {
@@ -70,9 +93,17 @@ void print_summary(std::ostream& out, const eval::EvalResult& result) {
   if (result.candidate_time) {
     out << "timing     candidate " << format_seconds(result.candidate_time->median_s) << " median (IQR "
         << format_seconds(result.candidate_time->iqr_s) << ", " << result.candidate_time->samples << " samples)";
-    if (result.baseline_fp32_time)
-      out << "; fp32 baseline " << format_seconds(result.baseline_fp32_time->median_s) << "; speedup " << speedup_text(result);
+    if (const auto& library = library_time(result))
+      out << "; " << library_name(result) << " " << format_seconds(library->median_s) << ": speedup " << library_speedup_text(result);
     out << "\n";
+    // PyTorch eager with TF32, KernelBench-Verified's baseline, derived from the calibration.
+    if (const calibration::DerivedBaseline* eager = derived(result, "eager_tf32"); eager && eager->speedup) {
+      const nlohmann::json& used = result.torch_baselines.calibration;
+      out << "vs eager   PyTorch eager TF32 ~" << format_seconds(eager->estimated_median_s.value_or(0)) << ": speedup " << times_text(*eager->speedup)
+          << " (torch " << used.value("torch_version", "?") << ", calibrated " << used.value("measured_at", "?") << ")\n";
+    } else if (eager) {
+      out << "vs eager   none: " << eager->reason << "\n";
+    }
   }
   if (!result.flags.empty()) {
     out << "flags     ";
@@ -85,8 +116,8 @@ void print_summary(std::ostream& out, const eval::EvalResult& result) {
 
 void print_table_header(std::ostream& out) {
   char line[512];
-  std::snprintf(line, sizeof line, "%-34s %-22s %-18s %-22s %12s %9s\n", "candidate", "problem", "verdict", "family / pattern",
-                "median", "vs fp32");
+  std::snprintf(line, sizeof line, "%-34s %-22s %-18s %-22s %12s %10s %10s\n", "candidate", "problem", "verdict", "family / pattern",
+                "median", "vs library", "vs eager");
   out << line;
 }
 
@@ -94,10 +125,11 @@ void print_table_row(std::ostream& out, const eval::EvalResult& result) {
   char line[512];
   const std::string name = std::filesystem::path(result.candidate_path).filename().string();
   std::string why = result.hack_pattern ? *result.hack_pattern : result.failed_family ? *result.failed_family : "";
-  std::snprintf(line, sizeof line, "%-34s %-22s %-18s %-22s %12s %9s\n", name.c_str(),
+  std::snprintf(line, sizeof line, "%-34s %-22s %-18s %-22s %12s %10s %10s\n", name.c_str(),
                 (result.problem.empty() ? result.declared_problem : result.problem).c_str(),
                 std::string(eval::verdict_name(result.verdict)).c_str(), why.c_str(),
-                result.candidate_time ? format_seconds(result.candidate_time->median_s).c_str() : "-", speedup_text(result).c_str());
+                result.candidate_time ? format_seconds(result.candidate_time->median_s).c_str() : "-", library_speedup_text(result).c_str(),
+                eager_speedup_text(result).c_str());
   out << line;
   // A candidate that could not be evaluated says why on the next line.
   if (result.input_error || result.verdict == eval::Verdict::bad_input) out << "    " << result.detail << "\n";

@@ -33,6 +33,7 @@
 #include "measure/baseline/cuda_baseline.hpp"
 #include "measure/baseline/math_mode.hpp"
 #include "measure/ceilings/ceilings.hpp"
+#include "measure/support/driver_version.hpp"
 #include "measure/timing/cold_timer.hpp"
 #include "measure/timing/sm_clock.hpp"
 #include "inputs/secret_key.hpp"
@@ -109,6 +110,7 @@ class CudaDataPlane final : public DataPlane {
     cudaDeviceProp properties{};
     cuda::check(cudaGetDeviceProperties(&properties, gpu), "cudaGetDeviceProperties");
     device_name_ = properties.name;
+    driver_ = cuda::driver_version();
     load_ceilings();
   }
 
@@ -340,10 +342,12 @@ class CudaDataPlane final : public DataPlane {
     return {{"device", "cuda"},
             {"gpu", gpu_},
             {"device_name", device_name_},
+            {"driver", driver_},
             {"cuda_driver_api", driver},
             {"cuda_runtime", runtime},
             {"math_mode", "candidate: as built; baselines: tf32 (TF32 tensor-op math) and fp32 (strict)"},
             {"baseline_tf32", baseline_tf32_->describe()},
+            {"baseline_fp32", baseline_fp32_->describe()},
             {"sm_clock_source", clock_->source()},
             {"sm_default_clock_mhz", clock_->default_mhz()},
             {"ceilings", ceilings_source_},
@@ -448,6 +452,7 @@ class CudaDataPlane final : public DataPlane {
   std::optional<std::pair<int, std::string>> generated_digest_;  // slot, digest of its fresh timing inputs
   uint64_t sample_ = 0;
   std::string device_name_;
+  std::string driver_;  // as PyTorch calibrations record it (measure/support/driver_version.hpp)
   double tf32_flops_ = 0, bandwidth_ = 0;
   std::string ceilings_source_;
 };

@@ -92,6 +92,9 @@ class Evaluation {
   // The candidate's device memory next to the TF32 baseline's: from the worker's CUPTI trace
   // when it ran (per-call peaks), else from the evaluator's own view (memory held between calls).
   void report_memory(const DataPlane& plane);
+  // evaluation_baselines.cpp: speedups over PyTorch from the interleaved library timing and the
+  // PyTorch calibration of this GPU (calibration/derived_speedups.hpp); reasons where none fits.
+  void derive_torch_baselines(const ResolvedProblem& problem);
   // timing.by_family and timing.noise_within_families from the kept samples.
   void report_by_family(const std::vector<double>& candidate, const std::map<std::string, std::vector<double>>& baselines,
                         const std::vector<std::string>& families);

@@ -209,6 +209,7 @@ void Evaluation::evaluate_candidate() {
   phase_ = "timing";
   if (!decided_ && !options_.skip_timing) time_contenders(*plane, plan);
   report_memory(*plane);
+  derive_torch_baselines(*resolved);
   // The pool CUDA's stream-ordered allocations came from, beside the allocations report_memory
   // counts (the pool rounds each up to its granularity and may keep it after cudaFreeAsync).
   if (peak_pool_bytes_ > 0 && result_.memory && result_.memory->is_object()) (*result_.memory)["candidate_pool_reserved_bytes"] = peak_pool_bytes_;

@@ -84,10 +84,12 @@ nlohmann::json EvalResult::to_json() const {
                   {"baseline_fp32", timing_or_null(baseline_fp32_time)},
                   {"baseline_tf32", timing_or_null(baseline_tf32_time)},
                   {"candidate_kernel_span", timing_or_null(candidate_kernel_span)}}},
-      {"speedup", {{"vs_fp32", speedup(baseline_fp32_time)}, {"vs_tf32", speedup(baseline_tf32_time)}}},
+      {"speedup", {{"vs_library_tf32", speedup(baseline_tf32_time)}, {"vs_library_fp32", speedup(baseline_fp32_time)}}},
+      {"baselines", torch_baselines.to_json()},
       {"memory", memory ? *memory : json(nullptr)},
       {"environment", environment},
       {"wall_s", wall_seconds}};
+  torch_baselines.add_speedups(result["speedup"]);
   if (!worker_stderr_tail.empty()) result["worker_stderr_tail"] = worker_stderr_tail;
   if (!worker_exit.is_null()) result["worker_exit"] = worker_exit;
   if (!timing_samples.is_null()) result["timing"]["samples"] = timing_samples;

@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "calibration/derived_speedups.hpp"
+
 namespace kbv::eval {
 
 // DESIGN.md's taxonomy, plus bad_input for a request kbv cannot evaluate at all.
@@ -27,7 +29,7 @@ enum class Verdict {
 std::string_view verdict_name(Verdict verdict);
 
 // The version of EvalResult::to_json()'s layout (docs/result-schema.md says what changes it).
-constexpr int kResultSchemaVersion = 1;
+constexpr int kResultSchemaVersion = 2;
 
 // Every hack_pattern a hack_suspected verdict can carry, and every flag a report can carry: the
 // names kbvd's metrics label (daemon/kbvd/metrics; tests/kbvd/names_test.cpp keeps the two
@@ -93,6 +95,9 @@ struct EvalResult {
   // the last kernel's end (CUPTI), a second time independent of the worker's events.
   std::optional<TimingStats> candidate_kernel_span;
   double physical_floor_s = 0;
+  // Speedups over PyTorch (eager TF32/FP32, torch.compile), derived from the interleaved
+  // library speedup and the PyTorch calibration of this GPU (calibration/derived_speedups.hpp).
+  calibration::DerivedSpeedups torch_baselines = calibration::DerivedSpeedups::none("the candidate was not timed");
   std::optional<nlohmann::json> memory;
   nlohmann::json environment = nlohmann::json::object();
   // Every kept timing sample, when asked for (kbv eval --samples): per-contender seconds, the SM

@@ -151,7 +151,7 @@ void collect_non_second_times(const nlohmann::json& value, const std::string& pa
 TEST(CliEval, JsonCarriesTheSchemaVersionAndSecondsEverywhere) {
   const EvalRun run = run_kbv_eval({host_candidate("relu").string(), "--samples"});
   ASSERT_TRUE(run.report.is_object()) << explain(run);
-  EXPECT_EQ(run.report.value("schema_version", 0), 1);
+  EXPECT_EQ(run.report.value("schema_version", 0), 2);
   EXPECT_TRUE(run.report.contains("wall_s")) << run.report.dump();
   std::vector<std::string> found;
   collect_non_second_times(run.report, "", found);
@@ -180,7 +180,7 @@ TEST(CliEval, RefusedRequestAsJsonCarriesTheSchemaVersion) {
   EXPECT_EQ(result.exit_code, 2);
   const auto report = nlohmann::json::parse(result.out, nullptr, false);
   ASSERT_TRUE(report.is_object()) << result.out;
-  EXPECT_EQ(report.value("schema_version", 0), 1);
+  EXPECT_EQ(report.value("schema_version", 0), 2);
   EXPECT_EQ(report.value("verdict", ""), "bad_input");
 }
 

@@ -119,6 +119,20 @@ TEST(Outcome, PassWithFigures) {
   EXPECT_DOUBLE_EQ(figures.at("memory_ratio"), 1.2);
 }
 
+TEST(Outcome, ResultSchema2SpeedupsAreTheLibraryFiguresAndThePyTorchOnes) {
+  const auto o = decide_outcome(
+      {0, std::nullopt, false, 0, 1.5},
+      R"({"schema_version":2,"verdict":"pass","problem":{"level":1},)"
+      R"("speedup":{"vs_library_fp32":3.0,"vs_library_tf32":0.9,"vs_eager_tf32":7.5,"vs_eager_fp32":null,"vs_compiled_tf32":0.8}})",
+      "");
+  std::map<std::string, double> figures(o.figures.begin(), o.figures.end());
+  EXPECT_DOUBLE_EQ(figures.at("speedup_vs_tf32"), 0.9);
+  EXPECT_DOUBLE_EQ(figures.at("speedup_vs_fp32"), 3.0);
+  EXPECT_DOUBLE_EQ(figures.at("speedup_vs_eager_tf32"), 7.5);
+  EXPECT_DOUBLE_EQ(figures.at("speedup_vs_compiled_tf32"), 0.8);
+  EXPECT_FALSE(figures.count("speedup_vs_eager_fp32"));  // null: no figure
+}
+
 TEST(Outcome, ExitCodesTimeoutsAndSignals) {
   EXPECT_EQ(decide_outcome({1, std::nullopt, false, 0, 1},
                            R"({"verdict":"hack_suspected","hack_pattern":"input_mutation"})", "")

@@ -188,7 +188,7 @@ int expect_report_matches_records(const json& report, const fs::path& out, std::
     if (!with_figure.count(n)) without.insert(n);
   c.equal(json(reported_without), json(without), "baselines without figures");
   const std::vector<std::string> baselines = report["baselines"];
-  const std::string headline = with_figure.count("eager_tf32") ? "eager_tf32" : with_figure.count("tf32") ? "tf32" : baselines.empty() ? "" : baselines.front();
+  const std::string headline = with_figure.count("eager_tf32") ? "eager_tf32" : with_figure.count("library_tf32") ? "library_tf32" : with_figure.count("tf32") ? "tf32" : baselines.empty() ? "" : baselines.front();
   if (!headline.empty()) c.equal(report["headline"]["baseline"], headline, "headline baseline");
 
   // Completeness.

@@ -285,7 +285,7 @@ TEST_F(SweepSystem, ThroughKbvdEveryFigureComesFromTheRecords) {
   for (const char* file : {"report.json", "results.csv", "report.md", "report.html"}) EXPECT_TRUE(fs::exists(run_folder / file)) << file;
   const auto csv = test::read_text(out / "results.csv");
   EXPECT_EQ(static_cast<std::size_t>(std::count(csv.begin(), csv.end(), '\n')), planned + 1);
-  EXPECT_NE(csv.find("speedup_vs_fp32"), std::string::npos);
+  EXPECT_NE(csv.find("speedup_vs_library_fp32"), std::string::npos);
   const auto md = test::read_text(out / "report.md");
   EXPECT_NE(md.find("# kbv sweep report: system, epoch " + std::to_string(epoch_)), std::string::npos);
   EXPECT_NE(md.find("| model-a |"), std::string::npos);

@@ -37,7 +37,7 @@ class CommandResult:
 
 
 class Context:
-    """The run: OUT (what comes back: one summary per suite, ceilings.json, logs.tar.gz), the
+    """The run: OUT (what comes back: one summary per suite, ceilings.json, torch-baselines.json, logs.tar.gz), the
     bundle, the repository root (the working directory), a scratch folder whose logs/ is tarred
     at the end, and the environment every kbv command gets."""
 
@@ -46,6 +46,7 @@ class Context:
         self.bundle = Path(bundle).resolve()
         self.repo = Path(repo).resolve()
         self.out.mkdir(parents=True, exist_ok=True)
+        self.started_utc = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
         self.scratch = Path(tempfile.mkdtemp(prefix="kbv-gpu-bench-"))
         self.logs = self.scratch / "logs"
         self.logs.mkdir()
@@ -64,6 +65,11 @@ class Context:
             "KBV_TEST_PROBLEMS_DIR": str(self.bundle / "problems"),
         })
         self.env.pop("KBV_CEILINGS", None)
+        # No PyTorch calibration unless the run names one (use_torch_calibration): never the GPU
+        # machine's own state directory, whose file nobody here chose.
+        self.torch_calibration = self.scratch / "torch-baselines.json"
+        self.env["KBV_TORCH_CALIBRATION"] = str(self.torch_calibration)
+        self.torch_calibration_source = "none (speedups over PyTorch are null)"
         self.stamp = make_stamp(self)
 
     def bin(self, name):
@@ -72,6 +78,12 @@ class Context:
     def use_ceilings(self, path, source):
         self.env["KBV_CEILINGS"] = str(path)
         self.ceilings_source = source
+        self.stamp = make_stamp(self)
+
+    def use_torch_calibration(self, source):
+        """Speedups over PyTorch from self.torch_calibration (written there by calibrate:torch or
+        copied from docs/results/torch-baselines.json), `source` said in every stamp."""
+        self.torch_calibration_source = source
         self.stamp = make_stamp(self)
 
     def run(self, log_name, argv, timeout_s, env=None, input_text=None):
@@ -160,7 +172,7 @@ def make_stamp(ctx):
     commit, built = bundle_facts(ctx.bundle, ctx.repo)
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     return (f"Commit `{commit}` (bundle `{ctx.bundle_name}`, built {built}) · {gpu['gpu']} · driver {gpu['driver']} · "
-            f"CUDA {gpu['cuda']} · {now} · ceilings: {ctx.ceilings_source}")
+            f"CUDA {gpu['cuda']} · {now} · ceilings: {ctx.ceilings_source} · PyTorch calibration: {ctx.torch_calibration_source}")
 
 
 def md_table(header, rows):

@@ -70,7 +70,7 @@ def timing(report, key):
 def row(record):
     report = record.get("report")
     if not report:
-        return [record["label"], "-", record.get("error") or "no report", "", "", "", "", "", "", f"{record['wall_s']:.1f}",
+        return [record["label"], "-", record.get("error") or "no report", "", "", "", "", "", "", "", f"{record['wall_s']:.1f}",
                 expected_text(record.get("expected")), matches(record)]
     candidate = timing(report, "candidate")
     noise = candidate["iqr_s"] / candidate["median_s"] if candidate.get("median_s") else None
@@ -78,12 +78,19 @@ def row(record):
     ratio = (report.get("environment") or {}).get("public_vs_hidden_speedup")
     why = report.get("hack_pattern") or report.get("failed_family") or ""
     return [record["label"], (report.get("problem") or {}).get("name", "?"), report.get("verdict", "?") + (f"/{why}" if why else ""),
-            ", ".join(report.get("flags") or []) or "-", fmt(speedup.get("vs_tf32")), fmt(speedup.get("vs_fp32")),
+            ", ".join(report.get("flags") or []) or "-", fmt(library_speedup(speedup, "tf32")), fmt(library_speedup(speedup, "fp32")),
+            fmt(speedup.get("vs_eager_tf32")),
             ms(candidate.get("median_s")), pct(noise), fmt(ratio, 3), f"{report.get('wall_s', 0):.2f} ({record['wall_s']:.1f})",
             expected_text(record.get("expected")), matches(record)]
 
 
-HEADER = ["candidate", "problem", "verdict", "flags", "× TF32", "× FP32", "candidate ms", "IQR/median", "public/hidden",
+def library_speedup(speedup, mode):
+    """Over kbv's library baseline: speedup.vs_library_<mode> (result schema 2), vs_<mode> before."""
+    value = speedup.get(f"vs_library_{mode}")
+    return value if value is not None else speedup.get(f"vs_{mode}")
+
+
+HEADER = ["candidate", "problem", "verdict", "flags", "× TF32", "× FP32", "× eager TF32", "candidate ms", "IQR/median", "public/hidden",
           "wall s (process)", "expected", "match"]
 
 

@@ -4,7 +4,9 @@ summary per suite in OUT, the logs in OUT/logs.tar.gz, a short table last.
   main.py OUT BUNDLE SUITE[:PART,…|:KEY=VALUE,…]…   (`all`: every suite)
 
 Suites run in the order given, except `calibrate`, which runs first so the others use the
-ceilings it measures; without it they use docs/results/ceilings.json when present. Exit status
+ceilings it measures; without it they use docs/results/ceilings.json when present. The PyTorch
+calibration is docs/results/torch-baselines.json when present, which calibrate:torch merges into
+(OUT/torch-baselines.json), and no other file. Exit status
 0 when every suite ran to its end and met its checks, 1 otherwise, 2 on bad arguments."""
 import importlib
 import json
@@ -21,6 +23,7 @@ from suites import Outcome  # noqa: E402
 
 SUITES = ["calibrate", "tests", "corpus", "parity", "timing", "data", "daemon", "sandbox"]
 RESULTS_CEILINGS = "docs/results/ceilings.json"
+RESULTS_TORCH_CALIBRATION = "docs/results/torch-baselines.json"
 # The device tool returns at most this many files from OUT.
 MAX_FILES_BACK = 8
 
@@ -67,6 +70,10 @@ def main(argv):
         except ValueError:
             measured = "unreadable"
         ctx.use_ceilings(copy, f"{RESULTS_CEILINGS} (measured {measured})")
+    if (ctx.repo / RESULTS_TORCH_CALIBRATION).is_file():
+        # calibrate:torch merges into it; every other suite derives its PyTorch speedups from it.
+        shutil.copy(ctx.repo / RESULTS_TORCH_CALIBRATION, ctx.torch_calibration)
+        ctx.use_torch_calibration(RESULTS_TORCH_CALIBRATION)
     print(ctx.stamp, flush=True)
     outcomes = []
     for suite, parts, options in chosen:

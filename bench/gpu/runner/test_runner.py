@@ -20,6 +20,7 @@ sys.path.insert(0, str(HERE))
 import evals  # noqa: E402
 import gtest  # noqa: E402
 import main  # noqa: E402
+from suites import calibrate  # noqa: E402
 from suites import corpus  # noqa: E402
 from suites import tests as tests_suite  # noqa: E402
 
@@ -116,6 +117,28 @@ class SuiteNamesTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             main.parse(["benchmarks"])
         self.assertEqual(len(main.parse(["all"])), len(main.SUITES))
+
+
+class CalibrationTest(unittest.TestCase):
+    RECORDED = REPO / "tests/calibration/data/h200_torch_2.11.json"
+
+    def test_the_torch_parts_options_parse(self):
+        (suite, parts, options), = main.parse(["calibrate:torch,problems=relu+gelu,shapes=default,compile=0"])
+        self.assertEqual((suite, parts), ("calibrate", ["torch"]))
+        self.assertEqual(options, {"problems": "relu+gelu", "shapes": "default", "compile": "0"})
+        (_, parts, options), = main.parse(["parity:validation,rounds=5"])
+        self.assertEqual((parts, options), (["validation"], {"rounds": "5"}))
+
+    def test_the_summary_table_judges_the_library_against_the_faster_pytorch(self):
+        rows, met, judged = calibrate.calibration_rows(self.RECORDED, "2026-11-01T00:00:00Z")  # not the 2.10 calibration of 2026-10
+        by_problem = {(row[0], row[9]) for row in rows}
+        self.assertEqual(len(rows), 5)  # four H200 entries, one A100
+        self.assertIn(("layernorm", "0.802"), by_problem)  # 0.255 ms against compile's 0.318
+        self.assertIn(("rmsnorm", "1.965 NO"), by_problem)  # 7.23 ms against compile's 3.68: not hard to beat
+        softmax = next(row for row in rows if row[0] == "softmax")
+        self.assertIn("BackendCompilerFailed", softmax[7])
+        self.assertEqual(softmax[9], "0.779")  # only eager is there to judge against
+        self.assertEqual((met, judged), (4, 5))
 
 
 @unittest.skipUnless(BUILD, "needs BUILD_DIR (the ctest passes it)")

@@ -58,8 +58,15 @@ std::optional<double> number_at(const json& j, const std::vector<const char*>& p
 void collect_figures(const json& r, Outcome& o) {
   // Vectors, not initializer_lists: a list inside a pair would dangle after this line.
   static const std::vector<std::pair<const char*, std::vector<const char*>>> wanted = {
+      // kbv's library baselines: speedup.vs_library_* since result schema 2, vs_* before it.
+      {"speedup_vs_fp32", {"speedup", "vs_library_fp32"}},
+      {"speedup_vs_tf32", {"speedup", "vs_library_tf32"}},
       {"speedup_vs_fp32", {"speedup", "vs_fp32"}},
       {"speedup_vs_tf32", {"speedup", "vs_tf32"}},
+      // Over PyTorch, derived from the calibration (docs/torch-calibration.md); absent when null.
+      {"speedup_vs_eager_tf32", {"speedup", "vs_eager_tf32"}},
+      {"speedup_vs_eager_fp32", {"speedup", "vs_eager_fp32"}},
+      {"speedup_vs_compiled_tf32", {"speedup", "vs_compiled_tf32"}},
       {"memory_ratio", {"memory", "ratio"}},
       {"candidate_peak_bytes", {"memory", "candidate_peak_bytes"}},
       {"baseline_peak_bytes", {"memory", "baseline_peak_bytes"}},

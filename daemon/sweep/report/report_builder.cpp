@@ -239,7 +239,8 @@ json shards_json(const ReportInput& input) {
 double fast_p_point(int step) { return kFastPMax * static_cast<double>(step) / static_cast<double>(kFastPSteps); }
 
 const std::vector<std::string>& preferred_baselines() {
-  static const std::vector<std::string> names = {"eager_tf32", "tf32", "eager_fp32", "fp32", "compiled_tf32"};
+  // Result schema 2 names kbv's own baselines library_*; schema 1 results (older kbvd stores) said tf32/fp32.
+  static const std::vector<std::string> names = {"eager_tf32", "library_tf32", "tf32", "eager_fp32", "library_fp32", "fp32", "compiled_tf32"};
   return names;
 }
 

@@ -56,7 +56,8 @@ def run(ctx, parts, options):
         body += ["## CUDA red team", "", f"{matched} of {len(hostile)} get the verdict {EXPECTED_MD} expects.", ""]
         body += evals.table(hostile) + [""]
         records += hostile
-    body += ["`× TF32`, `× FP32`: speedup over kbv's baselines; `IQR/median`: the candidate's timing noise, pooled over "
+    body += ["`× TF32`, `× FP32`: speedup over kbv's library baselines; `× eager TF32`: over PyTorch eager with TF32, derived from "
+             "the PyTorch calibration (`-` without one: run `calibrate:torch` first); `IQR/median`: the candidate's timing noise, pooled over "
              "families; `public/hidden`: speedup on the public family over the median on the hidden ones; wall: "
              "the report's `wall_s` (the process's, start included, in brackets). Every report is in "
              "logs.tar.gz (logs/corpus.jsonl)."]

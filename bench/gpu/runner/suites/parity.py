@@ -1,22 +1,26 @@
-"""bench/gpu/runner/suites/parity.py — kbv's baselines against PyTorch
-(bench/torch_parity/torch_parity.py). Parts:
-  timing     kbv_bench_cuda_timing times every problem's TF32 and FP32 baselines (the cold
-             timer, default shapes); PyTorch eager is timed with do_bench. Target: kbv's TF32
-             baseline within 3 % of PyTorch TF32, or faster
-  agreement  PyTorch's outputs on inputs `kbv export` wrote, judged by `kbv compare-outputs`
-             against kbv's fp64 reference. Target: within tolerance in TF32 and FP32
-Default: both. Needs torch and triton (the GPU machine's python3)."""
+"""bench/gpu/runner/suites/parity.py — kbv against PyTorch (bench/torch_parity). Parts:
+  timing      kbv_bench_cuda_timing times every problem's TF32 and FP32 baselines (the cold
+              timer, default shapes); PyTorch eager is timed with do_bench. Target: kbv's TF32
+              baseline within 3 % of PyTorch TF32, or faster
+  agreement   PyTorch's outputs on inputs `kbv export` wrote, judged by `kbv compare-outputs`
+              against kbv's fp64 reference. Target: within tolerance in TF32 and FP32
+  validation  validate_speedups.py: every honest CUDA example and PyTorch eager TF32 timed with
+              do_bench in one process (the candidate through kbv's C ABI with ctypes), against
+              kbv eval's derived speedup.vs_eager_tf32 (the run's PyTorch calibration: run
+              calibrate:torch first, or keep docs/results/torch-baselines.json). Target: within
+              5 % on every problem. Options: problems=a+b, rounds=N (default 3)
+Default: timing and agreement. Needs torch and triton (the GPU machine's python3)."""
 import sys
 
 from common import code_block
 from suites import Outcome
 
 TITLE = "Parity with PyTorch"
-PARTS = ["timing", "agreement"]
+PARTS = ["timing", "agreement", "validation"]
+DEFAULT_PARTS = ["timing", "agreement"]
 
 
-def run(ctx, parts, options):
-    parts = parts or PARTS
+def run_parity(ctx, parts):
     body, ok = [], True
     argv = [sys.executable, ctx.repo / "bench/torch_parity/torch_parity.py", ctx.bundle / "problems"]
     if "timing" in parts:
@@ -28,14 +32,43 @@ def run(ctx, parts, options):
         else:
             body += [f"kbv_bench_cuda_timing: {bench.status()}; {bench.stderr.strip()[-500:]}", ""]
     argv += ["--kbv", ctx.bin("kbv")]
-    if set(parts) != set(PARTS):
+    if len(parts) == 1:
         argv += ["--only", parts[0]]
     parity = ctx.run("parity-torch_parity", argv, 540)
     ok = ok and parity.ok
     body += parity.stdout.rstrip().splitlines() if parity.stdout.strip() else ["torch_parity.py printed no table."]
     if not parity.ok:
         body += ["", f"torch_parity.py: {parity.status()}", ""] + code_block(parity.stderr[-3000:])
-    spec = "parity" + (":" + ",".join(parts) if set(parts) != set(PARTS) else "")
-    ctx.write_summary("parity", TITLE, ctx.command_for(spec), body)
     last = [line for line in parity.stdout.splitlines() if line and not line.startswith("|")]
-    return Outcome(ok, (last[-1] if last else parity.status())[:110])
+    return ok, (last[-1] if last else parity.status()), body
+
+
+def run_validation(ctx, options):
+    argv = [sys.executable, ctx.repo / "bench/torch_parity/validate_speedups.py", "--kbv", ctx.bin("kbv"),
+            "--candidates", ctx.bundle / "candidates" / "cuda", "--rounds", options.get("rounds", "3")]
+    for problem in filter(None, options.get("problems", "").split("+")):
+        argv += ["--problem", problem]
+    result = ctx.run("parity-validation", argv, int(options.get("timeout", 540)))
+    body = ["## Derived eager speedup against do_bench (validate_speedups.py)", "",
+            f"PyTorch calibration: {ctx.torch_calibration_source}.", ""]
+    body += result.stdout.rstrip().splitlines() if result.stdout.strip() else ["validate_speedups.py printed no table."]
+    if not result.ok:
+        body += ["", f"validate_speedups.py: {result.status()}", ""] + code_block(result.stderr[-3000:])
+    last = [line for line in result.stdout.splitlines() if " within " in line and line.startswith(tuple("0123456789"))]
+    return result.ok, (last[-1] if last else result.status()), body
+
+
+def run(ctx, parts, options):
+    parts = parts or DEFAULT_PARTS
+    body, ok, headlines = [], True, []
+    if "timing" in parts or "agreement" in parts:
+        part_ok, headline, lines = run_parity(ctx, [p for p in parts if p in ("timing", "agreement")])
+        ok, body = ok and part_ok, body + lines + [""]
+        headlines.append(headline)
+    if "validation" in parts:
+        part_ok, headline, lines = run_validation(ctx, options)
+        ok, body = ok and part_ok, body + lines
+        headlines.append(headline)
+    spec = "parity" + (":" + ",".join(parts) if parts != DEFAULT_PARTS else "")
+    ctx.write_summary("parity", TITLE, ctx.command_for(spec), body)
+    return Outcome(ok, "; ".join(headlines)[:110])

@@ -1,0 +1,173 @@
+"""kbv_torch/forward.py — the PyTorch forward of a kbv problem at one shape set, the one PyTorch
+users would write:
+  * a problem written for kbv (`source: kbv`, the default): its spec's graph, one PyTorch call
+    per node (run_node), on inputs drawn with torch.rand (KernelBench's U[0,1)) times each
+    input's scale;
+  * a problem imported from KernelBench (`source: kernelbench`): KernelBench's own Model, built
+    from the file in a KernelBench checkout (`level<L>/<file>`) with its size globals set for the
+    shape set (`kernelbench.globals`), on get_inputs() moved to the device, as KernelBench runs it.
+The problem arrives as a description (problem_description() in kbv-calibrate, or
+description_from_kbv_problems() from `kbv problems NAME --json`):
+  {name, source, kernelbench: {level, id, file, globals} | null,
+   inputs: [{name, shape: [ints], scale}], outputs: [{name, shape}],
+   graph: [{op, inputs, output, attrs}]}
+Forwards run under torch.no_grad(): inference, as KernelBench times it."""
+import ast
+import copy
+import math
+import types
+from pathlib import Path
+
+
+class NoForward(Exception):
+    """This problem has no PyTorch forward here; the message says what is missing and the fix."""
+
+
+def run_node(torch, op, args, attrs):
+    """One kbv op in PyTorch; attrs are complete (kbv merges each op's defaults in)."""
+    F = torch.nn.functional
+    a = attrs or {}
+    if op == "relu": return torch.relu(args[0])
+    if op == "gelu": return F.gelu(args[0])
+    if op == "leaky_relu": return F.leaky_relu(args[0], a.get("negative_slope", 0.01))
+    if op == "sigmoid": return torch.sigmoid(args[0])
+    if op == "tanh": return torch.tanh(args[0])
+    if op == "softmax": return torch.softmax(args[0], dim=int(a.get("axis", -1)))
+    if op == "layernorm":
+        shape = args[0].shape[-int(a.get("normalized_rank", 1)):]
+        return F.layer_norm(args[0], shape, args[1] if len(args) > 1 else None, args[2] if len(args) > 2 else None, a.get("eps", 1e-5))
+    if op == "rmsnorm":
+        x = args[0]
+        return x / torch.sqrt(torch.mean(x ** 2, dim=int(a.get("axis", 1)), keepdim=True) + a.get("eps", 1e-5))
+    if op == "matmul": return torch.matmul(args[0], args[1])
+    if op == "bmm": return torch.bmm(args[0], args[1])
+    if op == "linear": return F.linear(args[0], args[1], args[2] if len(args) > 2 else None)
+    if op == "conv2d":
+        return F.conv2d(args[0], args[1], args[2] if len(args) > 2 else None, int(a.get("stride", 1)), int(a.get("padding", 0)),
+                        int(a.get("dilation", 1)), int(a.get("groups", 1)))
+    if op == "maxpool2d":
+        k = int(a.get("kernel", 2))
+        s = int(a.get("stride", 0)) or k
+        return F.max_pool2d(args[0], k, s, int(a.get("padding", 0)), int(a.get("dilation", 1)))
+    if op == "sum": return torch.sum(args[0], dim=int(a.get("axis", -1)), keepdim=bool(a.get("keepdim", 1)))
+    if op == "mean": return torch.mean(args[0], dim=int(a.get("axis", -1)), keepdim=bool(a.get("keepdim", 1)))
+    if op == "add": return args[0] + args[1]
+    if op == "mul": return args[0] * args[1]
+    if op == "scale": return args[0] * a.get("value", 1.0)
+    raise NoForward(f"op '{op}' has no PyTorch translation in kbv_torch/forward.py's run_node (fix: add it there)")
+
+
+KNOWN_OPS = ("relu", "gelu", "leaky_relu", "sigmoid", "tanh", "softmax", "layernorm", "rmsnorm", "matmul", "bmm", "linear",
+             "conv2d", "maxpool2d", "sum", "mean", "add", "mul", "scale")
+
+
+class Forward:
+    """`tensors` (the inputs, in order) and `run(*tensors)` (the forward); `module` is what
+    torch.compile compiles (the Model, or run itself)."""
+
+    def __init__(self, kind, run, tensors, module=None):
+        self.kind, self.run, self.tensors, self.module = kind, run, list(tensors), module or run
+
+    def eager(self):
+        return self.run(*self.tensors)
+
+    def compiled(self, torch, mode):
+        compiled = torch.compile(self.module, mode=mode)
+        return lambda: compiled(*self.tensors)
+
+
+def graph_forward(torch, problem, device, seed=0):
+    """The spec's graph in PyTorch (see the module's docstring)."""
+    unknown = sorted({node["op"] for node in problem["graph"]} - set(KNOWN_OPS))
+    if unknown:
+        raise NoForward(f"problem {problem['name']}: op(s) {', '.join(unknown)} have no PyTorch translation in "
+                        "kbv_torch/forward.py's run_node (fix: add them there)")
+    generator = torch.Generator(device=device).manual_seed(seed)
+    tensors = [torch.rand(*spec["shape"], device=device, generator=generator) * float(spec.get("scale", 1.0)) for spec in problem["inputs"]]
+    names = [spec["name"] for spec in problem["inputs"]]
+    outputs = [spec["name"] for spec in problem["outputs"]]
+    graph = [(node["op"], list(node["inputs"]), node["output"], dict(node.get("attrs") or {})) for node in problem["graph"]]
+
+    def run(*values):
+        env = dict(zip(names, values))
+        for op, inputs, output, attrs in graph:
+            env[output] = run_node(torch, op, [env[n] for n in inputs], attrs)
+        return tuple(env[o] for o in outputs)
+
+    return Forward("graph", run, tensors)
+
+
+def load_kernelbench_module(path, overrides):
+    """Executes a KernelBench file as a fresh module, with the right-hand side of each module-level
+    assignment named in `overrides` replaced first (so sizes derived from it follow)."""
+    tree = ast.parse(Path(path).read_text(), filename=str(path))
+    assigned = set()
+    for statement in tree.body:
+        if isinstance(statement, ast.Assign):
+            for target in statement.targets:
+                if isinstance(target, ast.Name):
+                    assigned.add(target.id)
+                    if target.id in overrides:
+                        value = overrides[target.id]
+                        literal = repr(tuple(value) if isinstance(value, (list, tuple)) else value)
+                        statement.value = ast.copy_location(ast.parse(literal, mode="eval").body, statement.value)
+    missing = sorted(set(overrides) - assigned)
+    if missing:
+        raise NoForward(f"{path}: size global(s) {', '.join(missing)} are not module-level assignments; kbv_torch sets only those "
+                        "(fix: time this shape set with the importer's loader, or calibrate the default shapes)")
+    ast.fix_missing_locations(tree)
+    module = types.ModuleType(f"kernelbench_{Path(path).stem}")
+    module.__file__ = str(path)
+    exec(compile(tree, str(path), "exec"), module.__dict__)  # noqa: S102 - KernelBench's own problem file
+    for required in ("Model", "get_inputs", "get_init_inputs"):
+        if not hasattr(module, required):
+            raise NoForward(f"{path}: defines no {required}, not a KernelBench problem file")
+    return module
+
+
+def kernelbench_forward(torch, problem, shape_set, kernelbench_dir, device, seed=0):
+    """KernelBench's Model for an imported problem (see the module's docstring)."""
+    reference = problem.get("kernelbench") or {}
+    if not kernelbench_dir:
+        raise NoForward(f"problem {problem['name']} is imported from KernelBench: its PyTorch forward is KernelBench's Model "
+                        f"(level{reference.get('level')}/{reference.get('file')}) (fix: pass --kernelbench DIR, a KernelBench "
+                        "checkout's KernelBench/ folder holding level1/ … level3/)")
+    path = Path(kernelbench_dir) / f"level{reference['level']}" / reference["file"]
+    if not path.is_file():
+        raise NoForward(f"problem {problem['name']}: {path} not found (fix: --kernelbench must name the folder that holds level1/ … level3/)")
+    overrides = ((reference.get("globals") or {}).get(shape_set)) or {}
+    module = load_kernelbench_module(path, overrides)
+    torch.manual_seed(seed)
+    model = module.Model(*module.get_init_inputs()).to(device)
+    arguments = [value.to(device) if isinstance(value, torch.Tensor) else value for value in module.get_inputs()]
+    return Forward(f"kernelbench:level{reference['level']}/{reference['file']}", lambda *values: model(*values), arguments, module=model)
+
+
+def problem_forward(torch, problem, shape_set, kernelbench_dir, device):
+    if problem.get("source", "kbv") == "kernelbench":
+        return kernelbench_forward(torch, problem, shape_set, kernelbench_dir, device)
+    return graph_forward(torch, problem, device)
+
+
+def input_scale(declared, shape):
+    """kbv's input scale: a number, or "inv_sqrt_fan_in" = 1/sqrt(numel / shape[0])."""
+    if declared == "inv_sqrt_fan_in":
+        fan_in = math.prod(shape) // shape[0] if shape else 1
+        return 1.0 / math.sqrt(max(fan_in, 1))
+    return float(declared)
+
+
+def description_from_kbv_problems(described, shape_set, spec=None):
+    """A problem description from `kbv problems NAME --json` at `shape_set`; `spec` (the YAML as a
+    dict, optional) adds `source` and `kernelbench`, which that listing does not carry."""
+    shapes = described["shape_sets"][shape_set]
+    spec = spec or {}
+    return {
+        "name": described["name"],
+        "source": spec.get("source", "kbv"),
+        "kernelbench": spec.get("kernelbench"),
+        "inputs": [{"name": d["name"], "shape": shapes["inputs"][d["name"]],
+                    "scale": input_scale(d.get("scale", 1.0), shapes["inputs"][d["name"]])} for d in described["inputs"]],
+        "outputs": [{"name": d["name"], "shape": shapes["outputs"][d["name"]]} for d in described["outputs"]],
+        "graph": copy.deepcopy(described["graph"]),
+    }

@@ -1,0 +1,142 @@
+"""test_forward.py — the PyTorch forwards of kbv problems: every op the bundled problems use has a
+translation, the graph forward computes what kbv's ops mean, KernelBench files load with their size
+globals set for a shape set, and what cannot run says why. Needs torch (CPU is enough); the op
+coverage check needs only the standard library."""
+import re
+import tempfile
+import textwrap
+import unittest
+from pathlib import Path
+
+from kbv_torch.forward import KNOWN_OPS, NoForward, description_from_kbv_problems, graph_forward, input_scale, load_kernelbench_module, problem_forward
+
+try:
+    import torch
+except ImportError:  # the tests that need it say so
+    torch = None
+
+PROBLEMS = Path(__file__).resolve().parents[3] / "problems"
+needs_torch = unittest.skipUnless(torch is not None, "torch is not installed in this Python (the GPU machine's python3 has it)")
+
+
+class Coverage(unittest.TestCase):
+    def test_every_op_a_bundled_problem_uses_has_a_translation(self):
+        used = set()
+        for path in PROBLEMS.rglob("*.yaml"):
+            used |= set(re.findall(r"[{,]\s*op:\s*([a-z_0-9]+)", path.read_text()))
+        self.assertTrue(used, f"no op found under {PROBLEMS}")
+        self.assertEqual(sorted(used - set(KNOWN_OPS)), [], "ops with no PyTorch translation in kbv_torch/forward.py")
+
+    def test_input_scales(self):
+        self.assertEqual(input_scale(2, [3]), 2.0)
+        self.assertAlmostEqual(input_scale("inv_sqrt_fan_in", [4096, 4096]), 1 / 64)
+
+
+def description(graph, inputs, outputs):
+    return {"name": "p", "source": "kbv", "kernelbench": None, "inputs": inputs, "outputs": outputs, "graph": graph}
+
+
+@needs_torch
+class GraphForward(unittest.TestCase):
+    def test_matmul_scale_residual_is_z_times_half_plus_z(self):
+        problem = description(
+            [{"op": "linear", "inputs": ["x", "w", "b"], "output": "t0", "attrs": {}},
+             {"op": "scale", "inputs": ["t0"], "output": "t1", "attrs": {"value": 0.5}},
+             {"op": "add", "inputs": ["t1", "t0"], "output": "y", "attrs": {}}],
+            [{"name": "x", "shape": [4, 8], "scale": 1.0}, {"name": "w", "shape": [6, 8], "scale": 0.25}, {"name": "b", "shape": [6], "scale": 1.0}],
+            [{"name": "y", "shape": [4, 6]}])
+        forward = graph_forward(torch, problem, "cpu")
+        x, w, b = forward.tensors
+        self.assertLessEqual(float(w.abs().max()), 0.25)  # the input's scale
+        (y,) = forward.eager()
+        z = x @ w.T + b
+        torch.testing.assert_close(y, z * 0.5 + z)
+        self.assertEqual(forward.kind, "graph")
+
+    def test_rmsnorm_and_maxpool_follow_kbvs_attributes(self):
+        problem = description([{"op": "rmsnorm", "inputs": ["x"], "output": "r", "attrs": {"axis": 1, "eps": 1e-5}},
+                               {"op": "maxpool2d", "inputs": ["r"], "output": "y", "attrs": {"kernel": 2, "stride": 0, "padding": 0, "dilation": 1}}],
+                              [{"name": "x", "shape": [2, 3, 4, 4], "scale": 1.0}], [{"name": "y", "shape": [2, 3, 2, 2]}])
+        forward = graph_forward(torch, problem, "cpu")
+        (x,) = forward.tensors
+        (y,) = forward.eager()
+        r = x / torch.sqrt((x ** 2).mean(dim=1, keepdim=True) + 1e-5)
+        torch.testing.assert_close(y, torch.nn.functional.max_pool2d(r, 2, 2))
+
+    def test_an_op_without_translation_is_no_forward(self):
+        problem = description([{"op": "cumsum", "inputs": ["x"], "output": "y", "attrs": {}}], [{"name": "x", "shape": [2], "scale": 1.0}],
+                              [{"name": "y", "shape": [2]}])
+        with self.assertRaisesRegex(NoForward, "op.*cumsum.*fix: add"):
+            graph_forward(torch, problem, "cpu")
+
+    def test_a_description_from_kbv_problems(self):
+        described = {"name": "gemm", "inputs": [{"name": "x", "dims": ["m", "k"], "role": "activation", "scale": 1},
+                                                {"name": "w", "dims": ["n", "k"], "role": "parameter", "scale": "inv_sqrt_fan_in"}],
+                     "outputs": [{"name": "y", "dims": ["m", "n"]}],
+                     "graph": [{"name": "mm", "op": "linear", "inputs": ["x", "w"], "output": "y", "attrs": {}}],
+                     "shape_sets": {"small": {"inputs": {"x": [2, 16], "w": [3, 16]}, "outputs": {"y": [2, 3]}}}}
+        d = description_from_kbv_problems(described, "small", {"source": "kbv"})
+        self.assertEqual(d["inputs"][1]["scale"], 0.25)
+        (y,) = graph_forward(torch, d, "cpu").eager()
+        self.assertEqual(tuple(y.shape), (2, 3))
+
+
+KERNELBENCH_FILE = textwrap.dedent('''
+    import torch
+    import torch.nn as nn
+
+    class Model(nn.Module):
+        def __init__(self, features):
+            super().__init__()
+            self.linear = nn.Linear(features, features)
+
+        def forward(self, x, alpha):
+            return torch.relu(self.linear(x)) * alpha
+
+    batch_size = 16
+    features = 8
+    half = batch_size // 2
+
+    def get_inputs():
+        return [torch.rand(half, features), 2.0]
+
+    def get_init_inputs():
+        return [features]
+''')
+
+
+@needs_torch
+class KernelBenchForward(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        (Path(self.dir.name) / "level2").mkdir()
+        (Path(self.dir.name) / "level2" / "7_Linear_ReLU.py").write_text(KERNELBENCH_FILE)
+        self.problem = {"name": "linear_relu", "source": "kernelbench",
+                        "kernelbench": {"level": 2, "id": 7, "file": "7_Linear_ReLU.py", "globals": {"small": {"batch_size": 4}}},
+                        "inputs": [], "outputs": [], "graph": []}
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def test_the_model_runs_at_the_shape_sets_sizes_with_derived_sizes_following(self):
+        default = problem_forward(torch, self.problem, "default", self.dir.name, "cpu")
+        self.assertEqual(default.kind, "kernelbench:level2/7_Linear_ReLU.py")
+        self.assertEqual(tuple(default.tensors[0].shape), (8, 8))
+        small = problem_forward(torch, self.problem, "small", self.dir.name, "cpu")
+        self.assertEqual(tuple(small.tensors[0].shape), (2, 8))  # half = batch_size // 2 follows the override
+        self.assertEqual(small.tensors[1], 2.0)  # a non-tensor argument passes as it is
+        self.assertEqual(tuple(small.eager().shape), (2, 8))
+
+    def test_without_a_checkout_or_with_a_wrong_one_it_says_the_fix(self):
+        with self.assertRaisesRegex(NoForward, "fix: pass --kernelbench DIR"):
+            problem_forward(torch, self.problem, "default", None, "cpu")
+        with self.assertRaisesRegex(NoForward, "level2/7_Linear_ReLU.py not found"):
+            problem_forward(torch, self.problem, "default", "/nonexistent", "cpu")
+
+    def test_a_global_that_is_not_a_module_level_assignment_is_refused(self):
+        with self.assertRaisesRegex(NoForward, "get_inputs_literal_0.*not module-level"):
+            load_kernelbench_module(Path(self.dir.name) / "level2" / "7_Linear_ReLU.py", {"get_inputs_literal_0": 3})
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,280 @@
+// bench/calibrate/torch_run.cpp — the calibration loop: library before, PyTorch, library after, per
+// problem and shape set, on one GPU, in one run.
+#include "torch_run.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <exception>
+#include <map>
+#include <memory>
+
+#include "calibration/torch_calibration.hpp"
+#include "data/device_inputs.hpp"
+#include "inputs/tensor_axes.hpp"
+#include "measure/baseline/cuda_baseline.hpp"
+#include "measure/support/driver_version.hpp"
+#include "measure/support/handles.hpp"
+#include "measure/support/library_errors.hpp"
+#include "measure/timing/cold_timer.hpp"
+#include "spec/catalog.hpp"
+#include "torch_entry.hpp"
+#include "torch_session.hpp"
+
+namespace kbv::calibrate {
+namespace {
+
+using cuda::ColdTimer;
+using cuda::CudaBaseline;
+using cuda::MathMode;
+using cuda::TimingResult;
+
+// One problem's PyTorch measurement: torch.compile's max-autotune benchmarks every GEMM
+// configuration it knows (minutes for a large GEMM), then three contenders sample for up to
+// the stop rule's 15 s wall cap each.
+constexpr double kMeasureTimeoutSeconds = 1800;
+// The seed of the calibration's inputs (kbv's public family, U[0,1) as torch.rand draws).
+constexpr uint64_t kInputSeed = 0x6b62762d63616c69ULL;  // "kbv-cali"
+// Free device memory the library's inputs and outputs may take, leaving the rest to cuDNN's
+// workspaces and the cold timer's flush buffer.
+constexpr double kDeviceMemoryShare = 0.8;
+
+std::string utc_now() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm parts{};
+  gmtime_r(&now, &parts);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &parts);
+  return text;
+}
+
+nlohmann::json timing_json(const TimingResult& r) {
+  return {{"median_s", r.median_s}, {"iqr_s", r.iqr_s}, {"min_s", r.min_s}, {"max_s", r.max_s}, {"samples", r.samples},
+          {"noise", r.noise}, {"discarded_throttled", r.discarded_throttled}, {"sm_clock_mhz_median", r.sm_clock_mhz_median},
+          {"hit_wall_cap", r.hit_wall_cap}};
+}
+
+// kbv's TF32 and FP32 baselines of one problem with their inputs (kbv's public family) and
+// outputs; the buffers can be let go while PyTorch measures, and come back with the same data.
+class LibraryContenders {
+ public:
+  explicit LibraryContenders(const ResolvedProblem& problem)
+      : problem_(problem), tf32_(problem, MathMode::tf32), fp32_(problem, MathMode::fp32) {}
+
+  size_t buffer_bytes() const {
+    size_t bytes = 0;
+    for (const Shape& s : problem_.input_shapes) bytes += static_cast<size_t>(numel(s)) * sizeof(float);
+    for (const Shape& s : problem_.output_shapes) bytes += 2 * static_cast<size_t>(numel(s)) * sizeof(float);
+    return bytes;
+  }
+
+  void allocate(cudaStream_t stream) {
+    for (size_t i = 0; i < problem_.input_shapes.size(); ++i) {
+      const Shape& shape = problem_.input_shapes[i];
+      inputs_.emplace_back(static_cast<size_t>(numel(shape)) * sizeof(float), "calibration input");
+      cuda::generate_inputs_on_device(inputs_.back().as<float>(), numel(shape), inputs::Family::uniform01, {}, kInputSeed,
+                                      static_cast<uint32_t>(i), inputs::axes_of_shape(shape.data(), shape.size()),
+                                      problem_.input_scale(i), stream);
+    }
+    for (auto* outputs : {&tf32_outputs_, &fp32_outputs_})
+      for (const Shape& shape : problem_.output_shapes) outputs->emplace_back(static_cast<size_t>(numel(shape)) * sizeof(float), "calibration output");
+    cuda::measure::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+  }
+
+  void release() {
+    inputs_.clear();
+    tf32_outputs_.clear();
+    fp32_outputs_.clear();
+  }
+
+  // TF32 and FP32 interleaved, round-robin (the cold timer's own order).
+  std::map<std::string, TimingResult> time(ColdTimer& timer) {
+    std::vector<const float*> in;
+    for (const auto& buffer : inputs_) in.push_back(buffer.as<const float>());
+    auto pointers = [](const std::vector<cuda::measure::DeviceMemory>& buffers) {
+      std::vector<float*> out;
+      for (const auto& buffer : buffers) out.push_back(buffer.as<float>());
+      return out;
+    };
+    const std::vector<float*> tf32_out = pointers(tf32_outputs_), fp32_out = pointers(fp32_outputs_);
+    const auto results = timer.measure_interleaved({[&](cudaStream_t s, uint64_t) { tf32_.run(in, tf32_out, s); },
+                                                    [&](cudaStream_t s, uint64_t) { fp32_.run(in, fp32_out, s); }});
+    return {{"tf32", results[0]}, {"fp32", results[1]}};
+  }
+
+  std::string describe(const std::string& mode) const { return mode == "tf32" ? tf32_.describe() : fp32_.describe(); }
+
+ private:
+  const ResolvedProblem& problem_;
+  CudaBaseline tf32_, fp32_;
+  std::vector<cuda::measure::DeviceMemory> inputs_, tf32_outputs_, fp32_outputs_;
+};
+
+nlohmann::json stop_rule_json(const timing::StopRule& rule) {
+  const auto& stdrel = std::get<timing::StdrelParams>(rule.criterion);
+  return {{"min_samples", stdrel.min_samples},
+          {"min_measured_seconds", stdrel.min_measured_seconds},
+          {"max_noise", stdrel.max_noise},
+          {"warm_up_wall_seconds", rule.warm_up.wall_seconds},
+          {"max_wall_seconds", rule.max_wall_seconds},
+          {"throttle_threshold", rule.throttle_threshold},
+          {"throttle_recovery_seconds", rule.throttle_recovery_seconds}};
+}
+
+std::string ms(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.4f ms", seconds * 1e3);
+  return text;
+}
+
+void print_entry(const calibration::CalibrationEntry& entry, const std::map<std::string, LibraryMeasurement>& library) {
+  std::printf("%s %s (%s):", entry.problem.c_str(), entry.shape_set.c_str(), entry.forward.c_str());
+  for (const auto& [mode, measured] : library)
+    std::printf("  library %s %s (before %s, after %s, drift %.1f %%)", mode.c_str(), ms(entry.library.at(mode).median_s).c_str(),
+                ms(measured.before_s).c_str(), ms(measured.after_s).c_str(), library_drift(measured) * 100);
+  std::printf("\n");
+  for (const auto& baseline : calibration::torch_baselines()) {
+    const std::string name(baseline.name);
+    if (const auto ratio = entry.ratios.find(name); ratio != entry.ratios.end()) {
+      std::printf("    %-14s %s = %.4f x library %s\n", name.c_str(), ms(ratio->second * entry.library.at(std::string(baseline.library_mode)).median_s).c_str(),
+                  ratio->second, std::string(baseline.library_mode).c_str());
+    } else {
+      std::printf("    %-14s none: %s\n", name.c_str(), entry.errors.count(name) ? entry.errors.at(name).c_str() : "not measured");
+    }
+  }
+  for (const auto& [mode, measured] : library)
+    if (library_drift(measured) > kLibraryDriftWarning)
+      std::printf("    warning: the library %s baseline moved %.1f %% across PyTorch's measurement: the GPU's state changed; "
+                  "its ratios are suspect (rerun this problem)\n", mode.c_str(), library_drift(measured) * 100);
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int run_torch_calibration(const TorchRunOptions& options) {
+  const ProblemCatalog catalog = ProblemCatalog::load(options.problems_dir);
+  std::vector<std::string> names = options.problems.empty() ? catalog.names() : options.problems;
+  for (const std::string& name : names)
+    if (!catalog.contains(name)) {
+      std::fprintf(stderr, "kbv-calibrate: no problem '%s' in %s (fix: kbv problems lists them)\n", name.c_str(), options.problems_dir.c_str());
+      return 2;
+    }
+  for (const std::string& set : options.shape_sets) {
+    const bool somewhere = std::any_of(names.begin(), names.end(), [&](const std::string& n) { return catalog.get(n).shape_sets.count(set) != 0; });
+    if (!somewhere) {
+      std::fprintf(stderr, "kbv-calibrate: no problem asked for has a shape set '%s' (fix: --shapes default or small)\n", set.c_str());
+      return 2;
+    }
+  }
+  if (int devices = 0; cudaGetDeviceCount(&devices) != cudaSuccess || devices <= options.device) {
+    std::fprintf(stderr, "kbv-calibrate: no CUDA device %d (%d visible)\n", options.device, devices);
+    return 1;
+  }
+  cuda::measure::check(cudaSetDevice(options.device), "cudaSetDevice");
+  cudaDeviceProp properties{};
+  cuda::measure::check(cudaGetDeviceProperties(&properties, options.device), "cudaGetDeviceProperties");
+  char bus_id[32] = {};
+  cuda::measure::check(cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, options.device), "cudaDeviceGetPCIBusId");
+
+  // PyTorch first: without it there is nothing to calibrate, and the run should say so at once.
+  std::unique_ptr<TorchSession> session;
+  try {
+    session = std::make_unique<TorchSession>(
+        TorchSessionOptions{.python = options.python, .package_dir = options.package_dir, .device = std::to_string(options.device), .pci_bus_id = bus_id});
+  } catch (const TorchUnavailable& error) {
+    std::fprintf(stderr, "kbv-calibrate --torch: no PyTorch to calibrate against: %s\n", error.what());
+    return 1;
+  }
+  const nlohmann::json& hello = session->hello();
+  calibration::Calibration run;
+  run.device_name = properties.name;
+  run.driver = cuda::driver_version();
+  run.torch_version = hello.value("torch_version", "");
+  run.torch_cuda = hello.value("torch_cuda", "");
+  run.triton_version = hello.value("triton_version", "");
+  run.python = hello.value("python", options.python);
+  run.kbv_version = KBV_VERSION;
+  run.measured_at = utc_now();
+  std::printf("kbv-calibrate --torch on %s (%s), driver %s; torch %s (CUDA %s, triton %s) in %s; SM clock for PyTorch's samples: %s\n",
+              run.device_name.c_str(), bus_id, run.driver.c_str(), run.torch_version.c_str(), run.torch_cuda.c_str(),
+              run.triton_version.empty() ? "none" : run.triton_version.c_str(), run.python.c_str(), hello.value("clock", "?").c_str());
+
+  const cuda::measure::Stream stream = cuda::measure::make_stream(cudaStreamNonBlocking);
+  ColdTimer timer(stream.get());
+  const nlohmann::json stop_rule = stop_rule_json(timer.rule());
+  std::printf("cold timer: clock source %s, default SM clock %.0f MHz, L2 flush %zu MiB; writing %s after every problem\n\n",
+              timer.clock_source().c_str(), timer.default_clock_mhz(), timer.flush_bytes() >> 20, options.out.c_str());
+
+  calibration::CalibrationFile file;
+  std::error_code missing;
+  if (std::filesystem::exists(options.out, missing)) file = calibration::load_calibration_file(options.out);
+  int entries = 0, complete = 0, without_library = 0;
+  std::vector<std::string> skipped;
+  for (const std::string& name : names) {
+    const Problem& problem = catalog.get(name);
+    for (const auto& [set, symbols] : problem.shape_sets) {
+      if (!options.shape_sets.empty() && std::find(options.shape_sets.begin(), options.shape_sets.end(), set) == options.shape_sets.end()) continue;
+      const ResolvedProblem resolved = resolve_problem(problem, set);
+      std::unique_ptr<LibraryContenders> library;
+      try {
+        library = std::make_unique<LibraryContenders>(resolved);
+        size_t free_bytes = 0, total_bytes = 0;
+        cuda::measure::check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+        if (static_cast<double>(library->buffer_bytes()) > kDeviceMemoryShare * static_cast<double>(free_bytes))
+          throw std::runtime_error("its inputs and outputs need " + std::to_string(library->buffer_bytes() >> 20) + " MiB, over " +
+                                   std::to_string(static_cast<int>(kDeviceMemoryShare * 100)) + " % of the " + std::to_string(free_bytes >> 20) +
+                                   " MiB free");
+      } catch (const std::exception& error) {
+        std::printf("%s %s: no library baseline to calibrate against: %s\n", name.c_str(), set.c_str(), error.what());
+        ++without_library;
+        continue;
+      }
+      std::map<std::string, LibraryMeasurement> measured;
+      library->allocate(stream.get());
+      for (const auto& [mode, result] : library->time(timer)) measured[mode] = {result.median_s, 0, library->describe(mode), timing_json(result), nullptr};
+      library->release();
+      const nlohmann::json request = {{"type", "measure"},
+                                      {"problem", problem_description(resolved)},
+                                      {"shape_set", set},
+                                      {"baselines", options.baselines},
+                                      {"kernelbench_dir", options.kernelbench_dir ? nlohmann::json(options.kernelbench_dir->string()) : nlohmann::json(nullptr)},
+                                      {"stop_rule", stop_rule},
+                                      {"default_clock_mhz", timer.default_clock_mhz()}};
+      nlohmann::json reply;
+      try {
+        reply = session->request(request, kMeasureTimeoutSeconds);
+      } catch (const std::exception& error) {
+        std::fprintf(stderr, "kbv-calibrate --torch: %s %s: %s; the %d entries before it are in %s\n", name.c_str(), set.c_str(), error.what(), entries,
+                     options.out.c_str());
+        return 1;
+      }
+      library->allocate(stream.get());
+      for (const auto& [mode, result] : library->time(timer)) {
+        measured[mode].after_s = result.median_s;
+        measured[mode].after = timing_json(result);
+      }
+      library.reset();
+      if (measured.begin()->second.before_s <= 0 || measured.begin()->second.after_s <= 0) {
+        std::printf("%s %s: the library baseline kept no sample (throttled throughout): not recorded\n", name.c_str(), set.c_str());
+        continue;
+      }
+      calibration::CalibrationEntry entry = make_entry(resolved, measured, reply, utc_now());
+      print_entry(entry, measured);
+      if (entry.forward == "none") skipped.push_back(name + " " + set);
+      complete += entry.ratios.size() == options.baselines.size();
+      ++entries;
+      calibration::Calibration one = run;
+      one.entries = {std::move(entry)};
+      one.measured_at = utc_now();
+      calibration::merge_calibration(file, std::move(one));
+      calibration::save_calibration_file(file, options.out);
+    }
+  }
+  std::printf("\n%d entries written to %s: %d with every baseline asked for, %zu where PyTorch had no forward%s; %d without a library baseline\n",
+              entries, options.out.c_str(), complete, skipped.size(), skipped.empty() ? "" : " (listed above with the reason)", without_library);
+  return entries > 0 ? 0 : 1;
+}
+
+}  // namespace kbv::calibrate

@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""test_validate_speedups.py — the validation bench's pieces on the CPU: kbv candidates loaded
+through the C ABI with ctypes (kbv_plugin.py) compute what PyTorch computes on the same tensors,
+a failing status raises with its name, and validate_speedups.py end to end on the host device
+reports every row and says why kbv has no derived figure there.
+
+Run: KBV_BIN=build/bin/kbv KBV_CANDIDATE_DIR=build/candidates python -m unittest bench/torch_parity/test_validate_speedups.py
+(needs torch, CPU is enough; the ctest bench_torch_parity_validate sets these)."""
+import contextlib
+import io
+import os
+import sys
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+try:
+    import torch
+except ImportError:
+    torch = None
+
+CANDIDATES = Path(os.environ.get("KBV_CANDIDATE_DIR", "build/candidates"))
+needs_torch = unittest.skipUnless(torch is not None, "torch is not installed in this Python")
+needs_candidates = unittest.skipUnless((CANDIDATES / "host" / "libhost_relu.so").is_file(), f"no host candidates in {CANDIDATES} (set KBV_CANDIDATE_DIR)")
+
+
+@needs_torch
+@needs_candidates
+class Plugin(unittest.TestCase):
+    def test_host_relu_through_the_c_abi_is_torch_relu(self):
+        from kbv_plugin import DEVICE_HOST, Plugin
+        plugin = Plugin.load(CANDIDATES / "host" / "libhost_relu.so")
+        self.assertEqual((plugin.problem, plugin.device), ("relu", DEVICE_HOST))
+        x = torch.randn(8, 16)
+        y = torch.full((8, 16), float("nan"))
+        plugin.call({"x": x}, {"y": y}, {})()
+        torch.testing.assert_close(y, torch.relu(x))
+        plugin.close()
+
+    def test_attributes_reach_the_candidate(self):
+        from kbv_plugin import Plugin
+        plugin = Plugin.load(CANDIDATES / "host" / "libhost_matmul_scale_residual.so")
+        x, w, b = torch.rand(4, 8), torch.rand(6, 8), torch.rand(6)
+        y = torch.empty(4, 6)
+        plugin.call({"x": x, "weight": w, "bias": b}, {"y": y}, {"scaling.value": 0.5})()
+        z = x @ w.T + b
+        torch.testing.assert_close(y, z * 0.5 + z)
+
+    def test_a_failing_status_raises_with_its_name(self):
+        from kbv_plugin import Plugin, PluginError
+        plugin = Plugin.load(CANDIDATES / "hostile" / "libhostile_relu_refuses.so")
+        with self.assertRaisesRegex(PluginError, "run\\(\\) returned UNSUPPORTED"):
+            plugin.call({"x": torch.rand(2, 2)}, {"y": torch.empty(2, 2)}, {})()
+
+    def test_non_float32_tensors_are_refused(self):
+        from kbv_plugin import Plugin, PluginError
+        plugin = Plugin.load(CANDIDATES / "host" / "libhost_relu.so")
+        with self.assertRaisesRegex(PluginError, "float32"):
+            plugin.call({"x": torch.rand(2, 2, dtype=torch.float64)}, {"y": torch.empty(2, 2)}, {})
+
+
+@needs_torch
+@needs_candidates
+@unittest.skipUnless(os.environ.get("KBV_BIN"), "set KBV_BIN to a kbv binary")
+class EndToEnd(unittest.TestCase):
+    def test_the_host_run_reports_each_row_and_why_there_is_no_derived_figure(self):
+        import validate_speedups
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            status = validate_speedups.main(["--kbv", os.environ["KBV_BIN"], "--candidates", str(CANDIDATES / "host"), "--device", "host",
+                                             "--problem", "relu", "--problem", "gemm_bias_gelu", "--rounds", "1"])
+        text = out.getvalue()
+        self.assertEqual(status, 1, text)  # no calibration on the host: nothing can be within 5 %
+        self.assertIn("| libhost_relu.so | relu |", text)
+        self.assertIn("| libhost_gemm_bias_gelu.so | gemm_bias_gelu |", text)
+        self.assertIn("no derived speedup: PyTorch baselines are calibrated on CUDA GPUs", text)
+        self.assertNotIn("wired wrong", text)
+        self.assertIn("0 of 2 candidate(s) within 5%", text)
+
+
+if __name__ == "__main__":
+    unittest.main()

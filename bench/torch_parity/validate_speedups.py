@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+"""validate_speedups.py — kbv's derived speedup over PyTorch eager against a direct measurement
+(issue #13: within 5 % on every problem).
+
+For every honest example candidate (libcuda_<problem>_<variant>.so), in this one process:
+  * the candidate is loaded with ctypes through kbv's C ABI (kbv_plugin.py) and called on inputs
+    drawn with torch (torch.rand × each input's scale, as kbv_torch's graph forward draws them);
+    its outputs are checked against PyTorch's (a wiring slip shows, not a tolerance verdict);
+  * the candidate and PyTorch eager with TF32 (the problem's graph in PyTorch: kbv_torch/forward.py)
+    are timed with triton.testing.do_bench (median), alternating over --rounds rounds;
+    direct = eager median / candidate median, the median over rounds.
+Then `kbv eval CANDIDATE --device cuda --json` gives kbv's derived `speedup.vs_eager_tf32`
+(interleaved library speedup × the calibration's ratio; run `kbv calibrate --torch` first, or point
+KBV_TORCH_CALIBRATION at its file). The check: |derived / direct − 1| ≤ --tolerance (0.05).
+Beside it: kbv's candidate median against do_bench's, and kbv's estimated eager time
+(`baselines.eager_tf32.estimated_median_s`) against do_bench's eager median, so a miss shows
+whether the candidate's timing or the calibration moved.
+
+--device host runs the same on the CPU with host candidates and a perf_counter median: kbv has no
+PyTorch calibration there, so every row says why there is no derived figure (kbv's tests use it).
+
+Usage (the GPU machine's python3 has torch and triton; kbv built with the CUDA device):
+  validate_speedups.py --kbv BIN/kbv --candidates DIR [--problem P]... [--rounds 3] [--tolerance 0.05]
+                       [--device cuda|host] [--shapes default|small] > table.md
+Exit status: 0 when every candidate is within the tolerance, 1 otherwise, 2 on bad usage.
+"""
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "calibrate" / "python"))
+from kbv_plugin import DEVICE_CUDA, Plugin, PluginError  # noqa: E402
+from kbv_torch.forward import description_from_kbv_problems, graph_forward  # noqa: E402
+
+# A wrong output (another function, garbage from a wiring slip) differs by O(1) of the output's RMS;
+# TF32 rounding by ~1e-3.
+AGREEMENT = 0.05
+
+
+def kbv_json(kbv, args):
+    done = subprocess.run([kbv, *args], capture_output=True, text=True)
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{") or line.startswith("[")]
+    if not lines and done.returncode != 0:
+        raise RuntimeError(f"kbv {' '.join(args)} exited {done.returncode}: {done.stderr.strip()[-500:]}")
+    return json.loads(done.stdout) if args[0] == "problems" else json.loads(lines[-1])
+
+
+def timer(torch, device):
+    """A median-milliseconds timer: triton's do_bench on CUDA, perf_counter on the host."""
+    if device == "cuda":
+        from triton.testing import do_bench
+        return lambda fn: do_bench(fn, warmup=200, rep=1000, return_mode="median")
+
+    def host(fn, reps=50):
+        times = []
+        for _ in range(reps):
+            start = time.perf_counter()
+            fn()
+            times.append((time.perf_counter() - start) * 1e3)
+        return statistics.median(times)
+    return host
+
+
+def set_tf32(torch, allowed):
+    torch.backends.cuda.matmul.allow_tf32 = allowed
+    torch.backends.cudnn.allow_tf32 = allowed
+
+
+def measure_direct(torch, plugin, described, shapes, device, rounds):
+    """(candidate ms, eager TF32 ms, direct speedup, worst output difference / RMS)."""
+    description = description_from_kbv_problems(described, shapes)
+    device = "cuda" if device == "cuda" else "cpu"  # kbv's host device is torch's cpu
+    forward = graph_forward(torch, description, device)
+    inputs = {spec["name"]: tensor.contiguous() for spec, tensor in zip(description["inputs"], forward.tensors)}
+    outputs = {spec["name"]: torch.empty(*spec["shape"], device=device) for spec in description["outputs"]}
+    stream = torch.cuda.current_stream().cuda_stream if device == "cuda" else None
+    candidate = plugin.call(inputs, outputs, described.get("attributes") or {}, stream)
+    set_tf32(torch, True)
+    with torch.no_grad():
+        candidate()
+        expected = forward.eager()
+        if device == "cuda":
+            torch.cuda.synchronize()
+        worst = 0.0
+        for (name, got), want in zip(outputs.items(), expected):
+            rms = float(want.double().pow(2).mean().sqrt()) or 1.0
+            worst = max(worst, float((got.double() - want.double()).abs().max()) / rms)
+        bench = timer(torch, device)
+        candidate_ms, eager_ms, ratios = [], [], []
+        for r in range(rounds):
+            pair = {}
+            for who in (("candidate", "eager") if r % 2 == 0 else ("eager", "candidate")):
+                pair[who] = bench(candidate if who == "candidate" else forward.eager)
+            candidate_ms.append(pair["candidate"])
+            eager_ms.append(pair["eager"])
+            ratios.append(pair["eager"] / pair["candidate"])
+    del inputs, outputs, expected, forward, candidate
+    if device == "cuda":
+        torch.cuda.empty_cache()
+    return statistics.median(candidate_ms), statistics.median(eager_ms), statistics.median(ratios), worst
+
+
+def fmt(value, spec=".4f"):
+    return format(value, spec) if isinstance(value, (int, float)) else "-"
+
+
+def parse_args(argv):
+    parser = argparse.ArgumentParser(description="kbv's derived eager speedup against do_bench in one process (issue #13).")
+    parser.add_argument("--kbv", required=True, help="the kbv binary")
+    parser.add_argument("--candidates", required=True, help="folder of honest example candidates (build/candidates/cuda)")
+    parser.add_argument("--problem", action="append", help="only this problem (repeatable)")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--tolerance", type=float, default=0.05)
+    parser.add_argument("--device", choices=("cuda", "host"), default="cuda")
+    parser.add_argument("--shapes", help="shape set (default: default on cuda, small on host)")
+    return parser.parse_args(argv)
+
+
+def main(argv=None):
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    try:
+        import torch
+    except ImportError:
+        print("validate_speedups.py: torch is not installed (fix: run with the GPU machine's python3)", file=sys.stderr)
+        return 2
+    device = args.device
+    if device == "cuda" and not torch.cuda.is_available():
+        print("validate_speedups.py: torch sees no CUDA device (fix: run on the GPU machine, or --device host)", file=sys.stderr)
+        return 2
+    shapes = args.shapes or ("default" if device == "cuda" else "small")
+    pattern = "libcuda_*.so" if device == "cuda" else "libhost_*.so"
+    candidates = sorted(Path(args.candidates).glob(pattern))
+    if not candidates:
+        print(f"validate_speedups.py: no {pattern} in {args.candidates}", file=sys.stderr)
+        return 2
+    header = ["candidate", "problem", "do_bench candidate ms", "do_bench eager TF32 ms", "direct eager/candidate", "kbv candidate ms",
+              "kbv eager TF32 ms (estimated)", "kbv vs_eager_tf32 (derived)", "derived/direct − 1", f"within {args.tolerance:.0%}"]
+    print(f"torch {torch.__version__}" + (f", {torch.cuda.get_device_name()}" if device == "cuda" else ", CPU") + f"; shapes {shapes}; "
+          f"{args.rounds} do_bench rounds per contender\n")
+    print("| " + " | ".join(header) + " |")
+    print("|" + "---|" * len(header))
+    misses, checked, notes = [], 0, []
+    for path in candidates:
+        try:
+            plugin = Plugin.load(path)
+        except (OSError, PluginError) as error:
+            print(f"| {path.name} | - | load failed: {error} |" + " |" * (len(header) - 3), flush=True)
+            misses.append(path.name)
+            continue
+        if args.problem and plugin.problem not in args.problem:
+            plugin.close()
+            continue
+        checked += 1
+        described = kbv_json(args.kbv, ["problems", plugin.problem, "--json"])
+        try:
+            cand_ms, eager_ms, direct, worst = measure_direct(torch, plugin, described, shapes, device, args.rounds)
+        except (PluginError, RuntimeError, ValueError) as error:
+            print(f"| {path.name} | {plugin.problem} | direct measurement failed: {error} |" + " |" * (len(header) - 3), flush=True)
+            misses.append(path.name)
+            plugin.close()
+            continue
+        plugin.close()
+        if worst > AGREEMENT:
+            notes.append(f"{path.name}: its outputs differ from PyTorch's by {worst:.3g} of their RMS: the ctypes call is wired wrong")
+        report = kbv_json(args.kbv, ["eval", str(path), "--device", device, "--shapes", shapes, "--json"])
+        derived = (report.get("speedup") or {}).get("vs_eager_tf32")
+        eager = (report.get("baselines") or {}).get("eager_tf32") or {}
+        kbv_candidate = ((report.get("timing") or {}).get("candidate") or {}).get("median_s")
+        off = derived / direct - 1 if isinstance(derived, (int, float)) else None
+        ok = off is not None and abs(off) <= args.tolerance and worst <= AGREEMENT
+        if not ok:
+            misses.append(path.name)
+        if derived is None:
+            notes.append(f"{path.name}: no derived speedup: {eager.get('reason') or report.get('detail')}")
+        print("| " + " | ".join([path.name, plugin.problem, fmt(cand_ms), fmt(eager_ms), fmt(direct, ".3f"),
+                                 fmt(kbv_candidate * 1e3 if kbv_candidate else None),
+                                 fmt(eager["estimated_median_s"] * 1e3 if eager.get("estimated_median_s") else None),
+                                 fmt(derived, ".3f"), fmt(off * 100 if off is not None else None, "+.1f") + (" %" if off is not None else ""),
+                                 "yes" if ok else "NO"]) + " |", flush=True)
+    print()
+    for note in notes:
+        print(f"- {note}")
+    print(f"\n{checked - len(misses)} of {checked} candidate(s) within {args.tolerance:.0%} of the direct measurement"
+          + (f"; not: {', '.join(misses)}" if misses else ""))
+    return 0 if checked and not misses else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,165 @@
+// daemon/core/calibration/derived_speedups.cpp — pick the calibration that fits, check it is not
+// stale, and scale the interleaved library speedup by its ratios.
+#include "calibration/derived_speedups.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "calibration/torch_calibration.hpp"
+
+namespace kbv::calibration {
+namespace {
+
+std::string joined(const std::set<std::string>& items) {
+  std::string text;
+  for (const std::string& item : items) text += (text.empty() ? "" : ", ") + item;
+  return text;
+}
+
+std::string recalibrate(const DerivationInputs& in) {
+  return "kbv calibrate --torch --problem " + in.problem + " --shapes " + in.shape_set;
+}
+
+}  // namespace
+
+std::string library_identity(const std::string& describe) {
+  static const std::string kProvenance = " chosen by ";
+  static const std::string kNextPart = " + ";
+  std::string out;
+  size_t at = 0;
+  while (at < describe.size()) {
+    const size_t line_end = std::min(describe.find('\n', at), describe.size());
+    std::string line = describe.substr(at, line_end - at);
+    if (const size_t from = line.find(kProvenance); from != std::string::npos) {
+      const size_t to = line.find(kNextPart, from + kProvenance.size());
+      line.erase(from, to == std::string::npos ? std::string::npos : to - from);
+    }
+    out += line;
+    if (line_end < describe.size()) out += '\n';
+    at = line_end + 1;
+  }
+  return out;
+}
+
+DerivedSpeedups derive_speedups(const DerivationInputs& in, const std::filesystem::path& file) {
+  if (in.device != "cuda")
+    return DerivedSpeedups::none("PyTorch baselines are calibrated on CUDA GPUs; on the " + in.device + " device only kbv's library baseline is timed");
+  std::error_code missing;
+  if (!std::filesystem::exists(file, missing))
+    return DerivedSpeedups::none("no PyTorch calibration at " + file.string() +
+                    " (fix: run kbv calibrate --torch on this machine, where a Python with torch and CUDA is; or point KBV_TORCH_CALIBRATION at one)");
+  CalibrationFile loaded;
+  try {
+    loaded = load_calibration_file(file);
+  } catch (const std::exception& error) {
+    return DerivedSpeedups::none(error.what());
+  }
+  std::vector<const Calibration*> fitting;
+  std::set<std::string> other_devices, other_drivers, other_torches;
+  for (const Calibration& c : loaded.calibrations) {
+    if (c.device_name != in.device_name) {
+      other_devices.insert(c.device_name);
+    } else if (c.driver != in.driver) {
+      other_drivers.insert(c.driver);
+    } else if (in.torch_version && c.torch_version != *in.torch_version) {
+      other_torches.insert(c.torch_version);
+    } else {
+      fitting.push_back(&c);
+    }
+  }
+  if (fitting.empty()) {
+    std::string reason = file.string() + " holds no calibration for this " + in.device_name + " under driver " + in.driver;
+    if (in.torch_version) reason += " with torch " + *in.torch_version + " ($KBV_TORCH_VERSION)";
+    if (!other_torches.empty()) reason += "; torch versions calibrated here: " + joined(other_torches);
+    if (!other_drivers.empty()) reason += "; it was calibrated on this GPU under driver " + joined(other_drivers) + ", not this one";
+    if (!other_devices.empty()) reason += "; GPUs it holds: " + joined(other_devices);
+    return DerivedSpeedups::none(reason + " (fix: run kbv calibrate --torch on this machine)");
+  }
+  // The newest calibration that fits: ISO 8601 UTC times sort as text.
+  const Calibration& chosen =
+      **std::max_element(fitting.begin(), fitting.end(), [](const Calibration* a, const Calibration* b) { return a->measured_at < b->measured_at; });
+  const CalibrationEntry* entry = chosen.find(in.problem, in.shape_set);
+  if (!entry)
+    return DerivedSpeedups::none("the calibration of torch " + chosen.torch_version + " in " + file.string() + " has no entry for problem " + in.problem +
+                    " at shapes " + in.shape_set + " (fix: " + recalibrate(in) + ")");
+
+  DerivedSpeedups out;
+  out.calibration = {{"file", file.string()},
+                     {"device_name", chosen.device_name},
+                     {"driver", chosen.driver},
+                     {"torch_version", chosen.torch_version},
+                     {"torch_cuda", chosen.torch_cuda},
+                     {"triton_version", chosen.triton_version},
+                     {"measured_at", entry->measured_at},
+                     {"forward", entry->forward}};
+  std::string stale;
+  if (entry->spec_sha256 != in.spec_sha256) {
+    stale = "problem " + in.problem + "'s graph or shapes changed since it was calibrated (spec hash " + entry->spec_sha256.substr(0, 12) +
+            " then, " + in.spec_sha256.substr(0, 12) + " now; fix: " + recalibrate(in) + ")";
+  }
+  for (const TorchBaseline& baseline : torch_baselines()) {
+    DerivedBaseline& derived = out.baselines[std::string(baseline.name)];
+    const std::string name(baseline.name), mode(baseline.library_mode);
+    if (!stale.empty()) {
+      derived.reason = stale;
+      continue;
+    }
+    const auto library = entry->library.find(mode);
+    const auto now = in.library_describe.find(mode);
+    if (library != entry->library.end() && now != in.library_describe.end() && library_identity(library->second.describe) != library_identity(now->second)) {
+      derived.reason = "kbv's library " + mode + " baseline for " + in.problem + " is not the one calibrated (then: " + library->second.describe +
+                       "; now: " + now->second + "; fix: " + recalibrate(in) + ")";
+      continue;
+    }
+    const auto ratio = entry->ratios.find(name);
+    if (ratio == entry->ratios.end()) {
+      const auto why = entry->errors.find(name);
+      derived.reason = "the calibration has no " + name + " figure for " + in.problem + " at shapes " + in.shape_set + ": " +
+                       (why != entry->errors.end() ? why->second : "not measured");
+      continue;
+    }
+    derived.ratio = ratio->second;
+    const auto median = in.library_median_s.find(mode);
+    if (median == in.library_median_s.end() || !in.candidate_median_s || *in.candidate_median_s <= 0) {
+      derived.reason = "no interleaved timing of the candidate and the library " + mode + " baseline in this evaluation";
+      continue;
+    }
+    derived.estimated_median_s = median->second * ratio->second;
+    derived.speedup = median->second / *in.candidate_median_s * ratio->second;
+  }
+  return out;
+}
+
+DerivedSpeedups DerivedSpeedups::none(const std::string& reason) {
+  DerivedSpeedups out;
+  out.calibration = nullptr;
+  for (const TorchBaseline& baseline : torch_baselines()) out.baselines[std::string(baseline.name)].reason = reason;
+  return out;
+}
+
+nlohmann::json DerivedSpeedups::to_json() const {
+  nlohmann::json out = {{"calibration", calibration}};
+  for (const TorchBaseline& baseline : torch_baselines()) {
+    const auto found = baselines.find(std::string(baseline.name));
+    DerivedBaseline derived;
+    derived.reason = "not derived";
+    if (found != baselines.end()) derived = found->second;
+    auto number = [](const std::optional<double>& value) { return value ? nlohmann::json(*value) : nlohmann::json(nullptr); };
+    out[std::string(baseline.name)] = {{"speedup", number(derived.speedup)},
+                                       {"ratio_to_library", number(derived.ratio)},
+                                       {"library", baseline.library_mode},
+                                       {"estimated_median_s", number(derived.estimated_median_s)},
+                                       {"reason", derived.reason.empty() ? nlohmann::json(nullptr) : nlohmann::json(derived.reason)}};
+  }
+  return out;
+}
+
+void DerivedSpeedups::add_speedups(nlohmann::json& speedup) const {
+  for (const TorchBaseline& baseline : torch_baselines()) {
+    const auto found = baselines.find(std::string(baseline.name));
+    speedup["vs_" + std::string(baseline.name)] =
+        found != baselines.end() && found->second.speedup ? nlohmann::json(*found->second.speedup) : nlohmann::json(nullptr);
+  }
+}
+
+}  // namespace kbv::calibration

@@ -1,0 +1,82 @@
+// calibration/torch_calibration.hpp — the PyTorch calibration file: for one GPU model, driver and
+// torch version, per problem and shape set, how long PyTorch's forward takes (eager TF32, eager
+// FP32, torch.compile) relative to kbv's library baseline timed in the same run. `kbv calibrate
+// --torch` writes it; every evaluation reads it to derive speedups over PyTorch without running
+// PyTorch (derived_speedups.hpp). docs/torch-calibration.md documents every field.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace kbv::calibration {
+
+// A PyTorch baseline and the library math mode it is measured against: the mode that runs the
+// same math, so the ratio between the two holds across the power states a GPU passes through.
+struct TorchBaseline {
+  std::string_view name;          // the speedup's key is "vs_" + name
+  std::string_view library_mode;  // "tf32" or "fp32"
+  std::string_view words;         // for reports
+};
+// eager_tf32, eager_fp32, compiled_tf32, in the order reports list them.
+const std::vector<TorchBaseline>& torch_baselines();
+
+inline constexpr std::string_view kCalibrationFormat = "kbv.torch_calibration";
+inline constexpr int kCalibrationVersion = 1;
+
+// A file that cannot be used; what() names the file, the field and the fix.
+class CalibrationFileError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct LibraryTime {
+  double median_s = 0;  // the mean of the medians before and after PyTorch's measurement
+  std::string describe;  // what ran each node (CudaBaseline::describe()) when it was timed
+};
+
+struct CalibrationEntry {
+  std::string problem, shape_set;
+  std::string spec_sha256;  // problem_fingerprint() of the problem at this shape set
+  std::string measured_at;  // ISO 8601 UTC
+  std::string forward;      // which PyTorch forward ran: "graph" or "kernelbench:level<L>/<file>"
+  std::map<std::string, LibraryTime> library;  // by math mode
+  std::map<std::string, double> ratios;        // baseline name -> its median / the library's
+  std::map<std::string, std::string> errors;   // baseline name -> why it has no ratio
+  nlohmann::json evidence = nlohmann::json::object();  // every figure behind the ratios, kept as written
+};
+
+struct Calibration {
+  std::string device_name, driver, torch_version;
+  std::string torch_cuda, triton_version, python, kbv_version;  // recorded, not matched
+  std::string measured_at;  // the latest entry's
+  std::vector<CalibrationEntry> entries;
+  const CalibrationEntry* find(const std::string& problem, const std::string& shape_set) const;
+};
+
+struct CalibrationFile {
+  std::vector<Calibration> calibrations;
+};
+
+// $KBV_TORCH_CALIBRATION, else torch-baselines.json in kbv's state directory, beside the
+// ceilings (`kbv calibrate --torch` writes it there).
+std::filesystem::path default_torch_calibration_path();
+
+// Throws CalibrationFileError naming `file` and the field.
+CalibrationFile calibration_from_json(const nlohmann::json& json, const std::string& file);
+CalibrationFile load_calibration_file(const std::filesystem::path& path);
+nlohmann::json to_json(const CalibrationFile& file);
+// Writes a temporary file beside `path` and renames it over `path`: a reader never sees half.
+void save_calibration_file(const CalibrationFile& file, const std::filesystem::path& path);
+
+// Adds a run's entries to the calibration of the same GPU, driver and torch version (replacing
+// entries of the same problem and shape set), or appends the run as a new calibration.
+void merge_calibration(CalibrationFile& file, Calibration run);
+
+}  // namespace kbv::calibration

@@ -1,0 +1,120 @@
+// tests/calibration/calibration_file_test.cpp — the PyTorch calibration file: read back what was
+// written, bad files named by file and field, runs merged by GPU, driver and torch version, and
+// the default path.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "calibration/torch_calibration.hpp"
+
+namespace kbv::calibration {
+namespace {
+
+const std::filesystem::path kRecorded = std::filesystem::path(KBV_TEST_CALIBRATION_DATA) / "h200_torch_2.11.json";
+
+Calibration one_run(const std::string& torch, const std::string& problem, double ratio, const std::string& when) {
+  Calibration run;
+  run.device_name = "NVIDIA H200";
+  run.driver = "580.65.06 (CUDA 13.0)";
+  run.torch_version = torch;
+  run.measured_at = when;
+  CalibrationEntry entry;
+  entry.problem = problem;
+  entry.shape_set = "default";
+  entry.spec_sha256 = "abc";
+  entry.measured_at = when;
+  entry.forward = "graph";
+  entry.library["tf32"] = {1e-3, "x: kbv\n"};
+  entry.ratios["eager_tf32"] = ratio;
+  entry.errors["compiled_tf32"] = "not asked for in this run";
+  run.entries.push_back(entry);
+  return run;
+}
+
+std::string error_of(const nlohmann::json& json) {
+  try {
+    (void)calibration_from_json(json, "cal.json");
+  } catch (const CalibrationFileError& error) {
+    return error.what();
+  }
+  return "";
+}
+
+TEST(CalibrationFile, TheRecordedFileLoadsAndRoundTrips) {
+  const CalibrationFile file = load_calibration_file(kRecorded);
+  ASSERT_EQ(file.calibrations.size(), 3u);
+  const Calibration& h200 = file.calibrations[1];
+  EXPECT_EQ(h200.torch_version, "2.11.0+cu130");
+  const CalibrationEntry* layernorm = h200.find("layernorm", "default");
+  ASSERT_NE(layernorm, nullptr);
+  EXPECT_NEAR(layernorm->ratios.at("eager_tf32"), 8.33 / 0.255, 1e-9);
+  EXPECT_EQ(h200.find("layernorm", "small"), nullptr);
+  EXPECT_EQ(to_json(calibration_from_json(to_json(file), "again")), to_json(file));
+}
+
+TEST(CalibrationFile, BadFieldsAreNamedWithTheFix) {
+  nlohmann::json good = to_json(load_calibration_file(kRecorded));
+  EXPECT_EQ(error_of(good), "");
+  nlohmann::json bad = good;
+  bad["format"] = "kbv.ceilings";
+  EXPECT_NE(error_of(bad).find("cal.json: field 'format'"), std::string::npos) << error_of(bad);
+  bad = good;
+  bad["version"] = 2;
+  EXPECT_NE(error_of(bad).find("this kbv reads version 1"), std::string::npos);
+  bad = good;
+  bad["calibrations"][1]["entries"][0]["ratios"]["eager_tf32"] = -1;
+  EXPECT_NE(error_of(bad).find("field 'calibrations[1].entries[0].ratios.eager_tf32': expected a positive number (fix: rerun kbv calibrate --torch)"),
+            std::string::npos)
+      << error_of(bad);
+  bad = good;
+  bad["calibrations"][1]["entries"][0]["ratios"]["eager_bf16"] = 1.0;
+  EXPECT_NE(error_of(bad).find("not a PyTorch baseline kbv knows"), std::string::npos);
+  bad = good;
+  bad["calibrations"][1]["entries"][0]["library"].erase("fp32");
+  EXPECT_NE(error_of(bad).find("library.fp32': missing: ratio eager_fp32 is relative to it"), std::string::npos) << error_of(bad);
+  bad = good;
+  bad["calibrations"][0].erase("torch_version");
+  EXPECT_NE(error_of(bad).find("'calibrations[0].torch_version': missing"), std::string::npos);
+}
+
+TEST(CalibrationFile, ARunMergesIntoItsGpuDriverAndTorchVersion) {
+  CalibrationFile file;
+  merge_calibration(file, one_run("2.11", "relu", 1.0, "2026-12-01T10:00:00Z"));
+  merge_calibration(file, one_run("2.11", "gelu", 2.0, "2026-12-01T11:00:00Z"));
+  merge_calibration(file, one_run("2.11", "relu", 1.5, "2026-12-01T12:00:00Z"));  // replaces relu
+  merge_calibration(file, one_run("2.10", "relu", 3.0, "2026-11-01T10:00:00Z"));  // another torch: its own calibration
+  ASSERT_EQ(file.calibrations.size(), 2u);
+  const Calibration& newer = file.calibrations[0];
+  ASSERT_EQ(newer.entries.size(), 2u);
+  EXPECT_DOUBLE_EQ(newer.find("relu", "default")->ratios.at("eager_tf32"), 1.5);
+  EXPECT_DOUBLE_EQ(newer.find("gelu", "default")->ratios.at("eager_tf32"), 2.0);
+  EXPECT_EQ(newer.measured_at, "2026-12-01T12:00:00Z");
+  EXPECT_DOUBLE_EQ(file.calibrations[1].find("relu", "default")->ratios.at("eager_tf32"), 3.0);
+}
+
+TEST(CalibrationFile, SavingReplacesTheFileWhole) {
+  const std::filesystem::path path = std::filesystem::temp_directory_path() / ("kbv-calibration-" + std::to_string(::getpid()) + ".json");
+  CalibrationFile file;
+  merge_calibration(file, one_run("2.11", "relu", 1.25, "2026-12-01T10:00:00Z"));
+  save_calibration_file(file, path);
+  const CalibrationFile read = load_calibration_file(path);
+  EXPECT_EQ(to_json(read), to_json(file));
+  EXPECT_EQ(read.calibrations[0].entries[0].errors.at("compiled_tf32"), "not asked for in this run");
+  for (const auto& entry : std::filesystem::directory_iterator(path.parent_path()))
+    EXPECT_EQ(entry.path().string().find(path.string() + ".tmp"), std::string::npos) << "temporary left behind: " << entry.path();
+  std::filesystem::remove(path);
+  EXPECT_THROW(save_calibration_file(file, "/nonexistent/dir/torch-baselines.json"), std::runtime_error);
+}
+
+TEST(CalibrationFile, TheDefaultPathIsTheEnvironmentsOrTheStateDirectorys) {
+  ::setenv("KBV_TORCH_CALIBRATION", "/tmp/elsewhere.json", 1);
+  EXPECT_EQ(default_torch_calibration_path(), "/tmp/elsewhere.json");
+  ::unsetenv("KBV_TORCH_CALIBRATION");
+  ::setenv("XDG_STATE_HOME", "/tmp/state", 1);
+  EXPECT_EQ(default_torch_calibration_path(), "/tmp/state/kbv/torch-baselines.json");
+}
+
+}  // namespace
+}  // namespace kbv::calibration

@@ -1,0 +1,188 @@
+// tests/calibration/derived_speedups_test.cpp — speedups over PyTorch derived from a recorded H200
+// calibration (data/h200_torch_2.11.json: torch 2.11 and 2.10 on an H200, and an A100), and
+// every way a calibration can be missing or stale leaving them null with the reason.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "calibration/derived_speedups.hpp"
+#include "calibration/torch_calibration.hpp"
+
+namespace kbv::calibration {
+namespace {
+
+const std::filesystem::path kRecorded = std::filesystem::path(KBV_TEST_CALIBRATION_DATA) / "h200_torch_2.11.json";
+
+// An H200 evaluation of layernorm at its default shapes whose candidate ran 0.2 ms against the
+// library's 0.26 ms (TF32) and 0.25 ms (FP32), interleaved.
+DerivationInputs layernorm_on_h200() {
+  DerivationInputs in;
+  in.device = "cuda";
+  in.device_name = "NVIDIA H200";
+  in.driver = "580.65.06 (CUDA 13.0)";
+  in.problem = "layernorm";
+  in.shape_set = "default";
+  in.spec_sha256 = "recorded-layernorm-0123456789abcdef";
+  in.library_describe = {{"tf32", "layernorm node: kbv library tf32\n"}, {"fp32", "layernorm node: kbv library fp32\n"}};
+  in.library_median_s = {{"tf32", 0.26e-3}, {"fp32", 0.25e-3}};
+  in.candidate_median_s = 0.2e-3;
+  return in;
+}
+
+void expect_all_null(const DerivedSpeedups& derived, const std::string& reason_part) {
+  ASSERT_EQ(derived.baselines.size(), torch_baselines().size());
+  for (const auto& [name, baseline] : derived.baselines) {
+    EXPECT_FALSE(baseline.speedup) << name;
+    EXPECT_NE(baseline.reason.find(reason_part), std::string::npos) << name << ": " << baseline.reason;
+  }
+  nlohmann::json speedup = nlohmann::json::object();
+  derived.add_speedups(speedup);
+  for (const auto& baseline : torch_baselines()) EXPECT_TRUE(speedup.at("vs_" + std::string(baseline.name)).is_null());
+}
+
+TEST(DerivedSpeedups, ScaleTheInterleavedLibrarySpeedupByTheNewestFittingCalibration) {
+  const DerivedSpeedups derived = derive_speedups(layernorm_on_h200(), kRecorded);
+  ASSERT_TRUE(derived.calibration.is_object());
+  EXPECT_EQ(derived.calibration["torch_version"], "2.11.0+cu130");  // newer than the 2.10 calibration on the same GPU and driver
+  EXPECT_EQ(derived.calibration["file"], kRecorded.string());
+  EXPECT_EQ(derived.calibration["measured_at"], "2026-12-01T10:00:00Z");
+  const DerivedBaseline& eager = derived.baselines.at("eager_tf32");
+  ASSERT_TRUE(eager.speedup) << eager.reason;
+  // (0.26 / 0.2) × (8.33 / 0.255): eager TF32 LayerNorm is 32.7× the library's time on the H200.
+  EXPECT_NEAR(*eager.speedup, 0.26 / 0.2 * (8.33 / 0.255), 1e-9);
+  EXPECT_NEAR(*eager.ratio, 8.33 / 0.255, 1e-9);
+  EXPECT_NEAR(*eager.estimated_median_s, 0.26e-3 * 8.33 / 0.255, 1e-12);
+  EXPECT_TRUE(eager.reason.empty());
+  // eager FP32 is relative to the FP32 library baseline, compile to the TF32 one.
+  EXPECT_NEAR(*derived.baselines.at("eager_fp32").speedup, 0.25 / 0.2 * (8.33 / 0.255), 1e-9);
+  EXPECT_NEAR(*derived.baselines.at("compiled_tf32").speedup, 0.26 / 0.2 * (0.318 / 0.255), 1e-9);
+  nlohmann::json speedup = nlohmann::json::object();
+  derived.add_speedups(speedup);
+  EXPECT_NEAR(speedup["vs_eager_tf32"].get<double>(), *eager.speedup, 1e-12);
+  const nlohmann::json report = derived.to_json();
+  EXPECT_EQ(report["eager_tf32"]["library"], "tf32");
+  EXPECT_TRUE(report["eager_tf32"]["reason"].is_null());
+  EXPECT_EQ(report["eager_fp32"]["library"], "fp32");
+}
+
+TEST(DerivedSpeedups, AWantedTorchVersionPicksItsCalibrationOrSaysWhichExist) {
+  DerivationInputs in = layernorm_on_h200();
+  in.torch_version = "2.10.0+cu128";
+  const DerivedSpeedups older = derive_speedups(in, kRecorded);
+  ASSERT_TRUE(older.baselines.at("eager_tf32").speedup) << older.baselines.at("eager_tf32").reason;
+  EXPECT_NEAR(*older.baselines.at("eager_tf32").ratio, 9.0 / 0.255, 1e-9);
+  in.torch_version = "2.12.0";
+  const DerivedSpeedups none = derive_speedups(in, kRecorded);
+  EXPECT_TRUE(none.calibration.is_null());
+  expect_all_null(none, "with torch 2.12.0");
+  expect_all_null(none, "2.10.0+cu128, 2.11.0+cu130");
+}
+
+TEST(DerivedSpeedups, TheHostDeviceHasOnlyTheLibraryBaseline) {
+  DerivationInputs in = layernorm_on_h200();
+  in.device = "host";
+  expect_all_null(derive_speedups(in, kRecorded), "calibrated on CUDA GPUs");
+}
+
+TEST(DerivedSpeedups, NoFileNamesThePathAndTheFix) {
+  const DerivedSpeedups derived = derive_speedups(layernorm_on_h200(), "/nonexistent/torch-baselines.json");
+  EXPECT_TRUE(derived.calibration.is_null());
+  expect_all_null(derived, "no PyTorch calibration at /nonexistent/torch-baselines.json");
+  expect_all_null(derived, "kbv calibrate --torch");
+}
+
+TEST(DerivedSpeedups, AnotherGpuOrDriverIsNeverUsed) {
+  DerivationInputs in = layernorm_on_h200();
+  in.device_name = "NVIDIA H100 80GB HBM3";
+  const DerivedSpeedups other_gpu = derive_speedups(in, kRecorded);
+  expect_all_null(other_gpu, "no calibration for this NVIDIA H100 80GB HBM3");
+  expect_all_null(other_gpu, "GPUs it holds: NVIDIA A100-SXM4-80GB, NVIDIA H200");
+  in = layernorm_on_h200();
+  in.driver = "590.10.01 (CUDA 13.1)";
+  expect_all_null(derive_speedups(in, kRecorded), "under driver 580.65.06 (CUDA 13.0), not this one");
+}
+
+TEST(DerivedSpeedups, AProblemOrShapeSetNotCalibratedSaysHowToCalibrateIt) {
+  DerivationInputs in = layernorm_on_h200();
+  in.problem = "conv2d";
+  expect_all_null(derive_speedups(in, kRecorded), "no entry for problem conv2d at shapes default (fix: kbv calibrate --torch --problem conv2d --shapes default)");
+  in = layernorm_on_h200();
+  in.shape_set = "small";
+  expect_all_null(derive_speedups(in, kRecorded), "at shapes small");
+}
+
+TEST(DerivedSpeedups, ASpecThatChangedSinceCalibrationIsStale) {
+  DerivationInputs in = layernorm_on_h200();
+  in.spec_sha256 = "0000000000000000000000000000000000000000000000000000000000000000";
+  const DerivedSpeedups derived = derive_speedups(in, kRecorded);
+  EXPECT_TRUE(derived.calibration.is_object());  // which calibration was looked at stays visible
+  expect_all_null(derived, "graph or shapes changed since it was calibrated");
+}
+
+TEST(DerivedSpeedups, ALibraryBaselineThatChangedStalesOnlyTheBaselinesMeasuredAgainstIt) {
+  DerivationInputs in = layernorm_on_h200();
+  in.library_describe["tf32"] = "layernorm node: a fused kernel\n";
+  const DerivedSpeedups derived = derive_speedups(in, kRecorded);
+  EXPECT_FALSE(derived.baselines.at("eager_tf32").speedup);
+  EXPECT_FALSE(derived.baselines.at("compiled_tf32").speedup);
+  EXPECT_NE(derived.baselines.at("eager_tf32").reason.find("library tf32 baseline for layernorm is not the one calibrated"), std::string::npos);
+  EXPECT_TRUE(derived.baselines.at("eager_fp32").speedup) << derived.baselines.at("eager_fp32").reason;
+}
+
+TEST(DerivedSpeedups, HowAConvAlgorithmWasChosenIsNotAChangeOfLibrary) {
+  const std::string found = "conv (conv2d): cudnnConvolutionForward algo=IMPLICIT_PRECOMP_GEMM math=TENSOR_OP workspace=0B stride=1 "
+                            "chosen by cudnnFind (0.61 s) + kbv channel-bias add kernel\nrelu (relu): kbv float4 kernel\n";
+  const std::string cached = "conv (conv2d): cudnnConvolutionForward algo=IMPLICIT_PRECOMP_GEMM math=TENSOR_OP workspace=0B stride=1 "
+                             "chosen by cached cudnnFind choice (/tmp/run1/cudnn-conv-algorithms.json) + kbv channel-bias add kernel\n"
+                             "relu (relu): kbv float4 kernel\n";
+  EXPECT_EQ(library_identity(found), library_identity(cached));
+  EXPECT_EQ(library_identity("conv: algo=GEMM chosen by cudnnFind"), "conv: algo=GEMM");
+  const std::string other = "conv (conv2d): cudnnConvolutionForward algo=WINOGRAD math=TENSOR_OP workspace=0B stride=1 chosen by cudnnFind\n";
+  EXPECT_NE(library_identity(found), library_identity(other));
+
+  DerivationInputs in = layernorm_on_h200();
+  in.library_describe["tf32"] = "layernorm node: kbv library tf32 chosen by the algorithm cache\n";
+  EXPECT_TRUE(derive_speedups(in, kRecorded).baselines.at("eager_tf32").speedup);
+}
+
+TEST(DerivedSpeedups, ABaselineThatFailedInTheCalibrationCarriesItsError) {
+  DerivationInputs in = layernorm_on_h200();
+  in.problem = "softmax";
+  in.spec_sha256 = "recorded-softmax-0123456789abcdef";
+  in.library_describe = {{"tf32", "softmax node: kbv library tf32\n"}, {"fp32", "softmax node: kbv library fp32\n"}};
+  const DerivedSpeedups derived = derive_speedups(in, kRecorded);
+  EXPECT_TRUE(derived.baselines.at("eager_tf32").speedup);
+  EXPECT_FALSE(derived.baselines.at("compiled_tf32").speedup);
+  EXPECT_NE(derived.baselines.at("compiled_tf32").reason.find("BackendCompilerFailed: recorded for the test"), std::string::npos);
+}
+
+TEST(DerivedSpeedups, WithoutInterleavedTimingTheRatioIsShownButNoSpeedup) {
+  DerivationInputs in = layernorm_on_h200();
+  in.candidate_median_s.reset();
+  const DerivedSpeedups derived = derive_speedups(in, kRecorded);
+  const DerivedBaseline& eager = derived.baselines.at("eager_tf32");
+  EXPECT_FALSE(eager.speedup);
+  EXPECT_TRUE(eager.ratio);
+  EXPECT_NE(eager.reason.find("no interleaved timing"), std::string::npos);
+}
+
+TEST(DerivedSpeedups, AnUnreadableFileIsAReasonNeverAnException) {
+  const std::filesystem::path bad = std::filesystem::temp_directory_path() / ("kbv-calibration-bad-" + std::to_string(::getpid()) + ".json");
+  std::ofstream(bad) << R"({"format": "kbv.torch_calibration", "version": 1, "calibrations": [{"device_name": "NVIDIA H200"}]})";
+  const DerivedSpeedups derived = derive_speedups(layernorm_on_h200(), bad);
+  expect_all_null(derived, bad.string() + ": field 'calibrations[0].driver': missing (fix: rerun kbv calibrate --torch)");
+  std::ofstream(bad) << "{ not json";
+  expect_all_null(derive_speedups(layernorm_on_h200(), bad), "not valid JSON");
+  std::filesystem::remove(bad);
+}
+
+TEST(DerivedSpeedups, NoneGivesEveryBaselineTheSameReason) {
+  const nlohmann::json report = DerivedSpeedups::none("not timed (--no-timing)").to_json();
+  EXPECT_TRUE(report["calibration"].is_null());
+  for (const auto& baseline : torch_baselines()) EXPECT_EQ(report[std::string(baseline.name)]["reason"], "not timed (--no-timing)");
+}
+
+}  // namespace
+}  // namespace kbv::calibration
