@@ -46,10 +46,10 @@ using namespace kbv::cuda;
 
 // 1 GiB: ≥ 16× the largest L2 (H200: 60 MiB), so the copy streams from and to DRAM.
 constexpr size_t kCopyBytes = size_t{1} << 30;
-// 8192³: large enough for cuBLAS to reach its peak rate on Hopper (FIELD-NOTES §4 lists
+// 8192³: large enough for cuBLAS to reach its peak rate on Hopper (docs/measurement.md, Baselines lists
 // PyTorch at 3.05 ms TF32 / 21.58 ms fp32 for this size on an H200).
 constexpr int kGemmSize = 8192;
-// PyTorch's cuBLAS workspace on sm90 (FIELD-NOTES §4).
+// PyTorch's cuBLAS workspace on sm90 (docs/measurement.md, Baselines).
 constexpr size_t kBlasWorkspaceBytes = size_t{32} << 20;
 
 std::string utc_now() {
@@ -224,7 +224,7 @@ int main(int argc, char** argv) {
     ceilings.measured_at = utc_now();
     save_ceilings(ceilings, out);
     std::printf("wrote %s:\n%s\n", out.c_str(), to_json(ceilings).dump(2).c_str());
-    std::printf("reference (FIELD-NOTES §4, PyTorch eager on an H200): device copy 4.27 TB/s; "
+    std::printf("reference (docs/measurement.md, Baselines, PyTorch eager on an H200): device copy 4.27 TB/s; "
                 "matmul 8192^3 3.05 ms TF32 (%.0f TFLOP/s), 21.58 ms FP32 (%.1f TFLOP/s)\n",
                 2.0 * 8192.0 * 8192 * 8192 / 3.05e-3 / 1e12,
                 2.0 * 8192.0 * 8192 * 8192 / 21.58e-3 / 1e12);

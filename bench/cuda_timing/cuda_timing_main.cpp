@@ -1,7 +1,7 @@
 // bench/cuda_timing/cuda_timing_main.cpp — kbv_bench_cuda_timing [--problems DIR]
 //     [--only NAME]... [--skip-problems]
 //
-// Prints, for the lead to check against FIELD-NOTES §2 and §4:
+// Prints, for the lead to check against docs/measurement.md, Timing and Baselines:
 //   1. noise (IQR/median and relative stdev) of the cold timer on globaltimer spin kernels of
 //      100 µs to 10 ms;
 //   2. kbv's median for cuBLAS SGEMM 4096³ in TF32 (and FP32), next to PyTorch's;
@@ -44,7 +44,7 @@ constexpr size_t kMaxInputSets = 4;
 // Share of the free device memory the rotated input sets may take.
 constexpr double kInputMemoryShare = 0.5;
 
-// PyTorch 2.11 eager on an H200, median (FIELD-NOTES §4), where the shape matches a problem's
+// PyTorch 2.11 eager on an H200, median (docs/measurement.md, Baselines), where the shape matches a problem's
 // default: {tf32 s, fp32 s}; memory-bound ops are the same in both modes.
 const std::map<std::string, std::pair<double, double>> kPytorchReference = {
     {"matmul_square", {0.376e-3, 2.675e-3}},
@@ -151,7 +151,7 @@ void time_problem(const ResolvedProblem& problem, ColdTimer& timer) {
               t > 0 ? f / t : 0, t > 0 ? problem.compulsory_bytes / t / 1e12 : 0,
               t > 0 ? problem.flops / t / 1e12 : 0);
   if (auto it = kPytorchReference.find(problem.problem.name); it != kPytorchReference.end())
-    std::printf("  PyTorch eager H200 (FIELD-NOTES §4): tf32 %.4f ms, fp32 %.4f ms\n",
+    std::printf("  PyTorch eager H200 (docs/measurement.md, Baselines): tf32 %.4f ms, fp32 %.4f ms\n",
                 it->second.first * 1e3, it->second.second * 1e3);
 }
 

@@ -38,10 +38,10 @@ SandboxPolicy validated_policy(const SandboxPolicy& policy) {
   if (policy.allow_cuda_devices) {
     if (policy.max_open_files && *policy.max_open_files < kCudaMinOpenFiles)
       throw_invalid_policy("max_open_files " + std::to_string(*policy.max_open_files) + " < " +
-                           std::to_string(kCudaMinOpenFiles) + ": CUDA fails below it (FIELD-NOTES §5)");
+                           std::to_string(kCudaMinOpenFiles) + ": CUDA fails below it (docs/sandbox.md, What CUDA tolerates)");
     if (policy.max_address_space_bytes && *policy.max_address_space_bytes < kCudaMinAddressSpaceBytes)
       throw_invalid_policy("max_address_space_bytes " + std::to_string(*policy.max_address_space_bytes) +
-                           " < 64 GiB: CUDA fails below it (FIELD-NOTES §5); bound memory with memory_limit_bytes");
+                           " < 64 GiB: CUDA fails below it (docs/sandbox.md, What CUDA tolerates); bound memory with memory_limit_bytes");
   }
   if (policy.violation_fd >= 0 && ::fcntl(policy.violation_fd, F_GETFD) < 0)
     throw_invalid_policy("violation_fd " + std::to_string(policy.violation_fd) + " is not open");

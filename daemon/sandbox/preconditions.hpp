@@ -10,7 +10,7 @@ namespace kbv::sandbox {
 
 // The policy with scratch, read_only and forbidden paths resolved (symlinks followed) and
 // checked: scratch an existing directory; nothing forbidden inside scratch or above a
-// readable path; CUDA's minimum limits (FIELD-NOTES §5) kept; violation_fd open.
+// readable path; CUDA's minimum limits (docs/sandbox.md, What CUDA tolerates) kept; violation_fd open.
 // Throws std::system_error(errc::invalid_argument) naming the field.
 SandboxPolicy validated_policy(const SandboxPolicy& policy);
 

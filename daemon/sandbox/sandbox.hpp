@@ -33,16 +33,16 @@
 
 namespace kbv::sandbox {
 
-// FIELD-NOTES §5 (measured on the H200): RLIMIT_NOFILE = 32 breaks CUDA, 64 works.
+// docs/sandbox.md, What CUDA tolerates (measured on the H200): RLIMIT_NOFILE = 32 breaks CUDA, 64 works.
 constexpr std::uint64_t kCudaMinOpenFiles = 64;
-// FIELD-NOTES §5: RLIMIT_AS = 4 GB breaks CUDA, 64 GB works (bound memory with the cgroup).
+// docs/sandbox.md, What CUDA tolerates: RLIMIT_AS = 4 GB breaks CUDA, 64 GB works (bound memory with the cgroup).
 constexpr std::uint64_t kCudaMinAddressSpaceBytes = 64ull << 30;
 
 // Defaults for the worker. Each is a backstop, not a measurement bound:
 // 1024 fds: CUDA opens several per device plus its libraries, well above the 64 minimum.
 constexpr std::uint64_t kDefaultOpenFiles = 1024;
 // 15 min of CPU: CUDA spin-waits burn host CPU for the whole timed run (≤ 15 s per
-// measurement, FIELD-NOTES §2) over many families, trials and interleaved samples.
+// measurement, docs/measurement.md, Timing) over many families, trials and interleaved samples.
 constexpr std::uint64_t kDefaultCpuSeconds = 900;
 // 1 GiB per file: scratch is for a JIT cache, not for data (pattern 11: no cache on disk).
 constexpr std::uint64_t kDefaultFileSizeBytes = 1ull << 30;

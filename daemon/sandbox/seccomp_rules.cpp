@@ -1,4 +1,4 @@
-// sandbox/seccomp_rules.cpp — the denial table (FIELD-NOTES §5 lists what CUDA tolerates:
+// sandbox/seccomp_rules.cpp — the denial table (docs/sandbox.md, What CUDA tolerates lists what CUDA tolerates:
 // AF_UNIX sockets must stay; ptrace, mount, unshare, setns, bpf, perf_event_open, keyctl,
 // kexec and module loading may go).
 //

@@ -19,7 +19,7 @@ const char* const kSystemPaths[] = {
     "/sys/devices/system/node",         // NUMA nodes
 };
 
-// What the CUDA driver reads besides its device nodes (FIELD-NOTES §5 kept /sys whole).
+// What the CUDA driver reads besides its device nodes (docs/sandbox.md, What CUDA tolerates kept /sys whole).
 const char* const kCudaPaths[] = {
     "/proc/driver/nvidia",  // params (device file modes), gpus/*, capabilities (MIG)
     "/proc/devices",        // nvidia-uvm's major number

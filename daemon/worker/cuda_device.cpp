@@ -21,10 +21,10 @@
 namespace kbv::worker {
 namespace {
 
-// NVBench and FIELD-NOTES §2: overwrite at least twice the L2 before a cold sample.
+// NVBench; docs/measurement.md, Timing: overwrite at least twice the L2 before a cold sample.
 constexpr int kFlushMultipleOfL2 = 2;
 // Kernel names (as CUPTI reports them, mangled) that belong to NVIDIA's compute libraries:
-// a candidate that launches them calls a library (FIELD-NOTES §1 pattern 17, non-gating).
+// a candidate that launches them calls a library (docs/threat-model.md, pattern 17, non-gating).
 constexpr const char* kLibraryKernelMarkers[] = {"cublas", "cudnn", "cutlass", "xmma", "gemmk", "cutensor", "nvjet"};
 // At most this many distinct kernel names travel back per call (a candidate could launch
 // thousands to bloat the message).

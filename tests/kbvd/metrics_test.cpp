@@ -1,4 +1,4 @@
-// Tests of kbvd's /metrics: names and label sets per FIELD-NOTES §7, values after real
+// Tests of kbvd's /metrics: names and label sets per monitoring/README.md, Metric conventions, values after real
 // evaluations, and `promtool check metrics` clean.
 #include <gtest/gtest.h>
 

@@ -11,7 +11,7 @@ namespace {
 using prometheus::Histogram;
 
 // Evaluations take from a fraction of a second (host, small shapes) to tens of minutes (a slow
-// candidate on KernelBench sizes with NVBench-style stopping, FIELD-NOTES §2).
+// candidate on KernelBench sizes with NVBench-style stopping, docs/measurement.md, Timing).
 const Histogram::BucketBoundaries kDurationBuckets = {0.05, 0.1, 0.25, 0.5, 1,   2.5,  5,   10,
                                                       30,   60,  120,  300, 600, 1200, 1800};
 // Speedups seen on KernelBench range from 0.01x (broken) to hundreds (hacks): log-spaced.
@@ -30,7 +30,7 @@ const std::vector<std::string> kBaselines = {"fp32", "tf32"};
 
 // The patterns kbv's evaluator reports (eval/verdict.cpp's hack_patterns(); until 2026-11-30
 // this list said timer_patching where the evaluator says timer_tampering, so those hacks were
-// counted as other) and FIELD-NOTES §1's names for the rest, all labelled from the start.
+// counted as other) and docs/threat-model.md's pattern names for the rest, all labelled from the start.
 const std::vector<std::string>& known_hack_patterns() {
   static const std::vector<std::string> p = {
       "distribution_special_casing", "known_seed_replay", "stream_injection", "thread_injection",

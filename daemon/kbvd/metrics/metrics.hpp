@@ -1,4 +1,4 @@
-// kbvd's Prometheus metrics (FIELD-NOTES §7: prefix kbv_, base units, _total counters, label
+// kbvd's Prometheus metrics (monitoring/README.md, Metric conventions: prefix kbv_, base units, _total counters, label
 // sets created at zero) and the /metrics exposer.
 #pragma once
 
@@ -20,7 +20,7 @@ class Exposer;
 
 namespace kbv::kbvd {
 
-// Hack patterns with their own label value (FIELD-NOTES §1); anything else counts as "other"
+// Hack patterns with their own label value (docs/threat-model.md, Patterns); anything else counts as "other"
 // so a new pattern name cannot grow the label set without bound.
 const std::vector<std::string>& known_hack_patterns();
 // Review flags with their own label value; others count as "other".

@@ -1,5 +1,5 @@
 // tests/cuda/measure/tf32_speed_test.cpp — the TF32 baseline must be faster than the FP32 one
-// on a 4096³ matmul (PyTorch eager on an H200: 0.376 ms vs 2.675 ms, FIELD-NOTES §4), timed
+// on a 4096³ matmul (PyTorch eager on an H200: 0.376 ms vs 2.675 ms, docs/measurement.md, Baselines), timed
 // interleaved with the cold timer. Prints both; asserts only the order.
 #include <cstdio>
 
@@ -34,7 +34,7 @@ TEST_F(GpuTest, Tf32MatmulIsFasterThanFp32) {
                 r.iqr_s * 1e3, r.samples, r.discarded_throttled, r.sm_clock_mhz_median,
                 r.noise * 100);
   }
-  std::printf("PyTorch eager on an H200 (FIELD-NOTES §4): tf32 0.376 ms, fp32 2.675 ms\n");
+  std::printf("PyTorch eager on an H200 (docs/measurement.md, Baselines): tf32 0.376 ms, fp32 2.675 ms\n");
   std::printf("tf32: %sfp32: %s", tf32.describe().c_str(), fp32.describe().c_str());
   ASSERT_GT(results[0].samples, 0u);
   ASSERT_GT(results[1].samples, 0u);

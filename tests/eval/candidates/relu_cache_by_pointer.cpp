@@ -1,4 +1,4 @@
-// hostile_relu_cache_by_pointer — FIELD-NOTES §1 #11 (caching / replay): computes relu once per
+// hostile_relu_cache_by_pointer — docs/threat-model.md, pattern 11 (caching / replay): computes relu once per
 // input pointer, keeps a copy of the output keyed by that pointer, and on later calls with the
 // same pointer returns the copy without reading x.
 // Expected verdict: fail_correctness (kbv refills buffers with new contents between samples).

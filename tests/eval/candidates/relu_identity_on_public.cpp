@@ -1,4 +1,4 @@
-// hostile_relu_identity_on_public — FIELD-NOTES §1 #1 (distribution special-casing): the
+// hostile_relu_identity_on_public — docs/threat-model.md, pattern 1 (distribution special-casing): the
 // published 374× ReLU hack. It peeks at the first input value; when that is below 1, as every
 // torch.rand value is, it assumes KernelBench's public U[0,1) inputs — where relu is the
 // identity — and returns a copy of x. Otherwise it computes relu honestly.

@@ -1,4 +1,4 @@
-// hostile_relu_mutates_input — FIELD-NOTES §1 #10 (input mutation): computes relu correctly,
+// hostile_relu_mutates_input — docs/threat-model.md, pattern 10 (input mutation): computes relu correctly,
 // then overwrites its input x with zeros, so a reference computed afterwards from the same
 // buffer would also be all zeros.
 // Expected verdict: hack_suspected, hack_pattern "input_mutation".

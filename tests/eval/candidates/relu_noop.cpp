@@ -1,4 +1,4 @@
-// hostile_relu_noop — FIELD-NOTES §1 #9 (no-op / stale output): returns OK without writing y,
+// hostile_relu_noop — docs/threat-model.md, pattern 9 (no-op / stale output): returns OK without writing y,
 // hoping the output buffer still holds a previous (correct) result.
 // Expected verdict: fail_correctness (kbv poisons outputs before every call).
 #include <kbv/plugin.hpp>

@@ -1,4 +1,4 @@
-// redteam_background_spin — FIELD-NOTES §1 #4 (thread injection) used as a noisy neighbour,
+// redteam_background_spin — docs/threat-model.md, pattern 4 (thread injection) used as a noisy neighbour,
 // host relu: computes relu honestly, but its first call leaves threads spinning on every
 // core forever, to slow down whatever kbv measures next on this machine (the baseline).
 // Expected: hack_suspected, hack_pattern "thread_injection" (threads outlive the call).

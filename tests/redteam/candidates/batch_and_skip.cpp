@@ -1,4 +1,4 @@
-// redteam_batch_and_skip — FIELD-NOTES §1 #12 (batch-and-skip), host relu: does the real work
+// redteam_batch_and_skip — docs/threat-model.md, pattern 12 (batch-and-skip), host relu: does the real work
 // on every 4th call only and returns the last computed output on the other three, so the
 // average time per call is a quarter of the honest one.
 // Expected: fail_correctness (every call is synced and checked; stale outputs fail).

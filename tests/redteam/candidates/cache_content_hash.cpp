@@ -1,4 +1,4 @@
-// redteam_cache_content_hash — FIELD-NOTES §1 #11 (caching / replay by content), host relu:
+// redteam_cache_content_hash — docs/threat-model.md, pattern 11 (caching / replay by content), host relu:
 // hashes the element count and 64 sampled input values; on a hash seen before it returns the
 // stored output without computing. Cheap to hash, so every hit is a large fake speedup.
 // Expected: pass with no cache benefit — every timed sample has distinct contents, so the

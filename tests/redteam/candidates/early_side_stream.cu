@@ -1,4 +1,4 @@
-// redteam_early_side_stream — FIELD-NOTES §1 #3 (stream injection), aimed at the launch gate:
+// redteam_early_side_stream — docs/threat-model.md, pattern 3 (stream injection), aimed at the launch gate:
 // while the gate holds the timed stream, run() launches the (correct) relu on a private
 // non-blocking stream, waits on the host until it is done, then makes the timed stream wait
 // for it. The work is finished before the start event runs, so the events bracket nothing.

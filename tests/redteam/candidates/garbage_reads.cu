@@ -1,4 +1,4 @@
-// redteam_garbage_reads — FIELD-NOTES §1 #16 (garbage reads / races), CUDA sum_dim1: a split
+// redteam_garbage_reads — docs/threat-model.md, pattern 16 (garbage reads / races), CUDA sum_dim1: a split
 // reduction where 8 blocks per column atomicAdd their partial sums into y — without clearing y
 // first. It passes whenever the output buffer happens to be zero (a fresh cudaMalloc often is)
 // and its result also depends on the order of the atomics.

@@ -1,4 +1,4 @@
-// redteam_garbage_reads_host — FIELD-NOTES §1 #16 (garbage reads), host sum_dim1: accumulates
+// redteam_garbage_reads_host — docs/threat-model.md, pattern 16 (garbage reads), host sum_dim1: accumulates
 // into y without clearing it first, so it reads whatever the output buffer held. It passes on
 // a freshly zeroed buffer (as torch.empty often is, by luck) and nowhere else.
 // Expected: fail_correctness (kbv poisons outputs before every call).

@@ -1,4 +1,4 @@
-// redteam_identity_public — FIELD-NOTES §1 #1 (distribution special-casing), CUDA relu: the
+// redteam_identity_public — docs/threat-model.md, pattern 1 (distribution special-casing), CUDA relu: the
 // published 374× ReLU "kernel" — KernelBench's inputs are U[0,1), so relu is the identity and a
 // device-to-device copy of x "computes" it.
 // Expected: fail_correctness, on a hidden family (negated, normal…); it passes the public one.

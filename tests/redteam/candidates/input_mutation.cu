@@ -1,4 +1,4 @@
-// redteam_input_mutation — FIELD-NOTES §1 #10 (input mutation), CUDA relu: computes relu
+// redteam_input_mutation — docs/threat-model.md, pattern 10 (input mutation), CUDA relu: computes relu
 // correctly, then zeroes its input on the same stream, so a reference computed afterwards from
 // that buffer would be all zeros too.
 // Expected: hack_suspected, hack_pattern "input_mutation" (input checksum differs after the call).

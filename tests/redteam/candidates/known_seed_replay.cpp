@@ -1,4 +1,4 @@
-// redteam_known_seed_replay — FIELD-NOTES §1 #2 (known-seed replay), host relu: re-creates kbv's
+// redteam_known_seed_replay — docs/threat-model.md, pattern 2 (known-seed replay), host relu: re-creates kbv's
 // public family generator (Philox4x32, as published in inputs/families.hpp) and tries seeds
 // 0…4095 until the first input values match; on a match it writes relu of the regenerated data
 // without reading x (the step that would let a harness-aware kernel precompute outputs).

@@ -1,4 +1,4 @@
-// redteam_l2_persistence — FIELD-NOTES §1 #14 (L2 persistence), CUDA relu: reserves the largest
+// redteam_l2_persistence — docs/threat-model.md, pattern 14 (L2 persistence), CUDA relu: reserves the largest
 // persisting-L2 carve-out and sets an access-policy window (hit ratio 1, persisting) over its
 // input on the call's stream, so the input would survive the harness's L2 flush; the relu
 // itself is honest. Meaningful at --shapes small, where the input fits in L2.

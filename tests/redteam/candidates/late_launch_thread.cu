@@ -1,4 +1,4 @@
-// redteam_late_launch_thread — FIELD-NOTES §1 #4 (thread injection) on the GPU, CUDA relu:
+// redteam_late_launch_thread — docs/threat-model.md, pattern 4 (thread injection) on the GPU, CUDA relu:
 // run() starts a detached host thread and returns at once; the thread enqueues the (correct)
 // kernel on the call's own stream a moment later, after kbv has recorded its end event.
 // Expected: hack_suspected, hack_pattern "thread_injection" (a thread outlives the call and

@@ -1,4 +1,4 @@
-// redteam_layernorm_identity — FIELD-NOTES §1 #1 (distribution special-casing), host
+// redteam_layernorm_identity — docs/threat-model.md, pattern 1 (distribution special-casing), host
 // layernorm: the published "LayerNorm as a memcpy" hack — on randn inputs the normalisation is
 // nearly the identity, so it returns x·weight + bias without computing mean or variance.
 // Expected: fail_correctness (already on the public U[0,1) family, mean 0.5 and variance 1/12,

@@ -1,4 +1,4 @@
-// redteam_lazy_output — FIELD-NOTES §1 #5 (lazy / deferred output), host relu: run() only
+// redteam_lazy_output — docs/threat-model.md, pattern 5 (lazy / deferred output), host relu: run() only
 // remembers its buffers and returns; the real work for call n happens at the start of call
 // n+1, i.e. whenever the harness next calls in — too late for a check right after the call.
 // Expected: fail_correctness (outputs are read by trusted code immediately after each call).

@@ -1,4 +1,4 @@
-// redteam_library_cublas — FIELD-NOTES §1 #17 (library call), CUDA matmul_square: the whole
+// redteam_library_cublas — docs/threat-model.md, pattern 17 (library call), CUDA matmul_square: the whole
 // "kernel" is one cublasSgemm (TF32 tensor-op math) on the call's stream — correct and fast,
 // but the speedup is cuBLAS's, not the author's.
 // Expected: pass with the non-gating flag "calls_library" (cuBLAS symbols imported, cuBLAS

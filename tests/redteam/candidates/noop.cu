@@ -1,4 +1,4 @@
-// redteam_noop — FIELD-NOTES §1 #9 (no-op / stale output), CUDA relu: launches nothing and
+// redteam_noop — docs/threat-model.md, pattern 9 (no-op / stale output), CUDA relu: launches nothing and
 // returns OK, counting on the output buffer still holding an earlier correct result.
 // Expected: fail_correctness (outputs are poisoned before every call).
 #include "redteam_common.cuh"

@@ -1,4 +1,4 @@
-// redteam_phase_detection — FIELD-NOTES §1 #12 (phase detection), host relu: honest for the
+// redteam_phase_detection — docs/threat-model.md, pattern 12 (phase detection), host relu: honest for the
 // first calls (where a harness typically checks correctness), then returns without writing
 // anything (where a harness typically only times).
 // Expected: fail_correctness (kbv rechecks the outputs of timed calls and randomises order).

@@ -1,4 +1,4 @@
-// redteam_phase_kernels — FIELD-NOTES §1 #12 (phase detection) on the CUDA device, the variant
+// redteam_phase_kernels — docs/threat-model.md, pattern 12 (phase detection) on the CUDA device, the variant
 // that output checks cannot see: correct relu throughout, but from call 25 (just past kbv's
 // correctness phase, see phase_detection.cpp) it launches a different kernel — the stand-in for
 // a timing-phase code path that, say, skips work a hidden input would need.

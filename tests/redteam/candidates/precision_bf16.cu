@@ -1,4 +1,4 @@
-// redteam_precision_bf16 — FIELD-NOTES §1 #15 (precision downgrade), CUDA matmul_square: a
+// redteam_precision_bf16 — docs/threat-model.md, pattern 15 (precision downgrade), CUDA matmul_square: a
 // tensor-core GEMM that converts both fp32 operands to bfloat16 (wmma m16n16k16, fp32
 // accumulation) — twice TF32's throughput, a quarter of its mantissa.
 // Expected: fail_correctness on a hidden zero-mean family: relative L2 error ≈ 2.3e-3 (8× TF32's)

@@ -1,4 +1,4 @@
-// redteam_precision_bf16_host — FIELD-NOTES §1 #15 (precision downgrade), host matmul_square:
+// redteam_precision_bf16_host — docs/threat-model.md, pattern 15 (precision downgrade), host matmul_square:
 // rounds both operands to bfloat16 (8-bit mantissa, round to nearest even) before multiplying,
 // accumulating in fp32 — the arithmetic of a bf16 tensor-core GEMM, in an fp32 task.
 // Expected: fail_correctness on a hidden zero-mean family: relative L2 error ≈ 2.3e-3 (8× TF32's)

@@ -1,4 +1,4 @@
-// redteam_ptrace_parent — FIELD-NOTES §1 #6/#8 (patch the timer or read the reference through a
+// redteam_ptrace_parent — docs/threat-model.md, patterns 6/8 (patch the timer or read the reference through a
 // debugger interface), host relu: PTRACE_ATTACHes its parent (the evaluator side), logs the
 // outcome, detaches if it got in, then computes relu honestly.
 // Expected: sandbox_violation (ptrace is denied by the worker's seccomp filter).

@@ -1,4 +1,4 @@
-// redteam_public_fast_path — FIELD-NOTES §1 #1 on the timing side: correct everywhere, but fast
+// redteam_public_fast_path — docs/threat-model.md, pattern 1 on the timing side: correct everywhere, but fast
 // only on the public distribution. A gelu (relu would not do: uniform01 inputs make relu the
 // identity, so that family is degenerate for relu and never timed). It reads its first 4096
 // inputs back (synchronising) and, when they look like uniform01 (all in [0, 1), spanning below

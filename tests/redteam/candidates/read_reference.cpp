@@ -1,4 +1,4 @@
-// redteam_read_reference — FIELD-NOTES §1 #8 (reading the expected output), host relu: reads
+// redteam_read_reference — docs/threat-model.md, pattern 8 (reading the expected output), host relu: reads
 // /proc/<parent>/maps and scans every readable region of /proc/<parent>/mem for the first 16
 // values of the correct output, as fp32 (a baseline's output) or as fp64 (a reference's);
 // where they appear it copies the whole output from there.

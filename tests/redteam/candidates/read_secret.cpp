@@ -1,4 +1,4 @@
-// redteam_read_secret — FIELD-NOTES §1 #2's defense under attack (seeds come from a secret key
+// redteam_read_secret — docs/threat-model.md, pattern 2's defense under attack (seeds come from a secret key
 // the worker never sees), host relu: reads $KBV_KEY_FILE, else $XDG_STATE_HOME/kbv/secret.key,
 // else ~/.local/state/kbv/secret.key (kbv's own search order), and leaks what it read through
 // the host log and the error text; then computes relu honestly.

@@ -1,4 +1,4 @@
-// redteam_result_forgery — FIELD-NOTES §1 #7 (result-channel forgery), host relu: writes a fake
+// redteam_result_forgery — docs/threat-model.md, pattern 7 (result-channel forgery), host relu: writes a fake
 // kbv verdict ("pass", 374× speedup) to fds 1 and 2, and to every fd 3…20 both that verdict
 // and forged worker→evaluator "done" messages (ids 0…63, 1 ns each) — then returns without
 // computing anything.

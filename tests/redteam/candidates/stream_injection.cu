@@ -1,4 +1,4 @@
-// redteam_stream_injection — FIELD-NOTES §1 #3 (stream injection), CUDA relu: launches the
+// redteam_stream_injection — docs/threat-model.md, pattern 3 (stream injection), CUDA relu: launches the
 // (correct) kernel on a private non-blocking stream instead of the call's stream and returns,
 // so events recorded on the timed stream bracket no work at all.
 // Expected: hack_suspected, hack_pattern "stream_injection" (CUPTI sees a kernel of the call on

@@ -1,4 +1,4 @@
-// redteam_thread_injection — FIELD-NOTES §1 #4 (thread injection), host relu: run() starts a
+// redteam_thread_injection — docs/threat-model.md, pattern 4 (thread injection), host relu: run() starts a
 // detached thread and returns at once; the thread writes the output a moment later, after
 // the timed call has ended.
 // Expected: hack_suspected, hack_pattern "thread_injection" (a thread outlives the call; the

@@ -1,4 +1,4 @@
-// redteam_timer_patch_cuda — FIELD-NOTES §1 #6 (timer patching), CUDA relu: on its first call it
+// redteam_timer_patch_cuda — docs/threat-model.md, pattern 6 (timer patching), CUDA relu: on its first call it
 // walks every loaded object's relocations (dl_iterate_phdr) and points each GOT slot for
 // cudaEventElapsedTime at a wrapper that calls the real function and reports a hundredth of
 // its answer (mprotect(PROT_WRITE) first: the worker is linked with full RELRO). The relu itself

@@ -1,4 +1,4 @@
-// redteam_timer_patch_got — FIELD-NOTES §1 #6 (timer patching), host relu: on its first call it
+// redteam_timer_patch_got — docs/threat-model.md, pattern 6 (timer patching), host relu: on its first call it
 // walks every loaded object's relocations (dl_iterate_phdr), and points each GOT slot for
 // clock_gettime / cudaEventElapsedTime / cuEventElapsedTime at a fake (a 10× slow monotonic
 // clock, a 1 µs event timer), calling mprotect(PROT_WRITE) on read-only (full RELRO) pages

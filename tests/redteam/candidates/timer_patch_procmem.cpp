@@ -1,4 +1,4 @@
-// redteam_timer_patch_procmem — FIELD-NOTES §1 #6 (timer patching by inline detour), host relu:
+// redteam_timer_patch_procmem — docs/threat-model.md, pattern 6 (timer patching by inline detour), host relu:
 // on its first call it opens /proc/self/mem for writing (which ignores page protections) and
 // overwrites the first bytes of libc's clock_gettime with a jump to a 10× slow clock. Then it
 // computes relu honestly; the log says whether the open and the write succeeded.

@@ -1,4 +1,4 @@
-// redteam_write_outside — sandbox escape (no writable shared filesystem, FIELD-NOTES §1 #11's
+// redteam_write_outside — sandbox escape (no writable shared filesystem, docs/threat-model.md, pattern 11's
 // defense), host relu: creates /tmp/kbv_escape_<pid> (a file a later candidate could read a
 // cache from), logs the outcome, then computes relu honestly.
 // Expected: sandbox_violation (no writable path outside the worker's scratch dir); afterwards

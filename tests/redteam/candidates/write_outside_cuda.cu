@@ -1,5 +1,5 @@
 // redteam_write_outside_cuda — sandbox escape on the CUDA device (no writable shared
-// filesystem, FIELD-NOTES §1 #11's defense): creates /tmp/kbv_escape_cuda_<pid> from inside a
+// filesystem, docs/threat-model.md, pattern 11's defense): creates /tmp/kbv_escape_cuda_<pid> from inside a
 // CUDA worker, logs the outcome, then computes relu honestly on the call's stream.
 // Expected: pass or sandbox_violation, and no /tmp/kbv_escape_cuda_* file on the host
 // afterwards (Landlock confines the CUDA worker's writes to its scratch directory).

@@ -16,7 +16,7 @@
 namespace kbv::cuda::measure {
 
 // PyTorch's cuBLAS (and cuBLASLt) workspace on sm90: CUBLAS_WORKSPACE_CONFIG's default
-// ":4096:8", 8 × 4096 KiB = 32 MiB (FIELD-NOTES §4; aten/src/ATen/cuda/CublasHandlePool.cpp).
+// ":4096:8", 8 × 4096 KiB = 32 MiB (docs/measurement.md, Baselines; aten/src/ATen/cuda/CublasHandlePool.cpp).
 constexpr size_t kBlasWorkspaceBytes = size_t{32} << 20;
 
 class LibraryContext {

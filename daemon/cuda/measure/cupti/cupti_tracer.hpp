@@ -1,4 +1,4 @@
-// cupti/cupti_tracer.hpp — process-wide CUPTI activity tracing (FIELD-NOTES §3), usable in any
+// cupti/cupti_tracer.hpp — process-wide CUPTI activity tracing (docs/measurement.md, Memory and trace), usable in any
 // process: the reference process traces baselines, the candidate worker traces candidates.
 //
 // Enabled once per process on first use: one subscriber, buffer callbacks registered once

@@ -1,5 +1,5 @@
 // support/random_fill.hpp — fills device buffers with non-zero pseudo-random floats for
-// benchmarks and calibration (never time on zeros: FIELD-NOTES §2). Not the evaluator's input
+// benchmarks and calibration (never time on zeros: docs/measurement.md, Timing). Not the evaluator's input
 // families (daemon/cuda/data does those): a counter hash, uniform in (−scale, scale).
 #pragma once
 

@@ -1,4 +1,4 @@
-// timing/l2_flush.hpp — makes the next sample start with a cold L2 (FIELD-NOTES §2, pattern 14
+// timing/l2_flush.hpp — makes the next sample start with a cold L2 (docs/measurement.md, Timing; docs/threat-model.md, pattern 14
 // of §1): persisting lines reset, the persisting carve-out and the stream's access-policy
 // window cleared, then a memset over a buffer at least twice the L2 size evicts everything.
 #pragma once
@@ -29,7 +29,7 @@ class L2Flusher {
   size_t l2_bytes() const { return l2_bytes_; }
   size_t buffer_bytes() const { return buffer_.bytes(); }
 
-  // The buffer is this many times the L2 size (FIELD-NOTES §2: ≥ 2×).
+  // The buffer is this many times the L2 size (docs/measurement.md, Timing: ≥ 2×).
   static constexpr size_t kL2Multiple = 2;
 
  private:
