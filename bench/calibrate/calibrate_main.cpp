@@ -100,24 +100,34 @@ double gemm_rate(ColdTimer& timer, cublasMath_t math, const char* label) {
 // default size (the size `kbv eval --device cuda` uses), in both math modes. Find on
 // KernelBench's conv2d took 0.6–0.7 s of a machine's first conv2d eval on the H200
 // (`environment.setup_s_by_step` of a conv2d eval on an empty algorithm cache).
-void remember_conv_algorithms(const std::filesystem::path& problems) {
+// Every convolution op (conv1d/2d/3d and the transposed ones) counts. A baseline that cannot be
+// built is named with its error and the rest still run; returns how many failed.
+int remember_conv_algorithms(const std::filesystem::path& problems) {
   const kbv::ProblemCatalog catalog = kbv::ProblemCatalog::load(problems);
   int remembered = 0;
+  int failed = 0;
   for (const std::string& name : catalog.names()) {
     const kbv::Problem& problem = catalog.get(name);
-    const bool has_conv = std::any_of(problem.graph.begin(), problem.graph.end(), [](const kbv::Node& node) { return node.op == "conv2d"; });
+    const bool has_conv = std::any_of(problem.graph.begin(), problem.graph.end(), [](const kbv::Node& node) { return node.op.starts_with("conv"); });
     if (!has_conv) continue;
     const kbv::ResolvedProblem resolved = kbv::resolve_problem(problem, "default");
     for (const MathMode mode : {MathMode::tf32, MathMode::fp32}) {
+      const char* mode_name = mode == MathMode::tf32 ? "tf32" : "fp32";
       const auto start = std::chrono::steady_clock::now();
-      const CudaBaseline baseline(resolved, mode);
-      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      std::printf("conv algorithm, %s %s (%.2f s): %s\n", name.c_str(), mode == MathMode::tf32 ? "tf32" : "fp32", seconds,
-                  baseline.describe().c_str());
-      ++remembered;
+      try {
+        const CudaBaseline baseline(resolved, mode);
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        std::printf("conv algorithm, %s %s (%.2f s): %s\n", name.c_str(), mode_name, seconds, baseline.describe().c_str());
+        ++remembered;
+      } catch (const std::exception& error) {
+        std::printf("conv algorithm, %s %s: FAILED: %s\n", name.c_str(), mode_name, error.what());
+        ++failed;
+      }
     }
   }
-  std::printf("cuDNN algorithm choices for %d conv baseline(s) in %s\n", remembered, kbv::inputs::default_algorithm_cache_path().c_str());
+  std::printf("cuDNN algorithm choices for %d conv baseline(s) in %s; %d failed\n", remembered,
+              kbv::inputs::default_algorithm_cache_path().c_str(), failed);
+  return failed;
 }
 
 int usage() {
@@ -228,7 +238,7 @@ int main(int argc, char** argv) {
                 "matmul 8192^3 3.05 ms TF32 (%.0f TFLOP/s), 21.58 ms FP32 (%.1f TFLOP/s)\n",
                 2.0 * 8192.0 * 8192 * 8192 / 3.05e-3 / 1e12,
                 2.0 * 8192.0 * 8192 * 8192 / 21.58e-3 / 1e12);
-    if (conv_algorithms) remember_conv_algorithms(problems);
+    if (conv_algorithms && remember_conv_algorithms(problems) > 0) return 1;
     return 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "kbv-calibrate: %s\n", e.what());

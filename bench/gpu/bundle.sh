@@ -37,6 +37,24 @@ find "$out/candidates" -name '*.so' | while read -r so; do
   { ldd "$so" 2> /dev/null || true; } | awk -v so="$so" '$2 == "=>" && $3 == "not" { print "bundle.sh: warning: " so " needs " $1 ", not found here" }' >&2
 done
 
+# The SDK's out-of-tree CUDA candidates (tests/sdk/out_of_tree), built here as the README tells an
+# author (SDK-only install, find_package(KbvSDK), kbv_add_candidate): the GPU machine has no
+# cmake, so kbv_sdk_gpu_tests evaluates these (KBV_TEST_OUT_OF_TREE_BUILD, set by the runner).
+if [ -n "$(sed -n 's/^CMAKE_CUDA_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")" ]; then
+  sdk_tmp=$(mktemp -d)
+  trap 'rm -rf "$sdk_tmp"' EXIT
+  cmake --install "$build" --prefix "$sdk_tmp/sdk" --component sdk > /dev/null
+  cmake -S tests/sdk/out_of_tree -B "$sdk_tmp/build" -G Ninja -DCMAKE_PREFIX_PATH="$sdk_tmp/sdk" -DWITH_CUDA=ON \
+    -DCMAKE_CUDA_COMPILER="$(sed -n 's/^CMAKE_CUDA_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")" > "$sdk_tmp/configure.log" 2>&1 \
+    || { cat "$sdk_tmp/configure.log" >&2; exit 1; }
+  cmake --build "$sdk_tmp/build" > "$sdk_tmp/build.log" 2>&1 || { cat "$sdk_tmp/build.log" >&2; exit 1; }
+  mkdir -p "$out/sdk-out-of-tree"
+  for so in libmy_relu_sm90.so libmy_matmul_cublas.so; do
+    cp "$sdk_tmp/build/$so" "$out/sdk-out-of-tree/"
+    strip --strip-unneeded "$out/sdk-out-of-tree/$so"
+  done
+fi
+
 ctest --test-dir "$build" -L gpu -LE bench --show-only=json-v1 2> /dev/null | python3 -c '
 import json, os, sys
 names = sorted({os.path.basename(t["command"][0]) for t in json.load(sys.stdin).get("tests", []) if t.get("command")})

@@ -63,6 +63,7 @@ class Context:
             "KBV_TEST_KBV_BINARY": str(self.bin("kbv")),
             "KBV_TEST_CANDIDATE_DIR": str(self.bundle / "candidates"),
             "KBV_TEST_PROBLEMS_DIR": str(self.bundle / "problems"),
+            "KBV_TEST_OUT_OF_TREE_BUILD": str(self.bundle / "sdk-out-of-tree"),
         })
         self.env.pop("KBV_CEILINGS", None)
         # No PyTorch calibration unless the run names one (use_torch_calibration): never the GPU
