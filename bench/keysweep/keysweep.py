@@ -116,7 +116,7 @@ def main() -> int:
             start = time.perf_counter()
             for path, report in zip(paths, evaluate(kbv, key, paths, args.device, shapes, args.no_timing)):
                 verdicts[path].append(report)
-                walls.append(report.get("wall_seconds", 0.0))
+                walls.append(report.get("wall_s", report.get("wall_seconds", 0.0)))
             sys.stderr.write(f"key {k + 1}/{args.keys}: {time.perf_counter() - start:.1f} s for {len(paths)} candidates\n")
 
     n = args.keys

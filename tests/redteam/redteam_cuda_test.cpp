@@ -47,7 +47,7 @@ void print_figures(const std::string& label, const kbv::test::EvalRun& run) {
   std::printf("[ figures  ] %s (%s): %s%s wall %.2f s, candidate %.4f ms (IQR %.4f ms, %d samples), kernel span %.4f ms, tf32 %.4f ms, fp32 %.4f ms, flags %s\n",
               label.c_str(), problem.c_str(), run.report.value("verdict", "").c_str(),
               run.report["hack_pattern"].is_string() ? ("/" + run.report["hack_pattern"].get<std::string>()).c_str() : "",
-              run.report.value("wall_seconds", 0.0), median("candidate"),
+              run.report.value("wall_s", 0.0), median("candidate"),
               candidate.is_object() ? candidate.value("iqr_s", 0.0) * 1e3 : 0.0, candidate.is_object() ? candidate.value("samples", 0) : 0,
               median("candidate_kernel_span"), median("baseline_tf32"), median("baseline_fp32"), run.report["flags"].dump().c_str());
   // Where the wall went, and how the candidate was timed (gate, trace).

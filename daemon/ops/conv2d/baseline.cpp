@@ -9,6 +9,12 @@
 // baseline is therefore never slower than PyTorch's default heuristic pick, so it cannot inflate a
 // speedup. Find's answer is remembered per machine (algorithm_cache.hpp) and reused by later
 // evaluations.
+//
+// Large tensors: cuDNN's 4-d descriptors take at most INT_MAX elements, so when the input or the
+// output is larger the batch is split into chunks of about kChunkElements, each its own
+// cudnnConvolutionForward, as PyTorch eager does (split_batch_dim_to_32bit_out in
+// aten/src/ATen/native/cudnn/Conv_v7.cpp); KernelBench L1 #87's output is 2³¹ elements.
+#include <algorithm>
 #include <climits>
 #include <optional>
 #include <stdexcept>
@@ -40,6 +46,18 @@ using cuda::measure::NodeStep;
 
 constexpr float kOne = 1.f;
 constexpr float kZero = 0.f;
+// PyTorch's max_worksize for a batch chunk (split_batch_dim_to_32bit_out): 256 Mi elements.
+constexpr int64_t kChunkElements = int64_t{1024} * 1024 * 256;
+
+// Images per cudnnConvolutionForward: all of them when both tensors fit cuDNN's int counts,
+// else PyTorch's chunk (at least one image).
+int64_t images_per_chunk(const Shape& x, const Shape& y) {
+  const int64_t x_elements = x[0] * x[1] * x[2] * x[3];
+  const int64_t y_elements = y[0] * y[1] * y[2] * y[3];
+  if (x_elements <= INT_MAX && y_elements <= INT_MAX) return x[0];
+  const int64_t per_image = std::max(x_elements, y_elements) / x[0];
+  return std::max<int64_t>(kChunkElements / per_image, 1);
+}
 
 int as_int(double value, const NodeContext& node, const char* name, int min_value) {
   if (value != static_cast<double>(static_cast<int>(value)) || value < min_value)
@@ -91,18 +109,19 @@ class ConvStep final : public NodeStep {
     const int dilation = as_int(node.attr("dilation"), node, "dilation", 1);
     const int groups = as_int(node.attr("groups"), node, "groups", 1);
 
-    x_desc_ = make_cudnn_tensor_desc();
-    y_desc_ = make_cudnn_tensor_desc();
+    chunk_images_ = images_per_chunk(x, y);
+    x_image_elements_ = x[1] * x[2] * x[3];
+    y_image_elements_ = y[1] * y[2] * y[3];
+    chunks_ = (x[0] + chunk_images_ - 1) / chunk_images_;
+    tail_images_ = x[0] - (chunks_ - 1) * chunk_images_;
+    x_desc_ = chunk_tensor_desc(x, chunk_images_, node, "x");
+    y_desc_ = chunk_tensor_desc(y, chunk_images_, node, "y");
+    if (tail_images_ != chunk_images_) {
+      x_tail_desc_ = chunk_tensor_desc(x, tail_images_, node, "x");
+      y_tail_desc_ = chunk_tensor_desc(y, tail_images_, node, "y");
+    }
     w_desc_ = make_cudnn_filter_desc();
     conv_desc_ = make_cudnn_conv_desc();
-    check(cudnnSetTensor4dDescriptor(x_desc_.get(), CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT,
-                                     dim(x[0], node), dim(x[1], node), dim(x[2], node),
-                                     dim(x[3], node)),
-          "cudnnSetTensor4dDescriptor(x)");
-    check(cudnnSetTensor4dDescriptor(y_desc_.get(), CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT,
-                                     dim(y[0], node), dim(y[1], node), dim(y[2], node),
-                                     dim(y[3], node)),
-          "cudnnSetTensor4dDescriptor(y)");
     check(cudnnSetFilter4dDescriptor(w_desc_.get(), CUDNN_DATA_FLOAT, CUDNN_TENSOR_NCHW,
                                      dim(w[0], node), dim(w[1], node), dim(w[2], node),
                                      dim(w[3], node)),
@@ -119,6 +138,7 @@ class ConvStep final : public NodeStep {
 
     const std::string cache_key = algorithm_cache_key(x, w, stride, padding, dilation, groups, requested);
     if (!use_cached_algorithm(cache_key, requested)) choose_algorithm(node, requested, cache_key);
+    if (tail_images_ != chunk_images_) reserve_tail_workspace();
 
     if (node.input_shapes.size() == 3) {
       has_bias_ = true;
@@ -129,14 +149,22 @@ class ConvStep final : public NodeStep {
                    "B stride=" + std::to_string(stride) + " padding=" +
                    std::to_string(padding) + " dilation=" + std::to_string(dilation) +
                    " groups=" + std::to_string(groups) + " chosen by " + algorithm_source_ +
+                   (chunks_ > 1 ? " in " + std::to_string(chunks_) + " batch chunks of " + std::to_string(chunk_images_) +
+                                      " (cuDNN's int element counts)"
+                                : "") +
                    (has_bias_ ? " + kbv channel-bias add kernel" : "");
   }
 
   void run(std::span<const float* const> in, float* out, cudaStream_t stream) override {
-    check(cudnnConvolutionForward(context_.cudnn(), &kOne, x_desc_.get(), in[0], w_desc_.get(),
-                                  in[1], conv_desc_.get(), algo_, context_.scratch(), workspace_,
-                                  &kZero, y_desc_.get(), out),
-          "cudnnConvolutionForward");
+    for (int64_t chunk = 0; chunk < chunks_; ++chunk) {
+      const bool tail = chunk == chunks_ - 1 && tail_images_ != chunk_images_;
+      const int64_t first_image = chunk * chunk_images_;
+      check(cudnnConvolutionForward(context_.cudnn(), &kOne, tail ? x_tail_desc_.get() : x_desc_.get(),
+                                    in[0] + first_image * x_image_elements_, w_desc_.get(), in[1], conv_desc_.get(), algo_,
+                                    context_.scratch(), workspace_, &kZero, tail ? y_tail_desc_.get() : y_desc_.get(),
+                                    out + first_image * y_image_elements_),
+            "cudnnConvolutionForward");
+    }
     if (has_bias_)
       baseline::launch_broadcast_add(bias_geometry_, out, in[2], out, stream);
   }
@@ -144,6 +172,25 @@ class ConvStep final : public NodeStep {
   std::string describe() const override { return description_; }
 
  private:
+  // An NCHW descriptor of `images` images of `shape`.
+  static CudnnTensorDesc chunk_tensor_desc(const Shape& shape, int64_t images, const NodeContext& node, const char* name) {
+    CudnnTensorDesc desc = make_cudnn_tensor_desc();
+    check(cudnnSetTensor4dDescriptor(desc.get(), CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, dim(images, node), dim(shape[1], node),
+                                     dim(shape[2], node), dim(shape[3], node)),
+          (std::string("cudnnSetTensor4dDescriptor(") + name + ")").c_str());
+    return desc;
+  }
+
+  // The last, smaller chunk runs the same algorithm; its workspace may differ.
+  void reserve_tail_workspace() {
+    size_t tail_workspace = 0;
+    check(cudnnGetConvolutionForwardWorkspaceSize(context_.cudnn(), x_tail_desc_.get(), w_desc_.get(), conv_desc_.get(),
+                                                  y_tail_desc_.get(), algo_, &tail_workspace),
+          "cudnnGetConvolutionForwardWorkspaceSize(last chunk)");
+    workspace_ = std::max(workspace_, tail_workspace);
+    context_.reserve_scratch(workspace_);
+  }
+
   // GPU model, cuDNN version, problem and math mode: what Find's answer depends on.
   static std::string algorithm_cache_key(const Shape& x, const Shape& w, int stride, int padding, int dilation, int groups,
                                          cudnnMathType_t requested) {
@@ -223,7 +270,10 @@ class ConvStep final : public NodeStep {
   }
 
   LibraryContext& context_;
-  CudnnTensorDesc x_desc_, y_desc_;
+  CudnnTensorDesc x_desc_, y_desc_;            // one full chunk (the whole batch unless split)
+  CudnnTensorDesc x_tail_desc_, y_tail_desc_;  // the last chunk, when it is smaller
+  int64_t chunk_images_ = 0, tail_images_ = 0, chunks_ = 1;
+  int64_t x_image_elements_ = 0, y_image_elements_ = 0;
   CudnnFilterDesc w_desc_;
   CudnnConvDesc conv_desc_;
   cudnnConvolutionFwdAlgo_t algo_ = CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM;
