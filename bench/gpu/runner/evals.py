@@ -105,5 +105,18 @@ def table(records):
     return lines
 
 
+def phase_table(records, top=4):
+    """Where each evaluation's wall time went: its `environment.wall_s_by_phase`, largest first,
+    so a slow eval names the phase to work on (the level-1 target is < 5 s)."""
+    rows = []
+    for record in records:
+        report = record.get("report") or {}
+        phases = (report.get("environment") or {}).get("wall_s_by_phase") or {}
+        seconds = {name: value for name, value in phases.items() if isinstance(value, (int, float))}
+        largest = sorted(seconds.items(), key=lambda item: -item[1])[:top]
+        rows.append([record["label"], f"{report.get('wall_s', 0):.2f}", "; ".join(f"{name} {value:.2f}" for name, value in largest) or "-"])
+    return md_table(["candidate", "wall s", f"largest phases, s (of environment.wall_s_by_phase)"], rows)
+
+
 def fmt(value, digits=2):
     return f"{value:.{digits}f}" if isinstance(value, (int, float)) else "-"

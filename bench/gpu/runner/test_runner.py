@@ -105,6 +105,13 @@ class MatchTest(unittest.TestCase):
         self.assertIn("| libcuda_relu.so |", lines[2])
         self.assertEqual(lines[-1], "- libcuda_relu.so: family normal: 12 elements outside tolerance")
 
+    def test_the_phase_table_names_the_largest_phases_first(self):
+        record = {"label": "libcuda_sum_dim1.so", "report": {"wall_s": 5.26, "environment": {"wall_s_by_phase": {
+            "worker_start": 0.3, "timing.calls": 2.5, "correctness.reference": 1.1, "note": "not a number"}}}}
+        lines = evals.phase_table([record, {"label": "libnone.so", "report": None}], top=2)
+        self.assertEqual(lines[2], "| libcuda_sum_dim1.so | 5.26 | timing.calls 2.50; correctness.reference 1.10 |")
+        self.assertEqual(lines[3], "| libnone.so | 0.00 | - |")
+
 
 class SuiteNamesTest(unittest.TestCase):
     def test_calibrate_runs_first_and_parts_are_checked(self):

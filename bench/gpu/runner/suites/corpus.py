@@ -47,6 +47,7 @@ def run(ctx, parts, options):
         passed = sum(evals.matches(r) == "yes" for r in honest)
         body += ["## Honest CUDA examples (default sizes)", "", f"{passed} of {len(honest)} pass with no flag.", ""]
         body += evals.table(honest) + [""]
+        body += ["Where each honest eval's wall time went:", ""] + evals.phase_table(honest) + [""]
         records += honest
     if "redteam" in parts:
         expected_md = (ctx.repo / EXPECTED_MD).read_text()
