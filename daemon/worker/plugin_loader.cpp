@@ -94,6 +94,7 @@ LoadedPlugin::LoadedPlugin(const std::filesystem::path& path, const kbv_host_api
     bool threw = false;
     std::string thrown;
     kbv_status created = KBV_STATUS_INTERNAL;
+    last_plugin_error().clear();  // what negotiate() said is not create()'s reason
     try {
       created = info_.create(host_api, &state_);
     } catch (const std::exception& exception) {

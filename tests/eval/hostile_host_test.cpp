@@ -39,6 +39,8 @@ std::vector<HostileCase> hostile_cases() {
       {"relu_hang", "timeout", std::nullopt, {"--timeout-s", kHangTimeoutSeconds}, ""},
       {"relu_wrong_abi", "abi_error", std::nullopt, {}, ""},
       {"relu_wrong_problem", "load_error", std::nullopt, {}, "gelu"},
+      // create() fails silently after negotiate left a note: the detail must not quote the stale note.
+      {"relu_create_fails_quietly", "load_error", std::nullopt, {}, "create() returned KBV_STATUS_INTERNAL and gave no reason"},
   };
 }
 
