@@ -56,10 +56,12 @@ bool Evaluation::checked_call(DataPlane& plane, int slot, double* reported_s, do
     auto phase = phases_.measure(phase_ + ".input_digests");
     before = plane.input_digest(slot);
   }
+  const RunDelayReading waits_before = read_run_delays();
   const auto sent_at = Clock::now();
   worker_->send({{"type", "call"}, {"id", ++call_id_}, {"slot", slot}, {"cold", cold}});
   auto done = await("during call " + std::to_string(call_id_), options_.call_timeout_s);
   const double round_trip = std::chrono::duration<double>(Clock::now() - sent_at).count();
+  last_waits_ = waits_since(waits_before);
   phases_.add(phase_ + ".call_round_trips", round_trip);
   if (!done) return false;
   std::optional<PhaseClock::Scope> checks_phase;  // closed around the digest, which has its own phase
@@ -196,6 +198,7 @@ bool Evaluation::check_observations(const nlohmann::json& observed) {
 
 double Evaluation::ping_round_trip(std::optional<int> null_call_slot, bool cold) {
   auto phase = phases_.measure(phase_ + ".pings");
+  const RunDelayReading waits_before = read_run_delays();
   const auto sent_at = Clock::now();
   nlohmann::json ping = {{"type", "ping"}, {"id", ++call_id_}};
   if (null_call_slot) ping.update({{"null_call", true}, {"slot", *null_call_slot}, {"cold", cold}});
@@ -206,7 +209,20 @@ double Evaluation::ping_round_trip(std::optional<int> null_call_slot, bool cold)
     decide(Verdict::hack_suspected, "the worker answered a ping with '" + pong->value("type", std::string()) + "'", "result_forgery");
     return 0;
   }
-  return std::chrono::duration<double>(Clock::now() - sent_at).count();
+  const double round_trip = std::chrono::duration<double>(Clock::now() - sent_at).count();
+  last_waits_ = waits_since(waits_before);
+  return round_trip;
+}
+
+Evaluation::RunDelayReading Evaluation::read_run_delays() const {
+  if (!wait_correction_ || !worker_) return {};
+  return {own_thread_run_delay_ns(), process_thread_run_delays(worker_->pid())};
+}
+
+std::optional<ExchangeWaits> Evaluation::waits_since(const RunDelayReading& before) const {
+  if (!before.evaluator_ns) return std::nullopt;
+  const RunDelayReading after = read_run_delays();
+  return waits_between(before.evaluator_ns, after.evaluator_ns, before.worker, after.worker);
 }
 
 }  // namespace kbv::eval::detail
