@@ -81,8 +81,8 @@ class Evaluation {
     std::optional<std::uint64_t> evaluator_ns;
     ThreadRunDelays worker;
   };
-  RunDelayReading read_run_delays() const;
-  std::optional<ExchangeWaits> waits_since(const RunDelayReading& before) const;
+  RunDelayReading read_run_delays(bool own_first = false) const;
+  std::optional<ExchangeWaits> waits_since(const RunDelayReading& before, std::optional<std::uint64_t> evaluator_sent_ns) const;
 
   // evaluation_correctness.cpp
   // Leaves in plan.families the families it checked, in result_.families' order.
