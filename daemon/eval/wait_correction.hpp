@@ -25,7 +25,7 @@ inline constexpr double kWorkerWaitCredit = 0.5;
 
 // Run queue waits over one exchange with the worker (a call or a null call), in seconds.
 struct ExchangeWaits {
-  double evaluator_s = 0;  // the evaluating thread's own run_delay: trusted, fully credited
+  double evaluator_s = 0;  // the evaluating thread's own run_delay after its send: trusted, fully credited
   double worker_s = 0;     // the largest run_delay gained by any one worker thread
 };
 
