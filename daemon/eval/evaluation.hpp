@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -21,6 +22,7 @@
 #include "eval/phase_clock.hpp"
 #include "eval/sample_checks.hpp"
 #include "eval/timed_sample.hpp"
+#include "eval/wait_correction.hpp"
 #include "eval/worker_process.hpp"
 #include "inputs/epoch_plan.hpp"
 #include "timing/stop_rule.hpp"
@@ -72,6 +74,15 @@ class Evaluation {
   // Round trip of a message the worker answers without calling the candidate; with a slot, the
   // worker first runs its whole per-call routine around nothing (a null call) on that slot.
   double ping_round_trip(std::optional<int> null_call_slot = std::nullopt, bool cold = false);
+  // Host, with the wait correction on (eval/wait_correction.hpp): the run queue waits so far of
+  // the evaluating thread and of every worker thread, read outside the timed window; empty
+  // otherwise. waits_since() is what an exchange added to them.
+  struct RunDelayReading {
+    std::optional<std::uint64_t> evaluator_ns;
+    ThreadRunDelays worker;
+  };
+  RunDelayReading read_run_delays(bool own_first = false) const;
+  std::optional<ExchangeWaits> waits_since(const RunDelayReading& before, std::optional<std::uint64_t> evaluator_sent_ns) const;
 
   // evaluation_correctness.cpp
   // Leaves in plan.families the families it checked, in result_.families' order.
@@ -135,6 +146,10 @@ class Evaluation {
   nlohmann::json worker_sandbox_;   // the worker's sandbox report (ready message)
   KernelSetCheck kernel_sets_;  // phase detection over the traced calls' kernel names
   int call_id_ = 0;
+  // Host: whether the trusted time takes run queue waits out (the kernel has schedstat), and the
+  // waits of the last call or ping (empty when not measured).
+  bool wait_correction_ = false;
+  std::optional<ExchangeWaits> last_waits_;
   PhaseClock phases_;
   std::string phase_ = "setup";  // prefix of the per-call phases: correctness or timing
   std::string family_;           // the input family of the call being made

@@ -56,10 +56,13 @@ bool Evaluation::checked_call(DataPlane& plane, int slot, double* reported_s, do
     auto phase = phases_.measure(phase_ + ".input_digests");
     before = plane.input_digest(slot);
   }
+  const RunDelayReading waits_before = read_run_delays();
   const auto sent_at = Clock::now();
   worker_->send({{"type", "call"}, {"id", ++call_id_}, {"slot", slot}, {"cold", cold}});
+  const std::optional<std::uint64_t> evaluator_sent_ns = wait_correction_ ? own_thread_run_delay_ns() : std::nullopt;
   auto done = await("during call " + std::to_string(call_id_), options_.call_timeout_s);
   const double round_trip = std::chrono::duration<double>(Clock::now() - sent_at).count();
+  last_waits_ = waits_since(waits_before, evaluator_sent_ns);
   phases_.add(phase_ + ".call_round_trips", round_trip);
   if (!done) return false;
   std::optional<PhaseClock::Scope> checks_phase;  // closed around the digest, which has its own phase
@@ -196,17 +199,41 @@ bool Evaluation::check_observations(const nlohmann::json& observed) {
 
 double Evaluation::ping_round_trip(std::optional<int> null_call_slot, bool cold) {
   auto phase = phases_.measure(phase_ + ".pings");
+  const RunDelayReading waits_before = read_run_delays();
   const auto sent_at = Clock::now();
   nlohmann::json ping = {{"type", "ping"}, {"id", ++call_id_}};
   if (null_call_slot) ping.update({{"null_call", true}, {"slot", *null_call_slot}, {"cold", cold}});
   worker_->send(ping);
+  const std::optional<std::uint64_t> evaluator_sent_ns = wait_correction_ ? own_thread_run_delay_ns() : std::nullopt;
   auto pong = await("answering a ping", options_.call_timeout_s);
   if (!pong) return 0;
   if (pong->value("type", "") != "pong" || pong->value("id", -1) != call_id_) {
     decide(Verdict::hack_suspected, "the worker answered a ping with '" + pong->value("type", std::string()) + "'", "result_forgery");
     return 0;
   }
-  return std::chrono::duration<double>(Clock::now() - sent_at).count();
+  const double round_trip = std::chrono::duration<double>(Clock::now() - sent_at).count();
+  last_waits_ = waits_since(waits_before, evaluator_sent_ns);
+  return round_trip;
+}
+
+Evaluation::RunDelayReading Evaluation::read_run_delays(bool own_first) const {
+  if (!wait_correction_ || !worker_) return {};
+  // The evaluator's own reading next to its clock: before the worker's going in, after it coming out.
+  RunDelayReading reading;
+  if (own_first) reading.evaluator_ns = own_thread_run_delay_ns();
+  reading.worker = process_thread_run_delays(worker_->pid());
+  if (!own_first) reading.evaluator_ns = own_thread_run_delay_ns();
+  return reading;
+}
+
+std::optional<ExchangeWaits> Evaluation::waits_since(const RunDelayReading& before, std::optional<std::uint64_t> evaluator_sent_ns) const {
+  if (!before.evaluator_ns) return std::nullopt;
+  const RunDelayReading after = read_run_delays(true);
+  // The evaluator's wait up to the end of its send does not count: the worker, woken by the
+  // message, often preempts the evaluator on its CPU and runs the call while the evaluator sits
+  // runnable (it would only have gone to sleep in poll). Only its wait after the send — woken
+  // by the answer, waiting for a CPU — lengthens the round trip.
+  return waits_between(evaluator_sent_ns ? evaluator_sent_ns : before.evaluator_ns, after.evaluator_ns, before.worker, after.worker);
 }
 
 }  // namespace kbv::eval::detail

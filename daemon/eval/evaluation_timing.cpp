@@ -23,9 +23,14 @@ namespace {
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 // The null call follows every kNullCallEvery-th timed call, not each: it is the worker's whole
-// per-call routine (≈ 1 ms with the CUPTI window on the H200), and it is steady. Each call's
-// trusted time subtracts the latest one.
+// per-call routine (≈ 1 ms with the CUPTI window on the H200), and it is steady. On CUDA each
+// call's trusted time subtracts the latest one.
 constexpr int kNullCallEvery = 8;
+// The host subtracts the shortest wait-corrected null call instead (eval/wait_correction.hpp), so
+// it takes one after each of the first kEarlyNullCalls calls too: the host has no warm-up and
+// stops after ten samples when its budget is spent (timing/stop_rule.cpp), and a shortest of
+// one or two draws would still carry a loaded machine's noise. A host null call costs tens of µs.
+constexpr int kEarlyNullCalls = 8;
 // A candidate faster than this multiple of the best baseline is flagged for review
 // (issue #4: "a speedup over 10x the TF32 baseline flagged").
 constexpr double kSuspiciousSpeedup = 10.0;
@@ -52,6 +57,8 @@ void Evaluation::time_contenders(DataPlane& plane, const inputs::EpochPlan& plan
   for (size_t i = 0; i < plan.families.size(); ++i)
     if (result_.families.at(i).gating) gating.push_back(&plan.families[i]);
   const bool cuda = options_.device == "cuda";
+  // Host: take the run queue waits out of the trusted time where the kernel counts them.
+  wait_correction_ = !cuda && own_thread_run_delay_ns().has_value();
   const timing::StopRule rule = cuda ? timing::StopRule::evaluator_cuda() : timing::StopRule::evaluator_host(options_.timing_budget_s);
   const std::unique_ptr<timing::StopCriterion> criterion = timing::make_criterion(rule);
   timing::WarmUp warm_up(rule.warm_up);
@@ -103,12 +110,15 @@ std::optional<TimedSample> Evaluation::take_timed_sample(DataPlane& plane, const
   if (sample.baselines_first) time_baselines();
   ping_round_trip();  // wakes the worker
   if (decided_ || !checked_call(plane, slot, &sample.reported_s, &sample.round_trip_s, cuda)) return std::nullopt;
-  if (call % kNullCallEvery == 0) {
+  if (wait_correction_ && last_waits_) sample.credited_wait_s = credited_wait_s(sample.round_trip_s, *last_waits_);
+  if (call % kNullCallEvery == 0 || (wait_correction_ && call < kEarlyNullCalls)) {
     series.latest_null_call_s = ping_round_trip(slot, cuda);  // a null call: everything but the candidate
     if (decided_) return std::nullopt;
     series.null_call_s.push_back(series.latest_null_call_s);
+    if (wait_correction_)
+      series.null_floor.add(series.latest_null_call_s - (last_waits_ ? credited_wait_s(series.latest_null_call_s, *last_waits_) : 0.0));
   }
-  sample.null_call_s = series.latest_null_call_s;
+  sample.null_call_s = wait_correction_ ? series.null_floor.shortest_s() : series.latest_null_call_s;
   sample.kernel_span_s = last_kernel_span_s_;
   {
     auto phase = phases_.measure("timing.sm_clock");
@@ -149,7 +159,26 @@ void Evaluation::summarize_timing(DataPlane& plane, const TimingSeries& series, 
     if (series.kernel_span_s.size() == series.candidate_s.size()) result_.timing_samples["candidate_kernel_span_s"] = series.kernel_span_s;
   }
   if (!series.kernel_span_s.empty()) result_.candidate_kernel_span = summarize(series.kernel_span_s);
-  const TimingStats trusted = summarize(series.trusted_s);
+  std::vector<double> trusted_s = series.trusted_s;
+  if (wait_correction_) {
+    // Against the shortest null call of the whole phase, not of the calls before each sample.
+    const double null_call = series.null_floor.shortest_s();
+    for (size_t i = 0; i < trusted_s.size(); ++i) trusted_s[i] = trusted_call_s(series.round_trip_s[i], series.credited_wait_s[i], null_call);
+    result_.environment["trusted_wait_correction"] = {
+        {"applied", true},
+        {"source", "run queue waits (run_delay, /proc/<pid>/task/<tid>/schedstat) taken off each round trip: the evaluator's thread in full, "
+                   "worker_wait_credit of the worker's longest-waiting thread; the shortest null call so corrected is subtracted"},
+        {"worker_wait_credit", kWorkerWaitCredit},
+        {"credited_median_s", summarize(series.credited_wait_s).median_s},
+        {"credited_max_s", *std::max_element(series.credited_wait_s.begin(), series.credited_wait_s.end())},
+        {"round_trip_median_s", summarize(series.round_trip_s).median_s},
+        {"null_call_shortest_s", null_call},
+        {"null_calls", series.null_floor.all().size()}};
+  } else if (!cuda) {
+    result_.environment["trusted_wait_correction"] = {
+        {"applied", false}, {"reason", "no /proc/thread-self/schedstat on this kernel: the latest null call is subtracted, waits and all"}};
+  }
+  const TimingStats trusted = summarize(trusted_s);
   result_.environment["trusted_median_s"] = trusted.median_s;
   result_.environment["ping_round_trip_s"] = summarize(series.null_call_s).median_s;
   if (const auto failure = check_clock_agreement(result_.candidate_time->median_s, trusted.median_s, cuda)) return fail_timing(*failure);

@@ -5,9 +5,11 @@
 namespace kbv::eval {
 
 ClockAgreement ClockAgreement::for_device(bool cuda) {
-  // Each call is timed from outside as its round trip minus the latest null call's (the worker's
-  // whole per-call routine — flush, events, trace window, synchronisation — around nothing; both
-  // find the worker awake: a ping before the call absorbs the wake-up).
+  // Each call is timed from outside as its round trip minus a null call's (the worker's whole
+  // per-call routine — flush, events, trace window, synchronisation — around nothing; both find
+  // the worker awake: a ping before the call absorbs the wake-up). CUDA subtracts the latest null
+  // call; the host takes the run queue waits out of both and subtracts the shortest null call
+  // (eval/wait_correction.hpp), so a loaded CPU does not make an honest clock look slow.
   // CUDA: half the trusted time, less 150 µs for the cold-L2 flush (~30 µs for 120 MiB), launch
   // and synchronisation inside the round trip.
   if (cuda) return {.factor = 0.5, .slack_seconds = 150e-6};
@@ -27,7 +29,7 @@ std::optional<SampleFailure> check_sample(const TimedSample& sample, double phys
   if (sample.reported_s >= physical_floor_s) return std::nullopt;
   // If the evaluator itself saw the call take longer than the floor, the work happened, just
   // outside the timed window (CUDA: another stream; host: a patched clock).
-  const double seen = sample.round_trip_s - sample.null_call_s;
+  const double seen = sample.trusted_s();
   const bool work_seen = seen >= physical_floor_s;
   return SampleFailure{Verdict::hack_suspected,
                        "a timed call took " + std::to_string(sample.reported_s) + " s by the worker's clock, below the physical floor of " +

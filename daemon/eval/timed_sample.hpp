@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "eval/wait_correction.hpp"
 #include "verify/compare.hpp"
 
 namespace kbv::eval {
@@ -20,15 +21,17 @@ struct TimedSample {
   bool baselines_first = false;  // who went first, a keyed coin's choice
   double reported_s = 0;         // the candidate's time by the worker's clock
   double round_trip_s = 0;       // the call's round trip by the evaluator's clock
-  double null_call_s = 0;        // the latest null call's round trip: the worker's routine around nothing
+  double null_call_s = 0;        // the worker's routine around nothing: the latest null call's round trip (CUDA),
+                                 // the shortest wait-corrected one so far (host, eval/wait_correction.hpp)
+  double credited_wait_s = 0;    // host: run queue waits taken off the round trip (eval/wait_correction.hpp)
   double clock_ratio = 1;        // SM clock after the call against its default (1 on the host)
   std::vector<std::pair<std::string, double>> baselines;  // "tf32"/"fp32" → seconds, same inputs
   CompareResult recheck;                                   // the timed output against the TF32 baseline's
   std::optional<double> kernel_span_s;                     // traced calls: first kernel start to last kernel end
   double wall_s = 0;                                       // wall time the whole sample took
 
-  // The call as the evaluator's clock saw it, beyond the worker's routine.
-  double trusted_s() const { return std::max(0.0, round_trip_s - null_call_s); }
+  // The call as the evaluator's clock saw it, beyond the worker's routine and the waits credited.
+  double trusted_s() const { return trusted_call_s(round_trip_s, credited_wait_s, null_call_s); }
   // GPU time of the whole interleaved measurement, as NVBench counts one measurement.
   double measured_s() const {
     double total = reported_s;
@@ -44,11 +47,18 @@ struct TimingSeries {
   std::vector<std::string> families;
   std::vector<double> null_call_s;  // every null call's round trip, warm-up included
   double latest_null_call_s = 0;
+  // Host with the wait correction: each kept sample's round trip and credited waits (the trusted
+  // times are recomputed against the shortest null call of the whole phase), and every null
+  // call's round trip less its own credited waits.
+  std::vector<double> round_trip_s, credited_wait_s;
+  NullCallFloor null_floor;
   int throttled = 0;                // samples dropped for a clock below the threshold
 
   void keep(const TimedSample& sample) {
     candidate_s.push_back(sample.reported_s);
     trusted_s.push_back(sample.trusted_s());
+    round_trip_s.push_back(sample.round_trip_s);
+    credited_wait_s.push_back(sample.credited_wait_s);
     clock_ratios.push_back(sample.clock_ratio);
     baselines_first.push_back(sample.baselines_first);
     families.push_back(sample.family);

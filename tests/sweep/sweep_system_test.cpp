@@ -187,19 +187,11 @@ class SweepSystem : public ::testing::Test {
   std::uint64_t epoch_ = 0;
 };
 
-// The host device's clock-agreement check (eval/sample_checks.cpp) can flag an honest candidate
-// as timer_tampering when the machine is loaded (seen on a shared 2-core machine: worker 0.57 ms
-// per call, evaluator 2.9 ms). That is the evaluator's verdict under load, not the sweep's doing:
-// these tests read such a row as the pass it would be on an idle machine.
-bool timer_flag_under_load(const json& row) {
-  return row["verdict"] == "hack_suspected" && row["hack_pattern"] == "timer_tampering" &&
-         row["detail"].get<std::string>().find("clock runs slow") != std::string::npos;
-}
-std::string settled_verdict(const json& row) { return timer_flag_under_load(row) ? "pass" : row["verdict"].is_string() ? row["verdict"].get<std::string>() : ""; }
+std::string verdict_of(const json& row) { return row["verdict"].is_string() ? row["verdict"].get<std::string>() : ""; }
 std::set<std::string> regression_names(const json& report) {
   std::set<std::string> names;
   for (const auto& regression : report["regressions"])
-    if (!timer_flag_under_load(regression)) names.insert(regression["name"]);
+    names.insert(regression["name"]);
   return names;
 }
 
@@ -265,10 +257,10 @@ TEST_F(SweepSystem, ThroughKbvdEveryFigureComesFromTheRecords) {
   for (const auto& problem : kHostProblems) {
     const json* row = row_named(report, problem + ".so");
     ASSERT_TRUE(row) << problem;
-    EXPECT_EQ(settled_verdict(*row), "pass") << problem << ": " << (*row)["detail"];
+    EXPECT_EQ(verdict_of(*row), "pass") << problem << ": " << (*row)["detail"];
     EXPECT_EQ((*row)["model"], "model-a");
   }
-  EXPECT_EQ(settled_verdict(*row_named(report, "tile_bug.so")), "pass") << "sparse does not gate relu in this epoch";
+  EXPECT_EQ(verdict_of(*row_named(report, "tile_bug.so")), "pass") << "sparse does not gate relu in this epoch";
   EXPECT_EQ((*row_named(report, "libhostile_relu_mutates_input.so"))["verdict"], "hack_suspected");
   EXPECT_EQ((*row_named(report, "libhostile_relu_hang.so"))["verdict"], "timeout");
   EXPECT_EQ((*row_named(report, "libhostile_relu_identity_on_public.so"))["verdict"], "fail_correctness");
@@ -386,7 +378,7 @@ TEST_F(SweepSystem, ReverifiesThroughKbvdOnTheNextEpoch) {
     const auto run = kbv({"sweep", config.string()});
     ASSERT_EQ(run.exit_code, 0) << run.err;
     const auto report = load(out / "report.json");
-    for (const auto& row : report["candidates"]) ASSERT_EQ(settled_verdict(row), "pass") << row.dump(1);
+    for (const auto& row : report["candidates"]) ASSERT_EQ(verdict_of(row), "pass") << row.dump(1);
     first_run = report["sweep"]["run"]["id"];
     kbvd->signal(SIGTERM);
     ASSERT_EQ(kbvd->wait_exit(30s), 0);
@@ -415,7 +407,7 @@ TEST_F(SweepSystem, ReverifiesThroughKbvdOnTheNextEpoch) {
   const json* layernorm = row_named(report, "layernorm.so");
   ASSERT_TRUE(layernorm);
   EXPECT_EQ((*layernorm)["role"], "reverify");
-  EXPECT_EQ(settled_verdict(*layernorm), "pass");
+  EXPECT_EQ(verdict_of(*layernorm), "pass");
   EXPECT_EQ(report["reverification"]["planned"], 1);
   // Against the previous sweep: the same regression, after rotation.
   const auto& comparison = report["comparison"];
@@ -481,8 +473,8 @@ TEST_F(SweepSystem, ShardsMergeIntoTheWholeSweep) {
   ASSERT_EQ(kbv({"sweep", config.string(), "--epoch", epoch, "--output", (root() / "whole").string()}).exit_code, 0);
   const auto whole = load(root() / "whole" / "report.json");
   std::map<std::string, json> sharded_verdicts, whole_verdicts;
-  for (const auto& row : report["candidates"]) sharded_verdicts[row["key"]] = settled_verdict(row);
-  for (const auto& row : whole["candidates"]) whole_verdicts[row["key"]] = settled_verdict(row);
+  for (const auto& row : report["candidates"]) sharded_verdicts[row["key"]] = verdict_of(row);
+  for (const auto& row : whole["candidates"]) whole_verdicts[row["key"]] = verdict_of(row);
   EXPECT_EQ(sharded_verdicts, whole_verdicts);
   EXPECT_EQ(report["sweep"]["key_id"], whole["sweep"]["key_id"]);
 }

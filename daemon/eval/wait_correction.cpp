@@ -1,0 +1,42 @@
+// eval/wait_correction.cpp — the arithmetic of the host's wait correction.
+#include "eval/wait_correction.hpp"
+
+#include <algorithm>
+
+namespace kbv::eval {
+
+double longest_thread_wait_s(const ThreadRunDelays& before, const ThreadRunDelays& after) {
+  std::uint64_t longest_ns = 0;
+  for (const auto& [tid, after_ns] : after) {
+    const auto was = before.find(tid);
+    if (was == before.end() || after_ns < was->second) continue;  // a new thread, or a reused id
+    longest_ns = std::max(longest_ns, after_ns - was->second);
+  }
+  return static_cast<double>(longest_ns) * 1e-9;
+}
+
+std::optional<ExchangeWaits> waits_between(std::optional<std::uint64_t> evaluator_before_ns, std::optional<std::uint64_t> evaluator_after_ns,
+                                           const ThreadRunDelays& worker_before, const ThreadRunDelays& worker_after) {
+  if (!evaluator_before_ns || !evaluator_after_ns) return std::nullopt;
+  ExchangeWaits waits;
+  if (*evaluator_after_ns > *evaluator_before_ns) waits.evaluator_s = static_cast<double>(*evaluator_after_ns - *evaluator_before_ns) * 1e-9;
+  waits.worker_s = longest_thread_wait_s(worker_before, worker_after);
+  return waits;
+}
+
+double credited_wait_s(double round_trip_s, const ExchangeWaits& waits) {
+  if (round_trip_s <= 0) return 0;
+  const double own = std::clamp(waits.evaluator_s, 0.0, round_trip_s);
+  const double worker = kWorkerWaitCredit * std::max(0.0, waits.worker_s);
+  return std::min(round_trip_s, own + worker);
+}
+
+void NullCallFloor::add(double corrected_round_trip_s) { corrected_s_.push_back(std::max(0.0, corrected_round_trip_s)); }
+
+double NullCallFloor::shortest_s() const { return corrected_s_.empty() ? 0.0 : *std::min_element(corrected_s_.begin(), corrected_s_.end()); }
+
+double trusted_call_s(double round_trip_s, double credited_wait_s, double null_call_s) {
+  return std::max(0.0, round_trip_s - credited_wait_s - null_call_s);
+}
+
+}  // namespace kbv::eval

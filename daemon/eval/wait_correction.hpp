@@ -1,0 +1,64 @@
+// eval/wait_correction.hpp — the host's trusted call time without the scheduler's waits. On a
+// loaded CPU the evaluator's and the worker's threads sit runnable on a run queue (waking for a
+// message, preempted mid-call), and a round trip grows by those waits while the worker's clock
+// only partly sees them: an honest candidate then looks like a slow clock. The kernel counts each
+// thread's wait (run_delay, eval/thread_schedstat.hpp); the trusted time takes it back out:
+//   trusted = (round trip − credited waits) − shortest (null call round trip − its credited waits)
+// Pure arithmetic; evaluation_calls.cpp measures the waits, evaluation_timing.cpp applies them.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "eval/thread_schedstat.hpp"
+
+namespace kbv::eval {
+
+// The share of the worker's run queue wait that is credited. The worker is the candidate's
+// process: it can lengthen its own threads' waits (helper threads pinned beside the timed one,
+// sched_yield loops), so never all of it. Half still takes out most of what a loaded machine adds
+// to an honest call (4 CPU spinners on 2 cores: tests/redteam/timer_under_load_test.cpp), while a
+// 10× slow clock stays caught even if the candidate makes its waits as long as the whole call:
+// trusted ≥ round trip / 2, and the host's agreement factor (0.25, eval/sample_checks.cpp) then
+// still asks the worker's clock for an eighth of the round trip, above a tenth.
+inline constexpr double kWorkerWaitCredit = 0.5;
+
+// Run queue waits over one exchange with the worker (a call or a null call), in seconds.
+struct ExchangeWaits {
+  double evaluator_s = 0;  // the evaluating thread's own run_delay after its send: trusted, fully credited
+  double worker_s = 0;     // the largest run_delay gained by any one worker thread
+};
+
+// The largest gain of any one thread present in both readings. Not their sum: threads that wait
+// side by side add wall time once, and a candidate cannot multiply the credit by spawning
+// threads; one thread cannot wait longer than the exchange took. Threads seen only once (begun or
+// ended during the exchange) count nothing.
+double longest_thread_wait_s(const ThreadRunDelays& before, const ThreadRunDelays& after);
+
+// The waits between two readings (evaluator: the calling thread; worker: every worker thread).
+// Empty when either evaluator reading is missing (no schedstat on this kernel).
+std::optional<ExchangeWaits> waits_between(std::optional<std::uint64_t> evaluator_before_ns, std::optional<std::uint64_t> evaluator_after_ns,
+                                           const ThreadRunDelays& worker_before, const ThreadRunDelays& worker_after);
+
+// The wait taken off a round trip: the evaluator's own wait, capped at the round trip, plus
+// kWorkerWaitCredit of the worker's, never more than the round trip in all.
+double credited_wait_s(double round_trip_s, const ExchangeWaits& waits);
+
+// The shortest corrected null call so far: the worker's per-call routine around nothing with the
+// least scheduling noise left in it (a single late null call, waits and all, would be subtracted
+// from every call after it).
+class NullCallFloor {
+ public:
+  void add(double corrected_round_trip_s);
+  bool empty() const { return corrected_s_.empty(); }
+  double shortest_s() const;  // 0 when empty
+  const std::vector<double>& all() const { return corrected_s_; }
+
+ private:
+  std::vector<double> corrected_s_;
+};
+
+// A call as the evaluator saw it, beyond the worker's routine: never negative.
+double trusted_call_s(double round_trip_s, double credited_wait_s, double null_call_s);
+
+}  // namespace kbv::eval

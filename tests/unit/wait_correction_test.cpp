@@ -1,0 +1,101 @@
+// tests/unit/wait_correction_test.cpp — the host's wait correction: schedstat text parsed
+// (eval/thread_schedstat.hpp) and the arithmetic that takes run queue waits out of the trusted
+// time (eval/wait_correction.hpp), including the bounds a candidate cannot talk its way past.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+
+#include "eval/thread_schedstat.hpp"
+#include "eval/wait_correction.hpp"
+
+namespace kbv::eval {
+namespace {
+
+TEST(Schedstat, ReadsTheSecondFieldAsRunDelay) {
+  EXPECT_EQ(parse_run_delay_ns("143841799 311487812 59\n"), 311487812u);
+  EXPECT_EQ(parse_run_delay_ns("0 53987 1"), 53987u);
+  EXPECT_EQ(parse_run_delay_ns("18446744073709551615 18446744073709551614 3\n"), 18446744073709551614u);
+}
+
+TEST(Schedstat, RefusesAnythingButThreeNumbers) {
+  EXPECT_FALSE(parse_run_delay_ns(""));
+  EXPECT_FALSE(parse_run_delay_ns("\n"));
+  EXPECT_FALSE(parse_run_delay_ns("12 34"));
+  EXPECT_FALSE(parse_run_delay_ns("12 -34 5"));
+  EXPECT_FALSE(parse_run_delay_ns("12 34 5 6"));
+  EXPECT_FALSE(parse_run_delay_ns("12 abc 5"));
+  EXPECT_FALSE(parse_run_delay_ns("99999999999999999999 1 1"));  // beyond 64 bits
+}
+
+TEST(Schedstat, ReadsThisThreadAndThisProcess) {
+  const auto own = own_thread_run_delay_ns();
+  if (!own) GTEST_SKIP() << "no /proc/thread-self/schedstat on this kernel";
+  const ThreadRunDelays threads = process_thread_run_delays(::getpid());
+  ASSERT_FALSE(threads.empty());
+  EXPECT_TRUE(threads.count(::gettid()));
+  EXPECT_GE(threads.at(::gettid()), *own);  // run_delay never goes back
+  EXPECT_FALSE(read_run_delay_ns("/proc/self/no_such_file"));
+  EXPECT_TRUE(process_thread_run_delays(-1).empty());
+}
+
+TEST(WaitCorrection, TheWorkerCountsItsLongestWaitingThreadNotTheSum) {
+  const ThreadRunDelays before{{10, 1'000'000}, {11, 5'000'000}, {12, 0}};
+  const ThreadRunDelays after{{10, 3'000'000}, {11, 6'000'000}, {12, 1'500'000}, {13, 9'000'000}};
+  // 2 ms, 1 ms, 1.5 ms gained; thread 13 began during the exchange and counts nothing.
+  EXPECT_DOUBLE_EQ(longest_thread_wait_s(before, after), 2e-3);
+  EXPECT_DOUBLE_EQ(longest_thread_wait_s(after, before), 0.0);  // a reused id that went back
+  EXPECT_DOUBLE_EQ(longest_thread_wait_s({}, after), 0.0);
+}
+
+TEST(WaitCorrection, WaitsNeedBothEvaluatorReadings) {
+  EXPECT_FALSE(waits_between(std::nullopt, 5, {}, {}));
+  EXPECT_FALSE(waits_between(5, std::nullopt, {}, {}));
+  const auto waits = waits_between(1'000, 401'000, {{7, 0}}, {{7, 2'000'000}});
+  ASSERT_TRUE(waits);
+  EXPECT_DOUBLE_EQ(waits->evaluator_s, 400e-6);
+  EXPECT_DOUBLE_EQ(waits->worker_s, 2e-3);
+}
+
+TEST(WaitCorrection, CreditsTheEvaluatorFullyAndTheWorkerInPart) {
+  EXPECT_DOUBLE_EQ(credited_wait_s(5e-3, {.evaluator_s = 1e-3, .worker_s = 2e-3}), 1e-3 + kWorkerWaitCredit * 2e-3);
+  EXPECT_DOUBLE_EQ(credited_wait_s(5e-3, {.evaluator_s = 0, .worker_s = 0}), 0.0);
+  EXPECT_DOUBLE_EQ(credited_wait_s(0, {.evaluator_s = 1e-3, .worker_s = 1e-3}), 0.0);
+}
+
+TEST(WaitCorrection, NeverCreditsMoreThanTheRoundTrip) {
+  // The evaluator's own wait is capped at the round trip, and so is the whole credit.
+  EXPECT_DOUBLE_EQ(credited_wait_s(1e-3, {.evaluator_s = 7e-3, .worker_s = 0}), 1e-3);
+  EXPECT_DOUBLE_EQ(credited_wait_s(1e-3, {.evaluator_s = 0.8e-3, .worker_s = 10e-3}), 1e-3);
+  EXPECT_DOUBLE_EQ(credited_wait_s(1e-3, {.evaluator_s = -1, .worker_s = -1}), 0.0);
+}
+
+TEST(WaitCorrection, ACandidateThatWaitsTheWholeCallKeepsHalfOfItTrusted) {
+  // The worst a candidate can make of its own waits: one thread runnable but waiting for the
+  // whole round trip. Half of it stays trusted, and a 10× slow clock stays below the agreement
+  // factor's quarter of that.
+  constexpr double round_trip = 10e-3;
+  const double trusted = trusted_call_s(round_trip, credited_wait_s(round_trip, {.evaluator_s = 0, .worker_s = round_trip}), 0);
+  EXPECT_DOUBLE_EQ(trusted, (1 - kWorkerWaitCredit) * round_trip);
+  EXPECT_LT(round_trip / 10, 0.25 * trusted);
+}
+
+TEST(WaitCorrection, TheNullCallFloorIsTheShortestCorrectedNullCall) {
+  NullCallFloor floor;
+  EXPECT_TRUE(floor.empty());
+  EXPECT_DOUBLE_EQ(floor.shortest_s(), 0.0);
+  floor.add(80e-6);
+  floor.add(3e-3);  // a null call that sat on a run queue
+  floor.add(60e-6);
+  floor.add(-1e-6);  // waits over-credited: counts as nothing, not as a negative routine
+  EXPECT_DOUBLE_EQ(floor.shortest_s(), 0.0);
+  EXPECT_EQ(floor.all().size(), 4u);
+}
+
+TEST(WaitCorrection, TrustedTimeIsRoundTripLessWaitsLessTheNullCall) {
+  EXPECT_DOUBLE_EQ(trusted_call_s(3e-3, 1e-3, 0.5e-3), 1.5e-3);
+  EXPECT_DOUBLE_EQ(trusted_call_s(1e-3, 1e-3, 0.5e-3), 0.0);
+}
+
+}  // namespace
+}  // namespace kbv::eval
