@@ -107,4 +107,10 @@ calibration::CalibrationEntry make_entry(const ResolvedProblem& problem, const s
   return entry;
 }
 
+std::optional<std::string> reason_not_to_calibrate(const Problem& problem, const std::optional<std::filesystem::path>& kernelbench_dir) {
+  if (problem.source != "kernelbench" || kernelbench_dir) return std::nullopt;
+  return "imported from KernelBench, whose Model file is its PyTorch forward (fix: pass --kernelbench DIR, a KernelBench checkout's "
+         "KernelBench/ folder holding level1/ … level3/)";
+}
+
 }  // namespace kbv::calibrate

@@ -2,7 +2,9 @@
 // and the calibration entry it makes of the two sides' figures (calibration/torch_calibration.hpp).
 #pragma once
 
+#include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -34,6 +36,11 @@ nlohmann::json problem_description(const ResolvedProblem& problem);
 // reason it had no forward (a "skipped" reply: forward "none"), in `errors`.
 calibration::CalibrationEntry make_entry(const ResolvedProblem& problem, const std::map<std::string, LibraryMeasurement>& library,
                                          const nlohmann::json& reply, const std::string& measured_at);
+
+// Why PyTorch's side cannot time this problem here, decided before any device time is spent on
+// it: an imported problem's forward is KernelBench's Model file, which needs a checkout
+// (--kernelbench). nullopt: calibrate it.
+std::optional<std::string> reason_not_to_calibrate(const Problem& problem, const std::optional<std::filesystem::path>& kernelbench_dir);
 
 // |after - before| / mean, the library's drift across PyTorch's measurement.
 double library_drift(const LibraryMeasurement& library);

@@ -216,6 +216,13 @@ int run_torch_calibration(const TorchRunOptions& options) {
     const Problem& problem = catalog.get(name);
     for (const auto& [set, symbols] : problem.shape_sets) {
       if (!options.shape_sets.empty() && std::find(options.shape_sets.begin(), options.shape_sets.end(), set) == options.shape_sets.end()) continue;
+      // Checked before the library is timed: a problem PyTorch cannot run here would cost the
+      // library's timing (~10 s per problem on an H200) for an entry of nulls.
+      if (const auto reason = reason_not_to_calibrate(problem, options.kernelbench_dir)) {
+        std::printf("%s %s: skipped: %s\n", name.c_str(), set.c_str(), reason->c_str());
+        skipped.push_back(name + " " + set);
+        continue;
+      }
       const ResolvedProblem resolved = resolve_problem(problem, set);
       std::unique_ptr<LibraryContenders> library;
       try {

@@ -27,6 +27,17 @@ TEST(TorchEntry, TheDescriptionCarriesShapesScalesAndCompleteAttributes) {
   EXPECT_TRUE(softmax["graph"][0]["attrs"].contains("axis")) << "defaults merged in: " << softmax.dump();
 }
 
+TEST(TorchEntry, AnImportedProblemWithoutAKernelBenchCheckoutIsSkippedBeforeAnyTiming) {
+  const ProblemCatalog catalog = ProblemCatalog::load(KBV_TEST_PROBLEMS_DIR);
+  Problem imported = catalog.get("relu");
+  EXPECT_FALSE(reason_not_to_calibrate(imported, std::nullopt)) << "a problem written for kbv has its graph as forward";
+  imported.source = "kernelbench";
+  const auto reason = reason_not_to_calibrate(imported, std::nullopt);
+  ASSERT_TRUE(reason);
+  EXPECT_NE(reason->find("--kernelbench DIR"), std::string::npos) << *reason;
+  EXPECT_FALSE(reason_not_to_calibrate(imported, std::filesystem::path("/opt/KernelBench/KernelBench")));
+}
+
 TEST(TorchEntry, ARecordedReplyMakesRatiosAgainstTheLibraryInTheSameMathMode) {
   const ResolvedProblem problem = bundled("layernorm");
   const std::map<std::string, LibraryMeasurement> library = {{"tf32", {0.25e-3, 0.26e-3, "ln tf32\n", {}, {}}},
