@@ -121,7 +121,7 @@ TEST_F(Sdk, DebugBuildIsReportedUnoptimisedWithoutGating) {
   EXPECT_NE(built.value("note", "").find("without optimisation"), std::string::npos) << built.dump();
 }
 
-// README.md, "Writing a candidate": the one-line host build without CMake.
+// README.md, "Write and evaluate a candidate": the one-line host build without CMake.
 TEST_F(Sdk, OneLineHostBuildWithoutCMake) {
   const fs::path library = work() / "libmy_relu_oneline.so";
   Command compile;
@@ -163,7 +163,7 @@ TEST_F(Sdk, CudaCandidatesBuildForSm90AndCxx20WithoutBeingTold) {
   }
 }
 
-// README.md, "Writing a candidate": the one-line CUDA build without CMake.
+// README.md, "Write and evaluate a candidate": the one-line CUDA build without CMake.
 TEST_F(Sdk, OneLineCudaBuildWithoutCMake) {
   if (cuda_compiler().empty()) GTEST_SKIP() << "kbv was configured without nvcc";
   const fs::path library = work() / "libmy_relu_sm90_oneline.so";
