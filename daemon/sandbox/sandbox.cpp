@@ -8,7 +8,7 @@
 #include <string>
 
 #include "sandbox/capabilities.hpp"
-#include "sandbox/cgroup.hpp"
+#include "sandbox/memory_cgroup.hpp"
 #include "sandbox/devices.hpp"
 #include "sandbox/errors.hpp"
 #include "sandbox/landlock.hpp"

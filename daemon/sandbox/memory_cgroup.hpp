@@ -1,4 +1,4 @@
-// sandbox/cgroup.hpp — best-effort memory limit: a cgroup v2 child with memory.max.
+// sandbox/memory_cgroup.hpp — the worker's best-effort memory limit: a cgroup v2 child with memory.max.
 #pragma once
 
 #include <filesystem>

@@ -1,5 +1,5 @@
-// sandbox/cgroup.cpp — cgroup v2 memory.max for the worker (see cgroup.hpp).
-#include "sandbox/cgroup.hpp"
+// sandbox/memory_cgroup.cpp — cgroup v2 memory.max for the worker (see memory_cgroup.hpp; the groups that kill a process tree are lifetime/cgroup.hpp).
+#include "sandbox/memory_cgroup.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
