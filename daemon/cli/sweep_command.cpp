@@ -3,6 +3,8 @@
 
 #include <unistd.h>
 
+#include <fmt/format.h>
+
 #include <iostream>
 #include <sstream>
 
@@ -52,7 +54,13 @@ int sweep_command(const std::vector<std::string>& args) {
       "budget-wall-s", po::value<double>()->value_name("S"), "start no evaluation after S seconds, and stop those running")(
       "shard", po::value<std::string>()->value_name("I/N"), "evaluate shard I of N (grouped by problem); no report unless --report")(
       "report", "write the reports even for one shard of several")(
-      "no-report", "do not write the reports");
+      "no-report", "do not write the reports")(
+      "slurm", "submit the sweep as a Slurm job array (one standalone shard per task, epoch and key fixed now) plus a merge job "
+               "running kbv report; again: only the shards not yet complete (docs/sweeps.md, Slurm)")(
+      "partition", po::value<std::string>()->value_name("P"), "--slurm: the partition of every job")(
+      "gpus-per-task", po::value<int>()->value_name("N"), "--slurm: GPUs of each task (> 0: device cuda; default 1 on cuda, 0 on host)")(
+      "array-size", po::value<int>()->value_name("N"), "--slurm: shards, one task each (default: the previous submission's, else one per problem)")(
+      "dry-run", "--slurm: write and print the scripts and the sbatch commands, submit nothing");
   int exit_code = kExitOk;
   const auto values = parse_command_line(help, options, args, exit_code, {{"config", 1}});
   if (!values) return exit_code;
@@ -99,7 +107,29 @@ int sweep_command(const std::vector<std::string>& args) {
   if (vm.count("report")) o.write_report = true;
   if (vm.count("no-report")) o.write_report = false;
   o.terminal = ::isatty(STDERR_FILENO) != 0;
-  return sweep::run_sweep(o);
+  if (!vm.count("slurm")) {
+    for (const char* name : {"partition", "gpus-per-task", "array-size", "dry-run"})
+      if (vm.count(name)) return usage_error("sweep", std::string("--") + name + " is an option of --slurm; fix: add --slurm, or drop it");
+    return sweep::run_sweep(o);
+  }
+  if (vm.count("kbvd")) return usage_error("sweep", "--slurm runs every task --standalone; fix: drop --kbvd");
+  if (vm.count("shard")) return usage_error("sweep", "--slurm chooses the shards itself; fix: drop --shard and give the number with --array-size N");
+  if (vm.count("report")) return usage_error("sweep", "--slurm writes the reports in its merge job; fix: drop --report");
+  o.mode = sweep::Mode::standalone;
+  sweep::SlurmOptions slurm;
+  if (vm.count("partition")) slurm.partition = vm["partition"].as<std::string>();
+  if (vm.count("gpus-per-task")) {
+    slurm.gpus_per_task = vm["gpus-per-task"].as<int>();
+    if (*slurm.gpus_per_task < 0) return usage_error("sweep", "--gpus-per-task must be 0 (host) or more; fix: write e.g. --gpus-per-task 1");
+  }
+  if (vm.count("array-size")) {
+    slurm.array_size = vm["array-size"].as<int>();
+    if (*slurm.array_size < 1 || *slurm.array_size > sweep::kMaxSlurmArraySize)
+      return usage_error("sweep", fmt::format("--array-size {} is not a number of shards Slurm can run; fix: give 1 to {} (one task per shard)",
+                                              *slurm.array_size, sweep::kMaxSlurmArraySize));
+  }
+  slurm.dry_run = vm.count("dry-run") != 0;
+  return sweep::submit_sweep_to_slurm(o, slurm);
 }
 
 }  // namespace kbv::cli

@@ -9,10 +9,12 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <set>
 
 #include "client/control_client.hpp"
 #include "inputs/epoch_plan.hpp"
@@ -27,6 +29,7 @@
 #include "sweep/report/report_sources.hpp"
 #include "sweep/report/report_writer.hpp"
 #include "sweep/result_record.hpp"
+#include "sweep/slurm.hpp"
 #include "sweep/standalone_runner.hpp"
 #include "sweep/sweep_folder.hpp"
 
@@ -143,6 +146,103 @@ class SweepRun {
     if (const auto failed = lock_and_plan()) return *failed;
     const RunResult result = evaluate();
     return finish(result);
+  }
+
+  // kbv sweep --slurm: the epoch and the key settled once, here; the plan and its file; the
+  // scripts of the job array (only the shards not yet complete) and of the merge job; sbatch.
+  int submit_slurm(const SlurmOptions& slurm) {
+    if (const auto failed = configure()) return *failed;
+    config_.mode = Mode::standalone;  // every task evaluates on its own node
+    if (const auto failed = settle_epoch_and_key()) return *failed;
+    try {
+      check_private_key_file(key_file_);
+    } catch (const SlurmError& error) {
+      return fail(error.what());
+    }
+    folder_.emplace(config_.output_dir);
+    const fs::path slurm_dir = folder_->epoch_dir(epoch_) / "slurm";
+    const fs::path submission_file = slurm_dir / "submission.json";
+    try {
+      fs::create_directories(folder_->plans_dir(epoch_));
+      fs::create_directories(slurm_dir / "logs");
+    } catch (const std::exception& error) {
+      return fail(fmt::format("{}: {} (fix: make output_dir in {} a writable folder)", config_.output_dir.string(), error.what(),
+                              config_.file.string()));
+    }
+    auto discovery = discover_candidates(config_, *catalog_);
+    discovery.issues.insert(discovery.issues.begin(), config_.issues.begin(), config_.issues.end());
+    int count = slurm.array_size.value_or(0);
+    if (count == 0) {  // the previous submission's, so that a resubmission finds its shards
+      try {
+        count = read_json_file(submission_file).value("shard_count", 0);
+      } catch (const std::exception&) {
+        count = 0;
+      }
+    }
+    if (count == 0) {  // one task per problem
+      std::set<std::string> problems;
+      for (const auto& item : make_plan({&config_, &*catalog_, &*folder_, epoch_, 1, key_id_}, discovery).items) problems.insert(item.candidate.problem);
+      count = std::clamp(static_cast<int>(problems.size()), 1, kMaxSlurmArraySize);
+    }
+    plan_ = make_plan({&config_, &*catalog_, &*folder_, epoch_, count, key_id_}, std::move(discovery));
+    for (const auto& issue : plan_.issues) std::cerr << "kbv sweep: left out: " << issue.text() << "\n";
+    if (!slurm.dry_run) write_file_atomically(plan_path(*folder_, plan_), plan_.to_json().dump(1) + "\n");
+
+    SlurmJob job;
+    job.kbv = fs::absolute(options_.evaluator);
+    job.config_file = fs::absolute(config_.file);
+    job.output_dir = fs::absolute(config_.output_dir);
+    job.key_file = fs::absolute(key_file_);
+    job.slurm_dir = fs::absolute(slurm_dir);
+    job.name = config_.name;
+    job.epoch = epoch_;
+    job.shard_count = count;
+    job.shards = shards_to_submit(*folder_, plan_);
+    job.jobs = options_.jobs;
+    job.partition = slurm.partition;
+    job.gpus_per_task = slurm.gpus_per_task;
+    if (job.gpus_per_task && *job.gpus_per_task > 0) job.device = "cuda";
+    else job.device = config_.standalone.device;
+    if (job.device == "cuda" && !job.gpus_per_task) job.gpus_per_task = 1;
+
+    const fs::path array_script = slurm_dir / "array.sbatch", merge_script = slurm_dir / "merge.sbatch";
+    std::string shards_text;
+    for (const int shard : job.shards) shards_text += (shards_text.empty() ? "" : ",") + std::to_string(shard);
+    std::cerr << fmt::format("kbv sweep: plan {} of epoch {}: {} evaluations in {} shards; {}\n", plan_.plan_id, epoch_, plan_.items.size(), count,
+                             job.shards.empty() ? std::string("every shard is complete, only the merge job runs")
+                                                : fmt::format("{} of them to run (shards {})", job.shards.size(), shards_text));
+    try {
+      if (!job.shards.empty()) write_file_atomically(array_script, slurm_array_script(job));
+      write_file_atomically(merge_script, slurm_merge_script(job));
+      if (slurm.dry_run) {
+        if (!job.shards.empty())
+          std::cout << "# " << array_script.string() << "  (sbatch --parsable " << array_script.string() << ")\n" << slurm_array_script(job) << "\n";
+        std::string merge_command = "sbatch --parsable ";
+        if (!job.shards.empty()) merge_command += slurm_merge_arguments(std::string("<array job id>")).front() + " ";
+        std::cout << "# " << merge_script.string() << "  (" << merge_command << merge_script.string() << ")\n" << slurm_merge_script(job);
+        return kExitComplete;
+      }
+      std::optional<std::string> array_id;
+      if (!job.shards.empty()) array_id = submit_with_sbatch(slurm.sbatch, {}, array_script);
+      const auto merge_id = submit_with_sbatch(slurm.sbatch, slurm_merge_arguments(array_id), merge_script);
+      write_file_atomically(submission_file, json{{"schema", "kbv.sweep.slurm"},
+                                                  {"schema_version", 1},
+                                                  {"plan_id", plan_.plan_id},
+                                                  {"epoch", epoch_},
+                                                  {"shard_count", count},
+                                                  {"shards", job.shards},
+                                                  {"key_file", job.key_file.string()},
+                                                  {"key_id", key_id_},
+                                                  {"array_job_id", array_id ? json(*array_id) : json(nullptr)},
+                                                  {"merge_job_id", merge_id},
+                                                  {"submitted_at", utc_text(started_)}}
+                                                     .dump(1) + "\n");
+      if (array_id) std::cout << "array job " << *array_id << " (shards " << shards_text << " of " << count << ")\n";
+      std::cout << "merge job " << merge_id << "\n";
+    } catch (const std::exception& error) {
+      return fail(error.what());
+    }
+    return kExitComplete;
   }
 
  private:
@@ -320,5 +420,7 @@ class SweepRun {
 }  // namespace
 
 int run_sweep(const SweepOptions& options) { return SweepRun(options).run(); }
+
+int submit_sweep_to_slurm(const SweepOptions& options, const SlurmOptions& slurm) { return SweepRun(options).submit_slurm(slurm); }
 
 }  // namespace kbv::sweep

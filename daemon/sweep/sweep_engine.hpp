@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "sweep/shard.hpp"
+#include "sweep/slurm.hpp"
 #include "sweep/sweep_config.hpp"
 
 namespace kbv::sweep {
@@ -48,5 +49,11 @@ struct SweepOptions {
 };
 
 int run_sweep(const SweepOptions& options);
+
+// `kbv sweep --slurm` (slurm.hpp): settles the epoch and the key once, plans the sweep with
+// N shards, writes the scripts into OUT/epoch-E/slurm/ and submits a job array of the shards
+// not yet complete plus the merge job (or, with dry_run, prints them). Exit status: 0
+// submitted (or printed), 2 the configuration, the key file or sbatch stopped it.
+int submit_sweep_to_slurm(const SweepOptions& options, const SlurmOptions& slurm);
 
 }  // namespace kbv::sweep

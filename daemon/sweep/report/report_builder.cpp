@@ -228,7 +228,7 @@ json shards_json(const ReportInput& input) {
   for (const auto& shard : input.shards) {
     (shard.state == "complete" ? complete : shard.state == "missing" ? missing : incomplete).push_back(shard.index);
     states.push_back({{"index", shard.index}, {"state", shard.state}, {"planned", shard.planned}, {"evaluated", shard.evaluated},
-                      {"host", shard.host}, {"key_id", shard.key_id}, {"kbv_version", shard.kbv_version},
+                      {"epoch", shard.epoch ? json(*shard.epoch) : json(nullptr)}, {"host", shard.host}, {"key_id", shard.key_id}, {"kbv_version", shard.kbv_version},
                       {"stopped_because", shard.stopped_because.empty() ? json(nullptr) : json(shard.stopped_because)}});
   }
   return {{"count", input.shard_count}, {"complete", complete}, {"incomplete", incomplete}, {"missing", missing}, {"shards", states}};

@@ -35,6 +35,7 @@ struct ShardState {
   int index = 1;
   std::string state;  // complete, incomplete (ran, not every verdict), missing (never started)
   int planned = 0, evaluated = 0;
+  std::optional<std::uint64_t> epoch;  // the epoch its status file says it evaluated (none: missing)
   std::string host, key_id, kbv_version, stopped_because;
 };
 

@@ -24,6 +24,7 @@ void add_shards(const SweepFolder& folder, const Plan& plan, const std::map<std:
   input.shard_count = plan.shard_count;
   if (plan.shard_count <= 1) return;
   std::set<std::string> key_ids;
+  std::vector<std::string> wrong_epoch;
   for (int index = 1; index <= plan.shard_count; ++index) {
     ShardState state;
     state.index = index;
@@ -37,6 +38,8 @@ void add_shards(const SweepFolder& folder, const Plan& plan, const std::map<std:
       state.state = "missing";
     } else {
       const auto status = read_json_file(status_path);
+      if (status.contains("epoch") && status["epoch"].is_number_unsigned()) state.epoch = status["epoch"].get<std::uint64_t>();
+      if (state.epoch != plan.epoch) wrong_epoch.push_back(fmt::format("shard {} says epoch {}", index, state.epoch ? std::to_string(*state.epoch) : "(none)"));
       state.host = json_text(status, "host");
       state.key_id = json_text(status, "key_id");
       state.kbv_version = json_text(status, "kbv_version");
@@ -45,6 +48,13 @@ void add_shards(const SweepFolder& folder, const Plan& plan, const std::map<std:
       key_ids.insert(state.key_id);
     }
     input.shards.push_back(state);
+  }
+  if (!wrong_epoch.empty()) {
+    std::string listed;
+    for (const auto& line : wrong_epoch) listed += (listed.empty() ? "" : ", ") + line;
+    throw SourceError(fmt::format("{}: the shards of plan {} disagree on the epoch (the plan's is {}; {}), so their verdicts come from "
+                                  "different hidden families; fix: give every task the same --epoch {} and run those shards again",
+                                  folder.plans_dir(plan.epoch).string(), plan.plan_id, plan.epoch, listed, plan.epoch));
   }
   if (key_ids.size() > 1) {
     std::string listed;

@@ -1,0 +1,195 @@
+// tests/sweep/slurm_test.cpp — `kbv sweep --slurm` without Slurm: the job array's range and
+// per-task command, the merge job and its dependency, which shards a resubmission runs, the key
+// file check, and sbatch's answers and failures (a fake sbatch).
+#include <sys/stat.h>
+
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include "sweep/slurm.hpp"
+#include "sweep_test_files.hpp"
+
+namespace kbv::sweep {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+SlurmJob three_shards() {
+  SlurmJob job;
+  job.kbv = "/opt/kbv/bin/kbv";
+  job.config_file = "/home/u/sweep.yaml";
+  job.output_dir = "/shared/out";
+  job.key_file = "/shared/keys/secret.key";
+  job.slurm_dir = "/shared/out/epoch-47/slurm";
+  job.name = "nightly";
+  job.epoch = 47;
+  job.shard_count = 3;
+  job.shards = {1, 2, 3};
+  return job;
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+TEST(SlurmScripts, ArrayRangeIsOneTaskIdPerShardCompressed) {
+  EXPECT_EQ(slurm_array_range({1, 2, 3}), "0-2");
+  EXPECT_EQ(slurm_array_range({1}), "0");
+  EXPECT_EQ(slurm_array_range({2, 4}), "1,3");
+  EXPECT_EQ(slurm_array_range({7, 1, 3, 5, 6}), "0,2,4-6") << "sorted, runs compressed";
+  EXPECT_THROW(slurm_array_range({}), SlurmError);
+}
+
+TEST(SlurmScripts, EachTaskRunsItsShardStandaloneWithTheFixedEpochAndKey) {
+  const auto script = slurm_array_script(three_shards());
+  EXPECT_TRUE(script.starts_with("#!/bin/bash\n"));
+  EXPECT_TRUE(contains(script, "#SBATCH --array=0-2\n")) << script;
+  EXPECT_TRUE(contains(script, "#SBATCH --ntasks=1\n")) << script;
+  EXPECT_TRUE(contains(script, "#SBATCH --output=/shared/out/epoch-47/slurm/logs/task-%a-job-%A.out\n")) << script;
+  EXPECT_TRUE(contains(script, "exec /opt/kbv/bin/kbv sweep /home/u/sweep.yaml --standalone --shard $((SLURM_ARRAY_TASK_ID+1))/3 --epoch 47 "
+                               "--key-file /shared/keys/secret.key --output /shared/out --device host --no-report\n"))
+      << script;
+  EXPECT_FALSE(contains(script, "--partition")) << "no partition asked for: the cluster's default";
+  EXPECT_FALSE(contains(script, "--gpus-per-task")) << "a host sweep asks for no GPU";
+  EXPECT_FALSE(contains(script, " report ")) << "the tasks write no report; the merge job does";
+}
+
+TEST(SlurmScripts, PartitionGpusAndJobsGoIntoTheScript) {
+  auto job = three_shards();
+  job.partition = "gpu-h200";
+  job.gpus_per_task = 2;
+  job.device = "cuda";
+  job.jobs = 4;
+  const auto script = slurm_array_script(job);
+  EXPECT_TRUE(contains(script, "#SBATCH --partition=gpu-h200\n")) << script;
+  EXPECT_TRUE(contains(script, "#SBATCH --gpus-per-task=2\n")) << script;
+  EXPECT_TRUE(contains(script, "--device cuda --jobs 4 --no-report\n")) << script;
+  EXPECT_TRUE(contains(slurm_merge_script(job), "#SBATCH --partition=gpu-h200\n"));
+  EXPECT_FALSE(contains(slurm_merge_script(job), "--gpus-per-task")) << "the merge needs no GPU";
+}
+
+TEST(SlurmScripts, PathsWithSpacesAreQuoted) {
+  auto job = three_shards();
+  job.config_file = "/home/u/my sweeps/it's.yaml";
+  const auto script = slurm_array_script(job);
+  EXPECT_TRUE(contains(script, " sweep '/home/u/my sweeps/it'\\''s.yaml' --standalone")) << script;
+  EXPECT_EQ(shell_quote("/plain/path-1.yaml"), "/plain/path-1.yaml");
+  EXPECT_EQ(shell_quote(""), "''");
+}
+
+TEST(SlurmScripts, AResubmissionArrayHasOnlyItsShards) {
+  auto job = three_shards();
+  job.shards = {2};
+  const auto script = slurm_array_script(job);
+  EXPECT_TRUE(contains(script, "#SBATCH --array=1\n")) << script;
+  EXPECT_TRUE(contains(script, "--shard $((SLURM_ARRAY_TASK_ID+1))/3 ")) << "still shard I of all 3: " << script;
+}
+
+TEST(SlurmScripts, TheMergeJobReportsAfterAnyEndOfTheArray) {
+  const auto script = slurm_merge_script(three_shards());
+  EXPECT_TRUE(contains(script, "exec /opt/kbv/bin/kbv report /shared/out --epoch 47\n")) << script;
+  EXPECT_TRUE(contains(script, "#SBATCH --output=/shared/out/epoch-47/slurm/logs/merge-job-%j.out\n")) << script;
+  EXPECT_FALSE(contains(script, "--array")) << script;
+  EXPECT_EQ(slurm_merge_arguments(std::string("1234")), std::vector<std::string>{"--dependency=afterany:1234"});
+  EXPECT_TRUE(slurm_merge_arguments(std::nullopt).empty()) << "every shard complete: the merge runs on its own";
+}
+
+class SlurmFolder : public ::testing::Test {
+ protected:
+  void status(int index, const json& body) {
+    test::write_text(shard_status_path(folder_, plan_, {index, plan_.shard_count}), body.dump());
+  }
+  json finished(int planned, int evaluated) {
+    return {{"schema", "kbv.sweep.shard"}, {"state", "finished"}, {"epoch", plan_.epoch}, {"planned", planned}, {"evaluated", evaluated}};
+  }
+  test::TempFolder dir_;
+  SweepFolder folder_{dir_.path()};
+  Plan plan_ = [] {
+    Plan p;
+    p.epoch = 9;
+    p.shard_count = 4;
+    p.plan_id = "0123456789abcdef";
+    return p;
+  }();
+};
+
+TEST_F(SlurmFolder, AResubmissionRunsEveryShardWithoutACompleteStatus) {
+  EXPECT_EQ(shards_to_submit(folder_, plan_), (std::vector<int>{1, 2, 3, 4})) << "nothing ran yet";
+  status(1, finished(3, 3));
+  status(2, finished(3, 2));                                                   // stopped early (budget, signal)
+  status(3, {{"state", "running"}, {"planned", 2}, {"evaluated", 0}});         // killed or cancelled while running
+  test::write_text(shard_status_path(folder_, plan_, {4, 4}), "{ not json");  // damaged
+  EXPECT_EQ(shards_to_submit(folder_, plan_), (std::vector<int>{2, 3, 4}));
+  status(2, finished(3, 3));
+  status(3, finished(2, 2));
+  status(4, finished(0, 0));
+  EXPECT_TRUE(shards_to_submit(folder_, plan_).empty()) << "all complete: only the merge runs";
+}
+
+TEST_F(SlurmFolder, TheKeyFileMustBeReadableByItsOwnerOnly) {
+  const auto key = dir_.path() / "secret.key";
+  try {
+    check_private_key_file(key);
+    FAIL() << "a missing key is refused";
+  } catch (const SlurmError& error) {
+    EXPECT_TRUE(contains(error.what(), key.string())) << error.what();
+    EXPECT_TRUE(contains(error.what(), "kbv keygen")) << error.what();
+  }
+  test::write_text(key, "0123");
+  ::chmod(key.c_str(), 0644);
+  try {
+    check_private_key_file(key);
+    FAIL() << "a key others can read is refused";
+  } catch (const SlurmError& error) {
+    EXPECT_TRUE(contains(error.what(), key.string())) << error.what();
+    EXPECT_TRUE(contains(error.what(), "0644")) << error.what();
+    EXPECT_TRUE(contains(error.what(), "fix: chmod 600 " + key.string())) << error.what();
+  }
+  ::chmod(key.c_str(), 0600);
+  EXPECT_NO_THROW(check_private_key_file(key));
+  ::chmod(key.c_str(), 0400);
+  EXPECT_NO_THROW(check_private_key_file(key));
+}
+
+// A fake sbatch: records its arguments, then prints `out` and `err` and exits with `code`.
+fs::path fake_sbatch(const fs::path& folder, const std::string& out, const std::string& err, int code) {
+  const auto path = folder / "sbatch";
+  test::write_text(path, fmt::format("#!/bin/sh\necho \"$@\" > {}/args\nprintf '%s' '{}'\nprintf '%s' '{}' >&2\nexit {}\n", folder.string(), out, err, code));
+  ::chmod(path.c_str(), 0755);
+  return path;
+}
+
+TEST_F(SlurmFolder, SbatchAnswersTheJobId) {
+  const auto sbatch = fake_sbatch(dir_.path(), "4242;cluster1\n", "", 0);
+  EXPECT_EQ(submit_with_sbatch(sbatch.string(), {"--dependency=afterany:7"}, "/x/merge.sbatch"), "4242");
+  EXPECT_EQ(test::read_text(dir_.path() / "args"), "--parsable --dependency=afterany:7 /x/merge.sbatch\n");
+  const auto plain = fake_sbatch(dir_.path(), "77\n", "", 0);
+  EXPECT_EQ(submit_with_sbatch(plain.string(), {}, "/x/array.sbatch"), "77");
+}
+
+TEST_F(SlurmFolder, SbatchFailingIsQuoted) {
+  const auto sbatch = fake_sbatch(dir_.path(), "", "sbatch: error: invalid partition specified: nope", 1);
+  try {
+    submit_with_sbatch(sbatch.string(), {}, "/x/array.sbatch");
+    FAIL() << "sbatch failed";
+  } catch (const SlurmError& error) {
+    EXPECT_TRUE(contains(error.what(), "\"sbatch: error: invalid partition specified: nope\"")) << error.what();
+    EXPECT_TRUE(contains(error.what(), "exit 1")) << error.what();
+    EXPECT_TRUE(contains(error.what(), "fix:")) << error.what();
+  }
+  const auto garbage = fake_sbatch(dir_.path(), "Submitted batch job\n", "", 0);
+  EXPECT_THROW(submit_with_sbatch(garbage.string(), {}, "/x/array.sbatch"), SlurmError) << "no job id is an error";
+}
+
+TEST_F(SlurmFolder, SbatchNotInstalledSaysWhereToRun) {
+  try {
+    submit_with_sbatch((dir_.path() / "no-such-sbatch").string(), {}, "/x/array.sbatch");
+    FAIL() << "no sbatch";
+  } catch (const SlurmError& error) {
+    EXPECT_TRUE(contains(error.what(), "cannot run")) << error.what();
+    EXPECT_TRUE(contains(error.what(), "--dry-run")) << error.what();
+  }
+}
+
+}  // namespace
+}  // namespace kbv::sweep
