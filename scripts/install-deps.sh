@@ -12,6 +12,7 @@ packages=(
   systemd  # systemd-analyze, for the checks of systemd/ in tests/kbvd
   libjs-vega  # Vega 5, inlined into sweep reports (report.html)
   chromium    # headless, for the test that every plot of report.html renders (tests/sweep)
+  slurm-wlm munge  # a one-node Slurm cluster (slurmctld, slurmd, munged, sbatch) the kbv sweep --slurm test starts itself (tests/sweep)
 )
 missing=()
 for p in "${packages[@]}"; do

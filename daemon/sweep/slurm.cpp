@@ -89,6 +89,7 @@ std::string slurm_array_script(const SlurmJob& job) {
                         shell_quote(job.kbv.string()), shell_quote(job.config_file.string()), job.shard_count, job.epoch,
                         shell_quote(job.key_file.string()), shell_quote(job.output_dir.string()), shell_quote(job.device));
   if (job.jobs) script += fmt::format(" --jobs {}", *job.jobs);
+  for (const auto& word : job.task_args) script += " " + shell_quote(word);
   script += " --no-report\n";
   return script;
 }

@@ -49,6 +49,7 @@ struct SlurmJob {
   std::vector<int> shards;            // the shards (1-based) this submission runs
   std::string device = "host";
   std::optional<int> jobs;            // --jobs for every task
+  std::vector<std::string> task_args; // more options for every task (the command line's budgets)
   std::optional<std::string> partition;
   std::optional<int> gpus_per_task;
 };

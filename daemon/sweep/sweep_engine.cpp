@@ -199,6 +199,8 @@ class SweepRun {
     job.shard_count = count;
     job.shards = shards_to_submit(*folder_, plan_);
     job.jobs = options_.jobs;
+    if (options_.budget_evaluations) job.task_args.insert(job.task_args.end(), {"--budget-evaluations", std::to_string(*options_.budget_evaluations)});
+    if (options_.budget_wall_s) job.task_args.insert(job.task_args.end(), {"--budget-wall-s", fmt::format("{}", *options_.budget_wall_s)});
     job.partition = slurm.partition;
     job.gpus_per_task = slurm.gpus_per_task;
     if (job.gpus_per_task && *job.gpus_per_task > 0) job.device = "cuda";

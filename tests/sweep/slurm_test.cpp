@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "sweep/report/report_builder.hpp"
+#include "sweep/report/report_sources.hpp"
 #include "sweep/slurm.hpp"
 #include "sweep_test_files.hpp"
 
@@ -60,10 +62,11 @@ TEST(SlurmScripts, PartitionGpusAndJobsGoIntoTheScript) {
   job.gpus_per_task = 2;
   job.device = "cuda";
   job.jobs = 4;
+  job.task_args = {"--budget-wall-s", "3600"};
   const auto script = slurm_array_script(job);
   EXPECT_TRUE(contains(script, "#SBATCH --partition=gpu-h200\n")) << script;
   EXPECT_TRUE(contains(script, "#SBATCH --gpus-per-task=2\n")) << script;
-  EXPECT_TRUE(contains(script, "--device cuda --jobs 4 --no-report\n")) << script;
+  EXPECT_TRUE(contains(script, "--device cuda --jobs 4 --budget-wall-s 3600 --no-report\n")) << script;
   EXPECT_TRUE(contains(slurm_merge_script(job), "#SBATCH --partition=gpu-h200\n"));
   EXPECT_FALSE(contains(slurm_merge_script(job), "--gpus-per-task")) << "the merge needs no GPU";
 }
@@ -149,6 +152,34 @@ TEST_F(SlurmFolder, TheKeyFileMustBeReadableByItsOwnerOnly) {
   EXPECT_NO_THROW(check_private_key_file(key));
   ::chmod(key.c_str(), 0400);
   EXPECT_NO_THROW(check_private_key_file(key));
+}
+
+TEST_F(SlurmFolder, TheReportRefusesShardsThatDisagreeOnTheEpochAndNamesEachShardsEpochAndKey) {
+  plan_.shard_count = 2;
+  plan_.key_id = "k1";
+  test::write_text(plan_path(folder_, plan_), plan_.to_json().dump());
+  auto one = finished(0, 0), two = finished(0, 0);
+  one["key_id"] = two["key_id"] = "k1";
+  status(1, one);
+  status(2, two);
+  const auto merged = report::build_report(report::input_from_folder(folder_, plan_.epoch));
+  const auto& shards = merged["completeness"]["shards"]["shards"];
+  ASSERT_EQ(shards.size(), 2u) << merged["completeness"].dump(1);
+  for (const auto& shard : shards) {
+    EXPECT_EQ(shard["epoch"], 9) << shard.dump();
+    EXPECT_EQ(shard["key_id"], "k1") << shard.dump();
+  }
+
+  two["epoch"] = 10;  // a task given another --epoch, its status copied here
+  status(2, two);
+  try {
+    report::input_from_folder(folder_, plan_.epoch);
+    FAIL() << "shards of two epochs are refused";
+  } catch (const report::SourceError& error) {
+    EXPECT_TRUE(contains(error.what(), "disagree on the epoch")) << error.what();
+    EXPECT_TRUE(contains(error.what(), "shard 2 says epoch 10")) << error.what();
+    EXPECT_TRUE(contains(error.what(), "fix:")) << error.what();
+  }
 }
 
 // A fake sbatch: records its arguments, then prints `out` and `err` and exits with `code`.
