@@ -203,7 +203,7 @@ class SweepRun {
     if (options_.budget_wall_s) job.task_args.insert(job.task_args.end(), {"--budget-wall-s", fmt::format("{}", *options_.budget_wall_s)});
     job.partition = slurm.partition;
     job.gpus_per_task = slurm.gpus_per_task;
-    if (job.gpus_per_task && *job.gpus_per_task > 0) job.device = "cuda";
+    if (job.gpus_per_task) job.device = *job.gpus_per_task > 0 ? "cuda" : "host";  // --gpus-per-task 0: a host sweep
     else job.device = config_.standalone.device;
     if (job.device == "cuda" && !job.gpus_per_task) job.gpus_per_task = 1;
 

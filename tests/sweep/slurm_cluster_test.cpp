@@ -262,6 +262,12 @@ TEST_F(SlurmSweep, DryRunPrintsBothScriptsAndSubmitsNothing) {
   EXPECT_NE(run.out.find("--dependency=afterany:<array job id>"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find(fmt::format("{} report {} --epoch {}", kKbv.string(), out().string(), kEpoch)), std::string::npos) << run.out;
   EXPECT_TRUE(fs::exists(slurm_dir() / "array.sbatch")) << "the scripts are written for a look or a hand submission";
+
+  const auto gpu = kbv({"sweep", config_.string(), "--slurm", "--dry-run", "--array-size", "2", "--epoch", kEpoch, "--gpus-per-task", "1"});
+  ASSERT_EQ(gpu.exit_code, 0) << gpu.err;
+  EXPECT_NE(gpu.out.find("#SBATCH --gpus-per-task=1\n"), std::string::npos) << gpu.out;
+  EXPECT_NE(gpu.out.find("--shard $((SLURM_ARRAY_TASK_ID+1))/2 "), std::string::npos) << gpu.out;
+  EXPECT_NE(gpu.out.find(" --device cuda --no-report\n"), std::string::npos) << gpu.out;
   EXPECT_FALSE(fs::exists(slurm_dir() / "submission.json"));
 }
 
