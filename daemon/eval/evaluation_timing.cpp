@@ -82,6 +82,9 @@ void Evaluation::time_contenders(DataPlane& plane, const inputs::EpochPlan& plan
     criterion->add({.seconds = sample->reported_s, .measured_seconds = sample->measured_s(), .wall_seconds = sample->wall_s, .group = sample->family});
   }
   if (stopped == timing::StopReason::noise_plateau) result_.environment["stopped_on_noise_plateau"] = criterion->noise();
+  // CUDA: the noise neither met its target nor settled within the sampling budget
+  // (StdrelParams::settled_wall_seconds); the noise it had is the figure to read.
+  if (cuda && stopped == timing::StopReason::budget_spent) result_.environment["stopped_on_wall_budget"] = criterion->noise();
   // Noise within families, the stop rule's figure (core/timing/stdrel_criterion.hpp).
   if (cuda) result_.environment["candidate_relative_stdev_within_families"] = criterion->noise();
   summarize_timing(plane, series, rule, warm_up.calls());

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <memory>
 #include <variant>
 
 #include "timing/host_budget_criterion.hpp"
@@ -37,6 +38,32 @@ TEST(StopRule, EvaluatorCudaStopsLikeNvbench) {
   EXPECT_DOUBLE_EQ(cuda.warm_up.timed_seconds, 0.025);
   EXPECT_EQ(cuda.warm_up.max_calls, 32u);
   EXPECT_EQ(cuda.max_calls, 2000u);
+  EXPECT_DOUBLE_EQ(b.settled_wall_seconds, 2.5);
+  EXPECT_FALSE(std::isfinite(a.settled_wall_seconds)) << "NVBench's own preset has no such budget";
+}
+
+// A candidate whose time varies call to call and drifts (cudaMalloc inside run(): 4 % IQR on the
+// H200) never meets the noise target and never settles on a plateau: NVBench's rule samples on to
+// its 15 s wall cap. The evaluator's budget ends it once the kept samples' wall
+// time reaches 2.5 s, and not before NVBench's minimums are met.
+TEST(StopRule, TheEvaluatorsBudgetEndsSamplingThatNeverSettles) {
+  const auto samples_until_stop = [](const StopRule& rule, double wall_per_sample) {
+    const std::unique_ptr<StopCriterion> criterion = make_criterion(rule);
+    for (size_t n = 0; n < 2000; ++n) {
+      if (criterion->finished()) return n;
+      const double spread = 0.02 + 1e-4 * static_cast<double>(n);  // ≥ 1.4 % noise, growing: no plateau
+      const double seconds = 3e-3 * (1 + spread * std::sin(static_cast<double>(n) * 1.7));
+      criterion->add({.seconds = seconds, .measured_seconds = 3 * seconds, .wall_seconds = wall_per_sample, .group = "f"});
+    }
+    return size_t{2000};
+  };
+  const StopRule nvbench = StopRule::nvbench_defaults(), cuda = StopRule::evaluator_cuda();
+  EXPECT_EQ(samples_until_stop(nvbench, 0.02), 2000u) << "NVBench's criterion alone does not stop (its 15 s wall cap does)";
+  const size_t at_20ms = samples_until_stop(cuda, 0.02);
+  EXPECT_GE(at_20ms, 125u) << "2.5 s of 20 ms samples";
+  EXPECT_LE(at_20ms, 126u) << "2.5 s of 20 ms samples (one more where the sum rounds below)";
+  // Long samples: the budget never cuts below NVBench's minimums (0.5 s of measured GPU time).
+  EXPECT_EQ(samples_until_stop(cuda, 1.0), 56u) << "0.5 s of measurement at 9 ms a sample, not 3 samples";
 }
 
 TEST(StopRule, EvaluatorHostUsesTheBudget) {

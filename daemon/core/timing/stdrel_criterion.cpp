@@ -8,6 +8,7 @@ namespace kbv::timing {
 void StdrelCriterion::add(const Sample& sample) {
   noise_.add(sample.seconds, sample.group);
   measured_seconds_ += sample.measured_seconds;
+  wall_seconds_ += sample.wall_seconds;
   if (!noise_.defined()) return;  // NVBench records only finite noise values
   const double value = noise_.value();
   if (!std::isfinite(value)) return;
@@ -20,7 +21,8 @@ StopReason StdrelCriterion::reason() const {
   if (measured_seconds_ <= params_.min_measured_seconds) return StopReason::not_finished;
   if (noise_history_.empty()) return StopReason::not_finished;
   if (noise_history_.back() < params_.max_noise) return StopReason::target_met;
-  return on_plateau() ? StopReason::noise_plateau : StopReason::not_finished;
+  if (on_plateau()) return StopReason::noise_plateau;
+  return wall_seconds_ >= params_.settled_wall_seconds ? StopReason::budget_spent : StopReason::not_finished;
 }
 
 bool StdrelCriterion::on_plateau() const {

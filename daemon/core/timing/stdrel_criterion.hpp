@@ -2,7 +2,9 @@
 // stdrel_criterion.cxx): finished once at least min_samples are in, the measurements' GPU time
 // exceeds min_measured_seconds, and either the noise (relative standard deviation) is below
 // max_noise or it has reached a plateau: checked every 16 samples once 64 noise values exist,
-// the relative spread of the last ≤ 512 noise values around the current one under 5 %.
+// the relative spread of the last ≤ 512 noise values around the current one under 5 %. With a
+// finite StdrelParams::settled_wall_seconds (kbv's, not NVBench's), also once the kept samples'
+// wall time reaches it (budget_spent).
 #pragma once
 
 #include <cstddef>
@@ -37,6 +39,7 @@ class StdrelCriterion final : public StopCriterion {
   StdrelParams params_;
   GroupedRelativeStdev noise_;
   double measured_seconds_ = 0;
+  double wall_seconds_ = 0;
   std::deque<double> noise_history_;
 };
 

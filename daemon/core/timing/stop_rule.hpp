@@ -17,6 +17,10 @@ struct StdrelParams {
   size_t min_samples = 10;            // NVBench --min-samples default
   double min_measured_seconds = 0.5;  // NVBench stdrel --min-time default: GPU time of whole measurements
   double max_noise = 0.005;           // NVBench stdrel --max-noise default (0.5 % relative stdev)
+  // Not NVBench's: once the minimums above are met, stop when the kept samples' wall time reaches
+  // this (StopReason::budget_spent) even if the noise neither met its target nor settled on a
+  // plateau. Infinite in NVBench's preset; the evaluator's sets it (stop_rule.cpp says why).
+  double settled_wall_seconds = std::numeric_limits<double>::infinity();
 };
 
 // The host device's budget: host_budget_criterion.hpp.
