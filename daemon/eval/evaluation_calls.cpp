@@ -221,7 +221,10 @@ Evaluation::RunDelayReading Evaluation::read_run_delays(bool own_first) const {
   // The evaluator's own reading next to its clock: before the worker's going in, after it coming out.
   RunDelayReading reading;
   if (own_first) reading.evaluator_ns = own_thread_run_delay_ns();
-  reading.worker = process_thread_run_delays(worker_->pid());
+  for (const auto& [tid, times] : process_thread_schedstats(worker_->pid())) {
+    reading.worker[tid] = times.run_delay_ns;
+    reading.worker_on_cpu[tid] = times.on_cpu_ns;
+  }
   if (!own_first) reading.evaluator_ns = own_thread_run_delay_ns();
   return reading;
 }
@@ -233,7 +236,11 @@ std::optional<ExchangeWaits> Evaluation::waits_since(const RunDelayReading& befo
   // message, often preempts the evaluator on its CPU and runs the call while the evaluator sits
   // runnable (it would only have gone to sleep in poll). Only its wait after the send — woken
   // by the answer, waiting for a CPU — lengthens the round trip.
-  return waits_between(evaluator_sent_ns ? evaluator_sent_ns : before.evaluator_ns, after.evaluator_ns, before.worker, after.worker);
+  std::optional<ExchangeWaits> waits =
+      waits_between(evaluator_sent_ns ? evaluator_sent_ns : before.evaluator_ns, after.evaluator_ns, before.worker, after.worker);
+  if (waits && !before.worker_on_cpu.empty() && !after.worker_on_cpu.empty())
+    waits->worker_on_cpu_s = longest_thread_wait_s(before.worker_on_cpu, after.worker_on_cpu);  // the same arithmetic: largest gain of one thread
+  return waits;
 }
 
 }  // namespace kbv::eval::detail

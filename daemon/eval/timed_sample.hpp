@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -24,6 +25,7 @@ struct TimedSample {
   double null_call_s = 0;        // the worker's routine around nothing: the latest null call's round trip (CUDA),
                                  // the shortest wait-corrected one so far (host, eval/wait_correction.hpp)
   double credited_wait_s = 0;    // host: run queue waits taken off the round trip (eval/wait_correction.hpp)
+  std::optional<double> worker_on_cpu_s = std::nullopt;  // host: the largest time on a CPU of one worker thread during the call
   double clock_ratio = 1;        // SM clock after the call against its default (1 on the host)
   std::vector<std::pair<std::string, double>> baselines;  // "tf32"/"fp32" → seconds, same inputs
   CompareResult recheck;                                   // the timed output against the TF32 baseline's
@@ -52,6 +54,8 @@ struct TimingSeries {
   // call's round trip less its own credited waits.
   std::vector<double> round_trip_s, credited_wait_s;
   NullCallFloor null_floor;
+  // Host: each kept sample's worker time on a CPU (NaN where not read), and every null call's.
+  std::vector<double> worker_on_cpu_s, null_call_on_cpu_s;
   int throttled = 0;                // samples dropped for a clock below the threshold
 
   void keep(const TimedSample& sample) {
@@ -59,6 +63,7 @@ struct TimingSeries {
     trusted_s.push_back(sample.trusted_s());
     round_trip_s.push_back(sample.round_trip_s);
     credited_wait_s.push_back(sample.credited_wait_s);
+    worker_on_cpu_s.push_back(sample.worker_on_cpu_s.value_or(std::numeric_limits<double>::quiet_NaN()));
     clock_ratios.push_back(sample.clock_ratio);
     baselines_first.push_back(sample.baselines_first);
     families.push_back(sample.family);

@@ -39,6 +39,22 @@ TEST(Schedstat, ReadsThisThreadAndThisProcess) {
   EXPECT_TRUE(process_thread_run_delays(-1).empty());
 }
 
+TEST(Schedstat, ReadsTimeOnACpuBesideRunDelay) {
+  const auto times = parse_schedstat("143841799 311487812 59\n");
+  ASSERT_TRUE(times);
+  EXPECT_EQ(times->on_cpu_ns, 143841799u);
+  EXPECT_EQ(times->run_delay_ns, 311487812u);
+  EXPECT_FALSE(parse_schedstat("143841799 311487812"));
+  // This thread's time on a CPU grows while it computes, and process_thread_schedstats sees it.
+  const ThreadSchedstats before = process_thread_schedstats(::getpid());
+  if (before.empty()) GTEST_SKIP() << "no /proc/<pid>/task/<tid>/schedstat on this kernel";
+  volatile double sink = 0;
+  for (int i = 0; i < 20'000'000; ++i) sink = sink + i * 1e-9;
+  const ThreadSchedstats after = process_thread_schedstats(::getpid());
+  ASSERT_TRUE(before.count(::gettid()) && after.count(::gettid()));
+  EXPECT_GT(after.at(::gettid()).on_cpu_ns, before.at(::gettid()).on_cpu_ns + 1'000'000u) << "20 M additions take well over 1 ms of CPU";
+}
+
 TEST(WaitCorrection, TheWorkerCountsItsLongestWaitingThreadNotTheSum) {
   const ThreadRunDelays before{{10, 1'000'000}, {11, 5'000'000}, {12, 0}};
   const ThreadRunDelays after{{10, 3'000'000}, {11, 6'000'000}, {12, 1'500'000}, {13, 9'000'000}};
