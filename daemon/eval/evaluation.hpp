@@ -79,8 +79,8 @@ class Evaluation {
   // otherwise. waits_since() is what an exchange added to them.
   struct RunDelayReading {
     std::optional<std::uint64_t> evaluator_ns;
-    ThreadRunDelays worker;         // run_delay per worker thread
-    ThreadRunDelays worker_on_cpu;  // time on a CPU per worker thread
+    ThreadRunDelays worker;                      // run_delay per worker thread
+    std::optional<std::uint64_t> worker_cpu_ns;  // the worker's CPU time, all its threads' (ended ones too)
   };
   RunDelayReading read_run_delays(bool own_first = false) const;
   std::optional<ExchangeWaits> waits_since(const RunDelayReading& before, std::optional<std::uint64_t> evaluator_sent_ns) const;

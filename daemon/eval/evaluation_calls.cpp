@@ -221,10 +221,8 @@ Evaluation::RunDelayReading Evaluation::read_run_delays(bool own_first) const {
   // The evaluator's own reading next to its clock: before the worker's going in, after it coming out.
   RunDelayReading reading;
   if (own_first) reading.evaluator_ns = own_thread_run_delay_ns();
-  for (const auto& [tid, times] : process_thread_schedstats(worker_->pid())) {
-    reading.worker[tid] = times.run_delay_ns;
-    reading.worker_on_cpu[tid] = times.on_cpu_ns;
-  }
+  reading.worker = process_thread_run_delays(worker_->pid());
+  reading.worker_cpu_ns = process_cpu_time_ns(worker_->pid());
   if (!own_first) reading.evaluator_ns = own_thread_run_delay_ns();
   return reading;
 }
@@ -238,8 +236,8 @@ std::optional<ExchangeWaits> Evaluation::waits_since(const RunDelayReading& befo
   // by the answer, waiting for a CPU — lengthens the round trip.
   std::optional<ExchangeWaits> waits =
       waits_between(evaluator_sent_ns ? evaluator_sent_ns : before.evaluator_ns, after.evaluator_ns, before.worker, after.worker);
-  if (waits && !before.worker_on_cpu.empty() && !after.worker_on_cpu.empty())
-    waits->worker_on_cpu_s = longest_thread_wait_s(before.worker_on_cpu, after.worker_on_cpu);  // the same arithmetic: largest gain of one thread
+  if (waits && before.worker_cpu_ns && after.worker_cpu_ns && *after.worker_cpu_ns >= *before.worker_cpu_ns)
+    waits->worker_on_cpu_s = static_cast<double>(*after.worker_cpu_ns - *before.worker_cpu_ns) * 1e-9;
   return waits;
 }
 

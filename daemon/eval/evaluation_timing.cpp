@@ -172,11 +172,13 @@ void Evaluation::summarize_timing(DataPlane& plane, const TimingSeries& series, 
     // Against the shortest null call of the whole phase, not of the calls before each sample.
     const double null_call = series.null_floor.shortest_s();
     for (size_t i = 0; i < trusted_s.size(); ++i) trusted_s[i] = trusted_call_s(series.round_trip_s[i], series.credited_wait_s[i], null_call);
-    // The worker's time on a CPU bounds the trusted time from above: waits on a loaded machine
+    // The worker's CPU time bounds the trusted time from above: waits on a loaded machine
     // lengthen a round trip beyond what the credit takes back (honest sum_dim1 at small shapes,
     // 2 µs calls, read 110 µs of trusted time in 2 of 40 keys under a two-core build), but never
-    // add CPU time. A slow clock stays caught: the candidate's work runs on some worker thread's
-    // CPU time whichever clock it patches (tests/redteam/timer_under_load_test.cpp).
+    // add CPU time. All threads summed, ended ones included (the process CPU clock): a candidate
+    // that hands its work from thread to thread, or to threads that end before the call does,
+    // still spends it there. Parallel threads sum above the wall time, and then the bound does
+    // not bind. A slow clock stays caught (tests/redteam/timer_under_load_test.cpp).
     const bool on_cpu_everywhere = !series.null_call_on_cpu_s.empty() &&
                                    std::none_of(series.worker_on_cpu_s.begin(), series.worker_on_cpu_s.end(), [](double v) { return std::isnan(v); });
     if (on_cpu_everywhere) {
@@ -187,7 +189,7 @@ void Evaluation::summarize_timing(DataPlane& plane, const TimingSeries& series, 
         {"applied", true},
         {"source", "run queue waits (run_delay, /proc/<pid>/task/<tid>/schedstat) taken off each round trip: the evaluator's thread in full, "
                    "worker_wait_credit of the worker's longest-waiting thread; the shortest null call so corrected is subtracted; "
-                   "then bounded by the worker's time on a CPU (its busiest thread, less the median null call's)"},
+                   "then bounded by the worker's CPU time (all threads, less the median null call's)"},
         {"worker_wait_credit", kWorkerWaitCredit},
         {"credited_median_s", summarize(series.credited_wait_s).median_s},
         {"credited_max_s", *std::max_element(series.credited_wait_s.begin(), series.credited_wait_s.end())},

@@ -5,6 +5,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <time.h>
+
 #include <charconv>
 #include <memory>
 
@@ -77,6 +79,14 @@ ThreadSchedstats process_thread_schedstats(pid_t pid) {
     if (const auto read = read_schedstat(tasks + "/" + std::string(name) + "/schedstat")) times[tid] = *read;
   }
   return times;
+}
+
+std::optional<std::uint64_t> process_cpu_time_ns(pid_t pid) {
+  clockid_t clock = 0;
+  if (pid <= 0 || ::clock_getcpuclockid(pid, &clock) != 0) return std::nullopt;
+  timespec now{};
+  if (::clock_gettime(clock, &now) != 0) return std::nullopt;
+  return static_cast<std::uint64_t>(now.tv_sec) * 1'000'000'000u + static_cast<std::uint64_t>(now.tv_nsec);
 }
 
 ThreadRunDelays process_thread_run_delays(pid_t pid) {

@@ -40,6 +40,11 @@ std::optional<std::uint64_t> own_thread_run_delay_ns();
 using ThreadRunDelays = std::map<pid_t, std::uint64_t>;
 ThreadRunDelays process_thread_run_delays(pid_t pid);
 
+// The CPU time of process `pid`, every thread's summed, threads that have ended included (its
+// process CPU clock, clock_getcpuclockid(3); kept by the kernel, nanoseconds); empty where the
+// clock cannot be read.
+std::optional<std::uint64_t> process_cpu_time_ns(pid_t pid);
+
 // Thread id → both times, for every thread of process `pid`, from one pass over its task folder.
 using ThreadSchedstats = std::map<pid_t, SchedstatTimes>;
 ThreadSchedstats process_thread_schedstats(pid_t pid);

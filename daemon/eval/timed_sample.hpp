@@ -25,7 +25,7 @@ struct TimedSample {
   double null_call_s = 0;        // the worker's routine around nothing: the latest null call's round trip (CUDA),
                                  // the shortest wait-corrected one so far (host, eval/wait_correction.hpp)
   double credited_wait_s = 0;    // host: run queue waits taken off the round trip (eval/wait_correction.hpp)
-  std::optional<double> worker_on_cpu_s = std::nullopt;  // host: the largest time on a CPU of one worker thread during the call
+  std::optional<double> worker_on_cpu_s = std::nullopt;  // host: the worker's CPU time during the call, all its threads' summed
   double clock_ratio = 1;        // SM clock after the call against its default (1 on the host)
   std::vector<std::pair<std::string, double>> baselines;  // "tf32"/"fp32" → seconds, same inputs
   CompareResult recheck;                                   // the timed output against the TF32 baseline's

@@ -27,9 +27,9 @@ inline constexpr double kWorkerWaitCredit = 0.5;
 struct ExchangeWaits {
   double evaluator_s = 0;  // the evaluating thread's own run_delay after its send: trusted, fully credited
   double worker_s = 0;     // the largest run_delay gained by any one worker thread
-  // The largest time on a CPU gained by any one worker thread (empty where not read): what the
-  // call cost in CPU time, which no wait lengthens (evaluation_timing.cpp bounds the trusted time
-  // by it).
+  // The worker's CPU time over the exchange, all its threads' summed, ended ones included
+  // (empty where not read): what the call cost in CPU time, which no wait lengthens
+  // (evaluation_timing.cpp bounds the trusted time by it).
   std::optional<double> worker_on_cpu_s = std::nullopt;
 };
 
