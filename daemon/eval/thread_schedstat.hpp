@@ -1,4 +1,4 @@
-// eval/thread_schedstat.hpp — how long threads ran and waited on a run queue, from the kernel's
+// eval/thread_schedstat.hpp — how long threads waited on a run queue, from the kernel's
 // per-thread scheduler statistics (/proc/<pid>/task/<tid>/schedstat, /proc/thread-self/schedstat:
 // "<ns on a CPU> <ns runnable but waiting on a run queue (run_delay)> <time slices>"). The kernel
 // writes these files; a candidate in the worker cannot forge what the evaluator reads of them.
@@ -15,17 +15,8 @@
 
 namespace kbv::eval {
 
-// The first two fields of a schedstat file: time on a CPU and time waiting for one.
-struct SchedstatTimes {
-  std::uint64_t on_cpu_ns = 0;
-  std::uint64_t run_delay_ns = 0;
-};
-
-// Both fields from the text of a schedstat file; empty when the text does not hold three
-// unsigned numbers.
-std::optional<SchedstatTimes> parse_schedstat(std::string_view schedstat_text);
-
-// run_delay (the second field) from the text of a schedstat file (parse_schedstat's).
+// run_delay (the second field) from the text of a schedstat file; empty when the text does not
+// hold three unsigned numbers.
 std::optional<std::uint64_t> parse_run_delay_ns(std::string_view schedstat_text);
 
 // run_delay of the schedstat file at `path`.
@@ -40,13 +31,9 @@ std::optional<std::uint64_t> own_thread_run_delay_ns();
 using ThreadRunDelays = std::map<pid_t, std::uint64_t>;
 ThreadRunDelays process_thread_run_delays(pid_t pid);
 
-// The CPU time of process `pid`, every thread's summed, threads that have ended included (its
-// process CPU clock, clock_getcpuclockid(3); kept by the kernel, nanoseconds); empty where the
-// clock cannot be read.
+// Beside the waits: the CPU time of process `pid`, every thread's summed, threads that have ended
+// included (its process CPU clock, clock_getcpuclockid(3); kept by the kernel, nanoseconds);
+// empty where the clock cannot be read.
 std::optional<std::uint64_t> process_cpu_time_ns(pid_t pid);
-
-// Thread id → both times, for every thread of process `pid`, from one pass over its task folder.
-using ThreadSchedstats = std::map<pid_t, SchedstatTimes>;
-ThreadSchedstats process_thread_schedstats(pid_t pid);
 
 }  // namespace kbv::eval

@@ -39,14 +39,6 @@ TEST(Schedstat, ReadsThisThreadAndThisProcess) {
   EXPECT_TRUE(process_thread_run_delays(-1).empty());
 }
 
-TEST(Schedstat, ReadsTimeOnACpuBesideRunDelay) {
-  const auto times = parse_schedstat("143841799 311487812 59\n");
-  ASSERT_TRUE(times);
-  EXPECT_EQ(times->on_cpu_ns, 143841799u);
-  EXPECT_EQ(times->run_delay_ns, 311487812u);
-  EXPECT_FALSE(parse_schedstat("143841799 311487812"));
-}
-
 // The process CPU clock counts every thread's CPU time, a thread that has ended included: the
 // bound on the host's trusted time (evaluation_timing.cpp) must see work handed to such threads.
 TEST(Schedstat, TheProcessCpuClockKeepsAnEndedThreadsWork) {
