@@ -9,7 +9,7 @@
 
 #include "common/cuda_error.hpp"
 #include "measure/baseline/node_step.hpp"
-#include "measure/support/sm_count.hpp"
+#include "measure/support/device_attributes.hpp"
 #include "ops/common/baseline/step_support.hpp"
 
 namespace kbv::ops::maxpool2d {

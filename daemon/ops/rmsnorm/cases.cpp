@@ -11,7 +11,10 @@ OpCases cases() {
                    {"narrow_columns", {{5, 10, 3}}, {{"axis", 1}}},             // inner 3: lines
                    {"rows", {{8, 256}}, {{"axis", -1}, {"eps", 1e-5}}},         // float4 rows
                    {"odd_rows", {{7, 100}}, {{"axis", -1}, {"eps", 1e-6}}},
-                   {"four_dims", {{3, 16, 4, 5}}, {{"axis", 1}}}};
+                   {"four_dims", {{3, 16, 4, 5}}, {{"axis", 1}}},
+                   // extent 64 fills the cached column kernel's registers; 65 takes the two-read one
+                   {"cached_columns_full", {{2, 64, 300}}, {{"axis", 1}}},
+                   {"long_columns", {{2, 65, 40}}, {{"axis", 1}}}};
   cases.shapes = {{{{112, 64, 512, 512}}, {}, {112, 64, 512, 512}}};
   cases.rejects = {{{{4}}, {}, "expected an axis in [-1, 0]"},
                    {{{4, 4}}, {{"eps", -1e-5}}, "eps >= 0"}};

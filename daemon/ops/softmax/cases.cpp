@@ -13,7 +13,10 @@ OpCases cases() {
                    {"columns", {{4, 33, 5}}, {{"axis", 1}}},     // inner 5
                    {"wide_columns", {{3, 8, 50}}, {{"axis", 1}}},  // inner 50: one thread each
                    {"axis0", {{40, 70}}, {{"axis", 0}}},
-                   {"narrow", {{6, 40}}, {{"axis", 1}}}};
+                   {"narrow", {{6, 40}}, {{"axis", 1}}},
+                   // 256 KiB rows, more than the SMs: blocks walk several rows each (the grid
+                   // keeps their bytes within half of L2, baseline.cu)
+                   {"rows_in_turn", {{140, 65536}}, {{"axis", 1}}}};
   cases.shapes = {{{{4, 7}}, {{"axis", 1}}, {4, 7}}, {{{4, 7}}, {{"axis", -2}}, {4, 7}}};
   cases.rejects = {{{{4, 7}}, {{"axis", 2}}, "expected an axis in [-2, 1]"},
                    {{{4, 7}}, {{"axis", -3}}, "expected an integer >= -2"},

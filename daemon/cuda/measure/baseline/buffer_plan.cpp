@@ -25,6 +25,13 @@ std::invalid_argument plan_error(const ResolvedProblem& problem, const std::stri
 }  // namespace
 
 BufferPlan plan_buffers(const ResolvedProblem& problem) {
+  std::vector<BaselineUnit> units;
+  for (size_t n = 0; n < problem.problem.graph.size(); ++n)
+    units.push_back({{n}, problem.problem.graph[n].inputs, problem.problem.graph[n].output});
+  return plan_buffers(problem, units);
+}
+
+BufferPlan plan_buffers(const ResolvedProblem& problem, const std::vector<BaselineUnit>& units) {
   const Problem& spec = problem.problem;
   BufferPlan plan;
   for (size_t i = 0; i < spec.inputs.size(); ++i)
@@ -45,26 +52,26 @@ BufferPlan plan_buffers(const ResolvedProblem& problem) {
     plan.tensors[name] = {TensorLocation::Kind::output, i};
   }
 
-  // Index of the last node reading each tensor.
+  // Index of the last unit reading each tensor.
   std::map<std::string, size_t> last_use;
-  for (size_t n = 0; n < spec.graph.size(); ++n)
-    for (const std::string& name : spec.graph[n].inputs) last_use[name] = n;
+  for (size_t u = 0; u < units.size(); ++u)
+    for (const std::string& name : units[u].inputs) last_use[name] = u;
 
-  // busy_until[s]: index of the last node that still needs slot s.
+  // busy_until[s]: index of the last unit that still needs slot s.
   std::vector<size_t> busy_until;
-  for (size_t n = 0; n < spec.graph.size(); ++n) {
-    const std::string& name = spec.graph[n].output;
+  for (size_t u = 0; u < units.size(); ++u) {
+    const std::string& name = units[u].output;
     if (plan.tensors.count(name)) continue;  // a problem output
     const auto shape = problem.tensor_shapes.find(name);
     if (shape == problem.tensor_shapes.end())
       throw plan_error(problem, "no resolved shape for intermediate '" + name + "'");
     const size_t bytes = rounded_bytes(shape->second);
     const auto use = last_use.find(name);
-    const size_t needed_until = use == last_use.end() ? n : use->second;
+    const size_t needed_until = use == last_use.end() ? u : use->second;
 
     size_t best = std::numeric_limits<size_t>::max();
     for (size_t s = 0; s < plan.slot_bytes.size(); ++s) {
-      const bool free_now = busy_until[s] < n;
+      const bool free_now = busy_until[s] < u;
       if (free_now && plan.slot_bytes[s] >= bytes &&
           (best == std::numeric_limits<size_t>::max() || plan.slot_bytes[s] < plan.slot_bytes[best]))
         best = s;

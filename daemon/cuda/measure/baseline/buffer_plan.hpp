@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "measure/baseline/elementwise_groups.hpp"
 #include "spec/problem.hpp"
 
 namespace kbv::cuda {
@@ -35,5 +36,8 @@ constexpr size_t kAllocatorBlockBytes = 512;
 // allocator cannot grow a block. Throws std::invalid_argument for graphs the CUDA baseline
 // cannot run: a tensor produced twice, an output that no node produces.
 BufferPlan plan_buffers(const ResolvedProblem& problem);
+// The same over the units the baseline launches (elementwise_groups.hpp): a value inside a
+// fused chain lives in registers and gets no slot.
+BufferPlan plan_buffers(const ResolvedProblem& problem, const std::vector<BaselineUnit>& units);
 
 }  // namespace kbv::cuda

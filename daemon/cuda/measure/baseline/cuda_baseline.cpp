@@ -1,32 +1,39 @@
-// baseline/cuda_baseline.cpp — builds the node steps and the buffer plan, then runs them.
+// baseline/cuda_baseline.cpp — builds the launch units (a node, or a fused elementwise chain),
+// their steps and the buffer plan, then runs them.
 #include "measure/baseline/cuda_baseline.hpp"
 
 #include <stdexcept>
 
 #include "measure/baseline/buffer_plan.hpp"
+#include "measure/baseline/elementwise_groups.hpp"
 #include "measure/baseline/library_context.hpp"
 #include "measure/baseline/node_step.hpp"
 #include "measure/support/handles.hpp"
+#include "ops/common/baseline/fused_elementwise.hpp"
 
 namespace kbv::cuda {
 
 struct CudaBaseline::Impl {
-  Impl(const ResolvedProblem& resolved, MathMode mode)
-      : problem(resolved), context(mode), plan(plan_buffers(resolved)) {
+  Impl(const ResolvedProblem& resolved, MathMode mode, bool fuse)
+      : problem(resolved),
+        context(mode),
+        units(plan_units(resolved, ops::baseline::fusable_elementwise, fuse)),
+        plan(plan_buffers(resolved, units)) {
     for (size_t s = 0; s < plan.slot_bytes.size(); ++s)
       slots.emplace_back(plan.slot_bytes[s], "baseline intermediate");
-    for (const Node& node : problem.problem.graph) {
-      std::vector<Shape> input_shapes;
+    for (const BaselineUnit& unit : units) {
       std::vector<TensorLocation> sources;
-      for (const std::string& name : node.inputs) {
-        input_shapes.push_back(shape_of(name));
-        sources.push_back(location_of(name));
+      for (const std::string& name : unit.inputs) sources.push_back(location_of(name));
+      if (unit.fused()) {
+        steps.push_back(ops::baseline::make_fused_elementwise_step(problem, unit));
+      } else {
+        const Node& node = problem.problem.graph[unit.nodes.front()];
+        std::vector<Shape> input_shapes;
+        for (const std::string& name : node.inputs) input_shapes.push_back(shape_of(name));
+        steps.push_back(make_node_step(measure::NodeContext{node, input_shapes, shape_of(node.output)}, context));
       }
-      const Shape& output_shape = shape_of(node.output);
-      steps.push_back(make_node_step(
-          measure::NodeContext{node, input_shapes, output_shape}, context));
-      node_sources.push_back(std::move(sources));
-      node_targets.push_back(location_of(node.output));
+      unit_sources.push_back(std::move(sources));
+      unit_targets.push_back(location_of(unit.output));
     }
     context.allocate_scratch();
   }
@@ -48,16 +55,17 @@ struct CudaBaseline::Impl {
 
   ResolvedProblem problem;
   measure::LibraryContext context;
+  std::vector<BaselineUnit> units;
   BufferPlan plan;
   std::vector<measure::DeviceMemory> slots;
-  std::vector<std::unique_ptr<measure::NodeStep>> steps;
-  std::vector<std::vector<TensorLocation>> node_sources;
-  std::vector<TensorLocation> node_targets;
-  std::vector<const float*> gathered;  // reused per node, no allocation per call
+  std::vector<std::unique_ptr<measure::NodeStep>> steps;  // one per unit
+  std::vector<std::vector<TensorLocation>> unit_sources;
+  std::vector<TensorLocation> unit_targets;
+  std::vector<const float*> gathered;  // reused per unit, no allocation per call
 };
 
-CudaBaseline::CudaBaseline(const ResolvedProblem& problem, MathMode mode)
-    : impl_(std::make_unique<Impl>(problem, mode)) {}
+CudaBaseline::CudaBaseline(const ResolvedProblem& problem, MathMode mode, bool fuse_elementwise)
+    : impl_(std::make_unique<Impl>(problem, mode, fuse_elementwise)) {}
 CudaBaseline::~CudaBaseline() = default;
 CudaBaseline::CudaBaseline(CudaBaseline&&) noexcept = default;
 CudaBaseline& CudaBaseline::operator=(CudaBaseline&&) noexcept = default;
@@ -81,10 +89,10 @@ void CudaBaseline::run(const std::vector<const float*>& inputs,
     return nullptr;
   };
   s.context.bind_stream(stream);
-  for (size_t n = 0; n < s.steps.size(); ++n) {
+  for (size_t u = 0; u < s.steps.size(); ++u) {
     s.gathered.clear();
-    for (const TensorLocation& source : s.node_sources[n]) s.gathered.push_back(pointer(source));
-    s.steps[n]->run(s.gathered, pointer(s.node_targets[n]), stream);
+    for (const TensorLocation& source : s.unit_sources[u]) s.gathered.push_back(pointer(source));
+    s.steps[u]->run(s.gathered, pointer(s.unit_targets[u]), stream);
   }
 }
 
@@ -99,8 +107,14 @@ MathMode CudaBaseline::math_mode() const { return impl_->context.mode(); }
 std::string CudaBaseline::describe() const {
   std::string text;
   const auto& graph = impl_->problem.problem.graph;
-  for (size_t n = 0; n < graph.size(); ++n)
-    text += graph[n].name + " (" + graph[n].op + "): " + impl_->steps[n]->describe() + "\n";
+  for (size_t u = 0; u < impl_->units.size(); ++u) {
+    std::string names, ops;
+    for (size_t n : impl_->units[u].nodes) {
+      names += (names.empty() ? "" : "+") + graph[n].name;
+      ops += (ops.empty() ? "" : "+") + graph[n].op;
+    }
+    text += names + " (" + ops + "): " + impl_->steps[u]->describe() + "\n";
+  }
   return text;
 }
 

@@ -1,7 +1,10 @@
-// baseline/cuda_baseline.hpp — a problem's graph run on the GPU the way PyTorch eager runs it:
-// one library call or kernel per node (cuBLAS, cuBLASLt, cuDNN, kbv's own kernels), in TF32 or
-// strict FP32 math. Intermediates are allocated once at construction, reusing freed slots as
-// PyTorch's caching allocator would, so a call allocates nothing.
+// baseline/cuda_baseline.hpp — a problem's graph run on the GPU with the library calls PyTorch
+// makes (cuBLAS, cuBLASLt, cuDNN) and kbv's own kernels, in TF32 or strict FP32 math: one launch
+// per node, except that chains of elementwise nodes run as one fused kernel, as torch.compile
+// runs them (baseline/elementwise_groups.hpp), so the library baseline is as hard to beat as
+// the faster of eager and compile (issue #13). Intermediates are allocated once at
+// construction, reusing freed slots as PyTorch's caching allocator would, so a call allocates
+// nothing.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -22,7 +25,8 @@ class CudaBaseline {
   // (cuDNN convolutions are benchmarked here, which runs GPU work). Throws
   // std::invalid_argument for a graph the CUDA baseline cannot run, std::runtime_error when
   // `mode` is tf32 and NVIDIA_TF32_OVERRIDE=0, CudaError for library failures.
-  CudaBaseline(const ResolvedProblem& problem, MathMode mode);
+  // `fuse_elementwise` false launches every node on its own, as eager does (for comparisons).
+  CudaBaseline(const ResolvedProblem& problem, MathMode mode, bool fuse_elementwise = true);
   ~CudaBaseline();
   CudaBaseline(CudaBaseline&&) noexcept;
   CudaBaseline& operator=(CudaBaseline&&) noexcept;
@@ -39,7 +43,7 @@ class CudaBaseline {
   size_t intermediate_bytes() const;
 
   MathMode math_mode() const;
-  // One line per node: the node, its op and what runs it.
+  // One line per launch: the node (nodes, for a fused chain), its op and what runs it.
   std::string describe() const;
 
  private:

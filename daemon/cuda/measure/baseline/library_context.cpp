@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "measure/support/sm_count.hpp"
+#include "measure/support/device_attributes.hpp"
 #include "measure/support/library_errors.hpp"
 
 namespace kbv::cuda::measure {

@@ -1,0 +1,41 @@
+// baseline/elementwise_groups.hpp — how the CUDA baseline splits a problem's graph into the
+// units it launches: one node, or a chain of elementwise nodes fused into one kernel, as
+// torch.compile fuses pointwise ops after a GEMM or a convolution (conv → relu → + bias is one
+// conv and one pointwise kernel there, three kernels in eager).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "spec/problem.hpp"
+
+namespace kbv::cuda {
+
+// One launch of the baseline: graph nodes (indices in graph order) that read `inputs` and write
+// `output`. A unit of one node is that node, reading its inputs as the node lists them; a unit
+// of several is a fused elementwise chain reading each tensor produced outside it once, first
+// use first.
+struct BaselineUnit {
+  std::vector<size_t> nodes;
+  std::vector<std::string> inputs;
+  std::string output;
+  bool fused() const { return nodes.size() > 1; }
+};
+
+// Longest chain one fused kernel takes (its register file) and most tensors it reads.
+constexpr size_t kMaxFusedNodes = 8;
+constexpr size_t kMaxFusedInputs = 6;
+
+// Splits the graph into units. A fused chain is a run of consecutive nodes, each `fusable`,
+// each after the first reading the previous one's output (and any earlier value of the chain),
+// all with the chain's output shape (operands from outside may broadcast into it, the chain's
+// own values never do), and none but the last writing a tensor that a node outside the chain
+// reads or that is a problem output: a run is cut after the first value that leaves it.
+// `fusable` says whether an op is an elementwise op the fused kernel knows. Without fusion
+// (`fuse` false) every node is its own unit.
+std::vector<BaselineUnit> plan_units(const ResolvedProblem& problem,
+                                     const std::function<bool(std::string_view op)>& fusable, bool fuse = true);
+
+}  // namespace kbv::cuda

@@ -1,0 +1,280 @@
+// daemon/ops/common/baseline/fused_elementwise.cu — the fused elementwise chain: a small program
+// (one instruction per node: op, attributes, operands) interpreted per element by one kernel,
+// four consecutive outputs per thread where the innermost dim allows. Every loop over the
+// program is unrolled to its fixed maximum, so the values stay in registers.
+#include "ops/common/baseline/fused_elementwise.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ops/common/baseline/elementwise_f32.cuh"
+#include "ops/elementwise_headers.inc"
+#include "ops/op_support.hpp"
+
+namespace kbv::ops::baseline {
+namespace {
+
+using cuda::kMaxFusedInputs;
+using cuda::kMaxFusedNodes;
+
+// Every elementwise op's number in the fused kernel's switch: its place in the generated list.
+enum class FusedOp : int {
+#define KBV_ELEMENTWISE_OP(OP_NAME) OP_NAME,
+#include "ops/elementwise_list.inc"
+#undef KBV_ELEMENTWISE_OP
+  count
+};
+
+// An instruction operand: the unit's input `index` (input) or the value node `index` computed.
+struct Operand {
+  bool is_input = true;
+  int index = 0;
+};
+
+struct Instruction {
+  FusedOp op = FusedOp::count;
+  int arity = 1;
+  Operand operands[2];
+  Params<float> params{};
+};
+
+// The program and its launch geometry: output dims (size-1 dims dropped, contiguous runs merged
+// for every input, as broadcast.cpp does for two) and each input's element strides.
+struct FusedProgram {
+  int instructions = 0;
+  Instruction code[kMaxFusedNodes];
+  int inputs = 0;
+  int rank = 0;
+  int64_t dims[kMaxBroadcastRank] = {};
+  int64_t strides[kMaxFusedInputs][kMaxBroadcastRank] = {};
+  int64_t count = 0;
+};
+
+struct FusedInputs {
+  const float* pointers[kMaxFusedInputs] = {};
+};
+
+// One op's scalar function; a unary op ignores b.
+template <class Definition>
+__device__ __forceinline__ float apply_definition(float a, float b, const Params<float>& params) {
+  if constexpr (is_unary<Definition>)
+    return Definition::template apply<float>(a, params);
+  else
+    return Definition::template apply<float>(a, b, params);
+}
+
+__device__ __forceinline__ float apply_op(FusedOp op, float a, float b, const Params<float>& params) {
+  switch (op) {
+#define KBV_ELEMENTWISE_OP(OP_NAME) \
+  case FusedOp::OP_NAME:            \
+    return apply_definition<::kbv::ops::OP_NAME::Definition>(a, b, params);
+#include "ops/elementwise_list.inc"
+#undef KBV_ELEMENTWISE_OP
+    default: return a;
+  }
+}
+
+// kLanes consecutive outputs from element `first` on (all within the innermost dim).
+template <int kLanes>
+__device__ __forceinline__ void run_program(const FusedProgram& p, const FusedInputs& in, int64_t first, float* y) {
+  int64_t offset[kMaxFusedInputs] = {};
+  int64_t index = first;
+  for (int d = p.rank - 1; d > 0; --d) {
+    const int64_t coordinate = index % p.dims[d];
+    index /= p.dims[d];
+#pragma unroll
+    for (int k = 0; k < static_cast<int>(kMaxFusedInputs); ++k) offset[k] += coordinate * p.strides[k][d];
+  }
+#pragma unroll
+  for (int k = 0; k < static_cast<int>(kMaxFusedInputs); ++k) offset[k] += index * p.strides[k][0];
+
+  float loaded[kMaxFusedInputs][kLanes];
+#pragma unroll
+  for (int k = 0; k < static_cast<int>(kMaxFusedInputs); ++k) {
+    if (k >= p.inputs) break;
+    const int64_t step = p.strides[k][p.rank - 1];
+    if constexpr (kLanes == 4) {
+      const float4 v = load4(in.pointers[k], offset[k], step);
+      loaded[k][0] = v.x, loaded[k][1] = v.y, loaded[k][2] = v.z, loaded[k][3] = v.w;
+    } else {
+      loaded[k][0] = in.pointers[k][offset[k]];
+    }
+  }
+  float value[kMaxFusedNodes][kLanes];
+#pragma unroll
+  for (int n = 0; n < static_cast<int>(kMaxFusedNodes); ++n) {
+    if (n >= p.instructions) break;
+    const Instruction& instruction = p.code[n];
+    float operand[2][kLanes];
+#pragma unroll
+    for (int o = 0; o < 2; ++o) {
+      const Operand& from = instruction.operands[o];
+#pragma unroll
+      for (int l = 0; l < kLanes; ++l) {
+        float v = 0.f;
+        if (from.is_input) {
+#pragma unroll
+          for (int k = 0; k < static_cast<int>(kMaxFusedInputs); ++k)
+            if (k == from.index) v = loaded[k][l];
+        } else {
+#pragma unroll
+          for (int m = 0; m < n; ++m)
+            if (m == from.index) v = value[m][l];
+        }
+        operand[o][l] = v;
+      }
+    }
+#pragma unroll
+    for (int l = 0; l < kLanes; ++l) value[n][l] = apply_op(instruction.op, operand[0][l], operand[1][l], instruction.params);
+  }
+  float out[kLanes];
+#pragma unroll
+  for (int l = 0; l < kLanes; ++l) {
+    out[l] = 0.f;
+#pragma unroll
+    for (int n = 0; n < static_cast<int>(kMaxFusedNodes); ++n)
+      if (n == p.instructions - 1) out[l] = value[n][l];
+  }
+  if constexpr (kLanes == 4)
+    *reinterpret_cast<float4*>(y + first) = make_float4(out[0], out[1], out[2], out[3]);
+  else
+    y[first] = out[0];
+}
+
+template <int kLanes>
+__global__ void fused_elementwise_kernel(FusedProgram p, FusedInputs in, float* y) {
+  const int64_t groups = p.count / kLanes;
+  const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
+  for (int64_t g = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; g < groups; g += stride)
+    run_program<kLanes>(p, in, g * kLanes, y);
+}
+
+// Grid cap: a grid-stride loop covers the rest (elementwise_f32.cuh's scalar cap).
+constexpr int64_t kMaxFusedBlocks = int64_t{1} << 20;
+
+// Dims of `out` with each input's strides, coalesced; throws when beyond kMaxBroadcastRank.
+void fill_geometry(FusedProgram& p, const std::vector<Shape>& inputs, const Shape& out) {
+  std::vector<std::vector<int64_t>> full;
+  for (const Shape& shape : inputs) full.push_back(op_support::broadcast_strides(shape, out));
+  std::vector<int64_t> dims;                             // innermost first while building
+  std::vector<std::vector<int64_t>> strides(inputs.size());
+  for (size_t d = out.size(); d-- > 0;) {
+    if (out[d] == 1) continue;
+    bool merges = !dims.empty();
+    for (size_t k = 0; merges && k < inputs.size(); ++k) merges = full[k][d] == strides[k].back() * dims.back();
+    if (merges) {
+      dims.back() *= out[d];
+      continue;
+    }
+    dims.push_back(out[d]);
+    for (size_t k = 0; k < inputs.size(); ++k) strides[k].push_back(full[k][d]);
+  }
+  if (dims.empty()) {
+    dims.push_back(1);
+    for (auto& s : strides) s.push_back(0);
+  }
+  if (dims.size() > static_cast<size_t>(kMaxBroadcastRank))
+    throw std::invalid_argument("fused elementwise chain over " + kbv::to_string(out) + " needs " + std::to_string(dims.size()) +
+                                " dims after coalescing; the kernel handles " + std::to_string(kMaxBroadcastRank));
+  p.rank = static_cast<int>(dims.size());
+  for (int d = 0; d < p.rank; ++d) {
+    const size_t from = dims.size() - 1 - static_cast<size_t>(d);
+    p.dims[d] = dims[from];
+    for (size_t k = 0; k < inputs.size(); ++k) p.strides[k][d] = strides[k][from];
+  }
+  p.count = numel(out);
+}
+
+// The instruction for `node`: its op's number, arity and attribute values.
+Instruction instruction_for(const Node& node) {
+  Instruction instruction;
+#define KBV_ELEMENTWISE_OP(OP_NAME)                                                                        \
+  if (node.op == ::kbv::ops::OP_NAME::Definition::name) {                                                  \
+    using Definition = ::kbv::ops::OP_NAME::Definition;                                                    \
+    instruction.op = FusedOp::OP_NAME;                                                                     \
+    instruction.arity = is_unary<Definition> ? 1 : 2;                                                      \
+    instruction.params = params_as<float>(read_params<Definition>(node.attrs));                            \
+    return instruction;                                                                                    \
+  }
+#include "ops/elementwise_list.inc"
+#undef KBV_ELEMENTWISE_OP
+  throw std::invalid_argument("node '" + node.name + "' (" + node.op + ") is not an elementwise op the fused kernel runs");
+}
+
+class FusedElementwiseStep final : public cuda::measure::NodeStep {
+ public:
+  FusedElementwiseStep(const ResolvedProblem& problem, const cuda::BaselineUnit& unit) {
+    const Problem& spec = problem.problem;
+    if (unit.nodes.size() > kMaxFusedNodes || unit.inputs.size() > kMaxFusedInputs)
+      throw std::invalid_argument("fused chain of " + std::to_string(unit.nodes.size()) + " nodes reading " +
+                                  std::to_string(unit.inputs.size()) + " tensors; the kernel takes at most " +
+                                  std::to_string(kMaxFusedNodes) + " and " + std::to_string(kMaxFusedInputs));
+    std::vector<std::string> values;  // the unit's nodes' outputs, in order
+    for (size_t n : unit.nodes) {
+      const Node& node = spec.graph[n];
+      Instruction instruction = instruction_for(node);
+      if (node.inputs.size() != static_cast<size_t>(instruction.arity))
+        throw std::invalid_argument("node '" + node.name + "' (" + node.op + ") has " + std::to_string(node.inputs.size()) + " inputs");
+      for (int o = 0; o < instruction.arity; ++o) {
+        const std::string& name = node.inputs[static_cast<size_t>(o)];
+        const auto value = std::find(values.begin(), values.end(), name);
+        if (value != values.end()) {
+          instruction.operands[o] = {false, static_cast<int>(value - values.begin())};
+        } else {
+          const auto input = std::find(unit.inputs.begin(), unit.inputs.end(), name);
+          instruction.operands[o] = {true, static_cast<int>(input - unit.inputs.begin())};
+        }
+      }
+      program_.code[program_.instructions++] = instruction;
+      values.push_back(node.output);
+      chain_ += (chain_.empty() ? "" : " → ") + node.op;
+    }
+    program_.inputs = static_cast<int>(unit.inputs.size());
+    std::vector<Shape> input_shapes;
+    for (const std::string& name : unit.inputs) input_shapes.push_back(problem.tensor_shapes.at(name));
+    fill_geometry(program_, input_shapes, problem.tensor_shapes.at(unit.output));
+  }
+
+  void run(std::span<const float* const> in, float* out, cudaStream_t stream) override {
+    if (program_.count <= 0) return;
+    FusedInputs pointers;
+    bool vector = program_.dims[program_.rank - 1] % kElementsPerVector == 0 && device::aligned16(out);
+    for (int k = 0; k < program_.inputs; ++k) {
+      pointers.pointers[k] = in[static_cast<size_t>(k)];
+      if (program_.strides[k][program_.rank - 1] == 1 && !device::aligned16(in[static_cast<size_t>(k)])) vector = false;
+    }
+    const int lanes = vector ? kElementsPerVector : 1;
+    const int64_t blocks = std::clamp<int64_t>(blocks_for(program_.count / lanes, kElementwiseThreads), 1, kMaxFusedBlocks);
+    if (vector)
+      fused_elementwise_kernel<4><<<static_cast<unsigned>(blocks), kElementwiseThreads, 0, stream>>>(program_, pointers, out);
+    else
+      fused_elementwise_kernel<1><<<static_cast<unsigned>(blocks), kElementwiseThreads, 0, stream>>>(program_, pointers, out);
+    cuda::check_launch("kbv fused elementwise kernel");
+  }
+
+  std::string describe() const override {
+    return "kbv fused elementwise kernel (" + chain_ + ") n=" + std::to_string(program_.count) + " rank=" + std::to_string(program_.rank);
+  }
+
+ private:
+  FusedProgram program_;
+  std::string chain_;
+};
+
+}  // namespace
+
+bool fusable_elementwise(std::string_view op) {
+#define KBV_ELEMENTWISE_OP(OP_NAME) \
+  if (op == ::kbv::ops::OP_NAME::Definition::name) return true;
+#include "ops/elementwise_list.inc"
+#undef KBV_ELEMENTWISE_OP
+  return false;
+}
+
+std::unique_ptr<cuda::measure::NodeStep> make_fused_elementwise_step(const ResolvedProblem& problem, const cuda::BaselineUnit& unit) {
+  return std::make_unique<FusedElementwiseStep>(problem, unit);
+}
+
+}  // namespace kbv::ops::baseline

@@ -1,0 +1,25 @@
+// ops/common/baseline/fused_elementwise.hpp — the CUDA baseline step of a fused elementwise chain
+// (measure/baseline/elementwise_groups.hpp): one kbv kernel that reads the chain's inputs once,
+// with numpy broadcasting, applies every node's Definition::apply<float> in registers and
+// writes the last node's output, as torch.compile's generated pointwise kernel does.
+#pragma once
+
+#include <memory>
+#include <string_view>
+
+#include "measure/baseline/elementwise_groups.hpp"
+#include "measure/baseline/node_step.hpp"
+
+namespace kbv::ops::baseline {
+
+// Whether the fused kernel runs `op`: every elementwise op (ops/elementwise_list.inc).
+bool fusable_elementwise(std::string_view op);
+
+// The step of a fused unit of `problem` (unit.fused(), every node fusable). Its run() takes the
+// unit's inputs in unit.inputs order. Throws std::invalid_argument (OpError for attributes an op
+// refuses) when the chain does not fit the kernel: more than kMaxFusedNodes nodes, more than
+// kMaxFusedInputs inputs, or a broadcast beyond kMaxBroadcastRank coalesced dims.
+std::unique_ptr<cuda::measure::NodeStep> make_fused_elementwise_step(const ResolvedProblem& problem,
+                                                                     const cuda::BaselineUnit& unit);
+
+}  // namespace kbv::ops::baseline
