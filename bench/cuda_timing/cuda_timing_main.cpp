@@ -11,6 +11,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <functional>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -106,8 +107,8 @@ void time_problem(const ResolvedProblem& problem, ColdTimer& timer) {
   for (const Shape& s : problem.input_shapes) input_bytes += numel(s) * sizeof(float);
   for (const Shape& s : problem.output_shapes) output_bytes += numel(s) * sizeof(float);
 
-  std::vector<measure::DeviceMemory> outputs;  // one output set per baseline
-  std::vector<std::vector<float*>> output_sets(2);
+  std::vector<measure::DeviceMemory> outputs;  // one output set per baseline (and the eager form)
+  std::vector<std::vector<float*>> output_sets(3);
   for (auto& set : output_sets)
     for (const Shape& s : problem.output_shapes) {
       outputs.emplace_back(numel(s) * sizeof(float), "bench output");
@@ -115,6 +116,10 @@ void time_problem(const ResolvedProblem& problem, ColdTimer& timer) {
     }
   CudaBaseline tf32(problem, MathMode::tf32);
   CudaBaseline fp32(problem, MathMode::fp32);
+  // TF32 with one launch per node, as eager runs it: timed beside the library when the library
+  // fuses an elementwise chain (cuda_baseline.hpp), to show what the fusion is worth.
+  CudaBaseline tf32_eager_form(problem, MathMode::tf32, false);
+  const bool fused = tf32_eager_form.describe() != tf32.describe();
 
   size_t free_bytes = 0, total_bytes = 0;
   measure::check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
@@ -140,11 +145,20 @@ void time_problem(const ResolvedProblem& problem, ColdTimer& timer) {
   std::printf("  tf32 runs:\n    %s", tf32.describe().c_str());
   std::printf("  fp32 runs:\n    %s", fp32.describe().c_str());
 
-  const auto results = timer.measure_interleaved(
-      {[&](cudaStream_t s, uint64_t i) { tf32.run(input_sets[i % sets], output_sets[0], s); },
-       [&](cudaStream_t s, uint64_t i) { fp32.run(input_sets[i % sets], output_sets[1], s); }});
+  std::vector<TimedCall> contenders = {
+      [&](cudaStream_t s, uint64_t i) { tf32.run(input_sets[i % sets], output_sets[0], s); },
+      [&](cudaStream_t s, uint64_t i) { fp32.run(input_sets[i % sets], output_sets[1], s); }};
+  if (fused) {
+    std::printf("  tf32 one launch per node runs:\n    %s", tf32_eager_form.describe().c_str());
+    contenders.push_back([&](cudaStream_t s, uint64_t i) { tf32_eager_form.run(input_sets[i % sets], output_sets[2], s); });
+  }
+  const auto results = timer.measure_interleaved(contenders);
   print_result("tf32", results[0]);
   print_result("fp32", results[1]);
+  if (fused) {
+    print_result("tf32 unfused", results[2]);
+    std::printf("  unfused/fused (tf32) = %.2fx\n", results[0].median_s > 0 ? results[2].median_s / results[0].median_s : 0);
+  }
   const double t = results[0].median_s, f = results[1].median_s;
   std::printf("  fp32/tf32 = %.2fx;  at the tf32 median: %.2f TB/s of compulsory bytes, "
               "%.1f TFLOP/s\n",
