@@ -3,7 +3,8 @@
 # machine: gpu-bundle of BUILD_DIR/bin (default build/bin) and problems/ (the libraries the GPU
 # machine lacks land in lib/, env.sh sets their path), every candidate .so under
 # BUILD_DIR/candidates, all stripped; share/kbv/torch (kbv_torch, for kbv calibrate --torch); gpu-tests.txt, the test binaries ctest labels `gpu` (not
-# `bench`: the benchmarks have their own suites); and
+# `bench`: the benchmarks have their own suites); KernelBench's problem files when
+# $KBV_KERNELBENCH names a checkout (the kernelbench suite); and
 # bundle.json, the commit and time it was built from. Prints its size, which must stay under
 # 60 MiB (what travels to the GPU machine with the working tree, 64 MiB in all).
 # gpu-bundle is found as $KBV_GPU_BUNDLE, else on PATH, else ../shared/tools/gpu-bundle.
@@ -53,6 +54,16 @@ if [ -n "$(sed -n 's/^CMAKE_CUDA_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")" 
     cp "$sdk_tmp/build/$so" "$out/sdk-out-of-tree/"
     strip --strip-unneeded "$out/sdk-out-of-tree/$so"
   done
+fi
+
+# A KernelBench checkout for the kernelbench suite (the GPU machine has no network): its problem
+# files only (levels 1-3, about 1 MiB), from $KBV_KERNELBENCH (the folder holding level1/ or its parent).
+if [ -n "${KBV_KERNELBENCH:-}" ]; then
+  kb=$KBV_KERNELBENCH
+  [ -d "$kb/level1" ] || kb=$kb/KernelBench
+  [ -d "$kb/level1" ] || { echo "bundle.sh: KBV_KERNELBENCH=$KBV_KERNELBENCH holds no level1/ (fix: point it at KernelBench's KernelBench/ folder)" >&2; exit 2; }
+  mkdir -p "$out/kernelbench/KernelBench"
+  for level in level1 level2 level3; do cp -r "$kb/$level" "$out/kernelbench/KernelBench/"; done
 fi
 
 ctest --test-dir "$build" -L gpu -LE bench --show-only=json-v1 2> /dev/null | python3 -c '

@@ -251,20 +251,29 @@ def main(argv=None):
     parser.add_argument("--problems-dir", help="kbv problems directory (default: kbv's own)")
     parser.add_argument("--problem", action="append", help="validate only this problem (repeatable)")
     parser.add_argument("--tmp", help="scratch folder for exports (default: /dev/shm if present, else the system's)")
+    parser.add_argument("--level", type=int, action="append", choices=(1, 2, 3), help="validate only this KernelBench level (repeatable)")
+    parser.add_argument("--rows-jsonl", help="append each problem's row as one JSON line the moment it is known "
+                                             "(a run stopped at a time limit keeps what it did)")
     args = parser.parse_args(argv)
     if not args.kbv:
         parser.error("no kbv binary found (fix: build kbv, or pass --kbv PATH / set KBV_BIN)")
     args.device = args.device or ("cpu" if args.shapes == "small" else "cuda")
     args.kbv_device = args.kbv_device or ("host" if args.device == "cpu" else "cuda")
-    specs = kernelbench_problems(args.kbv, args.problems_dir, args.problem)
+    specs = [s for s in kernelbench_problems(args.kbv, args.problems_dir, args.problem)
+             if not args.level or s["kernelbench"]["level"] in args.level]
     scratch = args.tmp or ("/dev/shm" if os.path.isdir("/dev/shm") else None)
     rows = []
     with tempfile.TemporaryDirectory(prefix="kbv-validate-", dir=scratch) as work:
         for spec in specs:
             print(f"{spec['name']} ...", end="", file=sys.stderr, flush=True)
+            started = time.perf_counter()
             row = validate(spec, args, Path(work))
-            print(f" {row['verdict']}" + (f": {row['note']}" if row.get("note") else ""), file=sys.stderr, flush=True)
+            row["wall_s"] = time.perf_counter() - started
+            print(f" {row['verdict']} ({row['wall_s']:.1f} s)" + (f": {row['note']}" if row.get("note") else ""), file=sys.stderr, flush=True)
             rows.append(row)
+            if args.rows_jsonl:
+                with open(args.rows_jsonl, "a") as sink:
+                    sink.write(json.dumps(row) + "\n")
     print(table(rows, args.shapes, args.device))
     return 0 if all(r["verdict"] in ("agrees", "not judged") for r in rows) else 1
 
