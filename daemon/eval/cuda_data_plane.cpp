@@ -463,6 +463,12 @@ void warm_up_cuda_device(int gpu) noexcept {
   if (cudaSetDevice(gpu) == cudaSuccess) (void)cudaFree(nullptr);  // cudaFree(nullptr): the context, nothing else
 }
 
+std::optional<double> cuda_free_bytes(int gpu) noexcept {
+  size_t free_bytes = 0, total_bytes = 0;
+  if (cudaSetDevice(gpu) != cudaSuccess || cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess) return std::nullopt;
+  return static_cast<double>(free_bytes);
+}
+
 std::unique_ptr<DataPlane> make_cuda_data_plane(const ResolvedProblem& problem, int gpu) {
   return std::make_unique<CudaDataPlane>(problem, gpu);
 }

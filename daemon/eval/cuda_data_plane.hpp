@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 
 #include "eval/data_plane.hpp"
 
@@ -13,5 +14,8 @@ std::unique_ptr<DataPlane> make_cuda_data_plane(const ResolvedProblem& problem, 
 // Creates this process's CUDA context on `gpu` now; errors are left for make_cuda_data_plane()
 // to report.
 void warm_up_cuda_device(int gpu) noexcept;
+
+// Free memory on `gpu` now (cudaMemGetInfo), or empty when CUDA cannot say.
+std::optional<double> cuda_free_bytes(int gpu) noexcept;
 
 }  // namespace kbv::eval

@@ -38,4 +38,14 @@ void warm_up_device(const std::string& device, int gpu) noexcept {
 #endif
 }
 
+std::optional<double> device_free_bytes(const std::string& device, int gpu) noexcept {
+#ifdef KBV_HAVE_CUDA_PLANE
+  if (device == "cuda") return cuda_free_bytes(gpu);
+#else
+  (void)device;
+  (void)gpu;
+#endif
+  return std::nullopt;
+}
+
 }  // namespace kbv::eval

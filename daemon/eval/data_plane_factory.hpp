@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "eval/data_plane.hpp"
@@ -16,5 +17,8 @@ std::unique_ptr<DataPlane> make_data_plane(const ResolvedProblem& problem, const
 // ~0.2 s), so that it can run while the worker loads the candidate. Never throws; a device
 // that cannot be used is reported by make_data_plane().
 void warm_up_device(const std::string& device, int gpu) noexcept;
+
+// Free device memory now (CUDA: cudaMemGetInfo on `gpu`); empty on the host or when CUDA cannot say.
+std::optional<double> device_free_bytes(const std::string& device, int gpu) noexcept;
 
 }  // namespace kbv::eval

@@ -11,6 +11,7 @@
 #include "eval/candidate_build.hpp"
 #include "eval/data_plane_factory.hpp"
 #include "eval/device_diagnosis.hpp"
+#include "eval/device_footprint.hpp"
 #include "eval/elf_check.hpp"
 #include "eval/evaluation.hpp"
 #include "eval/failure_text.hpp"
@@ -179,6 +180,14 @@ void Evaluation::evaluate_candidate() {
   result_.flops = resolved->flops;
   result_.compulsory_bytes = resolved->compulsory_bytes;
 
+  // A problem the device cannot hold is said so before anything is allocated (issue #16).
+  const DeviceFootprint footprint = trusted_device_footprint(*resolved);
+  if (const std::optional<double> free_bytes = device_free_bytes(options_.device, options_.gpu)) {
+    if (const auto why = why_it_does_not_fit(*resolved, footprint, *free_bytes)) {
+      decide(Verdict::resource, *why);
+      return finish_worker();
+    }
+  }
   std::optional<PhaseClock::Scope> setup_phase;
   setup_phase.emplace(phases_, "data_plane_and_worker_setup");
   plane = make_data_plane(*resolved, options_.device, options_.gpu);
@@ -200,6 +209,7 @@ void Evaluation::evaluate_candidate() {
   baseline_threads_ = worker_->thread_count();
   device_used_at_start_ = plane->device_memory().used_bytes;
   result_.environment = plane->environment();
+  if (options_.device == "cuda") result_.environment["trusted_device_footprint_bytes"] = footprint.total();
   result_.environment["device_warm_up_s"] = device_warm_up_s;  // inside worker_start, overlapping the worker's own start
   result_.physical_floor_s = plane->physical_floor_s(*resolved);
 

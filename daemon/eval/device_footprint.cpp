@@ -1,0 +1,77 @@
+// eval/device_footprint.cpp — the trusted side's device memory, summed from the resolved shapes.
+#include "eval/device_footprint.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <set>
+
+namespace kbv::eval {
+namespace {
+
+double elements(const Shape& shape) { return static_cast<double>(numel(shape)); }
+
+// The largest sum of intermediates alive at once while the graph runs node by node, each freed
+// after its last reader (as the CUDA reference graph and the baselines' buffer plan do), in
+// elements.
+double peak_live_intermediates(const ResolvedProblem& problem) {
+  const Problem& spec = problem.problem;
+  std::set<std::string> outputs;
+  for (const TensorDecl& output : spec.outputs) outputs.insert(output.name);
+  std::map<std::string, size_t> last_use;
+  for (size_t n = 0; n < spec.graph.size(); ++n) {
+    last_use[spec.graph[n].output] = n;
+    for (const std::string& name : spec.graph[n].inputs) last_use[name] = n;
+  }
+  double live = 0, peak = 0;
+  std::map<std::string, double> alive;
+  for (size_t n = 0; n < spec.graph.size(); ++n) {
+    const std::string& produced = spec.graph[n].output;
+    if (!outputs.count(produced)) {
+      const double size = elements(problem.tensor_shapes.at(produced));
+      alive[produced] = size;
+      live += size;
+      peak = std::max(peak, live);
+    }
+    for (auto it = alive.begin(); it != alive.end();) {
+      if (last_use.at(it->first) <= n) {
+        live -= it->second;
+        it = alive.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  return peak;
+}
+
+std::string gigabytes(double bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f GB", bytes / 1e9);
+  return text;
+}
+
+}  // namespace
+
+DeviceFootprint trusted_device_footprint(const ResolvedProblem& problem) {
+  double inputs = 0, outputs = 0;
+  for (const Shape& shape : problem.input_shapes) inputs += elements(shape);
+  for (const Shape& shape : problem.output_shapes) outputs += elements(shape);
+  const double intermediates = peak_live_intermediates(problem);
+  DeviceFootprint footprint;
+  footprint.arena_bytes = 2 * (inputs + outputs) * sizeof(float);
+  footprint.reference_bytes = (inputs + outputs + intermediates) * sizeof(double);
+  footprint.baseline_bytes = 2 * (outputs + intermediates) * sizeof(float);
+  return footprint;
+}
+
+std::optional<std::string> why_it_does_not_fit(const ResolvedProblem& problem, const DeviceFootprint& footprint, double free_bytes) {
+  if (footprint.total() <= free_bytes) return std::nullopt;
+  return "problem " + problem.problem.name + " at shape set '" + problem.shape_set + "' needs about " + gigabytes(footprint.total()) +
+         " of device memory on the trusted side (arena of two slots " + gigabytes(footprint.arena_bytes) + ", fp64 reference " +
+         gigabytes(footprint.reference_bytes) + ", baselines " + gigabytes(footprint.baseline_bytes) + ", scratch reserve " +
+         gigabytes(footprint.reserve_bytes) + ") and the device has " + gigabytes(free_bytes) +
+         " free; nothing was run (fix: evaluate it on a GPU with more free memory, or at a smaller shape set with --shapes small)";
+}
+
+}  // namespace kbv::eval

@@ -1,0 +1,52 @@
+// tests/unit/device_footprint_test.cpp — the trusted side's device memory for a problem, summed
+// from its shapes, and the resource message when it does not fit (no GPU).
+#include <gtest/gtest.h>
+
+#include "eval/device_footprint.hpp"
+#include "spec/catalog.hpp"
+
+namespace kbv::eval {
+namespace {
+
+ResolvedProblem bundled(const std::string& name, const std::string& shape_set) {
+  const auto catalog = ProblemCatalog::load(KBV_PROBLEMS_DIR);
+  return resolve_problem(catalog.get(name), shape_set);
+}
+
+TEST(DeviceFootprint, ReluAtKernelBenchsSizeIsItsTensorsByRole) {
+  // relu 4096 × 393216: one input and one output of 1.61e9 elements, no intermediate.
+  const ResolvedProblem relu = bundled("relu", "default");
+  const double n = 4096.0 * 393216;
+  const DeviceFootprint f = trusted_device_footprint(relu);
+  EXPECT_DOUBLE_EQ(f.arena_bytes, 2 * 2 * n * 4);     // two slots of x and y in fp32
+  EXPECT_DOUBLE_EQ(f.reference_bytes, 2 * n * 8);     // fp64 x and y
+  EXPECT_DOUBLE_EQ(f.baseline_bytes, 2 * n * 4);      // the TF32 and the FP32 baselines' y
+  EXPECT_DOUBLE_EQ(f.total(), f.arena_bytes + f.reference_bytes + f.baseline_bytes + kScratchReserveBytes);
+}
+
+TEST(DeviceFootprint, IntermediatesCountAtTheirPeak) {
+  // conv2d_relu_biasadd: conv → t0 → relu → t1 → add → y; t0 and t1 are alive together only
+  // while relu runs, so the peak is two of them.
+  const ResolvedProblem problem = bundled("conv2d_relu_biasadd", "small");
+  const double y = static_cast<double>(numel(problem.output_shapes[0]));
+  double inputs = 0;
+  for (const Shape& shape : problem.input_shapes) inputs += static_cast<double>(numel(shape));
+  const DeviceFootprint f = trusted_device_footprint(problem);
+  EXPECT_DOUBLE_EQ(f.reference_bytes, (inputs + y + 2 * y) * 8);
+  EXPECT_DOUBLE_EQ(f.baseline_bytes, 2 * (y + 2 * y) * 4);
+}
+
+TEST(DeviceFootprint, TooLargeIsNamedWithItsFiguresAndTheFix) {
+  const ResolvedProblem relu = bundled("relu", "default");
+  const DeviceFootprint f = trusted_device_footprint(relu);
+  EXPECT_FALSE(why_it_does_not_fit(relu, f, f.total()).has_value());
+  const auto why = why_it_does_not_fit(relu, f, 40e9);
+  ASSERT_TRUE(why.has_value());
+  EXPECT_NE(why->find("problem relu at shape set 'default'"), std::string::npos) << *why;
+  EXPECT_NE(why->find("40.0 GB free"), std::string::npos) << *why;
+  EXPECT_NE(why->find("fp64 reference 25.8 GB"), std::string::npos) << *why;
+  EXPECT_NE(why->find("--shapes small"), std::string::npos) << *why;
+}
+
+}  // namespace
+}  // namespace kbv::eval
