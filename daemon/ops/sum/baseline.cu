@@ -25,7 +25,7 @@ class SumStep final : public cuda::measure::NodeStep {
 
 std::unique_ptr<cuda::measure::NodeStep> make_baseline_step(const cuda::measure::NodeContext& node,
                                                             cuda::measure::LibraryContext&) {
-  return std::make_unique<SumStep>(baseline::split_at_axis(node, "axis"));
+  return std::make_unique<SumStep>(baseline::split_at_reduced_axes(node));
 }
 
 }  // namespace kbv::ops::sum
