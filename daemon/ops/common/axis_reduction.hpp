@@ -7,6 +7,7 @@
 // which calls reduce_lines() (once, or twice for a two-pass reduction such as logsumexp).
 #pragma once
 
+#include <algorithm>
 #include <vector>
 
 #include "ops/common/definition.hpp"

@@ -19,6 +19,7 @@
 #include <string>
 #include <utility>
 
+#include "common/device_buffer.hpp"
 #include "measure/baseline/node_step.hpp"
 #include "ops/common/baseline/axis_f32.cuh"
 
@@ -130,6 +131,48 @@ __global__ void reduce_columns_kernel(Reducer reducer, const float* __restrict__
   }
 }
 
+// ---- few long rows: split each row over several blocks, then combine their partial states ----
+
+// One block per row leaves most SMs idle when there are fewer rows than this (an H200 has 132
+// SMs; two resident 1024-thread blocks each); a full reduction (torch.mean(x), MSE, a
+// Frobenius norm) is a single row. PyTorch's reduce kernel splits such rows too.
+constexpr int64_t kSplitBelowRows = 256;
+// Elements one block of a split row reduces: 16 per thread of a 1024-thread block.
+constexpr int64_t kSplitChunk = 16384;
+
+inline int64_t split_pieces(const AxisSplit& split) {
+  if (split.inner != 1 || split.outer >= kSplitBelowRows || split.extent < 2 * kSplitChunk) return 1;
+  return (split.extent + kSplitChunk - 1) / kSplitChunk;
+}
+
+// Block (piece, row) folds positions [piece·kSplitChunk, …) of its row into partial[row·pieces + piece].
+template <class Reducer>
+__global__ void reduce_row_pieces_kernel(Reducer reducer, const float* __restrict__ x,
+                                         typename Reducer::State* __restrict__ partial, int64_t extent) {
+  using State = typename Reducer::State;
+  __shared__ State shared[device::kMaxWarpsPerBlock];
+  const int64_t row = blockIdx.y, piece = blockIdx.x;
+  const float* xr = x + row * extent;
+  const int64_t start = piece * kSplitChunk;
+  const int64_t end = start + kSplitChunk < extent ? start + kSplitChunk : extent;
+  State acc = reducer.empty();
+  for (int64_t i = start + threadIdx.x; i < end; i += blockDim.x) reducer.add(acc, xr[i], i);
+  const State total = device::block_combine(reducer, acc, shared);
+  if (threadIdx.x == 0) partial[row * gridDim.x + piece] = total;
+}
+
+template <class Reducer>
+__global__ void finish_row_pieces_kernel(Reducer reducer, const typename Reducer::State* __restrict__ partial,
+                                         float* __restrict__ y, int64_t pieces, int64_t extent) {
+  using State = typename Reducer::State;
+  __shared__ State shared[device::kMaxWarpsPerBlock];
+  const int64_t row = blockIdx.x;
+  State acc = reducer.empty();
+  for (int64_t i = threadIdx.x; i < pieces; i += blockDim.x) acc = reducer.combine(acc, partial[row * pieces + i]);
+  const State total = device::block_combine(reducer, acc, shared);
+  if (threadIdx.x == 0) y[row] = reducer.finish(total, extent);
+}
+
 // y[o, i] = reducer over the extent of x[o, :, i]; `what` names the kernel in launch errors.
 template <class Reducer>
 void reduce_axis_f32(const Reducer& reducer, const AxisSplit& split, const float* x, float* y,
@@ -193,6 +236,17 @@ struct NormReducer {
   }
 };
 
+// sum, or mean (kMean): the few-long-rows path of sum and mean (their other shapes run
+// axis_f32.cuh's reduce_like).
+template <bool kMean>
+struct SumReducer {
+  using State = float;
+  __device__ State empty() const { return 0.f; }
+  __device__ void add(State& acc, float x, int64_t) const { acc += x; }
+  __device__ State combine(State a, State b) const { return a + b; }
+  __device__ float finish(State acc, int64_t extent) const { return kMean ? acc / static_cast<float>(extent) : acc; }
+};
+
 // argmax (kMax) or argmin: the first position of the extreme; a NaN beats every number (the
 // first NaN wins), as torch.argmax/argmin. The result is the position as a float.
 template <bool kMax>
@@ -211,21 +265,38 @@ struct ArgReducer {
   __device__ float finish(State acc, int64_t) const { return static_cast<float>(acc.position); }
 };
 
-// The baseline step of a reduction: one reduce_axis_f32 launch per run.
+// The baseline step of a reduction: one reduce_axis_f32 launch per run, or for few long rows
+// (split_pieces > 1) a pieces kernel into a workspace allocated once, then a finishing kernel.
 template <class Reducer>
 class AxisReduceStep final : public cuda::measure::NodeStep {
  public:
   AxisReduceStep(Reducer reducer, AxisSplit split, std::string op)
-      : reducer_(reducer), split_(split), op_(std::move(op)), launch_name_("kbv " + op_ + " kernel") {}
+      : reducer_(reducer),
+        split_(split),
+        pieces_(split_pieces(split)),
+        partials_(pieces_ > 1 ? static_cast<size_t>(split.outer * pieces_) : 0),
+        launch_name_("kbv " + op + " kernel") {}
   void run(std::span<const float* const> in, float* out, cudaStream_t stream) override {
-    reduce_axis_f32(reducer_, split_, in[0], out, stream, launch_name_.c_str());
+    if (pieces_ == 1) {
+      reduce_axis_f32(reducer_, split_, in[0], out, stream, launch_name_.c_str());
+      return;
+    }
+    const dim3 grid(static_cast<unsigned>(pieces_), static_cast<unsigned>(split_.outer));
+    reduce_row_pieces_kernel<Reducer><<<grid, kMaxRowThreads, 0, stream>>>(reducer_, in[0], partials_.get(), split_.extent);
+    cuda::check_launch(launch_name_.c_str());
+    finish_row_pieces_kernel<Reducer><<<row_blocks(split_.outer), row_threads(pieces_), 0, stream>>>(
+        reducer_, partials_.get(), out, pieces_, split_.extent);
+    cuda::check_launch(launch_name_.c_str());
   }
-  std::string describe() const override { return launch_name_ + " " + split_text(split_); }
+  std::string describe() const override {
+    return launch_name_ + " " + split_text(split_) + (pieces_ > 1 ? " in " + std::to_string(pieces_) + " pieces a row" : "");
+  }
 
  private:
   Reducer reducer_;
   AxisSplit split_;
-  std::string op_;
+  int64_t pieces_;
+  cuda::DeviceBuffer<typename Reducer::State> partials_;
   std::string launch_name_;
 };
 

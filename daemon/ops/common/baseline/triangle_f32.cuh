@@ -17,11 +17,12 @@ namespace kbv::ops::baseline {
 constexpr int kTriangleThreads = 256;
 constexpr int64_t kMaxTriangleBlocks = 65535;
 
-__global__ void triangle_f32_kernel(bool lower, int64_t diagonal, const float* __restrict__ x, float* __restrict__ y,
+template <bool kLower>
+__global__ void triangle_f32_kernel(int64_t diagonal, const float* __restrict__ x, float* __restrict__ y,
                                     int64_t count, int64_t rows, int64_t columns) {
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride)
-    y[i] = triangle_keeps(lower, (i / columns) % rows, i % columns, diagonal) ? x[i] : 0.f;
+    y[i] = triangle_keeps(kLower, (i / columns) % rows, i % columns, diagonal) ? x[i] : 0.f;
 }
 
 class TriangleStep final : public cuda::measure::NodeStep {
@@ -31,7 +32,10 @@ class TriangleStep final : public cuda::measure::NodeStep {
   void run(std::span<const float* const> in, float* out, cudaStream_t stream) override {
     if (count_ <= 0) return;
     const auto blocks = static_cast<unsigned>(std::min((count_ + kTriangleThreads - 1) / kTriangleThreads, kMaxTriangleBlocks));
-    triangle_f32_kernel<<<blocks, kTriangleThreads, 0, stream>>>(lower_, diagonal_, in[0], out, count_, rows_, columns_);
+    if (lower_)
+      triangle_f32_kernel<true><<<blocks, kTriangleThreads, 0, stream>>>(diagonal_, in[0], out, count_, rows_, columns_);
+    else
+      triangle_f32_kernel<false><<<blocks, kTriangleThreads, 0, stream>>>(diagonal_, in[0], out, count_, rows_, columns_);
     cuda::check_launch(lower_ ? "kbv tril kernel" : "kbv triu kernel");
   }
   std::string describe() const override {

@@ -68,7 +68,9 @@ OpCases axis_reduction_cases() {
                    // count: adjacent axes folded into one extent
                    {"two_axes_columns", {{3, 4, 5, 6}}, {{"axis", 1}, {"count", 2}, {"keepdim", 1}}},
                    {"two_trailing_axes", {{6, 8, 16}}, {{"axis", 1}, {"count", 2}, {"keepdim", 0}}},
-                   {"every_axis", {{4, 8, 16}}, {{"axis", 0}, {"count", 3}, {"keepdim", 0}}}};
+                   {"every_axis", {{4, 8, 16}}, {{"axis", 0}, {"count", 3}, {"keepdim", 0}}},
+                   // one row of 32768: the CUDA baselines split it over blocks (split_pieces)
+                   {"every_axis_split", {{4, 8192}}, {{"axis", 0}, {"count", 2}, {"keepdim", 0}}}};
   cases.shapes = {{{{128, 4096, 4095}}, {{"axis", 1}, {"keepdim", 1}}, {128, 1, 4095}},
                   {{{128, 4096, 4095}}, {{"axis", 1}, {"keepdim", 0}}, {128, 4095}},
                   {{{3, 4}}, {}, {3, 1}},  // defaults: the last axis, kept
@@ -138,6 +140,7 @@ OpCases arg_reduction_cases() {
                    {"rows", {{6, 100}}, {}},                                    // inner 1: rows
                    {"rows_vector", {{10, 64}}, {{"axis", 1}, {"keepdim", 1}}},  // float4 rows
                    {"long_rows", {{3, 5000}}, {}},                              // several loads a thread
+                   {"split_row", {{2, 40000}}, {}},                             // rows split over blocks
                    {"narrow_columns", {{3, 4, 5}}, {{"axis", 0}}},
                    {"negative_axis", {{6, 7, 2}}, {{"axis", -2}}}};
   cases.shapes = {{{{128, 4096, 4095}}, {{"axis", 1}}, {128, 4095}},
