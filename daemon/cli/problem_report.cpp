@@ -17,6 +17,7 @@ nlohmann::json tensor_json(const TensorDecl& decl, bool with_role) {
     out["role"] = decl.role == Role::parameter ? "parameter" : "activation";
     if (decl.scale_inv_sqrt_fan_in) out["scale"] = "inv_sqrt_fan_in";
     else out["scale"] = decl.scale;
+    if (decl.domain == InputDomain::nonnegative) out["domain"] = "nonnegative";
   }
   return out;
 }

@@ -137,7 +137,7 @@ class CudaDataPlane final : public DataPlane {
     const SlotPlaces& place = places_.at(static_cast<size_t>(slot));
     for (size_t i = 0; i < place.inputs.size(); ++i)
       cuda::generate_inputs_on_device(at(place.inputs[i]), place.inputs[i].count, draw.family, draw.params, seed, static_cast<uint32_t>(i),
-                                      axes(i), problem_.input_scale(i), stream_->get());
+                                      axes(i), problem_.input_scale(i), stream_->get(), problem_.problem.inputs[i].domain);
     stream_->synchronize();  // the generation's time belongs to this step (per-phase wall report)
     reference_slot_ = -1;  // the reference is computed on first need, from these inputs
     tf32_slot_ = -1;
@@ -154,7 +154,7 @@ class CudaDataPlane final : public DataPlane {
     for (size_t i = 0; i < place.inputs.size(); ++i)
       cuda::generate_timing_inputs_on_device(at(place.inputs[i]), place.inputs[i].count, draw.family, draw.params, seed,
                                              static_cast<uint32_t>(i), axes(i), problem_.input_scale(i), digest_key_,
-                                             sums.get() + i, stream_->get());
+                                             sums.get() + i, stream_->get(), problem_.problem.inputs[i].domain);
     std::vector<unsigned long long> host_sums(sums.size());
     cuda::check(cudaMemcpyAsync(host_sums.data(), sums.get(), host_sums.size() * sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream_->get()),
                 "cudaMemcpyAsync (timing input checksums)");

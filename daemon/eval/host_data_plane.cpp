@@ -70,7 +70,8 @@ class HostDataPlane final : public DataPlane {
       const Shape& shape = problem_.input_shapes[i];
       HostTensor<float>& tensor = slot.pristine.emplace_back(shape);
       inputs::generate_host(tensor.data.data(), numel(shape), draw.family, draw.params, seed, static_cast<uint32_t>(i),
-                            inputs::axes_of_shape(shape.data(), shape.size()), problem_.input_scale(i));
+                            inputs::axes_of_shape(shape.data(), shape.size()), problem_.input_scale(i),
+                            problem_.problem.inputs[i].domain);
       HostTensor<double>& wide = widened.emplace_back(shape);
       std::copy(tensor.data.begin(), tensor.data.end(), wide.data.begin());
       reference_inputs.push_back(wide.data.data());

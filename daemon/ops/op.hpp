@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "inputs/input_domain.hpp"
 #include "tensor/shape.hpp"
 
 namespace kbv {
@@ -27,8 +28,11 @@ struct OpError : std::invalid_argument {
 };
 
 // How an op's arithmetic behaves in the baselines, which sets default tolerances:
-// `exact`: fp32 elementwise/reduction arithmetic; `tensor_core`: matmul/conv, TF32-eligible.
-enum class PrecisionClass { exact, tensor_core };
+// `exact`: fp32 elementwise/reduction arithmetic; `tensor_core`: matmul/conv, TF32-eligible;
+// `index`: integer indices written as float32 values (argmax), which must match exactly.
+enum class PrecisionClass { exact, tensor_core, index };
+
+using inputs::InputDomain;
 
 // Where an op's row sits in the op table (docs/problem-spec.md), in this order.
 enum class OpCategory { unary, binary, axis, normalization, product, window };
@@ -81,6 +85,9 @@ class Op {
   // Attribute names this op accepts with their defaults; any other name is a spec error.
   virtual Attrs attribute_defaults() const = 0;
   virtual PrecisionClass precision_class() const = 0;
+  // The values its inputs may take with these attributes (log's are nonnegative); a problem
+  // input this op reads directly is drawn inside it (inputs/input_domain.hpp).
+  virtual InputDomain input_domain(const Attrs&) const { return InputDomain::any; }
   // Output shape for these input shapes; throws OpError naming what is wrong.
   virtual Shape infer_shape(const std::vector<Shape>& inputs, const Attrs& attrs) const = 0;
   // fp64 reference (trusted ground truth) and fp32 host baseline.

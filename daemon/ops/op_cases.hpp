@@ -78,8 +78,21 @@ OpCases unary_cases();
 // The same for broadcasting two-input ops: same shapes, a channel bias, an outer product, a row,
 // both operands broadcast, a one-element operand; broadcasting shapes and refusals.
 OpCases binary_cases();
-// Samples, shapes and refusals sum and mean share: columns (inner > 1), rows (inner == 1, with
-// and without float4), narrow columns, axis 0; `axis` and `keepdim` shapes.
+// Samples, shapes and refusals the reductions over adjacent axes share (sum, mean, amax, amin,
+// logsumexp, norm): columns (inner > 1), rows (inner == 1, with and without float4), narrow
+// columns, axis 0, two axes and every axis (`count`); `axis`, `count` and `keepdim` shapes.
 OpCases axis_reduction_cases();
+// The same for reductions along one axis that write an index (argmax, argmin): no `count`,
+// keepdim 0 by default; refusals of an axis and of an extent past 2^24.
+OpCases arg_reduction_cases();
+// Samples, shapes and refusals softmax and log_softmax share: float4 and scalar rows, long rows,
+// narrow and wide columns, axis 0.
+OpCases softmax_like_cases();
+// Samples, shapes, refusals and costs cumsum and cumprod share: rows in one chunk and in
+// several (the CUDA baseline's block scan), reverse, exclusive, columns, axis 0.
+OpCases scan_cases();
+// Samples, shapes, refusals and costs tril and triu share: square, wide and tall matrices, a
+// batch of them, diagonals above and below.
+OpCases triangle_cases();
 
 }  // namespace kbv::ops

@@ -63,6 +63,15 @@ double real_attr(std::string_view op, const Attrs& attrs, const std::string& nam
   return value;
 }
 
+double bound_attr(std::string_view op, const Attrs& attrs, const std::string& name,
+                  double fallback) {
+  auto it = attrs.find(name);
+  double value = it == attrs.end() ? fallback : it->second;
+  if (std::isnan(value))
+    throw OpError(prefix(op) + "attribute " + name + " is NaN; expected a number (±inf for no bound)");
+  return value;
+}
+
 int64_t int_attr(std::string_view op, const Attrs& attrs, const std::string& name,
                  double fallback, int64_t min_value) {
   double value = real_attr(op, attrs, name, fallback);
@@ -106,6 +115,40 @@ AxisSplit split_at_axis(const Shape& shape, size_t axis) {
     else split.inner *= shape[d];
   }
   return split;
+}
+
+AxisSplit split_at_axes(const Shape& shape, size_t axis, size_t count) {
+  AxisSplit split;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (d < axis) split.outer *= shape[d];
+    else if (d < axis + count) split.extent *= shape[d];
+    else split.inner *= shape[d];
+  }
+  return split;
+}
+
+ReducedAxes reduced_axes(std::string_view op, const Attrs& attrs, size_t rank, double axis_default,
+                         double count_default) {
+  ReducedAxes axes;
+  axes.axis = axis_attr(op, attrs, "axis", axis_default, rank);
+  if (count_default <= 0) return axes;
+  axes.count = static_cast<size_t>(int_attr(op, attrs, "count", count_default, 1));
+  if (axes.axis + axes.count > rank)
+    throw OpError(prefix(op) + "attribute count is " + std::to_string(axes.count) + " from axis " +
+                  std::to_string(axes.axis) + " of an input of rank " + std::to_string(rank) +
+                  "; expected count <= " + std::to_string(rank - axes.axis) +
+                  " (the reduced axes must exist)");
+  return axes;
+}
+
+Shape reduced_shape(const Shape& shape, const ReducedAxes& axes, bool keepdim) {
+  Shape out;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    const bool reduced = d >= axes.axis && d < axes.axis + axes.count;
+    if (!reduced) out.push_back(shape[d]);
+    else if (keepdim) out.push_back(1);
+  }
+  return out;
 }
 
 Shape broadcast_shapes(std::string_view op, const Shape& a, const Shape& b) {

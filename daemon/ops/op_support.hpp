@@ -37,6 +37,9 @@ const Attrs& attrs_of(const OpArgs<T>& args) {
 // A real-valued attribute (must be finite).
 double real_attr(std::string_view op, const Attrs& attrs, const std::string& name,
                  double fallback);
+// A bound that may be infinite (clamp's min and max): any number but NaN.
+double bound_attr(std::string_view op, const Attrs& attrs, const std::string& name,
+                  double fallback);
 // An integer-valued attribute no smaller than `min_value` (throws when fractional or smaller).
 int64_t int_attr(std::string_view op, const Attrs& attrs, const std::string& name,
                  double fallback, int64_t min_value);
@@ -55,6 +58,20 @@ struct AxisSplit {
   int64_t inner = 1;
 };
 AxisSplit split_at_axis(const Shape& shape, size_t axis);
+// The same around `count` adjacent axes from `axis`: extent is their product.
+AxisSplit split_at_axes(const Shape& shape, size_t axis, size_t count);
+
+// The axes a reduction folds: `count` adjacent ones from `axis`.
+struct ReducedAxes {
+  size_t axis = 0;
+  size_t count = 1;
+};
+// Reads attributes `axis` and, when the op has one (count_default > 0), `count`; throws OpError
+// unless count >= 1 and the axes fit in `rank`.
+ReducedAxes reduced_axes(std::string_view op, const Attrs& attrs, size_t rank, double axis_default,
+                         double count_default);
+// `shape` with the reduced axes kept as size 1, or dropped (a full reduction gives rank 0).
+Shape reduced_shape(const Shape& shape, const ReducedAxes& axes, bool keepdim);
 
 // Broadcast result of two shapes aligned on their trailing dims (numpy rules).
 Shape broadcast_shapes(std::string_view op, const Shape& a, const Shape& b);

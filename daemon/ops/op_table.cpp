@@ -26,7 +26,12 @@ std::string number(double value) {
 }
 
 std::string_view precision_name(PrecisionClass precision) {
-  return precision == PrecisionClass::exact ? "exact" : "tensor_core";
+  switch (precision) {
+    case PrecisionClass::exact: return "exact";
+    case PrecisionClass::tensor_core: return "tensor_core";
+    case PrecisionClass::index: return "index";
+  }
+  return "unknown";
 }
 
 std::vector<const Op*> table_order() {

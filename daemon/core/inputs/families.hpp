@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "inputs/input_domain.hpp"
 #include "inputs/philox.hpp"
 #include "inputs/tensor_axes.hpp"
 
@@ -199,9 +200,10 @@ KBV_HD inline Real family_value(Family family, const FamilyParams& params, uint6
   return family_value_from_bits<Real>(family, params, r[0], r[1], r[2], row0, tensor, index, axes);
 }
 
+// `domain`: the values the ops reading the tensor accept (inputs/input_domain.hpp).
 KBV_HD inline float generate_element(Family family, const FamilyParams& params, uint64_t seed, uint32_t tensor, uint64_t index,
-                                     const TensorAxes& axes, double scale) {
-  return static_cast<float>(family_value(family, params, seed, tensor, index, axes) * scale);
+                                     const TensorAxes& axes, double scale, InputDomain domain = InputDomain::any) {
+  return static_cast<float>(within_domain(domain, family_value(family, params, seed, tensor, index, axes)) * scale);
 }
 
 }  // namespace kbv::inputs

@@ -8,11 +8,11 @@
 
 namespace kbv::inputs {
 
-// dst[i] = generate_element(family, params, seed, tensor, i, axes, scale), i < count, where
-// axes = structured_axes(geometry, params.structure, tensor): the tensor's geometry
+// dst[i] = generate_element(family, params, seed, tensor, i, axes, scale, domain), i < count,
+// where axes = structured_axes(geometry, params.structure, tensor): the tensor's geometry
 // (axes_of_shape()) with the lead axis the key picks.
 void generate_host(float* dst, int64_t count, Family family, const FamilyParams& params, uint64_t seed, uint32_t tensor,
-                   const TensorAxes& geometry, double scale);
+                   const TensorAxes& geometry, double scale, InputDomain domain = InputDomain::any);
 
 // A 1-D tensor of `count` elements, or rows of `row` elements: the geometries tests and
 // `kbv export` use most.

@@ -163,6 +163,33 @@ constexpr double kMaxOutlierFraction = 1e-3;
 // (2026-12-01); ⌈1e-7·n⌉ allows 1 in 10⁷ and at least one (215 of conv2d's 2.1·10⁹ outputs, 2 of
 // a 4096² GEMM's, 1 of gemm_bias_gelu's).
 constexpr Tolerance kTensorCoreTolerance{1e-2, 1e-2, 2e-3, 1e-7};
+// index: argmax/argmin write integer indices as floats; any tolerance would let a wrong index
+// near a large one pass (1000 for 1001 is 0.1 % off), so they must match exactly.
+constexpr Tolerance kIndexTolerance{0, 0, 0};
+
+// The default tolerance of a graph: its strictest precision class's (index, then exact, then
+// tensor_core).
+Tolerance default_tolerance(const std::vector<Node>& graph) {
+  bool has_tensor_core = false, has_index = false;
+  for (const Node& node : graph) {
+    const PrecisionClass precision = find_op(node.op)->precision_class();
+    has_tensor_core |= precision == PrecisionClass::tensor_core;
+    has_index |= precision == PrecisionClass::index;
+  }
+  if (has_index) return kIndexTolerance;
+  return has_tensor_core ? kTensorCoreTolerance : kExactTolerance;
+}
+
+// Each input read directly by a node whose op declares a domain for it is drawn inside it.
+void derive_input_domains(Problem& problem) {
+  for (const Node& node : problem.graph) {
+    const InputDomain domain = find_op(node.op)->input_domain(node.attrs);
+    if (domain == InputDomain::any) continue;
+    for (TensorDecl& input : problem.inputs)
+      for (const std::string& name : node.inputs)
+        if (input.name == name) input.domain = domain;
+  }
+}
 
 // source, kernelbench, deterministic and nondeterministic_reason: where the problem comes from
 // and whether its outputs can be judged exactly.
@@ -271,10 +298,8 @@ Problem load_problem_file(const std::filesystem::path& path) {
   for (size_t i = 0; i < graph.size(); ++i)
     problem.graph.push_back(parser.node(graph[i], "graph[" + std::to_string(i) + "]"));
 
-  bool has_tensor_core = false;
-  for (const Node& node : problem.graph)
-    has_tensor_core |= find_op(node.op)->precision_class() == PrecisionClass::tensor_core;
-  problem.tolerance = has_tensor_core ? kTensorCoreTolerance : kExactTolerance;
+  problem.tolerance = default_tolerance(problem.graph);
+  derive_input_domains(problem);
   if (YAML::Node tolerance = root["tolerance"]) {
     if (!tolerance.IsMap()) parser.fail("tolerance", "expected a map", "write {atol: 1e-4, rtol: 1e-4, rel_l2: 1e-5}");
     for (auto [key, target] : {std::pair{"atol", &problem.tolerance.atol}, std::pair{"rtol", &problem.tolerance.rtol},

@@ -49,6 +49,9 @@ struct TensorDecl {
   // The PyTorch name it stands for: a forward() argument for an activation, a state_dict key
   // for a parameter. Empty when the problem has no PyTorch model behind it.
   std::string torch_name;
+  // Not written in the YAML: nonnegative when a graph node reading this input directly declares
+  // it (Op::input_domain: log, sqrt, …); the families then draw |v| (inputs/input_domain.hpp).
+  InputDomain domain = InputDomain::any;
 };
 
 // The KernelBench problem a spec reproduces: KernelBench/level<level>/<file>, whose module-level

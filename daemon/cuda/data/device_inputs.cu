@@ -11,10 +11,10 @@ namespace {
 
 __global__ void generate_kernel(float* dst, int64_t count, inputs::Family family,
                                 inputs::FamilyParams params, uint64_t seed, uint32_t tensor_id,
-                                inputs::TensorAxes axes, double scale) {
+                                inputs::TensorAxes axes, double scale, inputs::InputDomain domain) {
   for (int64_t i = detail::global_thread_index(); i < count; i += detail::grid_stride()) {
     dst[i] = inputs::generate_element(family, params, seed, tensor_id, static_cast<uint64_t>(i),
-                                      axes, scale);
+                                      axes, scale, domain);
   }
 }
 
@@ -28,11 +28,12 @@ __global__ void widen_kernel(const float* src, double* dst, int64_t count) {
 
 void generate_inputs_on_device(float* dst, int64_t count, inputs::Family family,
                                const inputs::FamilyParams& params, uint64_t seed, uint32_t tensor_id,
-                               const inputs::TensorAxes& geometry, double scale, cudaStream_t stream) {
+                               const inputs::TensorAxes& geometry, double scale, cudaStream_t stream,
+                               inputs::InputDomain domain) {
   if (count <= 0) return;
   const inputs::TensorAxes axes = inputs::structured_axes(geometry, params.structure, tensor_id);
   generate_kernel<<<detail::grid_for(count), detail::kBlockThreads, 0, stream>>>(
-      dst, count, family, params, seed, tensor_id, axes, scale);
+      dst, count, family, params, seed, tensor_id, axes, scale, domain);
   check_launch("generate_kernel");
 }
 

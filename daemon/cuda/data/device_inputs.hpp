@@ -10,7 +10,7 @@
 
 namespace kbv::cuda {
 
-// dst[i] = generate_element(family, params, seed, tensor_id, i, axes, scale) for i in
+// dst[i] = generate_element(family, params, seed, tensor_id, i, axes, scale, domain) for i in
 // [0, count), axes = structured_axes(geometry, params.structure, tensor_id), asynchronously on
 // `stream`. Matches the host's generate_host() bit for bit
 // (the translation unit is compiled with --fmad=false so no multiply-add is contracted),
@@ -18,7 +18,8 @@ namespace kbv::cuda {
 // rounding boundary (families.hpp: about 2^-28 per transcendental element).
 void generate_inputs_on_device(float* dst, int64_t count, inputs::Family family,
                                const inputs::FamilyParams& params, uint64_t seed, uint32_t tensor_id,
-                               const inputs::TensorAxes& geometry, double scale, cudaStream_t stream);
+                               const inputs::TensorAxes& geometry, double scale, cudaStream_t stream,
+                               inputs::InputDomain domain = inputs::InputDomain::any);
 
 // Timing-sample inputs: data/timing_inputs.hpp.
 

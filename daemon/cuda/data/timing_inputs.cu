@@ -14,8 +14,8 @@ namespace {
 // first float in the low half; an odd count's last word is zero-padded, as the checksum reads).
 __global__ void timing_inputs_kernel(float* dst, int64_t count, inputs::Family family,
                                      inputs::FamilyParams params, uint64_t seed, uint32_t tensor,
-                                     inputs::TensorAxes axes, float scale, uint64_t salt,
-                                     unsigned long long* checksum_total) {
+                                     inputs::TensorAxes axes, float scale, inputs::InputDomain domain,
+                                     uint64_t salt, unsigned long long* checksum_total) {
   __shared__ unsigned long long scratch[32];
   const int64_t pairs = (count + 1) / 2;
   const bool third_word = inputs::uses_third_word(family);
@@ -40,8 +40,10 @@ __global__ void timing_inputs_kernel(float* dst, int64_t count, inputs::Family f
       }
       // Structured families read the same per-channel words as the exact draw (they are the
       // family's structure, keyed per epoch); only the element words are the timing draw's own.
-      const float value = inputs::family_value_from_bits<float>(family, params, words[2 * half], words[2 * half + 1],
-                                                                third[half], row, tensor, static_cast<uint64_t>(index), axes) * scale;
+      const float value =
+          inputs::within_domain(domain, inputs::family_value_from_bits<float>(family, params, words[2 * half], words[2 * half + 1],
+                                                                              third[half], row, tensor, static_cast<uint64_t>(index), axes)) *
+          scale;
       dst[index] = value;
       word |= static_cast<uint64_t>(__float_as_uint(value)) << (32 * half);
     }
@@ -56,12 +58,12 @@ __global__ void timing_inputs_kernel(float* dst, int64_t count, inputs::Family f
 void generate_timing_inputs_on_device(float* dst, int64_t count, inputs::Family family,
                                       const inputs::FamilyParams& params, uint64_t seed, uint32_t tensor_id,
                                       const inputs::TensorAxes& geometry, double scale, uint64_t checksum_key,
-                                      unsigned long long* checksum_total, cudaStream_t stream) {
+                                      unsigned long long* checksum_total, cudaStream_t stream, inputs::InputDomain domain) {
   if (count <= 0) return;
   const int64_t pairs = (count + 1) / 2;
   const inputs::TensorAxes axes = inputs::structured_axes(geometry, params.structure, tensor_id);
   timing_inputs_kernel<<<detail::grid_for(pairs), detail::kBlockThreads, 0, stream>>>(
-      dst, count, family, params, seed, tensor_id, axes, static_cast<float>(scale),
+      dst, count, family, params, seed, tensor_id, axes, static_cast<float>(scale), domain,
       checksum_detail::key_salt(checksum_key), checksum_total);
   check_launch("timing_inputs_kernel");
 }

@@ -10,7 +10,7 @@
 
 namespace kbv::cuda {
 
-// Enqueues on `stream`: dst[0, count) from `family` (scaled by `scale`; `geometry` as for
+// Enqueues on `stream`: dst[0, count) from `family` (inside `domain`, scaled by `scale`; `geometry` as for
 // generate_inputs_on_device), and the sum of the keyed checksum terms (data/checksum_mix.hpp,
 // key `checksum_key`) of those count floats added to *checksum_total (device memory the caller
 // zeroes): checksum_detail::finish(*checksum_total, 4·count, checksum_key) then equals
@@ -27,6 +27,7 @@ namespace kbv::cuda {
 void generate_timing_inputs_on_device(float* dst, int64_t count, inputs::Family family,
                                       const inputs::FamilyParams& params, uint64_t seed, uint32_t tensor_id,
                                       const inputs::TensorAxes& geometry, double scale, uint64_t checksum_key,
-                                      unsigned long long* checksum_total, cudaStream_t stream);
+                                      unsigned long long* checksum_total, cudaStream_t stream,
+                                      inputs::InputDomain domain = inputs::InputDomain::any);
 
 }  // namespace kbv::cuda

@@ -9,6 +9,8 @@
 //   attributes  std::array<Attribute, N>, each name with its default (PyTorch's where it has one)
 //   precision   PrecisionClass
 //   semantics, flops_rule, pytorch   std::string_view, the table's words (see OpDoc)
+// and optionally
+//   static InputDomain input_domain(const Attrs&)   the values its inputs may take (default any)
 // Elementwise ops get most of these from UnaryDefinition or BinaryDefinition
 // (ops/common/elementwise.hpp).
 #pragma once
@@ -51,6 +53,12 @@ class DefinedOp : public Op {
   size_t max_inputs() const final { return Definition::max_inputs; }
   Attrs attribute_defaults() const final { return attribute_defaults_of<Definition>(); }
   PrecisionClass precision_class() const final { return Definition::precision; }
+  InputDomain input_domain(const Attrs& attrs) const final {
+    if constexpr (requires { Definition::input_domain(attrs); })
+      return Definition::input_domain(attrs);
+    else
+      return InputDomain::any;
+  }
   OpDoc doc() const final {
     return {Definition::category,
             Definition::inputs,

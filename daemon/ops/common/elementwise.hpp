@@ -9,7 +9,9 @@
 //   template <class T> KBV_HOST_DEVICE static T apply(T a, T b, Params<T> p);       // binary
 // p[i] is attribute i of Definition::attributes. Optionally
 //   static void check_attributes(const Params<double>& p);
-// throws OpError for values the op refuses (beyond "finite", which every attribute must be).
+// throws OpError for values the op refuses (beyond "finite", which every attribute must be, or
+// "not NaN" when the Definition sets `static constexpr bool infinite_attributes = true`: clamp's
+// open bounds are ±inf).
 #pragma once
 
 #include <cstddef>
@@ -81,9 +83,13 @@ Params<double> read_params(const Attrs& attrs) {
                 "an elementwise op takes at most kMaxElementwiseAttributes attributes");
   Params<double> params{};
   size_t i = 0;  // a range-for: `i < size()` is a pointless comparison for an op without any
-  for (const Attribute& attribute : Definition::attributes)
-    params.values[i++] = op_support::real_attr(Definition::name, attrs, std::string(attribute.name),
-                                               attribute.default_value);
+  for (const Attribute& attribute : Definition::attributes) {
+    const std::string name(attribute.name);
+    if constexpr (requires { requires Definition::infinite_attributes; })
+      params.values[i++] = op_support::bound_attr(Definition::name, attrs, name, attribute.default_value);
+    else
+      params.values[i++] = op_support::real_attr(Definition::name, attrs, name, attribute.default_value);
+  }
   if constexpr (requires { Definition::check_attributes(params); })
     Definition::check_attributes(params);
   return params;

@@ -38,4 +38,12 @@ KBV_OPS_MATH_FUNCTION(fabs)
 
 #undef KBV_OPS_MATH_FUNCTION
 
+#if defined(__CUDA_ARCH__)
+KBV_HOST_DEVICE float pow(float x, float y) { return ::powf(x, y); }
+KBV_HOST_DEVICE double pow(double x, double y) { return ::pow(x, y); }
+#else
+KBV_HOST_DEVICE float pow(float x, float y) { return std::pow(x, y); }
+KBV_HOST_DEVICE double pow(double x, double y) { return std::pow(x, y); }
+#endif
+
 }  // namespace kbv::ops::math

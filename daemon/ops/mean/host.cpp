@@ -9,8 +9,10 @@ namespace {
 class MeanOp final : public AxisReductionOp<MeanOp, Definition> {
  public:
   template <class T>
-  static T finish(T sum, int64_t extent) {
-    return sum / static_cast<T>(extent);
+  void reduce(const T* x, T* y, const op_support::AxisSplit& split, const Attrs&) const {
+    const auto extent = static_cast<T>(split.extent);
+    reduce_lines(x, y, split, T(0), [](T& sum, T value, int64_t) { sum += value; },
+                 [extent](T sum, int64_t) { return sum / extent; });
   }
   double flops(const std::vector<Shape>& inputs, const Shape&, const Attrs&) const override {
     return static_cast<double>(numel(inputs.at(0)));

@@ -1,4 +1,4 @@
-// ops/mean/mean.hpp — mean over one axis, keeping it as size 1 or dropping it (torch.mean).
+// ops/mean/mean.hpp — mean over adjacent axes, keeping them as size 1 or dropping them (torch.mean).
 #pragma once
 
 #include "ops/common/definition.hpp"
@@ -12,12 +12,13 @@ struct Definition {
   static constexpr size_t min_inputs = 1;
   static constexpr size_t max_inputs = 1;
   // torch.mean needs a dim; kbv defaults to the last one, kept as size 1.
-  static constexpr std::array attributes{Attribute{"axis", -1}, Attribute{"keepdim", 1}};
+  // `count` adjacent axes from `axis` (torch.mean(x, dim=[2, 3]) is axis 2, count 2).
+  static constexpr std::array attributes{Attribute{"axis", -1}, Attribute{"count", 1}, Attribute{"keepdim", 1}};
   static constexpr PrecisionClass precision = PrecisionClass::exact;
   static constexpr std::string_view semantics = "";
   static constexpr std::string_view flops_rule =
       "numel(in) (the sum's extent − 1 adds plus one divide per output)";
-  static constexpr std::string_view pytorch = "torch.mean(x, dim=axis, keepdim=keepdim)";
+  static constexpr std::string_view pytorch = "torch.mean(x, dim=[axis, …, axis + count − 1], keepdim=keepdim)";
 };
 
 }  // namespace kbv::ops::mean

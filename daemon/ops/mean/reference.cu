@@ -6,8 +6,8 @@
 namespace kbv::ops::mean {
 
 void device_reference(const ReferenceCall& call) {
-  const op_support::AxisSplit s = call.split_at("axis");
-  reference::reduce_axis_f64(true, call.input(0), call.output(), s.outer, s.extent, s.inner, call.stream);
+  const op_support::AxisSplit s = call.reduced_split();
+  reference::reduce_axis_f64(reference::AxisReduction::mean, 0, call.input(0), call.output(), s.outer, s.extent, s.inner, call.stream);
 }
 
 }  // namespace kbv::ops::mean

@@ -9,8 +9,9 @@ namespace {
 class SumOp final : public AxisReductionOp<SumOp, Definition> {
  public:
   template <class T>
-  static T finish(T sum, int64_t) {
-    return sum;
+  void reduce(const T* x, T* y, const op_support::AxisSplit& split, const Attrs&) const {
+    reduce_lines(x, y, split, T(0), [](T& sum, T value, int64_t) { sum += value; },
+                 [](T sum, int64_t) { return sum; });
   }
   double flops(const std::vector<Shape>& inputs, const Shape& output, const Attrs&) const override {
     return static_cast<double>(numel(inputs.at(0)) - numel(output));

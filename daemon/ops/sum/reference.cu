@@ -6,8 +6,8 @@
 namespace kbv::ops::sum {
 
 void device_reference(const ReferenceCall& call) {
-  const op_support::AxisSplit s = call.split_at("axis");
-  reference::reduce_axis_f64(false, call.input(0), call.output(), s.outer, s.extent, s.inner, call.stream);
+  const op_support::AxisSplit s = call.reduced_split();
+  reference::reduce_axis_f64(reference::AxisReduction::sum, 0, call.input(0), call.output(), s.outer, s.extent, s.inner, call.stream);
 }
 
 }  // namespace kbv::ops::sum

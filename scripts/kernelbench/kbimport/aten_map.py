@@ -426,11 +426,9 @@ def _reduce_attrs(op_name, dims, rank, keepdim):
         raise Unmappable(op_name, f"a reduction over non-adjacent axes {axes}")
     axis = axes[0] - rank if all(d < 0 for d in dims) else axes[0]
     attrs = {"axis": axis, "keepdim": int(bool(keepdim))}
-    extensions = set()
     if len(axes) > 1:
         attrs["count"] = len(axes)
-        extensions.add("reduce:count")
-    return attrs, extensions
+    return attrs, set()
 
 
 def _reduction(op, dims_index=1, keep_index=2, full=False):
@@ -442,8 +440,6 @@ def _reduction(op, dims_index=1, keep_index=2, full=False):
         dims = None if full else _arg(node, dims_index, "dim")
         keepdim = False if full else _arg(node, keep_index, "keepdim", False)
         attrs, extensions = _reduce_attrs(op_name, dims, _rank(x), keepdim)
-        if op not in kbv_ops.EXISTING:
-            extensions.discard("reduce:count")
         return m.emit(node, op, [m.tensor(x, op_name)], attrs, extensions)
     return handle
 
@@ -1122,6 +1118,7 @@ HANDLERS = {
     "aten.hardsigmoid.default": _unary("hardsigmoid"), "aten.hardswish.default": _unary("hardswish"),
     "aten.mish.default": _unary("mish"), "aten.silu.default": _unary("silu"),
     "aten.exp.default": _unary("exp"), "aten.log.default": _unary("log"), "aten.abs.default": _unary("abs"),
+    "aten.sqrt.default": _unary("sqrt"),
     "aten.neg.default": _unary("scale", lambda n: {"value": -1.0}),
     "aten.hardtanh.default": _clamp_like("aten.hardtanh", 1, 2, -1.0, 1.0),
     "aten.relu6.default": _clamp_like("aten.relu6", None, None, 0.0, 6.0),

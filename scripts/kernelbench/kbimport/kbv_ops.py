@@ -13,18 +13,31 @@ INF = math.inf
 EXISTING = {
     "relu": {}, "gelu": {}, "leaky_relu": {"negative_slope": 0.01}, "sigmoid": {}, "tanh": {},
     "scale": {"value": 1.0}, "add": {}, "mul": {},
-    "softmax": {"axis": -1}, "sum": {"axis": -1, "keepdim": 1}, "mean": {"axis": -1, "keepdim": 1},
+    "softmax": {"axis": -1}, "sum": {"axis": -1, "count": 1, "keepdim": 1}, "mean": {"axis": -1, "count": 1, "keepdim": 1},
     "layernorm": {"normalized_rank": 1, "eps": 1e-5}, "rmsnorm": {"axis": 1, "eps": 1e-5},
     "matmul": {}, "bmm": {}, "linear": {},
     "conv2d": {"stride": 1, "padding": 0, "dilation": 1, "groups": 1},
     "maxpool2d": {"kernel": 2, "stride": 0, "padding": 0, "dilation": 1},
+    # elementwise, one input
+    "clamp": {"min": -INF, "max": INF}, "elu": {"alpha": 1.0}, "selu": {}, "softplus": {"beta": 1.0, "threshold": 20.0},
+    "hardsigmoid": {}, "hardtanh": {"min_val": -1.0, "max_val": 1.0}, "hardswish": {}, "mish": {}, "silu": {},
+    "exp": {}, "log": {}, "abs": {}, "sqrt": {},
+    "pow": {"exponent": 2.0}, "add_scalar": {"value": 0.0}, "rsub_scalar": {"value": 0.0},
+    # elementwise, two inputs (numpy broadcasting, as add/mul)
+    "sub": {}, "div": {}, "minimum": {}, "maximum": {},
+    # reductions and scans
+    "amax": {"axis": -1, "count": 1, "keepdim": 1}, "amin": {"axis": -1, "count": 1, "keepdim": 1},
+    "argmax": {"axis": -1, "keepdim": 0}, "argmin": {"axis": -1, "keepdim": 0},
+    "logsumexp": {"axis": -1, "count": 1, "keepdim": 1}, "norm": {"p": 2.0, "axis": -1, "count": 1, "keepdim": 1},
+    "log_softmax": {"axis": -1},
+    "cumsum": {"axis": -1, "reverse": 0, "exclusive": 0}, "cumprod": {"axis": -1, "reverse": 0, "exclusive": 0},
+    "tril": {"diagonal": 0}, "triu": {"diagonal": 0},
 }
 
 TENSOR_CORE = {"matmul", "bmm", "linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
                "conv_transpose3d", "sdpa"}
 INDEX = {"argmax", "argmin"}
 
-_REDUCE = {"axis": -1, "count": 1, "keepdim": 1}
 _CONV = {"stride": 1, "padding": 0, "dilation": 1, "groups": 1}
 _CONV_T = {"stride": 1, "padding": 0, "output_padding": 0, "dilation": 1, "groups": 1}
 
@@ -41,18 +54,6 @@ PLANNED = {
     "avgpool2d": {"kernel": 2, "stride": 0, "padding": 0, "ceil_mode": 0, "count_include_pad": 1},
     "avgpool3d": {"kernel": 2, "stride": 0, "padding": 0, "ceil_mode": 0, "count_include_pad": 1},
     "adaptive_avgpool2d": {"output_size": 1}, "adaptive_avgpool3d": {"output_size": 1},
-    # elementwise, one input
-    "clamp": {"min": -INF, "max": INF}, "elu": {"alpha": 1.0}, "selu": {}, "softplus": {"beta": 1.0, "threshold": 20.0},
-    "hardsigmoid": {}, "hardswish": {}, "mish": {}, "silu": {}, "exp": {}, "log": {}, "abs": {}, "sqrt": {},
-    "pow": {"exponent": 2.0}, "add_scalar": {"value": 0.0}, "rsub_scalar": {"value": 0.0},
-    # elementwise, two inputs (numpy broadcasting, as add/mul)
-    "sub": {}, "div": {}, "minimum": {}, "maximum": {},
-    # reductions and scans
-    "amax": dict(_REDUCE), "amin": dict(_REDUCE), "argmax": {"axis": -1, "keepdim": 0}, "argmin": {"axis": -1, "keepdim": 0},
-    "logsumexp": dict(_REDUCE), "norm": {"p": 2.0, "axis": -1, "count": 1, "keepdim": 1},
-    "log_softmax": {"axis": -1},
-    "cumsum": {"axis": -1, "reverse": 0, "exclusive": 0}, "cumprod": {"axis": -1, "reverse": 0, "exclusive": 0},
-    "tril": {"diagonal": 0}, "triu": {"diagonal": 0},
     # losses (mean reduction as KernelBench's defaults; output rank 0)
     "smooth_l1_loss": {"beta": 1.0}, "kl_div": {"log_target": 0},
     "triplet_margin_loss": {"margin": 1.0, "p": 2.0, "eps": 1e-6, "swap": 0},
@@ -72,12 +73,11 @@ EXTENSIONS = {
     "maxpool2d:ceil_mode": "maxpool2d with ceil_mode",
     "matmul:transpose": "matmul reading a transposed operand (transpose_a/transpose_b)",
     "matmul:broadcast": "matmul with batched or broadcast operands (torch.matmul semantics)",
-    "reduce:count": "sum/mean over several adjacent axes (count), up to all of them",
     "gelu:approximate": "gelu with the tanh approximation",
 }
 EXTENSION_ATTRS = {"conv2d:per_axis": ["stride_h", "stride_w", "padding_h", "padding_w", "dilation_h", "dilation_w"],
                    "maxpool2d:ceil_mode": ["ceil_mode"], "matmul:transpose": ["transpose_a", "transpose_b"],
-                   "reduce:count": ["count"], "gelu:approximate": ["approximate"]}
+                   "gelu:approximate": ["approximate"]}
 
 
 def precision_class(op):

@@ -30,4 +30,12 @@ op_support::AxisSplit split_at_axis(const cuda::measure::NodeContext& node, cons
   return op_support::split_at_axis(node.input_shapes.at(0), axis_index(node, name));
 }
 
+op_support::AxisSplit split_at_reduced_axes(const cuda::measure::NodeContext& node) {
+  const Shape& x = node.input_shapes.at(0);
+  const Attrs& attrs = node.node.attrs;  // complete: the loader merged the op's defaults in
+  const op_support::ReducedAxes axes =
+      op_support::reduced_axes(node.node.op, attrs, x.size(), node.attr("axis"), attrs.count("count") ? 1 : 0);
+  return op_support::split_at_axes(x, axes.axis, axes.count);
+}
+
 }  // namespace kbv::ops::baseline

@@ -20,4 +20,8 @@ size_t axis_index(const cuda::measure::NodeContext& node, const std::string& nam
 // The node's first input seen as [outer, extent, inner] around axis attribute `name`.
 op_support::AxisSplit split_at_axis(const cuda::measure::NodeContext& node, const std::string& name);
 
+// The node's first input seen as [outer, extent, inner] around the axes its reduction folds:
+// `count` of them from `axis` when its op has a count attribute, else `axis` alone.
+op_support::AxisSplit split_at_reduced_axes(const cuda::measure::NodeContext& node);
+
 }  // namespace kbv::ops::baseline

@@ -39,6 +39,14 @@ struct ReferenceCall {
     const Shape& x = shape(0);
     return op_support::split_at_axis(x, op_support::axis_attr(name(), attrs, attr, 0, x.size()));
   }
+  // Input 0 seen as [outer, extent, inner] around the axes a reduction folds: `count` of them
+  // from `axis` when the op has a count attribute, else `axis` alone.
+  op_support::AxisSplit reduced_split() const {
+    const Shape& x = shape(0);
+    const op_support::ReducedAxes axes =
+        op_support::reduced_axes(name(), attrs, x.size(), 0, attrs.count("count") ? 1 : 0);
+    return op_support::split_at_axes(x, axes.axis, axes.count);
+  }
 };
 
 // The call for `op` on `args` (device buffers): the op's defaults overridden by args.attrs,

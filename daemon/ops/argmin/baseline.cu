@@ -1,0 +1,14 @@
+// daemon/ops/argmin/baseline.cu — argmin's CUDA baseline: one kbv reduction kernel per
+// application over (value, index) pairs (ops/common/baseline/axis_reduce_f32.cuh), as PyTorch
+// eager's one reduce kernel.
+#include "ops/common/baseline/axis_reduce_f32.cuh"
+#include "ops/common/baseline/step_support.hpp"
+
+namespace kbv::ops::argmin {
+
+std::unique_ptr<cuda::measure::NodeStep> make_baseline_step(const cuda::measure::NodeContext& node,
+                                                            cuda::measure::LibraryContext&) {
+  return baseline::axis_reduce_step(node, baseline::ArgReducer<false>{}, baseline::split_at_reduced_axes(node));
+}
+
+}  // namespace kbv::ops::argmin

@@ -1,0 +1,14 @@
+// daemon/ops/logsumexp/baseline.cu — logsumexp's CUDA baseline: one kbv reduction kernel per
+// application with softmax's online (max, Σ exp) (ops/common/baseline/axis_reduce_f32.cuh), as
+// PyTorch eager's one reduce kernel.
+#include "ops/common/baseline/axis_reduce_f32.cuh"
+#include "ops/common/baseline/step_support.hpp"
+
+namespace kbv::ops::logsumexp {
+
+std::unique_ptr<cuda::measure::NodeStep> make_baseline_step(const cuda::measure::NodeContext& node,
+                                                            cuda::measure::LibraryContext&) {
+  return baseline::axis_reduce_step(node, baseline::LogSumExpReducer{}, baseline::split_at_reduced_axes(node));
+}
+
+}  // namespace kbv::ops::logsumexp
