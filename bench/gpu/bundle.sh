@@ -4,7 +4,7 @@
 # machine lacks land in lib/, env.sh sets their path), every candidate .so under
 # BUILD_DIR/candidates, all stripped; share/kbv/torch (kbv_torch, for kbv calibrate --torch); gpu-tests.txt, the test binaries ctest labels `gpu` (not
 # `bench`: the benchmarks have their own suites); KernelBench's problem files when
-# $KBV_KERNELBENCH names a checkout (the kernelbench suite); and
+# $KBV_KERNELBENCH names a checkout (the kernelbench suite); host-only test binaries left out; and
 # bundle.json, the commit and time it was built from. Prints its size, which must stay under
 # 60 MiB (what travels to the GPU machine with the working tree, 64 MiB in all).
 # gpu-bundle is found as $KBV_GPU_BUNDLE, else on PATH, else ../shared/tools/gpu-bundle.
@@ -72,6 +72,12 @@ names = sorted({os.path.basename(t["command"][0]) for t in json.load(sys.stdin).
 print("# GPU test binaries (ctest label gpu, not bench), written by bench/gpu/bundle.sh")
 print("\n".join(n for n in names if os.path.isfile(os.path.join(sys.argv[1], "bin", n))))
 ' "$out" > "$out/gpu-tests.txt"
+
+# Host-only test binaries have nothing to do there (the tests suite runs gpu-tests.txt's list) and
+# would take the bundle over what travels.
+for f in "$out"/bin/*_test "$out"/bin/*_tests; do
+  [ -e "$f" ] && ! grep -qx "$(basename "$f")" "$out/gpu-tests.txt" && rm -f "$f"
+done
 
 dirty=$(git status --porcelain --untracked-files=no | grep -q . && echo "-dirty" || true)
 printf '{"commit": "%s%s", "built_utc": "%s", "build_dir": "%s"}\n' "$(git rev-parse --short=12 HEAD)" "$dirty" \
