@@ -13,8 +13,8 @@ void generate_host(float* dst, int64_t count, Family family, const FamilyParams&
 }
 
 void generate_host_typed(void* dst, DType dtype, int64_t count, Family family, const FamilyParams& params, uint64_t seed,
-                         uint32_t tensor, const TensorAxes& geometry, double scale, IntegerRange range) {
-  if (dtype == DType::float32) return generate_host(static_cast<float*>(dst), count, family, params, seed, tensor, geometry, scale);
+                         uint32_t tensor, const TensorAxes& geometry, double scale, IntegerRange range, InputDomain domain) {
+  if (dtype == DType::float32) return generate_host(static_cast<float*>(dst), count, family, params, seed, tensor, geometry, scale, domain);
   const TensorAxes axes = structured_axes(geometry, params.structure, tensor);
   if (dtype == DType::int64) {
     auto* out = static_cast<int64_t*>(dst);

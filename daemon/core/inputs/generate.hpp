@@ -17,9 +17,10 @@ void generate_host(float* dst, int64_t count, Family family, const FamilyParams&
 
 // The same for an input of any dtype, into `count` elements of it at `dst`: float32 as above;
 // int64 integer_value() in `range`, bool mask_value() as one byte 0 or 1
-// (inputs/discrete_families.hpp; `scale` applies to float32 only).
+// (inputs/discrete_families.hpp; `scale` and `domain` apply to float32 only).
 void generate_host_typed(void* dst, DType dtype, int64_t count, Family family, const FamilyParams& params, uint64_t seed,
-                         uint32_t tensor, const TensorAxes& geometry, double scale, IntegerRange range);
+                         uint32_t tensor, const TensorAxes& geometry, double scale, IntegerRange range,
+                         InputDomain domain = InputDomain::any);
 
 // A 1-D tensor of `count` elements, or rows of `row` elements: the geometries tests and
 // `kbv export` use most.
