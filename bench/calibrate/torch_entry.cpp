@@ -46,8 +46,14 @@ nlohmann::json problem_description(const ResolvedProblem& resolved) {
     if (yaml["kernelbench"]) kernelbench = yaml_to_json(yaml["kernelbench"]);
   }
   nlohmann::json inputs = nlohmann::json::array(), outputs = nlohmann::json::array(), graph = nlohmann::json::array();
-  for (size_t i = 0; i < problem.inputs.size(); ++i)
-    inputs.push_back({{"name", problem.inputs[i].name}, {"shape", resolved.input_shapes.at(i)}, {"scale", resolved.input_scale(i)}});
+  for (size_t i = 0; i < problem.inputs.size(); ++i) {
+    nlohmann::json input = {{"name", problem.inputs[i].name},
+                            {"shape", resolved.input_shapes.at(i)},
+                            {"scale", resolved.input_scale(i)},
+                            {"dtype", std::string(dtype_name(problem.inputs[i].dtype))}};
+    if (problem.inputs[i].dtype == DType::int64) input["range"] = {resolved.input_ranges[i].low, resolved.input_ranges[i].high};
+    inputs.push_back(std::move(input));
+  }
   for (size_t o = 0; o < problem.outputs.size(); ++o) outputs.push_back({{"name", problem.outputs[o].name}, {"shape", resolved.output_shapes.at(o)}});
   for (const Node& node : problem.graph)
     graph.push_back({{"name", node.name}, {"op", node.op}, {"inputs", node.inputs}, {"output", node.output}, {"attrs", node.attrs}});

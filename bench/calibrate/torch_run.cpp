@@ -70,13 +70,23 @@ class LibraryContenders {
     return bytes;
   }
 
+  // The baselines read every input as fp32: an int64 or bool input (the public family's
+  // randint and Bernoulli(½) draws) is drawn in its dtype, then widened (exact).
   void allocate(cudaStream_t stream) {
     for (size_t i = 0; i < problem_.input_shapes.size(); ++i) {
       const Shape& shape = problem_.input_shapes[i];
+      const DType dtype = problem_.input_dtype(i);
       inputs_.emplace_back(static_cast<size_t>(numel(shape)) * sizeof(float), "calibration input");
-      cuda::generate_inputs_on_device(inputs_.back().as<float>(), numel(shape), inputs::Family::uniform01, {}, kInputSeed,
-                                      static_cast<uint32_t>(i), inputs::axes_of_shape(shape.data(), shape.size()),
-                                      problem_.input_scale(i), stream);
+      cuda::measure::DeviceMemory typed;
+      if (dtype != DType::float32) typed = cuda::measure::DeviceMemory(static_cast<size_t>(numel(shape)) * element_bytes(dtype), "calibration input (typed)");
+      cuda::generate_typed_inputs_on_device(dtype == DType::float32 ? inputs_.back().get() : typed.get(), dtype, numel(shape),
+                                            inputs::Family::uniform01, {}, kInputSeed, static_cast<uint32_t>(i),
+                                            inputs::axes_of_shape(shape.data(), shape.size()), problem_.input_scale(i),
+                                            problem_.input_ranges[i], stream);
+      if (dtype != DType::float32) {
+        cuda::widen_to_f32(typed.get(), dtype, inputs_.back().as<float>(), numel(shape), stream);
+        cuda::measure::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");  // before `typed` is freed
+      }
     }
     for (auto* outputs : {&tf32_outputs_, &fp32_outputs_})
       for (const Shape& shape : problem_.output_shapes) outputs->emplace_back(static_cast<size_t>(numel(shape)) * sizeof(float), "calibration output");

@@ -92,6 +92,9 @@ std::vector<OutputPair> open_pairs(const fs::path& export_dir, const fs::path& o
     if (pair.output->shape() != declared)
       throw CompareInputError(output_path.string() + ": shape " + to_string(pair.output->shape()) + ", but output '" + pair.name + "' has shape " +
                               to_string(declared) + " (fix: save the output with the reference's shape)");
+    if (pair.output->dtype() != npy::DType::float32 && pair.output->dtype() != npy::DType::float64)
+      throw CompareInputError(output_path.string() + ": holds " + std::string(npy::dtype_name(pair.output->dtype())) + ", but every output is float32 " +
+                              "(fix: save it with np.save(path, y.astype(np.float32)))");
     pairs.push_back(std::move(pair));
   }
   return pairs;

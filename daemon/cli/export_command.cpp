@@ -13,6 +13,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <span>
+#include <type_traits>
 
 #include <nlohmann/json.hpp>
 
@@ -82,13 +84,23 @@ nlohmann::json tensor_entry(const std::string& name, const Shape& shape, npy::DT
   return {{"name", name}, {"shape", shape}, {"dtype", std::string(npy::dtype_name(dtype))}, {"file", file}};
 }
 
+// An input's .npy dtype: its own (numpy's names match kbv's: float32, int64, bool).
+npy::DType npy_dtype_of(DType dtype) {
+  switch (dtype) {
+    case DType::int64: return npy::DType::int64;
+    case DType::boolean: return npy::DType::boolean;
+    case DType::float32: break;
+  }
+  return npy::DType::float32;
+}
+
 }  // namespace
 
 int export_command(const std::vector<std::string>& args) {
   const CommandHelp help = {
       "export", "export --problem NAME --out DIR [options]",
-      "Write one draw of a problem's inputs (float32, as a candidate receives them) and kbv's fp64 reference for\n"
-      "them as .npy files, with manifest.json (shapes, tolerance, family, seed). Compare outputs computed elsewhere\n"
+      "Write one draw of a problem's inputs (each in its dtype: float32, int64 or bool, as a candidate receives them) and\n"
+      "kbv's fp64 reference for them as .npy files, with manifest.json (shapes, tolerance, family, seed). Compare outputs computed elsewhere\n"
       "with kbv compare-outputs. Exit status: 0 exported, 2 usage or bad input."};
   po::options_description options;
   options.add_options()(
@@ -161,14 +173,23 @@ int export_command(const std::vector<std::string>& args) {
                                    const auto& read) {
       const std::string file = folder + "/" + name + ".npy";
       npy::NpyWriter writer(out / file, shape, dtype);
-      read([&](auto chunk) { writer.write(chunk); });
+      read([&](auto chunk) {
+        if constexpr (std::is_same_v<decltype(chunk), std::span<const unsigned char>>) writer.write_raw(chunk);
+        else writer.write(chunk);
+      });
       writer.close();
       return tensor_entry(name, shape, dtype, file);
     };
     nlohmann::json input_entries = nlohmann::json::array();
-    for (size_t i = 0; i < resolved.input_shapes.size(); ++i)
-      input_entries.push_back(export_tensor("inputs", problem.inputs[i].name, resolved.input_shapes[i], npy::DType::float32,
-                                            [&](const auto& sink) { plane->read_input(kExportSlot, i, sink); }));
+    for (size_t i = 0; i < resolved.input_shapes.size(); ++i) {
+      nlohmann::json entry = export_tensor(
+          "inputs", problem.inputs[i].name, resolved.input_shapes[i], npy_dtype_of(problem.inputs[i].dtype), [&](const auto& write) {
+            plane->read_input(kExportSlot, i, [&](std::span<const unsigned char> bytes) { write(bytes); });
+          });
+      if (problem.inputs[i].dtype == DType::int64)
+        entry["range"] = {{"low", resolved.input_ranges[i].low}, {"high", resolved.input_ranges[i].high}};
+      input_entries.push_back(std::move(entry));
+    }
     nlohmann::json reference_entries = nlohmann::json::array();
     for (size_t o = 0; o < resolved.output_shapes.size(); ++o)
       reference_entries.push_back(export_tensor("reference", problem.outputs[o].name, resolved.output_shapes[o], npy::DType::float64,
@@ -187,7 +208,8 @@ int export_command(const std::vector<std::string>& args) {
         {"tolerance", {{"atol", tolerance.atol}, {"rtol", tolerance.rtol}, {"rel_l2", tolerance.rel_l2}, {"outlier_fraction", tolerance.outlier_fraction}}},
         {"inputs", input_entries},
         {"reference", reference_entries},
-        {"note", "inputs are the float32 values a candidate receives (C order, in the candidate's input order); reference is kbv's fp64 "
+        {"note", "inputs are the values a candidate receives, each in its dtype (float32, int64, bool; C order, in the candidate's input "
+                 "order); reference is kbv's fp64 "
                  "reference for them. To compare, save each output as OUTPUTS_DIR/<name>.npy (float32, the reference's shape) and run "
                  "`kbv compare-outputs EXPORT_DIR OUTPUTS_DIR`: an element passes when |out - ref| <= atol * rms(ref) + rtol * |ref|; "
                  "an output passes when every element does, none is NaN/Inf where the reference is finite, and "
@@ -195,7 +217,8 @@ int export_command(const std::vector<std::string>& args) {
     if (draw.hidden) {
       manifest["epoch"] = epoch;
       manifest["family_param"] = draw.params.a;
-      manifest["family_params"] = {{"a", draw.params.a}, {"b", draw.params.b}, {"structure_seed", draw.params.structure}};
+      manifest["family_params"] = {
+          {"a", draw.params.a}, {"b", draw.params.b}, {"structure_seed", draw.params.structure}, {"discrete_word", draw.params.discrete}};
     }
     // Written last and renamed into place: a manifest means a complete export.
     const fs::path manifest_path = out / "manifest.json";
@@ -211,7 +234,8 @@ int export_command(const std::vector<std::string>& args) {
 
     std::cout << "kbv export: " << problem_name << " (" << shape_set << " shapes, " << device << " device), family " << family_text
               << (draw.hidden ? " (HIDDEN: keep this export private)" : " (public)") << ", seed " << seed << " -> " << out.string() << "\n";
-    for (const auto& entry : input_entries) std::cout << "  input     " << entry["name"].get<std::string>() << " " << entry["shape"].dump() << " float32\n";
+    for (const auto& entry : input_entries)
+      std::cout << "  input     " << entry["name"].get<std::string>() << " " << entry["shape"].dump() << " " << entry["dtype"].get<std::string>() << "\n";
     for (const auto& entry : reference_entries) std::cout << "  reference " << entry["name"].get<std::string>() << " " << entry["shape"].dump() << " float64\n";
     if (draw.hidden)
       std::cerr << "kbv export: exported the hidden family " << family_text << " with epoch " << epoch << "'s parameter " << draw.params.a << "\n";

@@ -18,6 +18,8 @@ nlohmann::json tensor_json(const TensorDecl& decl, bool with_role) {
     if (decl.scale_inv_sqrt_fan_in) out["scale"] = "inv_sqrt_fan_in";
     else out["scale"] = decl.scale;
     if (decl.domain == InputDomain::nonnegative) out["domain"] = "nonnegative";
+    out["dtype"] = std::string(dtype_name(decl.dtype));
+    if (decl.dtype == DType::int64) out["range"] = {{"low", decl.range_low}, {"high", decl.range_high}};
   }
   return out;
 }
@@ -49,10 +51,16 @@ nlohmann::json describe_problem(const Problem& problem) {
   for (const auto& [set_name, symbols] : problem.shape_sets) {
     const ResolvedProblem resolved = resolve_problem(problem, set_name);
     nlohmann::json input_shapes = nlohmann::json::object(), output_shapes = nlohmann::json::object();
-    for (size_t i = 0; i < resolved.input_shapes.size(); ++i) input_shapes[problem.inputs[i].name] = resolved.input_shapes[i];
+    nlohmann::json input_ranges = nlohmann::json::object();
+    for (size_t i = 0; i < resolved.input_shapes.size(); ++i) {
+      input_shapes[problem.inputs[i].name] = resolved.input_shapes[i];
+      if (problem.inputs[i].dtype == DType::int64)
+        input_ranges[problem.inputs[i].name] = {resolved.input_ranges[i].low, resolved.input_ranges[i].high};
+    }
     for (size_t o = 0; o < resolved.output_shapes.size(); ++o) output_shapes[problem.outputs[o].name] = resolved.output_shapes[o];
     shape_sets[set_name] = {{"symbols", symbols},
                             {"inputs", input_shapes},
+                            {"input_ranges", input_ranges},
                             {"outputs", output_shapes},
                             {"flops", resolved.flops},
                             {"compulsory_bytes", resolved.compulsory_bytes}};
@@ -91,7 +99,12 @@ void print_problem(std::ostream& out, const nlohmann::json& described) {
   if (described["kernelbench"].is_string()) out << "  (KernelBench " << described["kernelbench"].get<std::string>() << ")";
   out << "\n\ninputs (in the order run() receives them)\n";
   for (const auto& input : described["inputs"]) {
-    const std::string scale = input["scale"].is_string() ? "scale 1/sqrt(fan_in)" : "scale " + number_text(input["scale"].get<double>());
+    std::string scale = input["scale"].is_string() ? "scale 1/sqrt(fan_in)" : "scale " + number_text(input["scale"].get<double>());
+    const std::string dtype = input.value("dtype", std::string("float32"));
+    if (dtype == "int64")
+      scale = "int64 in [" + input["range"]["low"].get<std::string>() + ", " + input["range"]["high"].get<std::string>() + ")";
+    else if (dtype != "float32")
+      scale = dtype;
     std::snprintf(line, sizeof line, "  %-12s %-28s %-10s %s\n", input["name"].get<std::string>().c_str(), dims_text(input["dims"]).c_str(),
                   input["role"].get<std::string>().c_str(), scale.c_str());
     out << line;

@@ -6,16 +6,16 @@
 namespace kbv::eval {
 
 namespace {
-size_t aligned_bytes(const Shape& shape) {
-  const size_t bytes = sizeof(float) * static_cast<size_t>(numel(shape));
+size_t aligned_bytes(const Shape& shape, DType dtype) {
+  const size_t bytes = element_bytes(dtype) * static_cast<size_t>(numel(shape));
   return (bytes + kTensorAlignment - 1) / kTensorAlignment * kTensorAlignment;
 }
 }  // namespace
 
 size_t slot_bytes(const ResolvedProblem& problem) {
   size_t bytes = 0;
-  for (const Shape& shape : problem.input_shapes) bytes += aligned_bytes(shape);
-  for (const Shape& shape : problem.output_shapes) bytes += aligned_bytes(shape);
+  for (size_t i = 0; i < problem.input_shapes.size(); ++i) bytes += aligned_bytes(problem.input_shapes[i], problem.input_dtype(i));
+  for (const Shape& shape : problem.output_shapes) bytes += aligned_bytes(shape, DType::float32);
   return bytes;
 }
 
@@ -23,10 +23,11 @@ ArenaLayout layout_arena(const ResolvedProblem& problem, int slots) {
   ArenaLayout layout;
   layout.slots_json = nlohmann::json::array();
   size_t offset = 0;
+  // An output's TensorDecl keeps the default dtype, float32.
   auto place = [&](const TensorDecl& decl, const Shape& shape, std::vector<TensorPlace>& where, nlohmann::json& list) {
-    where.push_back({offset, numel(shape)});
-    list.push_back({{"name", decl.name}, {"shape", shape}, {"offset", offset}});
-    offset += aligned_bytes(shape);
+    where.push_back({offset, numel(shape), decl.dtype});
+    list.push_back({{"name", decl.name}, {"shape", shape}, {"dtype", std::string(dtype_name(decl.dtype))}, {"offset", offset}});
+    offset += aligned_bytes(shape, decl.dtype);
   };
   for (int s = 0; s < slots; ++s) {
     SlotPlaces slot;

@@ -17,7 +17,9 @@ constexpr size_t kTensorAlignment = 256;
 
 struct TensorPlace {
   size_t offset = 0;  // bytes from the arena's base
-  int64_t count = 0;  // fp32 elements
+  int64_t count = 0;  // elements
+  DType dtype = DType::float32;  // an input's own; outputs are float32
+  size_t bytes() const { return static_cast<size_t>(count) * element_bytes(dtype); }
 };
 
 struct SlotPlaces {
@@ -27,7 +29,7 @@ struct SlotPlaces {
 struct ArenaLayout {
   std::vector<SlotPlaces> slots;
   size_t bytes = 0;         // at least one alignment unit
-  nlohmann::json slots_json; // the setup message's "slots": [{inputs|outputs: [{name, shape, offset}]}]
+  nlohmann::json slots_json; // the setup message's "slots": [{inputs|outputs: [{name, shape, dtype, offset}]}]
 };
 
 // Bytes one slot takes (inputs then outputs, each aligned).

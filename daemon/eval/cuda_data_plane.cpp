@@ -106,6 +106,10 @@ class CudaDataPlane final : public DataPlane {
       }
       reference_summaries_.resize(problem_.output_shapes.size());
       for (const Shape& shape : problem_.input_shapes) reference_inputs_.emplace_back(static_cast<size_t>(numel(shape)));
+      // The baselines compute in fp32: an int64 or bool input is widened into its own buffer
+      // (ensure_widened), float32 inputs are read in place.
+      for (size_t i = 0; i < problem_.input_shapes.size(); ++i)
+        widened_inputs_.emplace_back(problem_.input_dtype(i) == DType::float32 ? 0 : static_cast<size_t>(numel(problem_.input_shapes[i])));
     }
     cudaDeviceProp properties{};
     cuda::check(cudaGetDeviceProperties(&properties, gpu), "cudaGetDeviceProperties");
@@ -135,37 +139,48 @@ class CudaDataPlane final : public DataPlane {
 
   void prepare(int slot, const inputs::FamilyDraw& draw, uint64_t seed) override {
     const SlotPlaces& place = places_.at(static_cast<size_t>(slot));
-    for (size_t i = 0; i < place.inputs.size(); ++i)
-      cuda::generate_inputs_on_device(at(place.inputs[i]), place.inputs[i].count, draw.family, draw.params, seed, static_cast<uint32_t>(i),
-                                      axes(i), problem_.input_scale(i), stream_->get(), problem_.problem.inputs[i].domain);
+    for (size_t i = 0; i < place.inputs.size(); ++i) generate_exact(place.inputs[i], i, draw, seed);
     stream_->synchronize();  // the generation's time belongs to this step (per-phase wall report)
     reference_slot_ = -1;  // the reference is computed on first need, from these inputs
     tf32_slot_ = -1;
     tf32_sums_slot_ = -1;
+    widened_slot_ = -1;
     if (generated_digest_ && generated_digest_->first == slot) generated_digest_.reset();
   }
 
   // Fresh timing inputs, and their digest from the same pass (data/timing_inputs.hpp): the
-  // evaluator's digest before the next call is that one, without reading the inputs again.
+  // evaluator's digest before the next call is that one, without reading the inputs again. An
+  // int64 or bool input takes the exact draw with the sample's seed (integer arithmetic, as cheap
+  // as the timing draw) and its digest from one pass over what was written.
   void prepare_timing(int slot, const inputs::FamilyDraw& draw, uint64_t seed) override {
     const SlotPlaces& place = places_.at(static_cast<size_t>(slot));
     auto sums = cuda::DeviceBuffer<unsigned long long>::on_stream(std::max<size_t>(1, place.inputs.size()), stream_->get());
     cuda::check(cudaMemsetAsync(sums.get(), 0, sums.size() * sizeof(unsigned long long), stream_->get()), "cudaMemsetAsync");
-    for (size_t i = 0; i < place.inputs.size(); ++i)
+    for (size_t i = 0; i < place.inputs.size(); ++i) {
+      if (place.inputs[i].dtype != DType::float32) {
+        generate_exact(place.inputs[i], i, draw, seed);
+        continue;
+      }
       cuda::generate_timing_inputs_on_device(at(place.inputs[i]), place.inputs[i].count, draw.family, draw.params, seed,
                                              static_cast<uint32_t>(i), axes(i), problem_.input_scale(i), digest_key_,
                                              sums.get() + i, stream_->get(), problem_.problem.inputs[i].domain);
+    }
     std::vector<unsigned long long> host_sums(sums.size());
     cuda::check(cudaMemcpyAsync(host_sums.data(), sums.get(), host_sums.size() * sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream_->get()),
                 "cudaMemcpyAsync (timing input checksums)");
     stream_->synchronize();
     std::string text;
-    for (size_t i = 0; i < place.inputs.size(); ++i)
-      text += std::to_string(cuda::checksum_detail::finish(host_sums[i], sizeof(float) * static_cast<uint64_t>(place.inputs[i].count), digest_key_)) + ",";
+    for (size_t i = 0; i < place.inputs.size(); ++i) {
+      const TensorPlace& input = place.inputs[i];
+      const uint64_t checksum = input.dtype == DType::float32 ? cuda::checksum_detail::finish(host_sums[i], input.bytes(), digest_key_)
+                                                               : cuda::checksum_on_device(at_bytes(input), input.bytes(), stream_->get(), digest_key_);
+      text += std::to_string(checksum) + ",";
+    }
     generated_digest_.emplace(slot, std::move(text));
     if (reference_slot_ == slot) reference_slot_ = -1;
     if (tf32_slot_ == slot) tf32_slot_ = -1;
     if (tf32_sums_slot_ == slot) tf32_sums_slot_ = -1;
+    if (widened_slot_ == slot) widened_slot_ = -1;
   }
 
   void poison_outputs(int slot) override {
@@ -219,7 +234,7 @@ class CudaDataPlane final : public DataPlane {
 
   CompareResult check_baseline(int slot) override {
     ensure_reference(slot);
-    const auto inputs = input_pointers(slot);
+    const auto inputs = baseline_inputs(slot);
     std::vector<CompareResult> parts;
     baseline_tf32_->run(inputs, pointers(tf32_outputs_), stream_->get());
     tf32_output_sums_.clear();
@@ -242,6 +257,7 @@ class CudaDataPlane final : public DataPlane {
     ensure_reference(slot);
     if (tf32_sums_slot_ != slot) (void)check_baseline(slot);
     const SlotPlaces& place = places_.at(static_cast<size_t>(slot));
+    const std::vector<const float*> inputs = baseline_inputs(slot);  // an int64 or bool input's values, widened
     constexpr size_t kZeros = 0, kMean = 1, kFirstInput = 2;  // the order of TrivialOutputs' verdicts
     std::vector<std::string> names{"zeros", "constant reference mean"};
     for (const auto& input : problem_.problem.inputs) names.push_back("copy of input " + input.name);
@@ -250,14 +266,14 @@ class CudaDataPlane final : public DataPlane {
       const auto count = static_cast<int64_t>(reference_outputs_[o].size());
       cuda::TrivialOutputs trivial;
       trivial.constants = {0.0f, static_cast<float>(tf32_output_sums_.at(o) / static_cast<double>(count))};
-      for (const TensorPlace& input : place.inputs) trivial.repeated_inputs.emplace_back(at(input), input.count);
+      for (size_t i = 0; i < place.inputs.size(); ++i) trivial.repeated_inputs.emplace_back(inputs[i], place.inputs[i].count);
       const std::vector<bool> passed = cuda::trivial_outputs_pass_on_device(reference_outputs_[o].get(), reference_summaries_[o], count,
                                                                             trivial, problem_.problem.tolerance, stream_->get());
       for (size_t k = 0; k < passed.size(); ++k) passes_everywhere[k] = passes_everywhere[k] && passed[k];
     }
     std::vector<size_t> report_order{kZeros};  // as the host reports them: zeros, copies, mean
     for (size_t k = kFirstInput; k < names.size(); ++k) report_order.push_back(k);
-    report_order.push_back(kMean);
+    if (!every_output_is_one_element(problem_)) report_order.push_back(kMean);  // a loss's mean is the loss
     std::vector<std::string> passing;
     for (size_t k : report_order)
       if (passes_everywhere[k]) passing.push_back(names[k]);
@@ -265,7 +281,7 @@ class CudaDataPlane final : public DataPlane {
   }
 
   std::vector<std::pair<std::string, double>> time_baselines(int slot) override {
-    const auto inputs = input_pointers(slot);
+    const auto inputs = baseline_inputs(slot);  // widened before the samples, outside the timed window
     const auto tf32_out = pointers(tf32_outputs_);
     const auto fp32_out = pointers(fp32_outputs_);
     const double tf32 = timer_->cold_sample([&](cudaStream_t stream, uint64_t) { baseline_tf32_->run(inputs, tf32_out, stream); }, ++sample_);
@@ -276,7 +292,7 @@ class CudaDataPlane final : public DataPlane {
 
   CompareResult recheck_timed(int slot) override {
     if (tf32_slot_ != slot) {  // the baselines ran on another slot: refresh the TF32 output
-      baseline_tf32_->run(input_pointers(slot), pointers(tf32_outputs_), stream_->get());
+      baseline_tf32_->run(baseline_inputs(slot), pointers(tf32_outputs_), stream_->get());
       tf32_slot_ = slot;
     }
     Tolerance doubled = problem_.problem.tolerance;
@@ -291,9 +307,10 @@ class CudaDataPlane final : public DataPlane {
     return merge_results(parts);
   }
 
-  void read_input(int slot, size_t index, const std::function<void(std::span<const float>)>& sink) override {
+  void read_input(int slot, size_t index, const std::function<void(std::span<const unsigned char>)>& sink) override {
     const TensorPlace& input = places_.at(static_cast<size_t>(slot)).inputs.at(index);
-    copy_to_host_in_chunks(static_cast<const float*>(at(input)), static_cast<size_t>(input.count), sink);
+    // Chunks of whole elements: the chunk size is a multiple of every element size.
+    copy_to_host_in_chunks(static_cast<const unsigned char*>(at_bytes(input)), input.bytes(), sink);
   }
 
   void read_reference(int slot, size_t index, const std::function<void(std::span<const double>)>& sink) override {
@@ -363,11 +380,32 @@ class CudaDataPlane final : public DataPlane {
     return inputs::axes_of_shape(shape.data(), shape.size());
   }
 
-  float* at(const TensorPlace& place) const { return reinterpret_cast<float*>(arena_.get() + place.offset); }
+  float* at(const TensorPlace& place) const { return reinterpret_cast<float*>(at_bytes(place)); }
+  void* at_bytes(const TensorPlace& place) const { return arena_.get() + place.offset; }
 
-  std::vector<const float*> input_pointers(int slot) const {
+  // The bit-exact draw of input i (data/device_inputs.hpp), of its own dtype.
+  void generate_exact(const TensorPlace& input, size_t i, const inputs::FamilyDraw& draw, uint64_t seed) {
+    cuda::generate_typed_inputs_on_device(at_bytes(input), input.dtype, input.count, draw.family, draw.params, seed, static_cast<uint32_t>(i),
+                                          axes(i), problem_.input_scale(i), problem_.input_ranges[i], stream_->get(),
+                                          problem_.problem.inputs[i].domain);
+  }
+
+  // The slot's inputs as the fp32 baselines read them: float32 inputs in place, int64 and bool
+  // inputs widened (exact) into widened_inputs_ once per slot contents.
+  std::vector<const float*> baseline_inputs(int slot) {
+    const SlotPlaces& place = places_.at(static_cast<size_t>(slot));
+    const bool stale = widened_slot_ != slot;
     std::vector<const float*> result;
-    for (const TensorPlace& input : places_.at(static_cast<size_t>(slot)).inputs) result.push_back(at(input));
+    for (size_t i = 0; i < place.inputs.size(); ++i) {
+      const TensorPlace& input = place.inputs[i];
+      if (input.dtype == DType::float32) {
+        result.push_back(at(input));
+        continue;
+      }
+      if (stale) cuda::widen_to_f32(at_bytes(input), input.dtype, widened_inputs_[i].get(), input.count, stream_->get());
+      result.push_back(widened_inputs_[i].get());
+    }
+    widened_slot_ = slot;
     return result;
   }
   static std::vector<float*> pointers(std::vector<cuda::DeviceBuffer<float>>& buffers) {
@@ -376,10 +414,11 @@ class CudaDataPlane final : public DataPlane {
     return result;
   }
 
+  // Over each tensor's real bytes (an int64 input's 8 per element, a bool's 1).
   std::string digest(const std::vector<TensorPlace>& places) {
     std::string text;
     for (const TensorPlace& place : places)
-      text += std::to_string(cuda::checksum_on_device(at(place), sizeof(float) * static_cast<uint64_t>(place.count), stream_->get(), digest_key_)) + ",";
+      text += std::to_string(cuda::checksum_on_device(at_bytes(place), place.bytes(), stream_->get(), digest_key_)) + ",";
     return text;
   }
 
@@ -398,7 +437,7 @@ class CudaDataPlane final : public DataPlane {
     const SlotPlaces& place = places_.at(static_cast<size_t>(slot));
     std::vector<const double*> wide_inputs;
     for (size_t i = 0; i < place.inputs.size(); ++i) {
-      cuda::widen_f32_to_f64(at(place.inputs[i]), reference_inputs_[i].get(), place.inputs[i].count, stream_->get());
+      cuda::widen_to_f64(at_bytes(place.inputs[i]), place.inputs[i].dtype, reference_inputs_[i].get(), place.inputs[i].count, stream_->get());
       wide_inputs.push_back(reference_inputs_[i].get());
     }
     std::vector<double*> wide_outputs;
@@ -440,6 +479,8 @@ class CudaDataPlane final : public DataPlane {
   std::vector<cuda::DeviceBuffer<float>> tf32_outputs_, fp32_outputs_;
   int kept_slot_ = -1;  // keep_outputs() copied this slot's outputs into fp32_outputs_
   std::vector<cuda::DeviceBuffer<double>> reference_inputs_, reference_outputs_;
+  std::vector<cuda::DeviceBuffer<float>> widened_inputs_;  // per input: an int64 or bool input as float (empty for float32)
+  int widened_slot_ = -1;                                   // whose inputs widened_inputs_ hold
   std::vector<cuda::ReferenceSummary> reference_summaries_;  // of reference_outputs_, for the problem's atol
   int reference_slot_ = -1;
   int tf32_slot_ = -1;

@@ -18,6 +18,14 @@
 
 namespace kbv::eval {
 
+// True when every output of the problem has one element (a loss), where a constant output equal
+// to the reference's mean is the reference and says nothing about the family.
+inline bool every_output_is_one_element(const ResolvedProblem& problem) {
+  for (const Shape& shape : problem.output_shapes)
+    if (numel(shape) != 1) return false;
+  return true;
+}
+
 class DataPlane {
  public:
   virtual ~DataPlane() = default;
@@ -50,7 +58,8 @@ class DataPlane {
   // The fp32 baseline on the slot's pristine inputs, against the same reference.
   virtual CompareResult check_baseline(int slot) = 0;
   // Trivial outputs (zeros, a copy of an input, the reference's mean) against the reference:
-  // each one that passes is returned with its name.
+  // each one that passes is returned with its name. The mean is not tried when every output is
+  // one element (a loss): a constant equal to its mean is the reference itself.
   virtual std::vector<std::string> trivial_outputs_that_pass(int slot) = 0;
   // One timing sample of every baseline on the slot's inputs, by name ("fp32", "tf32"), in
   // seconds (CUDA: cold L2, events).
@@ -59,9 +68,10 @@ class DataPlane {
   // against the TF32 baseline's output on the same inputs, itself validated against fp64,
   // with twice the tolerance, so a sample costs no fp64 GEMM).
   virtual CompareResult recheck_timed(int slot) = 0;
-  // Streams input `index` of `slot`, the bytes the worker sees, to `sink` in order and in
-  // chunks (`kbv export`: a default-shape tensor can be several GB, so it is never held twice).
-  virtual void read_input(int slot, size_t index, const std::function<void(std::span<const float>)>& sink) = 0;
+  // Streams input `index` of `slot`, the bytes the worker sees (of the input's dtype, whole
+  // elements), to `sink` in order and in chunks (`kbv export`: a default-shape tensor can be
+  // several GB, so it is never held twice).
+  virtual void read_input(int slot, size_t index, const std::function<void(std::span<const unsigned char>)>& sink) = 0;
   // Streams the fp64 reference of output `index` for the slot's current inputs the same way,
   // computing the reference first where it is not current.
   virtual void read_reference(int slot, size_t index, const std::function<void(std::span<const double>)>& sink) = 0;

@@ -54,14 +54,19 @@ std::string gigabytes(double bytes) {
 }  // namespace
 
 DeviceFootprint trusted_device_footprint(const ResolvedProblem& problem) {
-  double inputs = 0, outputs = 0;
-  for (const Shape& shape : problem.input_shapes) inputs += elements(shape);
+  double inputs = 0, input_bytes = 0, widened = 0, outputs = 0;
+  for (size_t i = 0; i < problem.input_shapes.size(); ++i) {
+    const double count = elements(problem.input_shapes[i]);
+    inputs += count;
+    input_bytes += count * static_cast<double>(element_bytes(problem.input_dtype(i)));
+    if (problem.input_dtype(i) != DType::float32) widened += count;  // the baselines' fp32 copy of an int64 or bool input
+  }
   for (const Shape& shape : problem.output_shapes) outputs += elements(shape);
   const double intermediates = peak_live_intermediates(problem);
   DeviceFootprint footprint;
-  footprint.arena_bytes = 2 * (inputs + outputs) * sizeof(float);
+  footprint.arena_bytes = 2 * (input_bytes + outputs * sizeof(float));
   footprint.reference_bytes = (inputs + outputs + intermediates) * sizeof(double);
-  footprint.baseline_bytes = 2 * (outputs + intermediates) * sizeof(float);
+  footprint.baseline_bytes = (2 * (outputs + intermediates) + widened) * sizeof(float);
   return footprint;
 }
 

@@ -18,9 +18,9 @@ namespace kbv::eval {
 constexpr double kScratchReserveBytes = 2.0 * 1024 * 1024 * 1024;
 
 struct DeviceFootprint {
-  double arena_bytes = 0;      // two slots (one correctness, one timing) of fp32 inputs and outputs
+  double arena_bytes = 0;      // two slots (one correctness, one timing) of inputs (at their element size) and fp32 outputs
   double reference_bytes = 0;  // fp64 copies of the inputs and outputs, and the reference graph's live intermediates at their peak
-  double baseline_bytes = 0;   // the TF32 and FP32 baselines' outputs and live intermediates
+  double baseline_bytes = 0;   // the TF32 and FP32 baselines' outputs and live intermediates, and one fp32 copy of each int64/bool input
   double reserve_bytes = kScratchReserveBytes;
   double total() const { return arena_bytes + reference_bytes + baseline_bytes + reserve_bytes; }
 };

@@ -23,6 +23,9 @@ namespace kbv::eval {
 namespace detail {
 namespace {
 
+// The first ABI version that passes int64 and bool input tensors (kbv/plugin.h, History).
+constexpr uint32_t kFirstAbiWithIntegerInputs = 2;
+
 // The worker's scratch folder, $TMPDIR/kbv-scratch-<pid>-XXXXXX: removed however the evaluation
 // ends, by the next evaluation's sweep when this process was killed (lifetime/owned_folder.hpp).
 struct ScratchDir {
@@ -172,6 +175,14 @@ void Evaluation::evaluate_candidate() {
     decide(Verdict::load_error, "the candidate declares unknown problem '" + problem_name + "' (fix: build it for one of kbv's problems: kbv problems)");
     return finish_worker();
   }
+  // ABI 1 passes float32 tensors only (kbv/plugin.h, History).
+  for (const TensorDecl& input : catalog_.get(problem_name).inputs)
+    if (input.dtype != DType::float32 && result_.abi_version < kFirstAbiWithIntegerInputs) {
+      decide(Verdict::abi_error, "problem '" + problem_name + "' passes the " + std::string(dtype_name(input.dtype)) + " input '" + input.name +
+                                     "', which ABI " + std::to_string(result_.abi_version) + " (the version the candidate chose) cannot carry (fix: build it against "
+                                     "kbv/plugin.h of ABI " + std::to_string(kFirstAbiWithIntegerInputs) + " or later; KBV_PLUGIN_ABI_MAX must allow it)");
+      return finish_worker();
+    }
   const std::string shape_set = options_.shape_set.value_or(options_.device == "host" ? "small" : "default");
   resolved = resolve_problem(catalog_.get(problem_name), shape_set);
   result_.problem = problem_name;

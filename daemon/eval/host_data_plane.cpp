@@ -17,6 +17,7 @@
 
 #include "graph/run_graph.hpp"
 #include "inputs/generate.hpp"
+#include "tensor/widen.hpp"
 #include "verify/checksum.hpp"
 
 namespace kbv::eval {
@@ -29,7 +30,9 @@ constexpr double kHostCeilingFlopsPerSecond = 1e12;
 constexpr double kHostCeilingBytesPerSecond = 1e12;
 
 struct Slot : SlotPlaces {
-  std::vector<HostTensor<float>> pristine;    // private copy of what the worker was given
+  // Private copy of what the worker was given, as the fp32 baseline reads it: an int64 or bool
+  // input widened to float (exact, tensor/dtype.hpp).
+  std::vector<HostTensor<float>> pristine;
   std::vector<HostTensor<double>> reference;  // fp64 reference of `pristine`
 };
 
@@ -61,21 +64,28 @@ class HostDataPlane final : public DataPlane {
 
   int arena_fd() const override { return fd_; }
 
+  // Each input is generated in its own dtype, copied into the arena as the candidate's bytes and
+  // widened here, the host's one conversion point, to float (baseline, trivial outputs) and
+  // double (reference).
   void prepare(int slot_index, const inputs::FamilyDraw& draw, uint64_t seed) override {
     Slot& slot = slots_.at(static_cast<size_t>(slot_index));
     slot.pristine.clear();
     std::vector<HostTensor<double>> widened;
     std::vector<const double*> reference_inputs;
+    std::vector<unsigned char> bytes;
     for (size_t i = 0; i < problem_.input_shapes.size(); ++i) {
       const Shape& shape = problem_.input_shapes[i];
+      const TensorPlace& place = slot.inputs[i];
+      bytes.resize(place.bytes());
+      inputs::generate_host_typed(bytes.data(), place.dtype, place.count, draw.family, draw.params, seed, static_cast<uint32_t>(i),
+                                  inputs::axes_of_shape(shape.data(), shape.size()), problem_.input_scale(i), problem_.input_ranges[i],
+                                  problem_.problem.inputs[i].domain);
+      std::memcpy(at_bytes(place), bytes.data(), bytes.size());
       HostTensor<float>& tensor = slot.pristine.emplace_back(shape);
-      inputs::generate_host(tensor.data.data(), numel(shape), draw.family, draw.params, seed, static_cast<uint32_t>(i),
-                            inputs::axes_of_shape(shape.data(), shape.size()), problem_.input_scale(i),
-                            problem_.problem.inputs[i].domain);
+      widen_elements(bytes.data(), place.dtype, place.count, tensor.data.data());
       HostTensor<double>& wide = widened.emplace_back(shape);
-      std::copy(tensor.data.begin(), tensor.data.end(), wide.data.begin());
+      widen_elements(bytes.data(), place.dtype, place.count, wide.data.data());
       reference_inputs.push_back(wide.data.data());
-      std::memcpy(at(slot.inputs[i]), tensor.data.data(), tensor.data.size() * sizeof(float));
     }
     slot.reference = run_reference_f64(problem_, reference_inputs);
   }
@@ -86,8 +96,7 @@ class HostDataPlane final : public DataPlane {
 
   std::string input_digest(int slot_index) override {
     std::string digest;
-    for (const auto& place : slots_.at(static_cast<size_t>(slot_index)).inputs)
-      digest += sha256_hex(at(place), static_cast<size_t>(place.count) * sizeof(float));
+    for (const auto& place : slots_.at(static_cast<size_t>(slot_index)).inputs) digest += sha256_hex(at_bytes(place), place.bytes());
     return digest;
   }
 
@@ -159,17 +168,18 @@ class HostDataPlane final : public DataPlane {
         for (size_t e = 0; e < out.size(); ++e) out[e] = input[e % input.size()];
       });
     }
-    try_trivial("constant reference mean", [&](size_t o, std::vector<float>& out) {
-      const auto& ref = slot.reference[o].data;
-      const double mean = std::accumulate(ref.begin(), ref.end(), 0.0) / static_cast<double>(ref.size());
-      std::fill(out.begin(), out.end(), static_cast<float>(mean));
-    });
+    if (!every_output_is_one_element(problem_))
+      try_trivial("constant reference mean", [&](size_t o, std::vector<float>& out) {
+        const auto& ref = slot.reference[o].data;
+        const double mean = std::accumulate(ref.begin(), ref.end(), 0.0) / static_cast<double>(ref.size());
+        std::fill(out.begin(), out.end(), static_cast<float>(mean));
+      });
     return passing;
   }
 
-  void read_input(int slot_index, size_t index, const std::function<void(std::span<const float>)>& sink) override {
+  void read_input(int slot_index, size_t index, const std::function<void(std::span<const unsigned char>)>& sink) override {
     const TensorPlace& place = slots_.at(static_cast<size_t>(slot_index)).inputs.at(index);
-    sink({at(place), static_cast<size_t>(place.count)});
+    sink({static_cast<const unsigned char*>(at_bytes(place)), place.bytes()});
   }
 
   void read_reference(int slot_index, size_t index, const std::function<void(std::span<const double>)>& sink) override {
@@ -203,7 +213,8 @@ class HostDataPlane final : public DataPlane {
   }
 
  private:
-  float* at(const TensorPlace& place) { return reinterpret_cast<float*>(static_cast<char*>(base_) + place.offset); }
+  float* at(const TensorPlace& place) { return reinterpret_cast<float*>(at_bytes(place)); }
+  void* at_bytes(const TensorPlace& place) { return static_cast<char*>(base_) + place.offset; }
   static std::vector<const float*> pristine_pointers(const Slot& slot) {
     std::vector<const float*> pointers;
     for (const auto& tensor : slot.pristine) pointers.push_back(tensor.data.data());

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "inputs/input_domain.hpp"
+#include "tensor/dtype.hpp"
 #include "tensor/shape.hpp"
 
 namespace kbv {
@@ -75,6 +76,14 @@ struct OpArgs {
   }
 };
 
+// What an op can know of one input of an application beyond its shape, at load time: its
+// element type (an intermediate is float32) and, for an int64 problem input, the range its values
+// are drawn from.
+struct InputValues {
+  DType dtype = DType::float32;
+  IntegerRange range;  // int64 only
+};
+
 class Op {
  public:
   virtual ~Op() = default;
@@ -90,6 +99,12 @@ class Op {
   virtual InputDomain input_domain(const Attrs&) const { return InputDomain::any; }
   // Output shape for these input shapes; throws OpError naming what is wrong.
   virtual Shape infer_shape(const std::vector<Shape>& inputs, const Attrs& attrs) const = 0;
+  // Throws OpError (starting with the op's name) for an input whose element type or value range
+  // the op cannot compute with. By default every input is a number: an int64 or bool input is
+  // read widened to the op's floating type (exact: tensor/dtype.hpp), as PyTorch promotes
+  // `x * mask`; an op that reads an input as indices (cross_entropy's targets) says so here.
+  virtual void check_input_values(const std::vector<InputValues>& /*inputs*/, const std::vector<Shape>& /*shapes*/,
+                                  const Attrs& /*attrs*/) const {}
   // fp64 reference (trusted ground truth) and fp32 host baseline.
   virtual void reference_f64(const OpArgs<double>& args) const = 0;
   virtual void baseline_f32(const OpArgs<float>& args) const = 0;

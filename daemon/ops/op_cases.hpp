@@ -7,6 +7,9 @@
 // Library kbv_op_cases (tests only). Each op folder defines `OpCases kbv::ops::<name>::cases()`.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,7 +26,25 @@ struct Sample {
   std::string label;  // [a-z0-9_], unique within the op; tests are named <op>_<label>
   std::vector<Shape> inputs;
   Attrs attrs;
+  // Inputs that hold class indices (an int64 input, as the trusted side reads it widened):
+  // input position → the number of classes. The suites turn their random values for it into
+  // whole numbers in [0, classes) with make_class_indices().
+  std::map<size_t, int64_t> class_indices = {};
 };
+
+// The suites' random values for input `input` of `sample`, turned into class indices where the
+// sample says so: v becomes ⌊frac(|v|·1024)·classes⌋, a whole number in [0, classes) that
+// depends only on v (the fp32 and fp64 copies of one draw agree). Other inputs are left as they are.
+template <class T>
+void make_class_indices(const Sample& sample, size_t input, std::vector<T>& values) {
+  const auto found = sample.class_indices.find(input);
+  if (found == sample.class_indices.end()) return;
+  for (T& value : values) {
+    const double scaled = std::fabs(static_cast<double>(value)) * 1024.0;
+    const auto index = static_cast<int64_t>((scaled - std::floor(scaled)) * static_cast<double>(found->second));
+    value = static_cast<T>(std::min(index, found->second - 1));
+  }
+}
 
 // infer_shape must give `output`.
 struct ShapeCase {

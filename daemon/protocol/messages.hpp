@@ -9,7 +9,7 @@
 //                        "sandbox":{"applied":[…], "unavailable":[…]}, "load_observed":{…}}
 //                       {"type":"load_failed", "kind":"load_error"|"abi_error"|"sandbox_error"|
 //                        "device_unavailable", "error"}
-//  evaluator → worker   {"type":"setup", "arena_bytes", (host: the arena memfd rides along) "inputs":[{name, shape, offset}] per slot,
+//  evaluator → worker   {"type":"setup", "arena_bytes", (host: the arena memfd rides along) "inputs":[{name, shape, dtype, offset}] per slot,
 //                        "outputs":[...], "attributes":{name: value}, "slots": N}
 //  worker → evaluator   {"type":"setup_done"} | {"type":"setup_failed", "error"}
 //  evaluator → worker   {"type":"call", "id", "slot"}

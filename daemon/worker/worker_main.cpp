@@ -34,13 +34,24 @@ struct SlotCall {
   kbv_call call{};
 };
 
-kbv_tensor describe(const json& tensor, char* arena, kbv_device device, std::deque<std::string>& names) {
+// The setup message's dtype name as the ABI's kbv_dtype; int64 and bool only for a plugin that
+// chose ABI 2 or later (kbv/plugin.h, History: the evaluator refuses the others first).
+uint32_t abi_dtype(const json& tensor, uint32_t abi_version) {
+  const std::string name = tensor.value("dtype", std::string("float32"));
+  if (name == "float32") return KBV_DTYPE_F32;
+  const uint32_t dtype = name == "int64" ? KBV_DTYPE_I64 : name == "bool" ? KBV_DTYPE_BOOL : 0;
+  if (dtype == 0) throw std::runtime_error("tensor dtype '" + name + "' is unknown to this kbv-worker");
+  if (abi_version < 2) throw std::runtime_error("a " + name + " tensor cannot be passed to a plugin that chose ABI " + std::to_string(abi_version));
+  return dtype;
+}
+
+kbv_tensor describe(const json& tensor, char* arena, kbv_device device, uint32_t abi_version, std::deque<std::string>& names) {
   kbv_tensor raw{};
   raw.struct_size = sizeof(kbv_tensor);
   raw.abi_version = KBV_ABI_VERSION;
   names.push_back(tensor.at("name").get<std::string>());
   raw.name = names.back().c_str();
-  raw.dtype = KBV_DTYPE_F32;
+  raw.dtype = abi_dtype(tensor, abi_version);
   raw.device = device;
   const auto shape = tensor.at("shape").get<std::vector<int64_t>>();
   if (shape.size() > KBV_MAX_RANK) throw std::runtime_error("rank above KBV_MAX_RANK");
@@ -143,8 +154,8 @@ int run_worker(const po::variables_map& options) {
         }
         for (const auto& slot : message->at("slots")) {
           SlotCall& built = slots.emplace_back();
-          for (const auto& tensor : slot.at("inputs")) built.inputs.push_back(describe(tensor, arena, device, built.names));
-          for (const auto& tensor : slot.at("outputs")) built.outputs.push_back(describe(tensor, arena, device, built.names));
+          for (const auto& tensor : slot.at("inputs")) built.inputs.push_back(describe(tensor, arena, device, info.abi_version, built.names));
+          for (const auto& tensor : slot.at("outputs")) built.outputs.push_back(describe(tensor, arena, device, info.abi_version, built.names));
           built.call.struct_size = sizeof(kbv_call);
           built.call.abi_version = info.abi_version;
           built.call.problem = problem_name.c_str();

@@ -143,6 +143,57 @@ class Mapping(unittest.TestCase):
             import_one(record, {}, lambda message: None)
             self.assertEqual((record.status, record.missing), ("refused", ["cumsum"]))
 
+    CROSS_ENTROPY = textwrap.dedent("""
+        import torch
+        import torch.nn as nn
+
+        class Model(nn.Module):
+            def forward(self, predictions, targets, mask):
+                return torch.nn.functional.cross_entropy(predictions * mask, targets)
+
+        batch_size = 4096
+        num_classes = 1000
+
+        def get_inputs():
+            x = torch.rand(batch_size, num_classes)
+            return [x, torch.randint(0, num_classes, (batch_size,)), torch.randint(0, 2, x.shape).bool()]
+
+        def get_init_inputs():
+            return []
+    """)
+
+    def test_int64_and_bool_inputs_import_with_their_dtype_and_range(self):
+        with tempfile.TemporaryDirectory() as folder:
+            record = Record(1, write_problem(folder, "6_Toy.py", self.CROSS_ENTROPY))
+            import_one(record, {}, lambda message: None)
+            self.assertEqual(record.status, "imported", record.reason)
+            self.assertEqual(record.ops, ["mul", "cross_entropy"])
+            text = record.yaml
+            self.assertIn("{name: targets, shape: [batch_size], dtype: int64, range: {low: 0, high: num_classes}, role: activation, "
+                          "torch_name: targets}", text)
+            self.assertIn("{name: mask, shape: [batch_size, num_classes], dtype: bool, role: activation, torch_name: mask}", text)
+            self.assertIn("{name: y, shape: []}", text)
+
+    def test_cross_entropy_beyond_the_defaults_is_refused_naming_the_argument(self):
+        for call, reason in (("label_smoothing=0.1", "label_smoothing=0.1"), ("ignore_index=3", "ignore_index=3"),
+                             ("reduction='sum'", "reduction 2"), ("weight=self.weight", "class weights")):
+            text = self.CROSS_ENTROPY.replace("predictions * mask, targets)", f"predictions * mask, targets, {call})")
+            text = text.replace("class Model(nn.Module):\n", "class Model(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                                                           "        self.weight = nn.Parameter(torch.ones(1000))\n\n")
+            with tempfile.TemporaryDirectory() as folder:
+                record = Record(1, write_problem(folder, "7_Toy.py", text))
+                import_one(record, {}, lambda message: None)
+                self.assertEqual(record.status, "refused", call)
+                self.assertIn(reason, record.reason, call)
+
+    def test_an_int64_input_not_drawn_by_randint_is_refused(self):
+        text = self.CROSS_ENTROPY.replace("torch.randint(0, num_classes, (batch_size,))", "torch.arange(batch_size) % num_classes")
+        with tempfile.TemporaryDirectory() as folder:
+            record = Record(1, write_problem(folder, "8_Toy.py", text))
+            import_one(record, {}, lambda message: None)
+            self.assertEqual(record.status, "refused")
+            self.assertIn("not drawn by torch.randint", record.reason)
+
     def test_small_set_keeps_the_graph(self):
         with tempfile.TemporaryDirectory() as folder:
             source = ProblemSource(write_problem(folder, "5_Toy.py"))

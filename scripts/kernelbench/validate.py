@@ -2,11 +2,12 @@
 """validate.py — kbv's fp64 reference against the original KernelBench model, for every kbv
 problem that reproduces a KernelBench problem (a `kernelbench:` field: imported or curated).
 
-For each problem: `kbv export` writes one draw of the public family (inputs as float32 .npy,
-kbv's fp64 reference) at a shape set; the KernelBench file is loaded with that set's size
+For each problem: `kbv export` writes one draw of the public family (inputs as .npy of their
+dtype: float32, int64 class indices, bool masks; kbv's fp64 reference) at a shape set; the KernelBench file is loaded with that set's size
 globals (`kernelbench.globals`), `Model(*get_init_inputs())` is built and left in training
 mode as KernelBench leaves it, converted to float64, its parameters and buffers replaced by
-kbv's values through each input's `torch_name`, and run on kbv's inputs. Two checks:
+kbv's values through each input's `torch_name`, and run on kbv's inputs (floating point ones in
+float64, int64 and bool ones as they are). Two checks:
   * `kbv compare-outputs` judges the model's outputs (saved as float32) with the problem's own
     tolerance, as it would judge a candidate;
   * fp64 against fp64: the relative L2 distance between the model's float64 outputs and kbv's
@@ -97,6 +98,14 @@ def build_model(spec, kernelbench_dir, shape_set, device):
     return model.to(device=device, dtype=torch.float64), module
 
 
+def as_model_tensor(array, device):
+    """kbv's values as the model takes them: floating point in float64, int64 class indices and
+    bool masks in their own dtype (as get_inputs() makes them)."""
+    torch = torch_module()
+    value = torch.from_numpy(np.ascontiguousarray(array))
+    return value.to(device=device, dtype=torch.float64) if value.is_floating_point() else value.to(device=device)
+
+
 def load_parameters(model, spec, arrays, device):
     """Copies kbv's parameter values into the model by torch_name; returns the names it set."""
     torch = torch_module()
@@ -129,7 +138,7 @@ def forward_arguments(model, module, spec, arrays, device):
     args = []
     for index, name in enumerate(inspect.signature(model.forward).parameters):
         if name in by_name:
-            args.append(torch.from_numpy(np.asarray(arrays[by_name[name]])).to(device=device, dtype=torch.float64))
+            args.append(as_model_tensor(arrays[by_name[name]], device))
         elif index < len(template) and not isinstance(template[index], torch.Tensor):
             args.append(template[index])
         elif index < len(template):  # a tensor the graph never reads

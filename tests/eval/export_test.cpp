@@ -5,7 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <fstream>
+#include <set>
+#include <span>
 
 #include "graph/run_graph.hpp"
 #include "inputs/family_names.hpp"
@@ -13,6 +16,7 @@
 #include "io/npy.hpp"
 #include "kbv_eval.hpp"
 #include "spec/problem.hpp"
+#include "tensor/widen.hpp"
 
 namespace kbv::test {
 namespace {
@@ -81,18 +85,20 @@ void expect_inputs_and_reference_consistent(const ResolvedProblem& problem, cons
   std::vector<std::vector<double>> widened;
   for (size_t i = 0; i < problem.input_shapes.size(); ++i) {
     const nlohmann::json& entry = manifest["inputs"][i];
+    const DType dtype = problem.input_dtype(i);
     EXPECT_EQ(entry["name"], problem.problem.inputs[i].name);
-    EXPECT_EQ(entry["dtype"], "float32");
+    EXPECT_EQ(entry["dtype"], std::string(dtype_name(dtype)));
     EXPECT_EQ(entry["shape"].get<Shape>(), problem.input_shapes[i]);
     const npy::MappedNpy array(out / entry["file"].get<std::string>());
-    ASSERT_EQ(array.dtype(), npy::DType::float32) << array.path();
+    ASSERT_EQ(npy::dtype_name(array.dtype()), dtype_name(dtype)) << array.path() << ": numpy's dtype names are kbv's";
     ASSERT_EQ(array.shape(), problem.input_shapes[i]) << array.path();
-    std::vector<float> expected(static_cast<size_t>(numel(problem.input_shapes[i])));
     const Shape& shape = problem.input_shapes[i];
-    inputs::generate_host(expected.data(), numel(shape), family, params, seed, static_cast<uint32_t>(i), inputs::axes_of_shape(shape.data(), shape.size()),
-                          problem.input_scale(i));
-    EXPECT_EQ(std::vector<float>(array.floats().begin(), array.floats().end()), expected) << array.path() << " is not the host generator's draw";
-    widened.emplace_back(array.floats().begin(), array.floats().end());
+    std::vector<unsigned char> expected(static_cast<size_t>(numel(shape)) * element_bytes(dtype));
+    inputs::generate_host_typed(expected.data(), dtype, numel(shape), family, params, seed, static_cast<uint32_t>(i),
+                                inputs::axes_of_shape(shape.data(), shape.size()), problem.input_scale(i), problem.input_ranges[i]);
+    EXPECT_EQ(std::vector<unsigned char>(array.raw().begin(), array.raw().end()), expected) << array.path() << " is not the host generator's draw";
+    widened.emplace_back(static_cast<size_t>(numel(shape)));
+    widen_elements(array.raw().data(), dtype, numel(shape), widened.back().data());
   }
   std::vector<const double*> pointers;
   for (const auto& input : widened) pointers.push_back(input.data());
@@ -171,16 +177,18 @@ TEST(Export, HiddenFamilyNeedsTheKeyAndIsNamed) {
 // Every family exports, hidden ones with the parameters and structure seed the manifest names,
 // from which the host generator reproduces the inputs: layernorm's three inputs of rank 4 and 3
 // give the structured families several axes.
+// cross_entropy's int64 targets do the same for the discrete draws (inputs/discrete_families.hpp).
 TEST(Export, EveryFamilyExportsWithTheParametersItNames) {
   const TempDir dir;
   const fs::path key = dir.path() / "secret.key";
   ASSERT_EQ(run_kbv({"keygen", "--key-file", key.string()}).exit_code, 0);
-  const ResolvedProblem problem = resolved("layernorm", "small");
+  for (const std::string problem_name : {"layernorm", "cross_entropy"}) {
+  const ResolvedProblem problem = resolved(problem_name, "small");
   for (uint32_t f = 0; f < inputs::kFamilyCount; ++f) {
     const auto family = static_cast<inputs::Family>(f);
     const std::string name(inputs::family_name(family));
-    const fs::path out = dir.path() / name;
-    const std::vector<std::string> args = {"export", "--problem", "layernorm", "--family", name, "--seed", "7", "--epoch", "5",
+    const fs::path out = dir.path() / (problem_name + "_" + name);
+    const std::vector<std::string> args = {"export", "--problem", problem_name, "--family", name, "--seed", "7", "--epoch", "5",
                                            "--key-file", key.string(), "--out", out.string()};
     const CommandResult result = run_kbv(args);
     ASSERT_EQ(result.exit_code, 0) << explain(args, result);
@@ -193,10 +201,59 @@ TEST(Export, EveryFamilyExportsWithTheParametersItNames) {
       params.a = manifest["family_params"]["a"].get<double>();
       params.b = manifest["family_params"]["b"].get<double>();
       params.structure = manifest["family_params"]["structure_seed"].get<uint64_t>();
+      params.discrete = manifest["family_params"]["discrete_word"].get<uint64_t>();
       EXPECT_EQ(params.structure != 0, inputs::is_structured(family)) << name;
     }
     expect_inputs_and_reference_consistent(problem, manifest, out, family, params, 7);
   }
+  }
+}
+
+// An int64 input is exported as numpy int64 with its range in the manifest, the values a
+// candidate receives; a loss computed from the exported files alone passes compare-outputs, and
+// one off by 1e-3 fails it.
+TEST(Export, Int64TargetsAreNpyInt64AndALossFromTheFilesPassesCompareOutputs) {
+  const TempDir dir;
+  const fs::path out = dir.path() / "ce";
+  const nlohmann::json manifest = export_problem({"--problem", "cross_entropy"}, out);
+  ASSERT_TRUE(manifest.is_object());
+  EXPECT_EQ(manifest["inputs"][1], nlohmann::json::parse(R"({"name": "targets", "shape": [64], "dtype": "int64", "file": "inputs/targets.npy",
+                                                             "range": {"low": 0, "high": 40}})"));
+  EXPECT_EQ(manifest["reference"][0]["shape"], nlohmann::json::array());
+  const npy::MappedNpy logits(out / "inputs" / "predictions.npy"), targets(out / "inputs" / "targets.npy");
+  ASSERT_EQ(targets.dtype(), npy::DType::int64);
+  std::vector<int64_t> classes(static_cast<size_t>(targets.count()));
+  std::memcpy(classes.data(), targets.raw().data(), targets.raw().size());
+  std::set<int64_t> distinct(classes.begin(), classes.end());
+  EXPECT_GT(distinct.size(), 20u) << "torch.randint(0, 40, (64,)) draws most of the 40 classes";
+  double total = 0;
+  for (size_t n = 0; n < classes.size(); ++n) {
+    ASSERT_TRUE(classes[n] >= 0 && classes[n] < 40) << "target " << n << " = " << classes[n];
+    const std::span<const float> row = logits.floats().subspan(n * 40, 40);
+    double sum = 0;
+    for (float v : row) sum += std::exp(static_cast<double>(v));
+    total += std::log(sum) - row[static_cast<size_t>(classes[n])];
+  }
+  const double loss = total / static_cast<double>(classes.size());
+  EXPECT_NEAR(doubles_of(out / "reference" / "loss.npy").at(0), loss, 1e-12);
+  expect_inputs_and_reference_consistent(resolved("cross_entropy", "small"), manifest, out, inputs::Family::uniform01, {}, kDefaultExportSeed);
+
+  const fs::path outputs = dir.path() / "outputs";
+  fs::create_directories(outputs);
+  const std::vector<float> close = {static_cast<float>(loss)}, off = {static_cast<float>(loss * 1.001)};
+  npy::save(outputs / "loss.npy", {}, close);
+  const std::vector<std::string> args = {"compare-outputs", out.string(), outputs.string()};
+  EXPECT_EQ(run_kbv(args).exit_code, 0) << explain(args, run_kbv(args));
+  npy::save(outputs / "loss.npy", {}, off);
+  EXPECT_EQ(run_kbv(args).exit_code, kExitOutsideTolerance) << explain(args, run_kbv(args));
+  // An output saved with the targets' dtype is bad input, naming the file.
+  const std::vector<unsigned char> bytes(8);
+  npy::NpyWriter wrong(outputs / "loss.npy", {}, npy::DType::int64);
+  wrong.write_raw(bytes);
+  wrong.close();
+  const CommandResult result = run_kbv(args);
+  EXPECT_EQ(result.exit_code, kExitBadInput) << explain(args, result);
+  EXPECT_NE(result.err.find("holds int64"), std::string::npos) << explain(args, result);
 }
 
 TEST(Export, EveryInputOfAMultiInputProblem) {

@@ -140,9 +140,10 @@ TEST_P(OpCasesTest, ExplicitDefaultsMeanTheSameAsNone) {
     ASSERT_EQ(op().infer_shape(sample.inputs, complete), op().infer_shape(sample.inputs, sample.attrs));
     const InputDomain domain = op().input_domain(complete);
     std::vector<std::vector<double>> data;
-    for (const Shape& shape : sample.inputs) {
-      data.push_back(test::widen(test::random_floats(shape, rng)));
+    for (size_t i = 0; i < sample.inputs.size(); ++i) {
+      data.push_back(test::widen(test::random_floats(sample.inputs[i], rng)));
       for (double& value : data.back()) value = kbv::inputs::within_domain(domain, value);  // log: |x|
+      ops::make_class_indices(sample, i, data.back());
     }
     EXPECT_EQ(test::run_op<double>(op(), sample.inputs, data, complete),
               test::run_op<double>(op(), sample.inputs, data, sample.attrs));
@@ -205,9 +206,10 @@ TEST_P(OpSampleTest, HostFp32BaselineAgreesWithFp64Reference) {
   std::vector<std::vector<float>> inputs32;
   std::vector<std::vector<double>> inputs64;
   const InputDomain domain = op.input_domain(with_defaults(op, param.sample.attrs));
-  for (const Shape& shape : param.sample.inputs) {
-    inputs32.push_back(test::random_floats(shape, rng));
+  for (size_t i = 0; i < param.sample.inputs.size(); ++i) {
+    inputs32.push_back(test::random_floats(param.sample.inputs[i], rng));
     for (float& value : inputs32.back()) value = kbv::inputs::within_domain(domain, value);  // log: |x|
+    ops::make_class_indices(param.sample, i, inputs32.back());
     inputs64.push_back(test::widen(inputs32.back()));
   }
   const std::vector<float> baseline = test::run_op<float>(op, param.sample.inputs, inputs32, param.sample.attrs);

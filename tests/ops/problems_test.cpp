@@ -47,6 +47,7 @@ const std::map<std::string, Expected>& expected_problems() {
        {2, 1, {{128, 64, 128, 128}, {128, 64, 3, 3}, {128}, {128, 1, 1}}}},
       {"gemm_bias_gelu", {2, 99, {{1024, 8192}, {8192, 8192}, {8192}}}},
       {"matmul_scale_residual", {2, 40, {{16384, 4096}, {4096, 4096}, {4096}}}},
+      {"cross_entropy", {1, 95, {{32768, 4096}, {32768}}}},
   };
   return table;
 }
@@ -101,7 +102,8 @@ TEST(BundledProblems, TensorCoreProblemsCarryTheTf32Tolerance) {
 
 enum class Draw { uniform01, normal };
 
-// Inputs as KernelBench draws them (U[0,1)) or N(0,1), times each input's declared scale.
+// Inputs as KernelBench draws them (U[0,1)) or N(0,1), times each input's declared scale; an
+// int64 input uniform over its range and a bool one 0 or 1 (widened, as the trusted side reads them).
 std::vector<std::vector<float>> draw_inputs(const ResolvedProblem& resolved, Draw draw,
                                             uint64_t seed) {
   std::mt19937_64 rng(seed);
@@ -111,8 +113,12 @@ std::vector<std::vector<float>> draw_inputs(const ResolvedProblem& resolved, Dra
   for (size_t i = 0; i < resolved.input_shapes.size(); ++i) {
     const double scale = resolved.input_scale(i);
     std::vector<float> values(static_cast<size_t>(numel(resolved.input_shapes[i])));
-    for (float& v : values)
-      v = static_cast<float>(scale * (draw == Draw::uniform01 ? uniform(rng) : normal(rng)));
+    const IntegerRange range = resolved.input_dtype(i) == DType::boolean ? IntegerRange{0, 2} : resolved.input_ranges[i];
+    std::uniform_int_distribution<int64_t> integer(range.low, range.high - 1);
+    for (float& v : values) {
+      if (resolved.input_dtype(i) != DType::float32) v = static_cast<float>(integer(rng));
+      else v = static_cast<float>(scale * (draw == Draw::uniform01 ? uniform(rng) : normal(rng)));
+    }
     inputs.push_back(std::move(values));
   }
   return inputs;

@@ -102,6 +102,7 @@ INSTANTIATE_TEST_SUITE_P(
                       Expected{"gpu_spin", "default", "timeout", std::nullopt, std::nullopt},
                       Expected{"identity_public", "default", "fail_correctness", std::nullopt, "passes_public_inputs_only"},
                       Expected{"input_mutation", "default", "hack_suspected", "input_mutation", std::nullopt},
+                      Expected{"input_mutation_int64", "default", "hack_suspected", "input_mutation", std::nullopt},
                       Expected{"noop", "default", "fail_correctness", std::nullopt, std::nullopt},
                       Expected{"phase_kernels", "default", "hack_suspected", "phase_detection", std::nullopt},
                       Expected{"early_side_stream", "default", "hack_suspected", "stream_injection", std::nullopt},

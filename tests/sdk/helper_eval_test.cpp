@@ -50,7 +50,26 @@ TEST(SdkHelperEval, ExceptionInRunSaysSo) {
 TEST(SdkHelperEval, PluginBuiltAgainstAFutureHeaderPassesOnThisKbv) {
   const EvalRun run = eval("next_abi_relu");
   EXPECT_EQ(run.report.value("verdict", ""), "pass") << explain(run);
-  EXPECT_EQ(run.report["candidate"].value("abi_version", 0), 1) << "it must choose ABI 1, the version this kbv speaks";
+  EXPECT_EQ(run.report["candidate"].value("abi_version", 0), 2) << "it must choose ABI 2, the newest version this kbv speaks";
+}
+
+// ABI 1 carries float32 tensors only: a plugin that chose it is refused for a problem with an
+// int64 input, naming the input and the fix, before any call.
+TEST(SdkHelperEval, Abi1PluginIsRefusedForAProblemWithInt64Inputs) {
+  const EvalRun run = eval("abi1_cross_entropy");
+  EXPECT_EQ(run.report.value("verdict", ""), "abi_error") << explain(run);
+  EXPECT_EQ(run.report["candidate"].value("abi_version", 0), 1) << explain(run);
+  const std::string detail = run.report.value("detail", "");
+  EXPECT_NE(detail.find("int64 input 'targets'"), std::string::npos) << detail;
+  EXPECT_NE(detail.find("ABI 2 or later"), std::string::npos) << detail;
+}
+
+TEST(SdkHelperEval, ReadingInt64TargetsAsFloatFailsNamingTheTensorAndTheType) {
+  const EvalRun run = eval("targets_as_float");
+  EXPECT_EQ(run.report.value("verdict", ""), "fail_correctness") << explain(run);
+  const std::string detail = run.report.value("detail", "");
+  EXPECT_NE(detail.find("tensor 'targets' is int64_t, read with data<float>() (fix: use data<int64_t>())"), std::string::npos) << detail;
+  EXPECT_NE(detail.find("INVALID_ARGUMENT"), std::string::npos) << detail;
 }
 
 TEST(SdkHelperEval, UnoptimisedBuildPassesWithANote) {

@@ -190,8 +190,36 @@ TEST(SdkHelper, NoVersionInCommonIsRefusedWithBothRanges) {
   Host host;
   kbv_plugin_info info{};
   info.struct_size = sizeof(kbv_plugin_info);
-  EXPECT_EQ(library.negotiate(2, 3, host.api(), &info), KBV_STATUS_ABI_MISMATCH);
-  EXPECT_NE(host.record().error.find("candidate speaks ABI 1..1, host 2..3"), std::string::npos) << host.record().error;
+  EXPECT_EQ(library.negotiate(3, 4, host.api(), &info), KBV_STATUS_ABI_MISMATCH);
+  EXPECT_NE(host.record().error.find("candidate speaks ABI 1..2, host 3..4"), std::string::npos) << host.record().error;
+}
+
+// data<T>() checks the tensor's dtype: int64 and bool inputs (ABI 2) read as themselves, any other
+// type throws kbv::Error(INVALID_ARGUMENT) naming the tensor and the type to use.
+TEST(SdkHelper, TypedAccessorsCheckTheDtype) {
+  int64_t classes[2] = {3, 1};
+  bool mask[2] = {true, false};
+  kbv_tensor targets{}, flags{};
+  targets.name = "targets";
+  targets.dtype = KBV_DTYPE_I64;
+  targets.data = classes;
+  flags.name = "mask";
+  flags.dtype = KBV_DTYPE_BOOL;
+  flags.data = mask;
+  const kbv::Tensor t(targets), m(flags);
+  EXPECT_EQ(t.data<int64_t>(), classes);
+  EXPECT_EQ(t.data<const int64_t>(), classes);
+  EXPECT_EQ(m.data<bool>(), mask);
+  EXPECT_EQ(m.data<void>(), static_cast<void*>(mask)) << "data<void>() is the unchecked address";
+  try {
+    (void)t.data<float>();
+    FAIL() << "data<float>() of an int64 tensor must throw";
+  } catch (const kbv::Error& error) {
+    EXPECT_EQ(error.status(), KBV_STATUS_INVALID_ARGUMENT);
+    EXPECT_STREQ(error.what(), "kbv: tensor 'targets' is int64_t, read with data<float>() (fix: use data<int64_t>())");
+  }
+  EXPECT_THROW((void)m.data<int64_t>(), kbv::Error);
+  EXPECT_THROW((void)t.data<bool>(), kbv::Error);
 }
 
 }  // namespace

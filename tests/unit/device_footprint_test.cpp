@@ -36,6 +36,16 @@ TEST(DeviceFootprint, IntermediatesCountAtTheirPeak) {
   EXPECT_DOUBLE_EQ(f.baseline_bytes, 2 * (y + 2 * y) * 4);
 }
 
+TEST(DeviceFootprint, Int64InputsTakeTheirBytesInTheArenaAndAFloatCopyForTheBaselines) {
+  // cross_entropy 32768 × 4096 logits, 32768 int64 targets, a one-element loss.
+  const ResolvedProblem problem = bundled("cross_entropy", "default");
+  const double logits = 32768.0 * 4096, targets = 32768;
+  const DeviceFootprint f = trusted_device_footprint(problem);
+  EXPECT_DOUBLE_EQ(f.arena_bytes, 2 * (logits * 4 + targets * 8 + 1 * 4));
+  EXPECT_DOUBLE_EQ(f.reference_bytes, (logits + targets + 1) * 8);
+  EXPECT_DOUBLE_EQ(f.baseline_bytes, (2 * 1 + targets) * 4);
+}
+
 TEST(DeviceFootprint, TooLargeIsNamedWithItsFiguresAndTheFix) {
   const ResolvedProblem relu = bundled("relu", "default");
   const DeviceFootprint f = trusted_device_footprint(relu);

@@ -1,11 +1,12 @@
 // npy_test.cpp — the .npy writer and reader: NumPy's exact header bytes, round trips of float32
-// and float64 at ranks 0, 1 and 4, streamed writes, and every malformed file rejected with a
-// message naming the file and what is wrong.
+// and float64 at ranks 0, 1 and 4 and of int64 and bool, streamed writes, and every malformed
+// file rejected with a message naming the file and what is wrong.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -105,6 +106,41 @@ TEST_F(NpyTest, Float32AndFloat64RoundTripAtRanks0To4) {
   }
 }
 
+// np.save of int64 and bool arrays writes '<i8' and '|b1' (NumPy 2.x, checked with /work/torchenv's).
+TEST_F(NpyTest, Int64AndBoolHeadersAreNumpysAndRoundTripAsRawBytes) {
+  std::string expected = std::string("\x93NUMPY\x01\x00\x76\x00", 10) + "{'descr': '|b1', 'fortran_order': False, 'shape': (2, 4), }";
+  expected.append(128 - 1 - expected.size(), ' ');
+  expected += '\n';
+  EXPECT_EQ(kbv::npy::make_header({2, 4}, DType::boolean), expected);
+  EXPECT_NE(kbv::npy::make_header({3}, DType::int64).find("'descr': '<i8'"), std::string::npos);
+
+  const std::vector<int64_t> classes = {0, 4095, -7, int64_t{1} << 40, 3};
+  const std::vector<unsigned char> mask = {1, 0, 0, 1, 1, 1, 0, 1};
+  {
+    NpyWriter writer(file("i8.npy"), {5}, DType::int64);
+    const auto* bytes = reinterpret_cast<const unsigned char*>(classes.data());
+    writer.write_raw({bytes, 16});  // two elements, then the rest
+    writer.write_raw({bytes + 16, classes.size() * 8 - 16});
+    writer.close();
+    NpyWriter bools(file("b1.npy"), {2, 4}, DType::boolean);
+    bools.write_raw(mask);
+    bools.close();
+  }
+  const MappedNpy read8(file("i8.npy")), read1(file("b1.npy"));
+  EXPECT_EQ(read8.dtype(), DType::int64);
+  EXPECT_EQ(read1.dtype(), DType::boolean);
+  EXPECT_EQ(read1.shape(), (Shape{2, 4}));
+  std::vector<int64_t> back(classes.size());
+  ASSERT_EQ(read8.raw().size(), back.size() * 8);
+  std::memcpy(back.data(), read8.raw().data(), read8.raw().size());
+  EXPECT_EQ(back, classes);
+  EXPECT_EQ(std::vector<unsigned char>(read1.raw().begin(), read1.raw().end()), mask);
+  EXPECT_THROW((void)read8.doubles(), NpyError);
+  EXPECT_THROW((void)read1.floats(), NpyError);
+  NpyWriter partial(file("partial.npy"), {2}, DType::int64);
+  EXPECT_THROW(partial.write_raw(std::vector<unsigned char>(12)), NpyError) << "12 bytes are not whole int64 elements";
+}
+
 TEST_F(NpyTest, StreamedChunksMakeOneArray) {
   const std::vector<double> values = {1, 2, 3, 4, 5, 6};
   NpyWriter writer(file("chunks.npy"), {2, 3}, DType::float64);
@@ -147,7 +183,7 @@ TEST_F(NpyTest, RejectsABadMagic) {
   expect_rejected(empty, "empty");
 }
 
-TEST_F(NpyTest, RejectsDtypesOtherThanLittleEndianF4AndF8) {
+TEST_F(NpyTest, RejectsDtypesOtherThanLittleEndianF4F8I8AndBool) {
   for (const std::string descr : {"<i4", ">f4", "<f2", "|u1", "<c8"})
     expect_rejected(write_raw("dtype.npy", "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (2,), }", 16), "dtype '" + descr + "'");
 }

@@ -8,6 +8,7 @@
 
 #include "spec/catalog.hpp"
 #include "spec/problem.hpp"
+#include "typed_problem.hpp"
 
 namespace {
 
@@ -325,4 +326,65 @@ TEST(BundledProblems, CuratedKernelBenchProblemsResolveByLevelAndId) {
   if (const kbv::Problem* softmax = catalog.find_kernelbench(1, 23)) {
     EXPECT_NE(softmax->name, "softmax");
   }
+}
+
+
+// `text` with its first `from` replaced by `to` (which must be there).
+std::string edited(std::string text, const std::string& from, const std::string& to) {
+  const size_t at = text.find(from);
+  if (at == std::string::npos) throw std::logic_error("no '" + from + "' in the test spec");
+  return text.replace(at, from.size(), to);
+}
+
+TEST_F(SpecLoaderTest, Int64AndBoolInputsResolvePerShapeSetWithTheirBytes) {
+  const auto problem = kbv::load_problem_file(write("typed.yaml", kbv::test::kTypedProblem));
+  EXPECT_EQ(problem.inputs[0].dtype, kbv::DType::float32);
+  EXPECT_EQ(problem.inputs[1].dtype, kbv::DType::int64);
+  EXPECT_EQ(problem.inputs[1].range_high, "classes");
+  EXPECT_EQ(problem.inputs[2].dtype, kbv::DType::boolean);
+  for (const auto& [set, classes] : {std::pair{"default", 5}, std::pair{"small", 3}}) {
+    const auto resolved = kbv::resolve_problem(problem, set);
+    EXPECT_EQ(resolved.input_ranges[1].low, 0) << set;
+    EXPECT_EQ(resolved.input_ranges[1].high, classes) << set;
+    const int64_t batch = resolved.input_shapes[1][0];
+    // Inputs at their element size (4, 8, 1), outputs as fp32.
+    EXPECT_DOUBLE_EQ(resolved.compulsory_bytes, 4.0 * batch * classes + 8.0 * batch + 1.0 * batch * classes + 4.0 * (1 + batch * classes)) << set;
+  }
+}
+
+TEST_F(SpecLoaderTest, DtypeAndRangeErrorsNameTheFieldAndTheFix) {
+  const std::string targets = "{name: targets, shape: [batch], dtype: int64, range: {low: 0, high: classes}}";
+  const auto with_targets = [&](const std::string& replacement) { return edited(kbv::test::kTypedProblem, targets, replacement); };
+  expect_error(write("a.yaml", with_targets("{name: targets, shape: [batch], dtype: int32, range: {low: 0, high: classes}}")),
+               {"inputs[1].dtype", "int32", "float32 (the default), int64 or bool"});
+  expect_error(write("b.yaml", with_targets("{name: targets, shape: [batch], dtype: int64}")), {"inputs[1].range", "missing", "torch.randint"});
+  expect_error(write("c.yaml", with_targets("{name: targets, shape: [batch], dtype: int64, range: [0, classes]}")),
+               {"inputs[1].range", "{low, high}", "high excluded"});
+  expect_error(write("d.yaml", with_targets("{name: targets, shape: [batch], dtype: int64, range: {low: 0, top: 3}}")), {"inputs[1].range.top", "unknown field"});
+  expect_error(write("e.yaml", with_targets("{name: targets, shape: [batch], dtype: int64, range: {low: 0, high: labels}}")),
+               {"inputs[1].range.high", "symbol 'labels'", "shapes."});
+  expect_error(write("f.yaml", with_targets("{name: targets, shape: [batch], dtype: int64, range: {low: 3, high: classes}}")),
+               {"inputs[1].range", "[3, 3)", "shape set 'small'", "high greater than low"});
+  expect_error(write("g.yaml", with_targets("{name: targets, shape: [batch], dtype: int64, range: {low: 0, high: 99999999}}")),
+               {"inputs[1].range.high", "2^24", "16777216"});
+  expect_error(write("h.yaml", with_targets("{name: targets, shape: [batch], dtype: int64, range: {low: 0, high: classes}, scale: 2}")),
+               {"inputs[1].scale", "int64", "float32 values only"});
+  expect_error(write("i.yaml", edited(kbv::test::kTypedProblem, "dtype: bool}", "dtype: bool, role: parameter}")), {"inputs[2].role", "bool parameter"});
+  expect_error(write("j.yaml", edited(kbv::test::kTypedProblem, "dtype: bool}", "dtype: bool, range: {low: 0, high: 2}}")), {"inputs[2].range", "only int64"});
+  expect_error(write("k.yaml", edited(kbv::test::kTypedProblem, "{name: loss, shape: []}", "{name: loss, shape: [], dtype: int64}")),
+               {"outputs[0].dtype", "always float32"});
+  // A misspelt optional field used to be ignored; now it is named.
+  expect_error(write("l.yaml", edited(kbv::test::kTypedProblem, "dtype: bool}", "dtyp: bool}")), {"inputs[2].dtyp", "unknown field", "dtype"});
+}
+
+// cross_entropy reads its targets as class indices: they must be int64 and within the logits'
+// class axis in every shape set.
+TEST_F(SpecLoaderTest, CrossEntropyTargetsMustBeInt64ClassIndicesOfTheLogits) {
+  const std::string targets = "{name: targets, shape: [batch], dtype: int64, range: {low: 0, high: classes}}";
+  expect_error(write("float.yaml", edited(kbv::test::kTypedProblem, targets, "{name: targets, shape: [batch]}")),
+               {"graph[0] (ce)", "targets are float32", "dtype: int64", "fix:"});
+  expect_error(write("wide.yaml", edited(kbv::test::kTypedProblem, targets, "{name: targets, shape: [batch], dtype: int64, range: {low: 0, high: 4}}")),
+               {"graph[0] (ce)", "[0, 4)", "within [0, 3)", "shape set 'small'"});
+  expect_error(write("negative.yaml", edited(kbv::test::kTypedProblem, targets, "{name: targets, shape: [batch], dtype: int64, range: {low: -100, high: classes}}")),
+               {"graph[0] (ce)", "[-100, 5)", "shape set 'default'"});
 }

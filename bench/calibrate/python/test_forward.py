@@ -53,6 +53,21 @@ class GraphForward(unittest.TestCase):
         torch.testing.assert_close(y, z * 0.5 + z)
         self.assertEqual(forward.kind, "graph")
 
+    def test_int64_and_bool_inputs_are_drawn_in_their_dtype_and_range(self):
+        problem = description([{"op": "cross_entropy", "inputs": ["logits", "targets"], "output": "loss", "attrs": {}},
+                               {"op": "mul", "inputs": ["logits", "mask"], "output": "y", "attrs": {}}],
+                              [{"name": "logits", "shape": [64, 7], "scale": 1.0},
+                               {"name": "targets", "shape": [64], "scale": 1.0, "dtype": "int64", "range": [0, 7]},
+                               {"name": "mask", "shape": [64, 7], "scale": 1.0, "dtype": "bool"}],
+                              [{"name": "loss", "shape": []}, {"name": "y", "shape": [64, 7]}])
+        forward = graph_forward(torch, problem, "cpu")
+        logits, targets, mask = forward.tensors
+        self.assertEqual((targets.dtype, mask.dtype), (torch.int64, torch.bool))
+        self.assertTrue(0 <= int(targets.min()) and int(targets.max()) < 7)
+        loss, y = forward.eager()
+        torch.testing.assert_close(loss, torch.nn.functional.cross_entropy(logits, targets))
+        torch.testing.assert_close(y, logits * mask)
+
     def test_rmsnorm_and_maxpool_follow_kbvs_attributes(self):
         problem = description([{"op": "rmsnorm", "inputs": ["x"], "output": "r", "attrs": {"axis": 1, "eps": 1e-5}},
                                {"op": "maxpool2d", "inputs": ["r"], "output": "y", "attrs": {"kernel": 2, "stride": 0, "padding": 0, "dilation": 1}}],

@@ -25,8 +25,16 @@ std::string number_text(double value) {
 
 std::string problem_fingerprint(const ResolvedProblem& problem) {
   std::string text = "kbv/problem-fingerprint/v1\n";
-  for (size_t i = 0; i < problem.problem.inputs.size(); ++i)
-    text += "input " + problem.problem.inputs[i].name + " " + shape_text(problem.input_shapes.at(i)) + "\n";
+  for (size_t i = 0; i < problem.problem.inputs.size(); ++i) {
+    text += "input " + problem.problem.inputs[i].name + " " + shape_text(problem.input_shapes.at(i));
+    // int64 and bool inputs say so; float32 ones print as before, so their fingerprints stay.
+    if (const DType dtype = problem.input_dtype(i); dtype != DType::float32) {
+      text += " " + std::string(dtype_name(dtype));
+      if (dtype == DType::int64)
+        text += "[" + std::to_string(problem.input_ranges.at(i).low) + "," + std::to_string(problem.input_ranges.at(i).high) + ")";
+    }
+    text += "\n";
+  }
   for (size_t o = 0; o < problem.problem.outputs.size(); ++o)
     text += "output " + problem.problem.outputs[o].name + " " + shape_text(problem.output_shapes.at(o)) + "\n";
   for (const Node& node : problem.problem.graph) {

@@ -111,6 +111,7 @@ FamilyDraw draw_family(const SecretKey& key, uint64_t epoch, std::string_view pr
   draw.hidden = is_hidden(family);
   draw.params = draw_params(family, keyed_unit(key, prefix + "param|" + name), keyed_unit(key, prefix + "param_b|" + name));
   if (is_structured(family)) draw.params.structure = keyed_u64(key, prefix + "structure|" + name);
+  draw.params.discrete = keyed_u64(key, prefix + "discrete|" + name);
   for (int trial = 0; trial < trials_per_family; ++trial)
     draw.trial_seeds.push_back(keyed_u64(key, prefix + "seed|" + name + "|" + std::to_string(trial)));
   return draw;

@@ -54,6 +54,7 @@ struct FamilyParams {
   double a = 0;
   double b = 0;
   uint64_t structure = 0;  // structured families: the seed of the per-channel words
+  uint64_t discrete = 0;   // int64 and bool inputs: a keyed word (discrete_families.hpp)
 };
 
 // A secondary axis's share of the structure, against 1 for the lead axis: large enough that a

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "inputs/families.hpp"
+#include "tensor/dtype.hpp"
 
 namespace kbv::inputs {
 
@@ -13,6 +14,13 @@ namespace kbv::inputs {
 // (axes_of_shape()) with the lead axis the key picks.
 void generate_host(float* dst, int64_t count, Family family, const FamilyParams& params, uint64_t seed, uint32_t tensor,
                    const TensorAxes& geometry, double scale, InputDomain domain = InputDomain::any);
+
+// The same for an input of any dtype, into `count` elements of it at `dst`: float32 as above;
+// int64 integer_value() in `range`, bool mask_value() as one byte 0 or 1
+// (inputs/discrete_families.hpp; `scale` and `domain` apply to float32 only).
+void generate_host_typed(void* dst, DType dtype, int64_t count, Family family, const FamilyParams& params, uint64_t seed,
+                         uint32_t tensor, const TensorAxes& geometry, double scale, IntegerRange range,
+                         InputDomain domain = InputDomain::any);
 
 // A 1-D tensor of `count` elements, or rows of `row` elements: the geometries tests and
 // `kbv export` use most.

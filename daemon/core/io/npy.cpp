@@ -60,10 +60,15 @@ class HeaderParser {
       if (peek() == ',') ++position_;
     }
     if (!descr_value || !fortran_order || !shape_value) fail("the header lacks one of 'descr', 'fortran_order', 'shape'");
-    if (*descr_value == "<f4") dtype = DType::float32;
-    else if (*descr_value == "<f8") dtype = DType::float64;
-    else
-      throw error_in(path_, "dtype '" + *descr_value + "' is not supported: kbv reads little-endian float32 ('<f4') or float64 ('<f8')",
+    bool known = false;
+    for (DType candidate : {DType::float32, DType::float64, DType::int64, DType::boolean})
+      if (*descr_value == descr(candidate)) {
+        dtype = candidate;
+        known = true;
+      }
+    if (!known)
+      throw error_in(path_, "dtype '" + *descr_value + "' is not supported: kbv reads little-endian float32 ('<f4'), float64 ('<f8'), "
+                            "int64 ('<i8') or bool ('|b1')",
                      "save a float32 array, e.g. np.save(path, np.ascontiguousarray(a, dtype=np.float32))");
     if (*fortran_order)
       throw error_in(path_, "fortran_order is True: kbv reads C-order arrays only",
@@ -144,9 +149,33 @@ int64_t checked_bytes(const std::filesystem::path& path, const Shape& shape, DTy
 
 }  // namespace
 
-std::string_view descr(DType dtype) { return dtype == DType::float32 ? "<f4" : "<f8"; }
-std::string_view dtype_name(DType dtype) { return dtype == DType::float32 ? "float32" : "float64"; }
-size_t item_size(DType dtype) { return dtype == DType::float32 ? 4 : 8; }
+std::string_view descr(DType dtype) {
+  switch (dtype) {
+    case DType::float64: return "<f8";
+    case DType::int64: return "<i8";
+    case DType::boolean: return "|b1";
+    case DType::float32: break;
+  }
+  return "<f4";
+}
+std::string_view dtype_name(DType dtype) {
+  switch (dtype) {
+    case DType::float64: return "float64";
+    case DType::int64: return "int64";
+    case DType::boolean: return "bool";
+    case DType::float32: break;
+  }
+  return "float32";
+}
+size_t item_size(DType dtype) {
+  switch (dtype) {
+    case DType::float64:
+    case DType::int64: return 8;
+    case DType::boolean: return 1;
+    case DType::float32: break;
+  }
+  return 4;
+}
 
 std::string make_header(const Shape& shape, DType dtype) {
   std::string dict = "{'descr': '" + std::string(descr(dtype)) + "', 'fortran_order': False, 'shape': " + shape_tuple(shape) + ", }";
@@ -193,6 +222,13 @@ void NpyWriter::write_bytes(const void* data, size_t count, size_t bytes, DType 
 
 void NpyWriter::write(std::span<const float> values) { write_bytes(values.data(), values.size(), values.size_bytes(), DType::float32); }
 void NpyWriter::write(std::span<const double> values) { write_bytes(values.data(), values.size(), values.size_bytes(), DType::float64); }
+
+void NpyWriter::write_raw(std::span<const unsigned char> bytes) {
+  if (bytes.size() % item_size(dtype_) != 0)
+    throw error_in(path_, std::to_string(bytes.size()) + " bytes are not whole " + std::string(dtype_name(dtype_)) + " elements",
+                   "write whole elements");
+  write_bytes(bytes.data(), bytes.size() / item_size(dtype_), bytes.size(), dtype_);
+}
 
 void NpyWriter::close() {
   if (!file_) return;
@@ -277,13 +313,17 @@ MappedNpy::~MappedNpy() {
 }
 
 std::span<const float> MappedNpy::floats() const {
-  if (dtype_ != DType::float32) throw error_in(path_, "holds float64, read as float32", "read it with doubles()");
+  if (dtype_ != DType::float32) throw error_in(path_, "holds " + std::string(dtype_name(dtype_)) + ", read as float32", "read it as its own dtype");
   return {reinterpret_cast<const float*>(static_cast<const char*>(mapping_) + data_offset_), static_cast<size_t>(count())};
 }
 
 std::span<const double> MappedNpy::doubles() const {
-  if (dtype_ != DType::float64) throw error_in(path_, "holds float32, read as float64", "read it with floats()");
+  if (dtype_ != DType::float64) throw error_in(path_, "holds " + std::string(dtype_name(dtype_)) + ", read as float64", "read it as its own dtype");
   return {reinterpret_cast<const double*>(static_cast<const char*>(mapping_) + data_offset_), static_cast<size_t>(count())};
+}
+
+std::span<const unsigned char> MappedNpy::raw() const {
+  return {static_cast<const unsigned char*>(mapping_) + data_offset_, static_cast<size_t>(count()) * item_size(dtype_)};
 }
 
 }  // namespace kbv::npy

@@ -1,4 +1,4 @@
-// io/npy.hpp — NumPy .npy files (format 1.0) of float32/float64 arrays in C order: a
+// io/npy.hpp — NumPy .npy files (format 1.0) of float32/float64/int64/bool arrays in C order: a
 // streaming writer and a memory-mapped reader, so GB-sized arrays are never held twice.
 #pragma once
 
@@ -13,9 +13,10 @@
 
 namespace kbv::npy {
 
-enum class DType { float32, float64 };
+enum class DType { float32, float64, int64, boolean };
 
-// "<f4" / "<f8": the descr NumPy writes; "float32" / "float64": the names in manifests.
+// "<f4", "<f8", "<i8", "|b1": the descr NumPy writes; "float32", "float64", "int64", "bool": the
+// names in manifests (numpy's own dtype names).
 std::string_view descr(DType dtype);
 std::string_view dtype_name(DType dtype);
 size_t item_size(DType dtype);
@@ -42,6 +43,9 @@ class NpyWriter {
 
   void write(std::span<const float> values);   // the writer's dtype must be float32
   void write(std::span<const double> values);  // the writer's dtype must be float64
+  // Whole elements of the writer's dtype as raw little-endian bytes (int64; bool as one byte
+  // 0 or 1 each): bytes.size() must be a multiple of item_size().
+  void write_raw(std::span<const unsigned char> bytes);
   void close();
 
  private:
@@ -58,9 +62,9 @@ class NpyWriter {
 void save(const std::filesystem::path& path, const Shape& shape, std::span<const float> values);
 void save(const std::filesystem::path& path, const Shape& shape, std::span<const double> values);
 
-// A .npy file mapped read-only. Accepts format 1.0 and 2.0 headers with descr '<f4' or '<f8'
-// and fortran_order False, whose data is exactly numel(shape) elements; anything else throws
-// NpyError.
+// A .npy file mapped read-only. Accepts format 1.0 and 2.0 headers with descr '<f4', '<f8',
+// '<i8' or '|b1' and fortran_order False, whose data is exactly numel(shape) elements; anything
+// else throws NpyError.
 class MappedNpy {
  public:
   explicit MappedNpy(const std::filesystem::path& path);
@@ -75,6 +79,8 @@ class MappedNpy {
   // The elements; throws NpyError when the file holds the other dtype.
   std::span<const float> floats() const;
   std::span<const double> doubles() const;
+  // The elements' bytes, whatever the dtype (count() · item_size(dtype()) of them).
+  std::span<const unsigned char> raw() const;
 
  private:
   std::filesystem::path path_;

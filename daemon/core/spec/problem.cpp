@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 #include <set>
 
 #include "ops/registry.hpp"
@@ -89,12 +90,16 @@ class Parser {
 
   TensorDecl tensor(const YAML::Node& node, const std::string& field, bool is_input) const {
     if (!node.IsMap()) fail(field, "expected a map {name, shape, ...}", "see docs/problem-spec.md");
+    if (is_input) only_known_keys(node, field + ".", {"name", "shape", "dtype", "range", "role", "scale", "torch_name"});
+    else if (node["dtype"]) fail(field + ".dtype", "outputs are always float32", "remove it");
+    else only_known_keys(node, field + ".", {"name", "shape"});
     TensorDecl decl;
     decl.name = text(require(node, "name", field + ".name", "give the tensor a name"), field + ".name");
     decl.dims = string_list(require(node, "shape", field + ".shape", "give its shape as a list of sizes or symbols"),
                             field + ".shape");
     if (decl.dims.size() > 8) fail(field + ".shape", "rank above 8", "kbv tensors have at most 8 dimensions");
     if (!is_input) return decl;
+    element_type(node, field, decl);
     if (YAML::Node role = node["role"]) {
       const std::string value = text(role, field + ".role");
       if (value == "activation") decl.role = Role::activation;
@@ -115,6 +120,38 @@ class Parser {
       }
     }
     return decl;
+  }
+
+  // dtype and range: an int64 input says which values it is drawn from; scale and role:
+  // parameter apply to float32 inputs only (a weight is floating point; a class index or a mask
+  // is not scaled).
+  void element_type(const YAML::Node& node, const std::string& field, TensorDecl& decl) const {
+    if (YAML::Node dtype = node["dtype"]) {
+      const std::string value = text(dtype, field + ".dtype");
+      const std::optional<DType> parsed = dtype_from_name(value);
+      if (!parsed) fail(field + ".dtype", "unknown dtype '" + value + "'", "use float32 (the default), int64 or bool");
+      decl.dtype = *parsed;
+    }
+    const YAML::Node range = node["range"];
+    if (decl.dtype != DType::int64) {
+      if (range) fail(field + ".range", "given for a " + std::string(dtype_name(decl.dtype)) + " input", "remove it: only int64 inputs take a range");
+    } else {
+      if (!range)
+        fail(field + ".range", "missing for an int64 input",
+             "add range: {low: 0, high: <symbol or number>}, the values torch.randint(low, high) draws (high excluded)");
+      if (!range.IsMap())
+        fail(field + ".range", "expected a map {low, high}", "write range: {low: 0, high: num_classes} (high excluded, as torch.randint's)");
+      only_known_keys(range, field + ".range.", {"low", "high"});
+      for (auto [key, target] : {std::pair{"low", &decl.range_low}, std::pair{"high", &decl.range_high}}) {
+        const std::string bound_field = field + ".range." + key;
+        *target = text(require(range, key, bound_field, "give an integer or a shape-set symbol"), bound_field);
+        if (target->empty()) fail(bound_field, "is empty", "give an integer or a shape-set symbol");
+      }
+    }
+    if (decl.dtype == DType::float32) return;
+    if (node["scale"]) fail(field + ".scale", "given for a " + std::string(dtype_name(decl.dtype)) + " input", "remove it: scale multiplies float32 values only");
+    if (YAML::Node role = node["role"]; role && text(role, field + ".role") == "parameter")
+      fail(field + ".role", "a " + std::string(dtype_name(decl.dtype)) + " parameter", "use role: activation: parameters (nn.Parameter) are float32");
   }
 
   Node node(const YAML::Node& yaml, const std::string& field) const {
@@ -404,26 +441,67 @@ ResolvedProblem resolve_problem(const Problem& problem, const std::string& shape
     return shape;
   };
 
+  // An int64 input's range bound: a literal or a symbol of the set, within float32's exact integers.
+  auto bound_of = [&](const std::string& bound, const std::string& field) {
+    char* end = nullptr;
+    int64_t value = std::strtoll(bound.c_str(), &end, 10);
+    if (bound.empty() || !end || *end != '\0') {
+      auto symbol = set->second.find(bound);
+      if (symbol == set->second.end())
+        throw SpecError(problem.file, field, "symbol '" + bound + "' is not defined in shape set '" + shape_set + "'",
+                        "add " + bound + ": <size> under shapes." + shape_set + ", or write an integer");
+      value = symbol->second;
+    }
+    if (value < -kMaxExactIntegerInFloat || value > kMaxExactIntegerInFloat)
+      throw SpecError(problem.file, field, "is " + std::to_string(value) + " in shape set '" + shape_set + "', beyond ±2^24",
+                      "keep int64 values within ±16777216: kbv's fp32 baselines read them widened to float32, exact only there");
+    return value;
+  };
+
   ResolvedProblem resolved;
   resolved.problem = problem;
   resolved.shape_set = shape_set;
   for (size_t i = 0; i < problem.inputs.size(); ++i) {
-    resolved.input_shapes.push_back(dims_of(problem.inputs[i], "inputs[" + std::to_string(i) + "]"));
-    resolved.tensor_shapes[problem.inputs[i].name] = resolved.input_shapes.back();
-    resolved.compulsory_bytes += 4.0 * static_cast<double>(numel(resolved.input_shapes.back()));
+    const TensorDecl& decl = problem.inputs[i];
+    const std::string field = "inputs[" + std::to_string(i) + "]";
+    resolved.input_shapes.push_back(dims_of(decl, field));
+    resolved.tensor_shapes[decl.name] = resolved.input_shapes.back();
+    resolved.compulsory_bytes += static_cast<double>(element_bytes(decl.dtype)) * static_cast<double>(numel(resolved.input_shapes.back()));
+    IntegerRange& range = resolved.input_ranges.emplace_back();
+    if (decl.dtype != DType::int64) continue;
+    range = {bound_of(decl.range_low, field + ".range.low"), bound_of(decl.range_high, field + ".range.high")};
+    if (range.low >= range.high)
+      throw SpecError(problem.file, field + ".range",
+                      "is [" + std::to_string(range.low) + ", " + std::to_string(range.high) + ") in shape set '" + shape_set + "', which holds no value",
+                      "make high greater than low (high is excluded, as torch.randint's)");
   }
+  // What each tensor is beyond its shape, for the ops' check_input_values: inputs as declared,
+  // every intermediate float32.
+  std::map<std::string, InputValues> values_of;
+  for (size_t i = 0; i < problem.inputs.size(); ++i) values_of[problem.inputs[i].name] = {problem.inputs[i].dtype, resolved.input_ranges[i]};
   for (size_t i = 0; i < problem.graph.size(); ++i) {
     const Node& node = problem.graph[i];
     std::vector<Shape> in;
-    for (const auto& name : node.inputs) in.push_back(resolved.tensor_shapes.at(name));
+    std::vector<InputValues> in_values;
+    for (const auto& name : node.inputs) {
+      in.push_back(resolved.tensor_shapes.at(name));
+      auto known = values_of.find(name);
+      in_values.push_back(known == values_of.end() ? InputValues{} : known->second);
+    }
     const Op* op = find_op(node.op);
     Shape out;
+    const std::string field = "graph[" + std::to_string(i) + "] (" + node.name + ")";
     try {
       out = op->infer_shape(in, node.attrs);
     } catch (const OpError& error) {
-      throw SpecError(problem.file, "graph[" + std::to_string(i) + "] (" + node.name + ")",
-                      std::string(error.what()) + " in shape set '" + shape_set + "'",
+      throw SpecError(problem.file, field, std::string(error.what()) + " in shape set '" + shape_set + "'",
                       "fix the input shapes or the op's attributes");
+    }
+    try {
+      op->check_input_values(in_values, in, node.attrs);
+    } catch (const OpError& error) {
+      throw SpecError(problem.file, field, std::string(error.what()) + " in shape set '" + shape_set + "'",
+                      "declare the input's dtype and range as the op reads it (docs/problem-spec.md)");
     }
     resolved.flops += op->flops(in, out, node.attrs);
     resolved.tensor_shapes[node.output] = out;

@@ -4,8 +4,8 @@
 //   name, level, kernelbench_id, description, source?: kbv|kernelbench,
 //   kernelbench?: {level, id, file, globals?: {shape set: {global: int | [ints]}}},
 //   deterministic?: bool, nondeterministic_reason (required when deterministic is false),
-//   inputs:  [{name, shape: [dims], role: activation|parameter, scale?: number|inv_sqrt_fan_in,
-//              torch_name?}]
+//   inputs:  [{name, shape: [dims], dtype?: float32|int64|bool, range?: {low, high} (int64 only),
+//              role: activation|parameter, scale?: number|inv_sqrt_fan_in (float32 only), torch_name?}]
 //   outputs: [{name, shape: [dims]}]
 //   graph:   [{name, op, inputs: [tensor names], output, attrs?: {name: number}}]
 //   tolerance?: {atol, rtol, rel_l2}   (defaults from the ops' precision classes)
@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "ops/op.hpp"
+#include "tensor/dtype.hpp"
 #include "tensor/shape.hpp"
 
 namespace kbv {
@@ -41,6 +42,12 @@ enum class Role { activation, parameter };
 struct TensorDecl {
   std::string name;
   std::vector<std::string> dims;  // each an integer literal or a shape-set symbol
+  // Inputs only: the element type the candidate receives (outputs are always float32).
+  DType dtype = DType::float32;
+  // int64 inputs only: the values are drawn from [range_low, range_high), each bound an integer
+  // literal or a shape-set symbol (so one spec serves every shape set: a class count that grows
+  // with the shapes is the symbol of the logits' class axis).
+  std::string range_low, range_high;
   Role role = Role::activation;
   // Multiplier on every generated value: a number, or 0 meaning 1/sqrt(fan_in) where
   // fan_in = numel / shape[0] (PyTorch's default init bound for weights).
@@ -112,8 +119,13 @@ struct ResolvedProblem {
   std::vector<Shape> input_shapes;
   std::vector<Shape> output_shapes;
   std::map<std::string, Shape> tensor_shapes;  // inputs, intermediates and outputs
+  // Per input: the range its values are drawn from at this shape set (int64 inputs; {0, 0} for
+  // the others).
+  std::vector<IntegerRange> input_ranges;
   double flops = 0;                            // sum over graph nodes
-  double compulsory_bytes = 0;                 // inputs read once + outputs written once (fp32)
+  // Inputs read once at their element size + outputs written once (fp32).
+  double compulsory_bytes = 0;
+  DType input_dtype(size_t input_index) const { return problem.inputs.at(input_index).dtype; }
   double input_scale(size_t input_index) const;
 };
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "inputs/families.hpp"
+#include "tensor/dtype.hpp"
 
 namespace kbv::cuda {
 
@@ -21,9 +22,22 @@ void generate_inputs_on_device(float* dst, int64_t count, inputs::Family family,
                                const inputs::TensorAxes& geometry, double scale, cudaStream_t stream,
                                inputs::InputDomain domain = inputs::InputDomain::any);
 
+// An input of any dtype, `count` elements of it at `dst`: float32 as above; int64
+// integer_value() in `range`, bool mask_value() as one byte 0 or 1 (inputs/discrete_families.hpp,
+// the host's generate_host_typed() bit for bit: integer arithmetic and exact comparisons).
+void generate_typed_inputs_on_device(void* dst, DType dtype, int64_t count, inputs::Family family, const inputs::FamilyParams& params,
+                                     uint64_t seed, uint32_t tensor_id, const inputs::TensorAxes& geometry, double scale,
+                                     IntegerRange range, cudaStream_t stream, inputs::InputDomain domain = inputs::InputDomain::any);
+
 // Timing-sample inputs: data/timing_inputs.hpp.
 
 // dst[i] = double(src[i]) (exact) for i in [0, count), asynchronously on `stream`.
 void widen_f32_to_f64(const float* src, double* dst, int64_t count, cudaStream_t stream);
+
+// The trusted side's conversion point on the device (tensor/dtype.hpp): element i of `count`
+// elements of `dtype` at `src`, widened (exact) to double (the fp64 reference's inputs) or float
+// (the fp32/TF32 baselines' and the trivial outputs' copies of an int64 or bool input).
+void widen_to_f64(const void* src, DType dtype, double* dst, int64_t count, cudaStream_t stream);
+void widen_to_f32(const void* src, DType dtype, float* dst, int64_t count, cudaStream_t stream);
 
 }  // namespace kbv::cuda

@@ -1,9 +1,10 @@
 // reductions.cuh — warp-shuffle and block-wide all-reductions over small value structs, for
-// the honest softmax, layernorm and rmsnorm candidates.
+// the honest softmax, cross_entropy, layernorm and rmsnorm candidates.
 #pragma once
 
 #include <cuda_runtime.h>
 
+#include <cmath>
 #include <cstring>
 
 namespace cuda_candidate {
@@ -50,6 +51,36 @@ __device__ T block_allreduce(T value, Combine combine, T identity) {
   }
   __syncthreads();
   return total;
+}
+
+// A running (max, Σ exp(x − max)) pair: softmax's and cross-entropy's online normaliser.
+struct MaxSum {
+  float max;
+  float sum;  // Σ exp(x − max)
+};
+
+struct CombineMaxSum {
+  __device__ MaxSum operator()(MaxSum a, MaxSum b) const {
+    const float max = fmaxf(a.max, b.max);
+    if (max == -INFINITY) return {max, 0.0f};
+    return {max, a.sum * expf(a.max - max) + b.sum * expf(b.max - max)};
+  }
+};
+
+__device__ inline void absorb4(MaxSum& state, float4 v) {
+  const float local = fmaxf(fmaxf(v.x, v.y), fmaxf(v.z, v.w));
+  const float max = fmaxf(state.max, local);
+  if (max == -INFINITY) return;
+  state.sum = state.sum * expf(state.max - max) + expf(v.x - max) + expf(v.y - max) + expf(v.z - max) +
+              expf(v.w - max);
+  state.max = max;
+}
+
+__device__ inline void absorb1(MaxSum& state, float v) {
+  const float max = fmaxf(state.max, v);
+  if (max == -INFINITY) return;
+  state.sum = state.sum * expf(state.max - max) + expf(v - max);
+  state.max = max;
 }
 
 // Count, mean and sum of squared deviations of a set of values; combined with Chan et al.'s

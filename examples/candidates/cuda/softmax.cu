@@ -12,34 +12,10 @@ constexpr double kDefaultAxis = 1;  // the problem's softmax over dim 1 of x[B, 
 constexpr int kThreads = 512;
 constexpr int kMaxRows = 2147483647;  // gridDim.x limit
 
-struct MaxSum {
-  float max;
-  float sum;  // Σ exp(x − max)
-};
-
-struct CombineMaxSum {
-  __device__ MaxSum operator()(MaxSum a, MaxSum b) const {
-    const float max = fmaxf(a.max, b.max);
-    if (max == -INFINITY) return {max, 0.0f};
-    return {max, a.sum * expf(a.max - max) + b.sum * expf(b.max - max)};
-  }
-};
-
-__device__ void absorb4(MaxSum& state, float4 v) {
-  const float local = fmaxf(fmaxf(v.x, v.y), fmaxf(v.z, v.w));
-  const float max = fmaxf(state.max, local);
-  if (max == -INFINITY) return;
-  state.sum = state.sum * expf(state.max - max) + expf(v.x - max) + expf(v.y - max) + expf(v.z - max) +
-              expf(v.w - max);
-  state.max = max;
-}
-
-__device__ void absorb1(MaxSum& state, float v) {
-  const float max = fmaxf(state.max, v);
-  if (max == -INFINITY) return;
-  state.sum = state.sum * expf(state.max - max) + expf(v - max);
-  state.max = max;
-}
+using cuda_candidate::absorb1;
+using cuda_candidate::absorb4;
+using cuda_candidate::CombineMaxSum;
+using cuda_candidate::MaxSum;
 
 template <bool kVector>
 __global__ void __launch_bounds__(kThreads) softmax_rows(const float* __restrict__ x, float* __restrict__ y,

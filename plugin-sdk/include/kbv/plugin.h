@@ -74,11 +74,20 @@
 extern "C" {
 #endif
 
-/* ABI versions this header describes. A plugin built against this header supports exactly
- * KBV_ABI_VERSION unless it overrides KBV_PLUGIN_ABI_MIN / KBV_PLUGIN_ABI_MAX. */
-#define KBV_ABI_VERSION 1u
+/* ABI versions this header describes. A plugin built against this header supports
+ * KBV_ABI_VERSION_MIN..KBV_ABI_VERSION unless it overrides KBV_PLUGIN_ABI_MIN /
+ * KBV_PLUGIN_ABI_MAX (the C++ helper chooses the highest version both sides speak).
+ *
+ * History
+ *  1  float32 tensors only.
+ *  2  adds KBV_DTYPE_BOOL and passes int64 (KBV_DTYPE_I64) and bool input tensors (class
+ *     indices, masks); outputs stay float32. A new dtype the host passes: raised MAX, kept MIN
+ *     (Versioning above). The host passes a problem's int64 or bool inputs only to a plugin that
+ *     chose ABI 2 or later; a plugin that chose ABI 1 is refused for such a problem (verdict
+ *     abi_error, naming the input), and still evaluated on every float32 problem. */
+#define KBV_ABI_VERSION 2u
 #define KBV_ABI_VERSION_MIN 1u
-#define KBV_ABI_VERSION_MAX 1u
+#define KBV_ABI_VERSION_MAX 2u
 
 /* Largest tensor rank that crosses the boundary (KernelBench's 5-D conv3d inputs fit). */
 #define KBV_MAX_RANK 8
@@ -110,18 +119,24 @@ typedef enum kbv_device {
   KBV_DEVICE_CUDA = 2
 } kbv_device;
 
+/* Element types. What the host passes, by negotiated version: ABI 1 only KBV_DTYPE_F32; ABI 2
+ * also KBV_DTYPE_I64 (int64_t, little-endian: class indices, torch.long) and KBV_DTYPE_BOOL (one
+ * byte per element holding 0 or 1, as torch.bool) for inputs. Outputs are KBV_DTYPE_F32 in every
+ * version. The others are reserved. */
 typedef enum kbv_dtype {
   KBV_DTYPE_F32 = 1,
   KBV_DTYPE_F64 = 2,
   KBV_DTYPE_F16 = 3,
   KBV_DTYPE_BF16 = 4,
   KBV_DTYPE_I32 = 5,
-  KBV_DTYPE_I64 = 6
+  KBV_DTYPE_I64 = 6,
+  KBV_DTYPE_BOOL = 7 /* ABI 2 */
 } kbv_dtype;
 
 /* A borrowed, dense, row-major tensor. `strides` are in elements and are always the
- * contiguous row-major strides in ABI 1; they are passed so later ABIs can relax that.
- * ABI 1 passes only KBV_DTYPE_F32 tensors. Written by the host; read-only to the plugin. */
+ * contiguous row-major strides in ABI 1 and 2; they are passed so later ABIs can relax that.
+ * `dtype` says the element type (kbv_dtype, above: F32, and from ABI 2 I64 or BOOL for inputs);
+ * read `data` as that type. Written by the host; read-only to the plugin. */
 typedef struct kbv_tensor {
   uint32_t struct_size;
   uint32_t abi_version;

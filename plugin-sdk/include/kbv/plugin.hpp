@@ -6,7 +6,7 @@
 //   #include <kbv/plugin.hpp>
 //   KBV_CANDIDATE(KBV_PROBLEM, KBV_DEVICE_HOST, "relu_loop")
 //   kbv_status kbv_candidate_run(kbv::Call& call) {
-//     const float* x = call.input("x").data<float>();
+//     const float* x = call.input("x").data<float>();   // int64 inputs: data<int64_t>(), masks: data<bool>()
 //     float* y = call.output("y").data<float>();
 //     for (int64_t i = 0; i < call.output("y").numel(); ++i) y[i] = x[i] > 0 ? x[i] : 0;
 //     return KBV_STATUS_OK;
@@ -42,6 +42,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #ifndef KBV_PLUGIN_ABI_MIN
 #define KBV_PLUGIN_ABI_MIN KBV_ABI_VERSION_MIN
@@ -63,6 +64,36 @@ class Error : public std::runtime_error {
   kbv_status status_;
 };
 
+namespace detail {
+// The kbv_dtype of a C++ element type; undefined for a type kbv never passes.
+template <class T>
+struct DTypeOf;
+template <>
+struct DTypeOf<float> { static constexpr kbv_dtype value = KBV_DTYPE_F32; };
+template <>
+struct DTypeOf<double> { static constexpr kbv_dtype value = KBV_DTYPE_F64; };
+template <>
+struct DTypeOf<int32_t> { static constexpr kbv_dtype value = KBV_DTYPE_I32; };
+template <>
+struct DTypeOf<int64_t> { static constexpr kbv_dtype value = KBV_DTYPE_I64; };
+template <>
+struct DTypeOf<bool> { static constexpr kbv_dtype value = KBV_DTYPE_BOOL; };
+
+// The C++ type an author reads a dtype as, for messages.
+inline const char* dtype_text(uint32_t dtype) {
+  switch (dtype) {
+    case KBV_DTYPE_F32: return "float";
+    case KBV_DTYPE_F64: return "double";
+    case KBV_DTYPE_F16: return "void /* float16 */";
+    case KBV_DTYPE_BF16: return "void /* bfloat16 */";
+    case KBV_DTYPE_I32: return "int32_t";
+    case KBV_DTYPE_I64: return "int64_t";
+    case KBV_DTYPE_BOOL: return "bool";
+    default: return "void /* unknown dtype */";
+  }
+}
+}  // namespace detail
+
 // A read-only view of one borrowed tensor descriptor (valid during the run() that received it).
 class Tensor {
  public:
@@ -76,8 +107,22 @@ class Tensor {
     return n;
   }
   kbv_dtype dtype() const { return static_cast<kbv_dtype>(raw_->dtype); }
+  // The data as T: float (KBV_DTYPE_F32), int64_t (KBV_DTYPE_I64), bool (KBV_DTYPE_BOOL), double,
+  // int32_t, const-qualified or not. A dtype other than T's throws kbv::Error
+  // (KBV_STATUS_INVALID_ARGUMENT) naming the tensor and the type to use; data<void>() is the
+  // unchecked address. A type with no kbv dtype does not compile.
   template <class T>
-  T* data() const { return static_cast<T*>(raw_->data); }
+  T* data() const {
+    using Element = typename std::remove_cv<T>::type;
+    if constexpr (!std::is_void<Element>::value) {
+      constexpr kbv_dtype wanted = detail::DTypeOf<Element>::value;
+      if (raw_->dtype != static_cast<uint32_t>(wanted))
+        throw Error(KBV_STATUS_INVALID_ARGUMENT, std::string("kbv: tensor '") + (raw_->name ? raw_->name : "?") + "' is " +
+                                                     detail::dtype_text(raw_->dtype) + ", read with data<" + detail::dtype_text(wanted) +
+                                                     ">() (fix: use data<" + detail::dtype_text(raw_->dtype) + ">())");
+    }
+    return static_cast<T*>(raw_->data);
+  }
   const kbv_tensor& raw() const { return *raw_; }
 
  private:

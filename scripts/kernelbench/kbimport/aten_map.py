@@ -3,7 +3,8 @@
 Each live aten node (one that reaches a user output) maps to zero or more kbv nodes (table
 `HANDLERS`); view-like no-ops (clone, contiguous, detach, an identity reshape) map to none. An
 aten op with no handler, or a use of it kbv cannot express (a constant tensor, a general
-reshape, an integer input), raises `Unmappable` naming the op. A few multi-op idioms are
+reshape, an int64 input not drawn by torch.randint), raises `Unmappable` naming the op. Inputs
+may be float32, int64 (with the range torch.randint drew them from) or bool. A few multi-op idioms are
 recognised as one kbv op: cumsum over a flipped axis (reverse), KernelBench's exclusive cumsum,
 RMSNorm written out, and a transpose feeding a matmul.
 """
@@ -47,9 +48,15 @@ class KbvNode:
         self.alt_attrs = dict(alt_attrs or {})
 
 
+# The input dtypes kbv's schema has (docs/problem-spec.md, inputs[].dtype), by torch dtype.
+KBV_DTYPES = {torch.float32: "float32", torch.int64: "int64", torch.bool: "bool"}
+
+
 class InputDecl:
-    def __init__(self, name, torch_name, role, fx_node):
+    def __init__(self, name, torch_name, role, fx_node, dtype="float32", value_range=None):
         self.name, self.torch_name, self.role, self.fx_node = name, torch_name, role, fx_node
+        self.dtype = dtype              # float32 | int64 | bool
+        self.value_range = value_range  # int64: (low, high) of the torch.randint that drew it
 
 
 class KbvGraph:
@@ -91,8 +98,9 @@ def dtype_of(fx_node):
 
 
 class _Mapper:
-    def __init__(self, program, forward_names):
+    def __init__(self, program, forward_names, value_ranges=None):
         self.program = program
+        self.value_ranges = dict(value_ranges or {})  # forward() argument -> (low, high) of its torch.randint
         self.graph = KbvGraph()
         self.env = {}  # fx node -> kbv tensor name, or a Python scalar, or a list
         self.counter = 0
@@ -152,12 +160,17 @@ class _Mapper:
         kind, target = self.input_kind[fx_node.name]
         dtype = dtype_of(fx_node)
         if kind == InputKind.USER_INPUT:
-            if dtype != torch.float32:
-                raise Unmappable("input", f"input '{fx_node.name}' is {dtype}: kbv's inputs are float32 (its schema has no "
-                                          "integer, bool or float64 inputs yet)")
             torch_name = self.forward_name.get(fx_node.name, fx_node.name)
-            decl = InputDecl(_sanitize(torch_name), torch_name, "activation", fx_node)
-        elif kind == InputKind.PARAMETER:
+            value_range = self.value_ranges.get(torch_name)
+            if dtype == torch.int64 and value_range is None:
+                raise Unmappable("input", f"int64 input '{torch_name}' is not drawn by torch.randint(low, high, size) in get_inputs(): "
+                                          "its range of values is unknown")
+            decl = InputDecl(_sanitize(torch_name), torch_name, "activation", fx_node, KBV_DTYPES[dtype],
+                             value_range if dtype == torch.int64 else None)
+            self.placeholder_inputs[fx_node] = decl
+            self.graph.tensor_fx[decl.name] = fx_node
+            return decl.name
+        if kind == InputKind.PARAMETER:
             decl = InputDecl(_sanitize(target), target, "parameter", fx_node)
         elif kind == InputKind.BUFFER:
             if target.split(".")[-1] in RUNNING_STAT_BUFFERS:
@@ -167,7 +180,7 @@ class _Mapper:
         else:
             raise Unmappable("constant", f"the forward reads {kind.name.lower()} '{target}': kbv cannot express constant tensors")
         if dtype != torch.float32:
-            raise Unmappable("input", f"'{target}' is {dtype}: kbv's inputs are float32")
+            raise Unmappable("input", f"'{target}' is {dtype}: kbv's parameters are float32")
         self.placeholder_inputs[fx_node] = decl
         self.graph.tensor_fx[decl.name] = fx_node
         return decl.name
@@ -208,9 +221,8 @@ class _Mapper:
                 continue
             node = next(n for n in self.program.graph.nodes if n.op == "placeholder" and n.name == spec.arg.name)
             dtype = dtype_of(node)
-            if dtype is not None and dtype != torch.float32:
-                raise Unmappable("input", f"input '{node.name}' is {dtype}: kbv's inputs are float32 (its schema has no "
-                                          "integer, bool or float64 inputs yet)")
+            if dtype is not None and dtype not in KBV_DTYPES:
+                raise Unmappable("input", f"input '{node.name}' is {dtype}: kbv's inputs are float32, int64 or bool")
         user_outputs, live = self.live_nodes()
         for node in self.program.graph.nodes:
             reason = f"{node.target} draws random numbers in the forward"
@@ -258,10 +270,11 @@ class _Mapper:
         return self.graph
 
 
-def map_program(program, forward_names=None):
+def map_program(program, forward_names=None, value_ranges=None):
     """The kbv graph of an ExportedProgram (raises Unmappable, whose `nondeterministic` lists
-    what is random in the forward); `forward_names` are forward()'s parameter names, in order."""
-    mapper = _Mapper(program, forward_names)
+    what is random in the forward); `forward_names` are forward()'s parameter names, in order;
+    `value_ranges` maps a forward() argument to the (low, high) of the torch.randint that drew it."""
+    mapper = _Mapper(program, forward_names, value_ranges)
     try:
         return mapper.run()
     except Unmappable as error:
@@ -899,6 +912,37 @@ def _smooth_l1(m, node, huber=False):
     return m.emit(node, "smooth_l1_loss", [m.tensor(node.args[0], op_name), m.tensor(node.args[1], op_name)], {"beta": beta})
 
 
+def _cross_entropy(m, node):
+    """F.cross_entropy with PyTorch's defaults only: no class weights, the mean, label_smoothing 0 and
+    ignore_index −100 (which no class index takes), on [N, C] logits and int64 class indices."""
+    op_name = "aten.cross_entropy_loss"
+    logits, targets = node.args[0], node.args[1]
+    weight, reduction = _arg(node, 2, "weight"), _arg(node, 3, "reduction", 1)
+    ignore_index, smoothing = _arg(node, 4, "ignore_index", -100), _arg(node, 5, "label_smoothing", 0.0)
+    if weight is not None:
+        raise Unmappable(op_name, "class weights (kbv's cross_entropy has none)")
+    if reduction != 1:
+        raise Unmappable(op_name, f"reduction {reduction} (kbv's cross_entropy takes the mean)")
+    if ignore_index != -100:
+        raise Unmappable(op_name, f"ignore_index={ignore_index} (kbv supports the default -100 only, which no class index takes)")
+    if smoothing:
+        raise Unmappable(op_name, f"label_smoothing={smoothing}")
+    if dtype_of(targets) != torch.int64:
+        raise Unmappable(op_name, f"targets of {dtype_of(targets)} (kbv's cross_entropy takes int64 class indices; float targets "
+                                  "are class probabilities)")
+    if len(shape_of(logits) or []) != 2:
+        raise Unmappable(op_name, f"logits of shape {shape_of(logits)} (kbv's cross_entropy takes [N, C]; the K-dimensional form is "
+                                  "not supported)")
+    if targets.op != "placeholder":
+        raise Unmappable(op_name, "targets computed in the forward (kbv's come from an int64 input)")
+    target_name = m.tensor(targets, op_name)
+    low, high = m.placeholder_inputs[targets].value_range
+    classes = shape_of(logits)[1]
+    if low < 0 or high > classes:
+        raise Unmappable(op_name, f"targets drawn from [{low}, {high}), not class indices of the {classes} classes")
+    return m.emit(node, "cross_entropy", [m.tensor(logits, op_name), target_name])
+
+
 def _kl_div(m, node):
     raise Unmappable("aten.kl_div", f"reduction {_arg(node, 2, 'reduction', 1)} (kbv's kl_div is reduction='batchmean')")
 
@@ -1161,6 +1205,7 @@ HANDLERS = {
     "aten.scaled_dot_product_attention.default": _sdpa,
     "aten.smooth_l1_loss.default": _smooth_l1, "aten.huber_loss.default": lambda m, n: _smooth_l1(m, n, huber=True),
     "aten.kl_div.default": _kl_div, "aten.triplet_margin_loss.default": _triplet,
+    "aten.cross_entropy_loss.default": _cross_entropy,
     "aten.clone.default": _elide, "aten.contiguous.default": _elide, "aten.alias.default": _elide,
     "aten.detach.default": _elide, "aten.expand.default": None, "getitem": _getitem,
 }

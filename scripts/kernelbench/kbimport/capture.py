@@ -53,9 +53,37 @@ def _build(module):
     except Exception:  # a constructor that reads values (`.item()`), so build it for real
         torch.manual_seed(0)
         model = module.Model(*init_args).to("meta")
-    with torch.device("meta"):
-        inputs = module.get_inputs()
-    return model, list(inputs)
+    with torch.device("meta"), _RecordedRandint() as recorded:
+        inputs = list(module.get_inputs())
+    ranges = [recorded.ranges.get(id(value)) if isinstance(value, torch.Tensor) else None for value in inputs]
+    return model, inputs, ranges
+
+
+class _RecordedRandint(torch.overrides.TorchFunctionMode):
+    """The value range of each int64 tensor get_inputs() draws with torch.randint(low, high, size):
+    a meta tensor keeps only its shape, and kbv's schema needs the range (an int64 input's
+    `range`). `ranges[id(tensor)]` is (low, high); the tensors are kept alive so ids stay theirs.
+    A function mode, not a patched torch.randint: torch.device("meta") recognises the
+    constructors it places by identity."""
+
+    def __init__(self):
+        super().__init__()
+        self.ranges, self.kept = {}, []
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        result = func(*args, **kwargs)
+        if func is torch.randint:
+            numbers = [a for a in args if isinstance(a, int) and not isinstance(a, bool)]
+            if "high" in kwargs:
+                low, high = kwargs.get("low", numbers[0] if numbers else 0), kwargs["high"]
+            elif len(numbers) >= 2:
+                low, high = numbers[0], numbers[1]
+            else:
+                low, high = 0, numbers[0]
+            self.ranges[id(result)] = (int(low), int(high))
+            self.kept.append(result)
+        return result
 
 
 class _RealScalarTensors:
@@ -78,9 +106,10 @@ class _RealScalarTensors:
 
 
 def capture(module):
-    """(ExportedProgram after kbv's decomposition table, the model, get_inputs() on meta)."""
+    """(ExportedProgram after kbv's decomposition table, the model, get_inputs() on meta, and per
+    input the (low, high) of the torch.randint that drew it, else None)."""
     try:
-        model, inputs = _build(module)
+        model, inputs, ranges = _build(module)
     except Exception as error:
         raise CaptureError(f"building Model(*get_init_inputs()) or get_inputs() failed: {type(error).__name__}: {error}") from error
     try:
@@ -94,4 +123,4 @@ def capture(module):
             program = program.run_decompositions(table)
     except Exception as error:
         raise CaptureError(f"torch.export failed: {type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}") from error
-    return program, model, inputs
+    return program, model, inputs, ranges

@@ -2,8 +2,8 @@
 problems: the importer emits no duplicate of one whose graph and shapes match.
 
 A curated problem matches when its op graph (ops, wiring, attributes with defaults filled and
-axes counted from the front) and its input and output shapes at the `default` set equal the
-imported ones; its `small` set must also be what the KernelBench file gives at the sizes its
+axes counted from the front), its input and output shapes at the `default` set, and its inputs'
+dtypes and int64 ranges equal the imported ones; its `small` set must also be what the KernelBench file gives at the sizes its
 `kernelbench.globals.small` names. A curated problem with the same id that differs (a different
 size, a prefix of the graph) does not stand for the KernelBench problem: the importer emits
 the problem and the coverage table says how the curated one differs.
@@ -79,6 +79,13 @@ def compare(curated_spec, imported):
     roles = [d.get("role", "activation") for d in curated_spec["inputs"]]
     if roles != [d["role"] for d in imported["inputs"]]:
         return f"input roles {roles} vs {[d['role'] for d in imported['inputs']]}"
+    dtypes = [d.get("dtype", "float32") for d in curated_spec["inputs"]]
+    if dtypes != [d.get("dtype", "float32") for d in imported["inputs"]]:
+        return f"input dtypes {dtypes} vs KernelBench's {[d.get('dtype', 'float32') for d in imported['inputs']]}"
+    ranges = [resolve([d["range"]["low"], d["range"]["high"]], symbols) if "range" in d else None for d in curated_spec["inputs"]]
+    imported_ranges = [[d["range"]["low"], d["range"]["high"]] if "range" in d else None for d in imported["inputs"]]
+    if ranges != imported_ranges:
+        return f"int64 input ranges {ranges} vs KernelBench's {imported_ranges}"
     ranks = {d["name"]: len(d["shape"]) for d in curated_spec["inputs"]}
     imported_ranks = {d["name"]: len(d["shape"]) for d in imported["inputs"]}
     a = normalised_graph(curated_spec["graph"], ranks)

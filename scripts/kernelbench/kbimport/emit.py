@@ -67,7 +67,12 @@ def render(problem):
     lines.append(f"description: \"{problem['description']}\"")
     lines.append("inputs:")
     for decl in problem["inputs"]:
-        items = [("name", decl["name"]), ("shape", flow_list(decl["shape"])), ("role", decl["role"])]
+        items = [("name", decl["name"]), ("shape", flow_list(decl["shape"]))]
+        if decl.get("dtype", "float32") != "float32":
+            items.append(("dtype", decl["dtype"]))
+        if "range" in decl:  # int64: the torch.randint(low, high) it is drawn from, high excluded
+            items.append(("range", flow_map([("low", decl["range"][0]), ("high", decl["range"][1])])))
+        items.append(("role", decl["role"]))
         if decl["role"] == "parameter":
             items.append(("scale", decl["scale"]))
         items.append(("torch_name", decl["torch_name"]))

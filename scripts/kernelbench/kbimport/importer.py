@@ -127,7 +127,11 @@ def build_problem(record, default, small, small_values, relative, source):
     specs, sets = name_symbols(default_shapes, small_shapes, source, small_values)
     scales = parameter_scales(source, small.overrides, graph)
     inputs = [{"name": d.name, "shape": specs[d.name], "role": d.role, "torch_name": d.torch_name,
-               "scale": scales.get(d.torch_name, 1)} for d in graph.inputs]
+               "scale": scales.get(d.torch_name, 1), "dtype": d.dtype} for d in graph.inputs]
+    small_ranges = {d.name: d.value_range for d in small.graph.inputs}
+    for entry, decl in zip(inputs, graph.inputs):
+        if decl.dtype == "int64":
+            entry["range"] = range_bounds(decl.name, decl.value_range, small_ranges[decl.name], sets)
     outputs = [{"name": name, "shape": specs[name]} for name, _ in graph.outputs]
     nodes = [{"name": n.name, "op": n.op, "inputs": n.inputs, "output": n.output, "attrs": n.attrs} for n in graph.nodes]
     ops = " -> ".join(n.op for n in graph.nodes)
@@ -142,6 +146,22 @@ def build_problem(record, default, small, small_values, relative, source):
             "deterministic": not reasons, "nondeterministic_reason": "; ".join(reasons), "description": description,
             "inputs": inputs, "outputs": outputs, "graph": nodes, "precision": emit.problem_precision(graph),
             "shapes": sets}
+
+
+def range_bounds(name, default, small, sets):
+    """An int64 input's range as the schema writes it: each bound a literal where both shape sets
+    have it, else the symbol with the same (default, small) sizes (torch.randint(0, num_classes)
+    gives high: num_classes); ValueError when no symbol has them."""
+    bounds = []
+    for which, d, s in (("low", default[0], small[0]), ("high", default[1], small[1])):
+        if d == s:
+            bounds.append(d)
+            continue
+        symbols = [k for k in sets["default"] if (sets["default"][k], sets["small"][k]) == (d, s)]
+        if not symbols:
+            raise ValueError(f"input {name}: range {which} is {d} at KernelBench's sizes and {s} at the small ones, the size of no dim")
+        bounds.append(symbols[0])
+    return bounds
 
 
 def import_one(record, curated_specs, log):
@@ -191,7 +211,11 @@ def import_one(record, curated_specs, log):
     except ValueError as error:
         record.status, record.reason = "refused", f"small shapes: {error}"
         return
-    problem = build_problem(record, default, small, small_values, relative, source)
+    try:
+        problem = build_problem(record, default, small, small_values, relative, source)
+    except ValueError as error:
+        record.status, record.reason = "refused", f"value range: {error}"
+        return
     problem["notes"] = _scalar_argument_notes(default)
     if differences:
         problem["notes"].append("Not the curated problem with this id: " + "; ".join(differences) + ".")
@@ -211,7 +235,9 @@ def _comparable(capture_):
     """The imported graph in the form curated.compare reads (raw default shapes as literals)."""
     shapes = capture_.io_shapes()
     graph = capture_.graph
-    return {"inputs": [{"name": d.name, "shape": shapes[d.name], "role": d.role} for d in graph.inputs],
+    return {"inputs": [{"name": d.name, "shape": shapes[d.name], "role": d.role, "dtype": d.dtype,
+                        **({"range": {"low": d.value_range[0], "high": d.value_range[1]}} if d.value_range else {})}
+                       for d in graph.inputs],
             "outputs": [{"name": name, "shape": shapes[name]} for name, _ in graph.outputs],
             "graph": [{"op": n.op, "inputs": n.inputs, "output": n.output, "attrs": n.attrs} for n in graph.nodes],
             "shapes": {"default": {}}}

@@ -32,6 +32,8 @@ EXISTING = {
     "log_softmax": {"axis": -1},
     "cumsum": {"axis": -1, "reverse": 0, "exclusive": 0}, "cumprod": {"axis": -1, "reverse": 0, "exclusive": 0},
     "tril": {"diagonal": 0}, "triu": {"diagonal": 0},
+    # losses
+    "cross_entropy": {},
 }
 
 TENSOR_CORE = {"matmul", "bmm", "linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",

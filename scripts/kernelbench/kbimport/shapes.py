@@ -46,9 +46,9 @@ class Capture:
     def __init__(self, source, overrides):
         self.overrides = dict(overrides)
         module = source.load(self.overrides)
-        self.program, self.model, self.inputs = capture(module)
+        self.program, self.model, self.inputs, self.value_ranges = capture(module)
         forward_names = list(inspect.signature(self.model.forward).parameters)
-        self.graph = map_program(self.program, forward_names)
+        self.graph = map_program(self.program, forward_names, dict(zip(forward_names, self.value_ranges)))
         self.module = module
 
     def tensor_shapes(self):
@@ -61,7 +61,7 @@ class Capture:
 
 
 def graph_signature(graph):
-    return ([(d.name, d.torch_name, d.role) for d in graph.inputs],
+    return ([(d.name, d.torch_name, d.role, d.dtype) for d in graph.inputs],
             [(n.op, tuple(n.inputs), n.output) for n in graph.nodes],
             [name for name, _ in graph.outputs])
 
@@ -83,6 +83,23 @@ def same_graph(reference, other):
                 else:
                     return f"{a.name}.{key}: {a.attrs[key]} at KernelBench's sizes, {b.attrs[key]} here"
     return relative
+
+
+def ranges_follow_dims(reference, other):
+    """None when every int64 input's range bound in `other` stands where it stands in `reference`:
+    the size of a dim it equals at KernelBench's sizes (torch.randint(0, num_classes) beside
+    logits of num_classes columns), or the same number where it equals none; else what differs.
+    Knobs shrink one by one, so a bound and the dim it counts can otherwise part."""
+    ref_shapes, other_shapes = reference.io_shapes(), other.io_shapes()
+    other_ranges = {d.name: d.value_range for d in other.graph.inputs}
+    for decl in reference.graph.inputs:
+        if decl.value_range is None:
+            continue
+        for which, value, shrunk in zip(("low", "high"), decl.value_range, other_ranges[decl.name]):
+            dims = [(t, a) for t, shape in ref_shapes.items() for a, d in enumerate(shape) if d == value]
+            if (dims and not any(other_shapes[t][a] == shrunk for t, a in dims)) or (not dims and shrunk != value):
+                return f"{decl.name}: range {which} {shrunk} no longer matches the dim it counts"
+    return None
 
 
 def cost(capture_):
@@ -144,6 +161,8 @@ def derive_small(source, default_capture, log=lambda message: None):
         verdict = same_graph(default_capture.graph, candidate.graph)
         if isinstance(verdict, str):
             return None, verdict
+        if why := ranges_follow_dims(default_capture, candidate):
+            return None, why
         shrunk = candidate.io_shapes()
         for name, shape in default_shapes.items():
             if any(d > 1 and s == 1 for d, s in zip(shape, shrunk[name])):

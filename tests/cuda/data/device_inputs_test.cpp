@@ -1,6 +1,7 @@
 // tests/cuda/data/device_inputs_test.cpp — device-generated inputs are bit-identical to
-// generate_host() for every family, the timing draw keeps every family's distribution and
-// checksums what it wrote, and fp32→fp64 widening is exact.
+// generate_host() for every family (float32, and int64 and bool through generate_host_typed()),
+// the timing draw keeps every family's distribution and checksums what it wrote, and widening
+// (fp32, int64 and bool to fp64 and fp32) is exact.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -22,6 +23,8 @@ namespace {
 
 using inputs::Family;
 using inputs::FamilyParams;
+using kbv::DType;
+using kbv::IntegerRange;
 
 // Parameters inside each family's documented range (families.hpp); 0 where unused.
 FamilyParams representative_params(Family family) {
@@ -199,6 +202,75 @@ TEST_F(DeviceInputsTest, WideningIsExact) {
     wrong += std::memcmp(&expected, &back[i], sizeof expected) != 0;
   }
   EXPECT_EQ(wrong, 0) << wrong << " of " << kCount << " widened values differ from double(float)";
+}
+
+// int64 and bool inputs: the discrete draw of every family (inputs/discrete_families.hpp), with
+// a structure seed and a keyed word, on a range with a negative low and on a wide one.
+TEST_F(DeviceInputsTest, EveryFamilyDrawsTheSameInt64AndBoolValuesAsTheHost) {
+  for (uint32_t f = 0; f < inputs::kFamilyCount; ++f) {
+    const auto family = static_cast<Family>(f);
+    FamilyParams params = representative_params(family);
+    params.structure = 0x5eedc0de5eedc0deull;
+    params.discrete = 0x0123456789abcdefull;
+    for (const IntegerRange range : {IntegerRange{-3, 40}, IntegerRange{0, 16777216}}) {
+      std::vector<int64_t> host(kCount);
+      inputs::generate_host_typed(host.data(), DType::int64, kCount, family, params, 99, 1, geometry(), 1.0, range);
+      DeviceBuffer<int64_t> device(kCount);
+      generate_typed_inputs_on_device(device.get(), DType::int64, kCount, family, params, 99, 1, geometry(), 1.0, range, stream());
+      EXPECT_EQ(download(device.get(), kCount), host) << "int64 draw of " << inputs::family_name(family) << " in [" << range.low << ", " << range.high << ")";
+    }
+    std::vector<uint8_t> host(kCount);
+    inputs::generate_host_typed(host.data(), DType::boolean, kCount, family, params, 99, 2, geometry(), 1.0, {});
+    DeviceBuffer<uint8_t> device(kCount);
+    generate_typed_inputs_on_device(device.get(), DType::boolean, kCount, family, params, 99, 2, geometry(), 1.0, {}, stream());
+    EXPECT_EQ(download(device.get(), kCount), host) << "bool draw of " << inputs::family_name(family);
+  }
+}
+
+TEST_F(DeviceInputsTest, Int64AndBoolWidenExactlyToDoubleAndFloat) {
+  const std::vector<int64_t> classes = {0, 1, -7, 4095, 16777216, -16777216, 12345};
+  const std::vector<uint8_t> mask = {1, 0, 0, 1, 1, 0, 1};
+  const auto device_classes = upload(classes);
+  const auto device_mask = upload(mask);
+  DeviceBuffer<double> wide(classes.size());
+  DeviceBuffer<float> narrow(classes.size());
+  widen_to_f64(device_classes.get(), DType::int64, wide.get(), static_cast<int64_t>(classes.size()), stream());
+  widen_to_f32(device_classes.get(), DType::int64, narrow.get(), static_cast<int64_t>(classes.size()), stream());
+  const std::vector<double> as_double = download(wide.get(), classes.size());
+  const std::vector<float> as_float = download(narrow.get(), classes.size());
+  for (size_t i = 0; i < classes.size(); ++i) {
+    EXPECT_EQ(as_double[i], static_cast<double>(classes[i]));
+    EXPECT_EQ(as_float[i], static_cast<float>(classes[i])) << "within ±2^24 every integer is a float";
+    EXPECT_EQ(static_cast<int64_t>(as_float[i]), classes[i]);
+  }
+  widen_to_f64(device_mask.get(), DType::boolean, wide.get(), static_cast<int64_t>(mask.size()), stream());
+  widen_to_f32(device_mask.get(), DType::boolean, narrow.get(), static_cast<int64_t>(mask.size()), stream());
+  const std::vector<double> mask_double = download(wide.get(), mask.size());
+  const std::vector<float> mask_float = download(narrow.get(), mask.size());
+  for (size_t i = 0; i < mask.size(); ++i) {
+    EXPECT_EQ(mask_double[i], mask[i] ? 1.0 : 0.0);
+    EXPECT_EQ(mask_float[i], mask[i] ? 1.0f : 0.0f);
+  }
+}
+
+// The input checksum over an int64 or bool tensor's real bytes: the device and its host twin
+// agree, and a change in the last byte (an int64's high half, the last mask byte) shows.
+TEST_F(DeviceInputsTest, ChecksumCoversEveryByteOfInt64AndBoolTensors) {
+  std::vector<int64_t> classes(kCount);
+  inputs::generate_host_typed(classes.data(), DType::int64, kCount, Family::uniform01, {}, 5, 1, geometry(), 1.0, {0, 4096});
+  std::vector<uint8_t> mask(kCount);
+  inputs::generate_host_typed(mask.data(), DType::boolean, kCount, Family::uniform01, {}, 5, 2, geometry(), 1.0, {});
+  constexpr uint64_t kKey = 0xfeedfacecafebeefull;
+  for (auto [data, bytes] : {std::pair{static_cast<void*>(classes.data()), classes.size() * 8}, std::pair{static_cast<void*>(mask.data()), mask.size()}}) {
+    DeviceBuffer<unsigned char> device(bytes);
+    check(cudaMemcpy(device.get(), data, bytes, cudaMemcpyHostToDevice), "cudaMemcpy");
+    const uint64_t before = checksum_on_device(device.get(), bytes, stream(), kKey);
+    EXPECT_EQ(before, checksum_host(data, bytes, kKey));
+    auto* last = static_cast<unsigned char*>(data) + bytes - 1;
+    *last ^= 1;
+    check(cudaMemcpy(device.get(), data, bytes, cudaMemcpyHostToDevice), "cudaMemcpy");
+    EXPECT_NE(checksum_on_device(device.get(), bytes, stream(), kKey), before) << bytes << " bytes: the last byte's change must show";
+  }
 }
 
 }  // namespace

@@ -51,6 +51,7 @@ class DeviceReferenceTest : public GpuTest, public ::testing::WithParamInterface
     for (size_t i = 0; i < sample.inputs.size(); ++i) {
       host_inputs.push_back(random_normal(static_cast<size_t>(numel(sample.inputs[i])), seed + i));
       for (double& value : host_inputs.back()) value = kbv::inputs::within_domain(op().input_domain(attrs), value);  // log: |x|
+      ops::make_class_indices(sample, i, host_inputs.back());
       device_inputs.push_back(upload(host_inputs.back()));
       host_args.inputs.push_back(host_inputs.back().data());
       device_args.inputs.push_back(device_inputs.back().get());

@@ -22,6 +22,7 @@ struct OpCase {
   std::string op;
   std::vector<Shape> inputs;
   Attrs attrs;
+  ops::Sample sample;  // for its class-index inputs
 };
 
 // Readable parameters in test listings and failure messages.
@@ -50,7 +51,7 @@ std::vector<OpCase> op_cases() {
   for (const ops::NamedOpCases& named : ops::all_op_cases())
     for (const ops::Sample& sample : named.cases.samples)
       cases.push_back({std::string(named.op) + "_" + sample.label, std::string(named.op),
-                       sample.inputs, sample.attrs});
+                       sample.inputs, sample.attrs, sample});
   return cases;
 }
 
@@ -69,6 +70,7 @@ TEST_P(BaselineOpTest, MatchesFp64Reference) {
                                         1000 + i));
     const InputDomain domain = find_op(op_case.op)->input_domain(problem.problem.graph.at(0).attrs);
     for (float& value : host_inputs.back()) value = kbv::inputs::within_domain(domain, value);  // log: |x|
+    ops::make_class_indices(op_case.sample, i, host_inputs.back());
     device_inputs.push_back(upload(host_inputs.back()));
     inputs.push_back(device_inputs.back().as<float>());
   }

@@ -1,15 +1,16 @@
 """kbv_torch/forward.py — the PyTorch forward of a kbv problem at one shape set, the one PyTorch
 users would write:
   * a problem written for kbv (`source: kbv`, the default): its spec's graph, one PyTorch call
-    per node (run_node), on inputs drawn with torch.rand (KernelBench's U[0,1)) times each
-    input's scale;
+    per node (run_node), on inputs drawn as KernelBench draws them: torch.rand (U[0,1)) times each
+    float32 input's scale, torch.randint(low, high) for an int64 input, torch.randint(0, 2).bool()
+    for a bool one;
   * a problem imported from KernelBench (`source: kernelbench`): KernelBench's own Model, built
     from the file in a KernelBench checkout (`level<L>/<file>`) with its size globals set for the
     shape set (`kernelbench.globals`), on get_inputs() moved to the device, as KernelBench runs it.
 The problem arrives as a description (problem_description() in kbv-calibrate, or
 description_from_kbv_problems() from `kbv problems NAME --json`):
   {name, source, kernelbench: {level, id, file, globals} | null,
-   inputs: [{name, shape: [ints], scale}], outputs: [{name, shape}],
+   inputs: [{name, shape: [ints], scale, dtype?: float32|int64|bool, range?: [low, high]}], outputs: [{name, shape}],
    graph: [{op, inputs, output, attrs}]}
 Forwards run under torch.no_grad(): inference, as KernelBench times it."""
 import ast
@@ -54,11 +55,12 @@ def run_node(torch, op, args, attrs):
     if op == "add": return args[0] + args[1]
     if op == "mul": return args[0] * args[1]
     if op == "scale": return args[0] * a.get("value", 1.0)
+    if op == "cross_entropy": return F.cross_entropy(args[0], args[1])
     raise NoForward(f"op '{op}' has no PyTorch translation in kbv_torch/forward.py's run_node (fix: add it there)")
 
 
 KNOWN_OPS = ("relu", "gelu", "leaky_relu", "sigmoid", "tanh", "softmax", "layernorm", "rmsnorm", "matmul", "bmm", "linear",
-             "conv2d", "maxpool2d", "sum", "mean", "add", "mul", "scale")
+             "conv2d", "maxpool2d", "sum", "mean", "add", "mul", "scale", "cross_entropy")
 
 
 class Forward:
@@ -76,6 +78,17 @@ class Forward:
         return lambda: compiled(*self.tensors)
 
 
+def draw_input(torch, spec, device, generator):
+    """One input as KernelBench draws it, in its dtype (kbv's public family has the same laws)."""
+    dtype = spec.get("dtype", "float32")
+    if dtype == "int64":
+        low, high = spec["range"]
+        return torch.randint(int(low), int(high), tuple(spec["shape"]), device=device, generator=generator)
+    if dtype == "bool":
+        return torch.randint(0, 2, tuple(spec["shape"]), device=device, generator=generator).bool()
+    return torch.rand(*spec["shape"], device=device, generator=generator) * float(spec.get("scale", 1.0))
+
+
 def graph_forward(torch, problem, device, seed=0):
     """The spec's graph in PyTorch (see the module's docstring)."""
     unknown = sorted({node["op"] for node in problem["graph"]} - set(KNOWN_OPS))
@@ -83,7 +96,7 @@ def graph_forward(torch, problem, device, seed=0):
         raise NoForward(f"problem {problem['name']}: op(s) {', '.join(unknown)} have no PyTorch translation in "
                         "kbv_torch/forward.py's run_node (fix: add them there)")
     generator = torch.Generator(device=device).manual_seed(seed)
-    tensors = [torch.rand(*spec["shape"], device=device, generator=generator) * float(spec.get("scale", 1.0)) for spec in problem["inputs"]]
+    tensors = [draw_input(torch, spec, device, generator) for spec in problem["inputs"]]
     names = [spec["name"] for spec in problem["inputs"]]
     outputs = [spec["name"] for spec in problem["outputs"]]
     graph = [(node["op"], list(node["inputs"]), node["output"], dict(node.get("attrs") or {})) for node in problem["graph"]]
@@ -167,7 +180,9 @@ def description_from_kbv_problems(described, shape_set, spec=None):
         "source": spec.get("source", "kbv"),
         "kernelbench": spec.get("kernelbench"),
         "inputs": [{"name": d["name"], "shape": shapes["inputs"][d["name"]],
-                    "scale": input_scale(d.get("scale", 1.0), shapes["inputs"][d["name"]])} for d in described["inputs"]],
+                    "scale": input_scale(d.get("scale", 1.0), shapes["inputs"][d["name"]]), "dtype": d.get("dtype", "float32"),
+                    **({"range": shapes["input_ranges"][d["name"]]} if d.get("dtype") == "int64" else {})}
+                   for d in described["inputs"]],
         "outputs": [{"name": d["name"], "shape": shapes["outputs"][d["name"]]} for d in described["outputs"]],
         "graph": copy.deepcopy(described["graph"]),
     }
