@@ -36,7 +36,7 @@ enum class PrecisionClass { exact, tensor_core, index };
 using inputs::InputDomain;
 
 // Where an op's row sits in the op table (docs/problem-spec.md), in this order.
-enum class OpCategory { unary, binary, axis, normalization, product, window };
+enum class OpCategory { unary, binary, axis, normalization, product, window, layout };
 
 // One scalar attribute of an op and its default value.
 struct OpAttribute {

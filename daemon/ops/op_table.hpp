@@ -7,8 +7,9 @@
 
 namespace kbv {
 
-// One row per op, ordered by category (unary, binary, axis, normalization, product, window)
-// and name: | op | inputs | attributes (defaults) | computes | precision | FLOPs counted |.
+// One row per op, ordered by category (unary, binary, axis, normalization, product, window,
+// layout) and name: | op | inputs | attributes (defaults) | computes | precision | FLOPs
+// counted |.
 std::string op_table_markdown();
 
 // The same ops as aligned plain text: name, inputs, precision, attributes with defaults.

@@ -19,6 +19,7 @@ from kbimport.source import ProblemSource, problem_id, snake_name  # noqa: E402
 try:
     import torch  # noqa: F401
     from kbimport import aten_map, shapes
+    from kbimport.shapes import Capture as shapes_capture
     from kbimport.importer import Record, import_one
 except ImportError:  # pragma: no cover
     torch = None
@@ -121,6 +122,48 @@ class Mapping(unittest.TestCase):
         swin = steps([10, 56, 56, 96], [10, 8, 7, 8, 7, 96])
         self.assertEqual([s[1] for s in swin], [{"axis": 2, "size": 8}, {"axis": 1, "size": 8}])
         self.assertEqual([s[2] for s in swin], [{"size": -7}, {"size": -7}])
+
+    def test_reshape_to_and_from_rank_0(self):
+        steps = aten_map._reshape_steps
+        self.assertEqual(steps([], [1, 1]), [("unsqueeze", {"axis": 0}), ("unsqueeze", {"axis": 1})])
+        self.assertEqual(steps([1], []), [("squeeze", {"axis": 0})])
+
+    def mapped(self, forward, shapes):
+        """The kbv graph of a model whose forward is `forward` (one line) on inputs of `shapes`."""
+        names = ", ".join(f"x{i}" for i in range(len(shapes)))
+        text = textwrap.dedent(f"""
+            import torch
+            import torch.nn as nn
+
+            class Model(nn.Module):
+                def forward(self, {names}):
+                    return {forward}
+
+            def get_inputs():
+                return [{", ".join(f"torch.rand{tuple(s)}" for s in shapes)}]
+
+            def get_init_inputs():
+                return []
+        """)
+        with tempfile.TemporaryDirectory() as folder:
+            return shapes_capture(ProblemSource(write_problem(folder, "6_Toy.py", text)), {}).graph
+
+    def test_layout_views_map_to_layout_ops(self):
+        graph = self.mapped("torch.flip(x0.permute(2, 0, 1), [0, 2]).squeeze().contiguous()", [(3, 1, 4)])
+        self.assertEqual([(n.op, n.attrs) for n in graph.nodes],
+                         [("transpose", {"axis0": 0, "axis1": 2}), ("transpose", {"axis0": 1, "axis1": 2}),
+                          ("flip", {"axis": 0}), ("flip", {"axis": 2}), ("squeeze", {"axis": 2})])
+
+    def test_expand_a_consumer_broadcasts_is_dropped(self):
+        graph = self.mapped("x0.expand(4, 8) * x1", [(1, 8), (4, 8)])
+        self.assertEqual([(n.op, n.inputs) for n in graph.nodes], [("mul", ["x0", "x1"])])
+
+    def test_expand_that_makes_an_axis_is_refused(self):
+        with self.assertRaises(aten_map.Unmappable) as refusal:
+            self.mapped("x0.expand(4, 3, 8) * x1", [(1, 8), (3, 1)])
+        self.assertEqual(refusal.exception.op, "aten.expand")
+        with self.assertRaises(aten_map.Unmappable):
+            self.mapped("torch.cat([x0.expand(4, 8), x1], 1)", [(1, 8), (4, 8)])
 
     def test_import_round_trip(self):
         with tempfile.TemporaryDirectory() as folder:

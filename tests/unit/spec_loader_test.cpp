@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "graph/run_graph.hpp"
 #include "spec/catalog.hpp"
 #include "spec/problem.hpp"
 #include "typed_problem.hpp"
@@ -102,6 +103,39 @@ TEST_F(SpecLoaderTest, TensorUsedBeforeItIsProduced) {
   std::string text = kGoodRelu;
   text.replace(text.find("inputs: [x], output"), 11, "inputs: [t9]");
   expect_error(write("relu.yaml", text), {"t9", "earlier node"});
+}
+
+// x scaled by 0, 1, …, inputs − 1 into intermediates, then one cat of them all (DenseNet's dense
+// blocks concatenate up to 49 tensors; kbv's cat takes 64).
+std::string scaled_cat_spec(int inputs) {
+  std::string graph, joined;
+  for (int i = 0; i < inputs; ++i) {
+    const std::string t = "t" + std::to_string(i);
+    graph += "  - {name: s" + std::to_string(i) + ", op: scale, inputs: [x], output: " + t +
+             ", attrs: {value: " + std::to_string(i) + "}}\n";
+    joined += (i ? ", " : "") + t;
+  }
+  graph += "  - {name: join, op: cat, inputs: [" + joined + "], output: y}\n";
+  const std::string rows = std::to_string(2 * inputs);
+  return "name: wide_cat\nlevel: 3\ninputs:\n  - {name: x, shape: [2, 3]}\noutputs:\n"
+         "  - {name: y, shape: [rows, 3]}\ngraph:\n" + graph +
+         "shapes:\n  default: {rows: " + rows + "}\n  small: {rows: " + rows + "}\n";
+}
+
+TEST_F(SpecLoaderTest, ACatOfSixtyFourTensorsLoadsAndRunsOnTheHost) {
+  const auto problem = kbv::load_problem_file(write("wide_cat.yaml", scaled_cat_spec(64)));
+  const auto resolved = kbv::resolve_problem(problem, "small");
+  EXPECT_EQ(resolved.output_shapes.at(0), (kbv::Shape{128, 3}));
+  const std::vector<double> x = {1, 2, 3, 4, 5, 6};
+  const auto y = kbv::run_reference_f64(resolved, {x.data()}).at(0).data;
+  ASSERT_EQ(y.size(), 384u);
+  for (size_t block = 0; block < 64; ++block)
+    for (size_t e = 0; e < 6; ++e) ASSERT_EQ(y[6 * block + e], static_cast<double>(block) * x[e]);
+}
+
+TEST_F(SpecLoaderTest, ACatOfSixtyFiveTensorsIsRefused) {
+  expect_error(write("wide_cat.yaml", scaled_cat_spec(65)),
+               {"graph[65].inputs", "op cat takes 2..64 inputs, got 65"});
 }
 
 TEST_F(SpecLoaderTest, CatalogRejectsUnknownProblemWithTheKnownNames) {

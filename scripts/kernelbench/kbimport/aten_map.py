@@ -1,12 +1,13 @@
 """kbimport/aten_map.py — an exported aten graph as a kbv graph: inputs, nodes, outputs.
 
 Each live aten node (one that reaches a user output) maps to zero or more kbv nodes (table
-`HANDLERS`); view-like no-ops (clone, contiguous, detach, an identity reshape) map to none. An
-aten op with no handler, or a use of it kbv cannot express (a constant tensor, a general
-reshape, an int64 input not drawn by torch.randint), raises `Unmappable` naming the op. Inputs
-may be float32, int64 (with the range torch.randint drew them from) or bool. A few multi-op idioms are
-recognised as one kbv op: cumsum over a flipped axis (reverse), KernelBench's exclusive cumsum,
-RMSNorm written out, and a transpose feeding a matmul.
+`HANDLERS`); view-like no-ops (clone, contiguous, detach, an identity reshape, an expand that
+only broadcasting elementwise ops read) map to none. An aten op with no handler, or a use of it
+kbv cannot express (a constant tensor, an expand a consumer does not broadcast, an int64 input
+not drawn by torch.randint), raises `Unmappable` naming the op. Inputs may be float32, int64
+(with the range torch.randint drew them from) or bool. A few multi-op idioms are recognised as
+one kbv op: cumsum over a flipped axis (reverse), KernelBench's exclusive cumsum, RMSNorm written
+out, and a transpose feeding a matmul.
 """
 import math
 import operator
@@ -755,8 +756,8 @@ def _reshape_steps(before, after):
                 group_after.append(j)
                 j += 1
         groups.append((group_before, group_after))
-    if not groups:
-        return None
+    if not groups:  # a rank-0 side: only size-1 axes come or go
+        return _shortest_unit_steps(before, after)
     groups[-1][0].extend(range(i, len(before)))  # trailing 1s join the last group
     groups[-1][1].extend(range(j, len(after)))
     steps = []
@@ -801,6 +802,8 @@ def _reshape(m, node):
     x = node.args[0]
     before, after = shape_of(x), shape_of(node)
     steps = _reshape_steps(before, after)
+    if steps is None:
+        raise Unmappable(op_name, f"a reshape of {before} to {after} that no flatten, unflatten, squeeze or unsqueeze gives")
     tensor = m.tensor(x, op_name)
     for index, (op, attrs, *alt) in enumerate(steps):
         # only a problem's inputs and outputs need shapes; an intermediate step points at the node too
@@ -817,12 +820,14 @@ def _squeeze(m, node):
     x = node.args[0]
     dims = node.args[1] if len(node.args) > 1 else [i for i, d in enumerate(shape_of(x)) if d == 1]
     dims = [dims] if isinstance(dims, int) else list(dims)
-    dims = [d for d in dims if shape_of(x)[d] == 1]
+    rank = _rank(x)
+    dims = sorted({d % rank for d in dims if shape_of(x)[d] == 1}, reverse=True)  # highest first: the others keep their index
     if not dims:
         return _elide(m, node)
-    if len(dims) != 1:
-        raise Unmappable(str(node.target), f"a squeeze of {len(dims)} axes")
-    return m.emit(node, "squeeze", [m.tensor(x, str(node.target))], {"axis": dims[0]})
+    tensor = m.tensor(x, str(node.target))
+    for k, axis in enumerate(dims):
+        tensor = m.emit(node, "squeeze", [tensor], {"axis": axis}, name=node.name if len(dims) == 1 else f"{node.name}_{k}")
+    return tensor
 
 
 def _transpose(m, node):
@@ -982,9 +987,12 @@ def _scan(op):
 
 def _flip(m, node):
     dims = list(node.args[1])
-    if len(dims) != 1:
-        raise Unmappable("aten.flip", f"a flip over {len(dims)} axes")
-    return m.emit(node, "flip", [m.tensor(node.args[0], "aten.flip")], {"axis": dims[0]})
+    if not dims:
+        return _elide(m, node)
+    tensor = m.tensor(node.args[0], "aten.flip")
+    for k, axis in enumerate(dims):  # flips of distinct axes commute: one node per axis
+        tensor = m.emit(node, "flip", [tensor], {"axis": axis}, name=node.name if len(dims) == 1 else f"{node.name}_{k}")
+    return tensor
 
 
 def _matmul(m, node):
@@ -1007,6 +1015,37 @@ def _cat(m, node, op="cat"):
     if len(tensors) > MAX_CAT_INPUTS:
         raise Unmappable(str(node.target), f"{len(tensors)} tensors (kbv's {op} takes at most {MAX_CAT_INPUTS}; OPS.md)")
     return m.emit(node, op, [m.tensor(t, str(node.target)) for t in tensors], {"axis": dim})
+
+
+# Elementwise ops that broadcast their two operands numpy-style in kbv (add, mul, and OPS.md's sub, div, minimum, maximum).
+BROADCASTING = {aten.add.Tensor, aten.sub.Tensor, aten.mul.Tensor, aten.div.Tensor, aten.maximum.default, aten.minimum.default}
+
+
+def _broadcast_shape(a, b):
+    """numpy's broadcast of shapes a and b (right-aligned), or None when they do not broadcast."""
+    out = []
+    for k in range(max(len(a), len(b))):
+        x = a[len(a) - 1 - k] if k < len(a) else 1
+        y = b[len(b) - 1 - k] if k < len(b) else 1
+        if x != y and 1 not in (x, y):
+            return None
+        out.append(y if x == 1 else x)
+    return out[::-1]
+
+
+def _expand(m, node):
+    """x.expand(shape) read only by broadcasting elementwise ops that broadcast x to the same result: each reads x."""
+    source = node.args[0]
+    for user in _users(node):
+        others = [a for a in user.args[:2] if a is not node] if user.target in BROADCASTING else []
+        if len(others) != 1:
+            raise Unmappable("aten.expand", f"feeds {user.target}, which does not broadcast it (kbv has no expand op)")
+        other = others[0]
+        other_shape = shape_of(other) if isinstance(other, torch.fx.Node) else []
+        if other_shape is None or _broadcast_shape(shape_of(source), other_shape) != shape_of(user):
+            raise Unmappable("aten.expand", f"feeds {user.target}, whose other operand does not broadcast it to {shape_of(node)} "
+                                            "(kbv has no expand op)")
+    return _elide(m, node)
 
 
 def _constant(m, node):
@@ -1207,6 +1246,6 @@ HANDLERS = {
     "aten.kl_div.default": _kl_div, "aten.triplet_margin_loss.default": _triplet,
     "aten.cross_entropy_loss.default": _cross_entropy,
     "aten.clone.default": _elide, "aten.contiguous.default": _elide, "aten.alias.default": _elide,
-    "aten.detach.default": _elide, "aten.expand.default": None, "getitem": _getitem,
+    "aten.detach.default": _elide, "aten.expand.default": _expand, "getitem": _getitem,
 }
 HANDLERS = {k: v for k, v in HANDLERS.items() if v is not None}

@@ -34,6 +34,11 @@ EXISTING = {
     "tril": {"diagonal": 0}, "triu": {"diagonal": 0},
     # losses
     "cross_entropy": {},
+    # layout
+    "flatten": {"start_axis": 0, "end_axis": -1}, "unflatten": {"axis": 0, "size": 1},
+    "unsqueeze": {"axis": 0}, "squeeze": {"axis": 0}, "transpose": {"axis0": 0, "axis1": 1},
+    "select": {"axis": 0, "index": 0}, "slice": {"axis": 0, "start": 0, "end": 0, "step": 1},
+    "cat": {"axis": 0}, "stack": {"axis": 0}, "flip": {"axis": 0},
 }
 
 TENSOR_CORE = {"matmul", "bmm", "linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
@@ -59,11 +64,6 @@ PLANNED = {
     # losses (mean reduction as KernelBench's defaults; output rank 0)
     "smooth_l1_loss": {"beta": 1.0}, "kl_div": {"log_target": 0},
     "triplet_margin_loss": {"margin": 1.0, "p": 2.0, "eps": 1e-6, "swap": 0},
-    # layout
-    "flatten": {"start_axis": 0, "end_axis": -1}, "unflatten": {"axis": 0, "size": 1},
-    "unsqueeze": {"axis": 0}, "squeeze": {"axis": 0}, "transpose": {"axis0": 0, "axis1": 1},
-    "select": {"axis": 0, "index": 0}, "slice": {"axis": 0, "start": 0, "end": 0, "step": 1},
-    "cat": {"axis": 0}, "stack": {"axis": 0}, "flip": {"axis": 0},
     # attention, randomness
     "sdpa": {"is_causal": 0, "scale": 0.0}, "dropout": {"p": 0.5},
 }

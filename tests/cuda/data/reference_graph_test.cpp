@@ -1,6 +1,7 @@
 // tests/cuda/data/reference_graph_test.cpp — the device graph runner agrees with the host's
 // run_reference_f64 on hand-built graphs (fused problems, multiple outputs, an output read by a
-// later node) and on every bundled problem at its small shape set.
+// later node, a 64-input cat and a chain of layout ops) and on every bundled problem at its small
+// shape set.
 #include <filesystem>
 #include <optional>
 
@@ -56,6 +57,26 @@ ResolvedProblem resolve_by_hand(const HandGraph& g) {
   return r;
 }
 
+// 64 intermediates live at once and read by one node: x scaled 64 ways and concatenated along
+// the channels (a DenseNet block's cat, the most inputs cat takes), then a layout chain
+// (ShuffleNet's channel shuffle: unflatten, transpose, flatten) and a flip.
+HandGraph wide_cat_and_shuffle() {
+  HandGraph g{"wide_cat_and_shuffle", {{"x", {2, 3, 4, 5}}}, {"shuffled"}, {}};
+  std::vector<std::string> scaled;
+  for (int i = 0; i < 64; ++i) {
+    scaled.push_back("s" + std::to_string(i));
+    g.graph.push_back({"scale" + std::to_string(i), "scale", {"x"}, scaled.back(),
+                       {{"value", 0.5 + i}}});
+  }
+  g.graph.push_back({"join", "cat", scaled, "joined", {{"axis", 1}}});
+  g.graph.push_back({"groups", "unflatten", {"joined"}, "grouped", {{"axis", 1}, {"size", 8}}});
+  g.graph.push_back({"swap", "transpose", {"grouped"}, "swapped", {{"axis0", 1}, {"axis1", 2}}});
+  g.graph.push_back(
+      {"merge", "flatten", {"swapped"}, "merged", {{"start_axis", 1}, {"end_axis", 2}}});
+  g.graph.push_back({"reverse", "flip", {"merged"}, "shuffled", {{"axis", -1}}});
+  return g;
+}
+
 std::vector<HandGraph> hand_graphs() {
   return {
       {"conv2d_relu_biasadd",
@@ -80,6 +101,7 @@ std::vector<HandGraph> hand_graphs() {
        {{"act", "sigmoid", {"x"}, "activated", {}},
         {"unused", "tanh", {"x"}, "dead", {}},
         {"reduce", "sum", {"activated"}, "row_sums", {{"axis", 2}, {"keepdim", 0}}}}},
+      wide_cat_and_shuffle(),
   };
 }
 

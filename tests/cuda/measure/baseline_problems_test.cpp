@@ -1,6 +1,7 @@
-// tests/cuda/measure/baseline_problems_test.cpp — every bundled problem at its small shapes:
-// both CUDA baselines (TF32 and FP32) must pass the problem's own tolerance against the fp64
-// host graph reference, as DESIGN.md requires of a problem's baselines.
+// tests/cuda/measure/baseline_problems_test.cpp — every bundled problem at its small shapes, and
+// a hand-built graph with a 64-input cat and a chain of layout ops: both CUDA baselines (TF32 and
+// FP32) must pass the problem's own tolerance against the fp64 host graph reference, as
+// DESIGN.md requires of a problem's baselines.
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -16,17 +17,11 @@
 namespace kbv::cuda::measure_testing {
 namespace {
 
-class BaselineProblemTest : public GpuTest {};
-
-TEST_F(BaselineProblemTest, EveryProblemPassesItsToleranceInBothModes) {
-  const std::filesystem::path directory = default_problems_directory();
-  if (!std::filesystem::is_directory(directory))
-    GTEST_SKIP() << "no problems directory at " << directory << " (set KBV_PROBLEMS_DIR)";
-  const ProblemCatalog catalog = ProblemCatalog::load(directory);
-  ASSERT_FALSE(catalog.names().empty()) << "no problems in " << directory;
-  for (const std::string& name : catalog.names()) {
-    SCOPED_TRACE(name);
-    const ResolvedProblem problem = resolve_problem(catalog.get(name), "small");
+class BaselineProblemTest : public GpuTest {
+ protected:
+  // Both baselines of `problem` against the fp64 host graph, within the problem's tolerance.
+  void expect_baselines_pass(const ResolvedProblem& problem) {
+    const std::string& name = problem.problem.name;
     std::vector<std::vector<float>> host;
     std::vector<std::vector<double>> wide;
     std::vector<measure::DeviceMemory> device;
@@ -66,6 +61,46 @@ TEST_F(BaselineProblemTest, EveryProblemPassesItsToleranceInBothModes) {
       }
     }
   }
+};
+
+TEST_F(BaselineProblemTest, EveryProblemPassesItsToleranceInBothModes) {
+  const std::filesystem::path directory = default_problems_directory();
+  if (!std::filesystem::is_directory(directory))
+    GTEST_SKIP() << "no problems directory at " << directory << " (set KBV_PROBLEMS_DIR)";
+  const ProblemCatalog catalog = ProblemCatalog::load(directory);
+  ASSERT_FALSE(catalog.names().empty()) << "no problems in " << directory;
+  for (const std::string& name : catalog.names()) {
+    SCOPED_TRACE(name);
+    expect_baselines_pass(resolve_problem(catalog.get(name), "small"));
+  }
+}
+
+// 64 intermediates live at once (64 buffer slots) and read by one cat, the most inputs it takes
+// (a DenseNet block's), then ShuffleNet's channel shuffle (unflatten, transpose, flatten).
+TEST_F(BaselineProblemTest, AWideCatOfIntermediatesAndAChannelShufflePassInBothModes) {
+  Problem spec;
+  spec.name = "wide_cat_and_shuffle";
+  TensorDecl x, y;
+  x.name = "x";
+  x.dims = {"2", "3", "4", "5"};
+  y.name = "y";
+  y.dims = {"2", "192", "4", "5"};
+  spec.inputs.push_back(x);
+  spec.outputs.push_back(y);
+  std::vector<std::string> scaled;
+  for (int i = 0; i < 64; ++i) {
+    scaled.push_back("s" + std::to_string(i));
+    spec.graph.push_back({"scale" + std::to_string(i), "scale", {"x"}, scaled.back(),
+                          {{"value", 0.5 + i}}});
+  }
+  spec.graph.push_back({"join", "cat", scaled, "joined", {{"axis", 1}}});
+  spec.graph.push_back({"groups", "unflatten", {"joined"}, "grouped", {{"axis", 1}, {"size", 8}}});
+  spec.graph.push_back({"swap", "transpose", {"grouped"}, "swapped", {{"axis0", 1}, {"axis1", 2}}});
+  spec.graph.push_back(
+      {"merge", "flatten", {"swapped"}, "y", {{"start_axis", 1}, {"end_axis", 2}}});
+  spec.tolerance = {1e-4, 1e-4, 1e-5};  // the exact class's (docs/problem-spec.md)
+  spec.shape_sets["small"] = {};
+  expect_baselines_pass(resolve_problem(spec, "small"));
 }
 
 }  // namespace

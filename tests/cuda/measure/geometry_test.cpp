@@ -1,8 +1,11 @@
 // tests/cuda/measure/geometry_test.cpp — launch geometry computed on the host: broadcast
-// coalescing and layernorm row splitting (no GPU).
+// coalescing, layernorm row splitting and the layout ops' copy steps (no GPU).
 #include <gtest/gtest.h>
 
+#include "ops/cat/cat.hpp"
 #include "ops/common/baseline/broadcast.hpp"
+#include "ops/common/baseline/strided_copy_step.hpp"
+#include "ops/flatten/flatten.hpp"
 #include "ops/layernorm/baseline.hpp"
 
 namespace kbv::cuda::kernels {
@@ -78,6 +81,28 @@ TEST(LayerNormPlan, ManyRowsUseOneFusedKernel) {
 TEST(LayerNormPlan, ShortRowsAreNotSplitEvenWhenFew) {
   const LayerNormGeometry g = plan_layernorm(4, 2048, 132);
   EXPECT_EQ(g.chunks, 1);
+}
+
+// The step a layout node gets, by its describe(): the whole in-order copy of a flatten is one
+// cudaMemcpyAsync; 40 inputs of a cat are 40 copies in three launches of 16.
+std::string copy_step_text(const std::string& op, const std::vector<Shape>& inputs,
+                           const Attrs& attrs) {
+  const ops::layout::CopyPlan plan =
+      op == "cat" ? ops::cat::plan(inputs, attrs) : ops::flatten::plan(inputs, attrs);
+  const Node node{"node", op, {}, "out", attrs};
+  const measure::NodeContext context{node, inputs, plan.output};
+  return ops::baseline::make_copy_step(context, plan, "eager")->describe();
+}
+
+TEST(StridedCopyStep, AnInOrderCopyIsOneMemcpy) {
+  EXPECT_EQ(copy_step_text("flatten", {{2, 3, 4}}, {{"start_axis", 1}}),
+            "cudaMemcpyAsync of 24 floats (eager)");
+}
+
+TEST(StridedCopyStep, FortyCatInputsAreThreeLaunches) {
+  const std::string text = copy_step_text("cat", std::vector<Shape>(40, {2, 3, 4}), {{"axis", 1}});
+  EXPECT_EQ(text, "kbv strided copy kernel: 40 copies of rank <= 2 in 3 launch(es), 32-bit indices "
+                  "(eager)");
 }
 
 }  // namespace

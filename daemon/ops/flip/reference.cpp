@@ -1,0 +1,12 @@
+// daemon/ops/flip/reference.cpp — flip's CUDA fp64 reference: its plan run by the strided-copy
+// kernel (ops/common/reference/strided_copy_f64.hpp).
+#include "ops/common/reference/strided_copy_f64.hpp"
+#include "ops/flip/flip.hpp"
+
+namespace kbv::ops::flip {
+
+void device_reference(const ReferenceCall& call) {
+  reference::run_copy_plan(call, plan(call.args.input_shapes, call.attrs));
+}
+
+}  // namespace kbv::ops::flip

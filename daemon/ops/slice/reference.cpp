@@ -1,0 +1,12 @@
+// daemon/ops/slice/reference.cpp — slice's CUDA fp64 reference: its plan run by the strided-copy
+// kernel (ops/common/reference/strided_copy_f64.hpp).
+#include "ops/common/reference/strided_copy_f64.hpp"
+#include "ops/slice/slice.hpp"
+
+namespace kbv::ops::slice {
+
+void device_reference(const ReferenceCall& call) {
+  reference::run_copy_plan(call, plan(call.args.input_shapes, call.attrs));
+}
+
+}  // namespace kbv::ops::slice

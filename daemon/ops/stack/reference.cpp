@@ -1,0 +1,12 @@
+// daemon/ops/stack/reference.cpp — stack's CUDA fp64 reference: its plan run by the strided-copy
+// kernel (ops/common/reference/strided_copy_f64.hpp).
+#include "ops/common/reference/strided_copy_f64.hpp"
+#include "ops/stack/stack.hpp"
+
+namespace kbv::ops::stack {
+
+void device_reference(const ReferenceCall& call) {
+  reference::run_copy_plan(call, plan(call.args.input_shapes, call.attrs));
+}
+
+}  // namespace kbv::ops::stack

@@ -1,0 +1,12 @@
+// daemon/ops/unsqueeze/reference.cpp — unsqueeze's CUDA fp64 reference: its plan run by the
+// strided-copy kernel (ops/common/reference/strided_copy_f64.hpp).
+#include "ops/common/reference/strided_copy_f64.hpp"
+#include "ops/unsqueeze/unsqueeze.hpp"
+
+namespace kbv::ops::unsqueeze {
+
+void device_reference(const ReferenceCall& call) {
+  reference::run_copy_plan(call, plan(call.args.input_shapes, call.attrs));
+}
+
+}  // namespace kbv::ops::unsqueeze
