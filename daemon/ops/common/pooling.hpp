@@ -1,0 +1,87 @@
+// ops/common/pooling.hpp — the host face every pooling op shares (maxpool1d/2d/3d,
+// avgpool1d/2d/3d, adaptive_avgpool2d/3d): the window geometry from the input's shape and the
+// attributes, checked as PyTorch checks them; shape inference; flops(); and the loop that is
+// both the fp64 reference and the fp32 host baseline (ops/common/pool_window.hpp computes each
+// output). The CUDA faces build the same geometry with pool_geometry<Definition>().
+//
+// A pooling op's Definition adds `static constexpr PoolSpec pool{kind, spatial axes}`. Its
+// attributes: sliding windows take `kernel`, `stride` (0: the kernel), `padding`, `ceil_mode`,
+// max pools `dilation`, average pools `count_include_pad`, and 2-D/3-D pools per-axis overrides
+// `<name>_h`, `<name>_w` (and `<name>_d`), −1 meaning the scalar's value; adaptive pools take
+// `output_size`.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "ops/common/definition.hpp"
+#include "ops/common/pool_window.hpp"
+#include "ops/op_support.hpp"
+
+namespace kbv::ops {
+
+struct PoolSpec {
+  pooling::PoolKind kind;
+  int spatial_axes;  // 1, 2 or 3
+};
+
+// The scalar attributes pooling ops share, with PyTorch's defaults (torch.nn.MaxPool*d,
+// AvgPool*d): stride defaults to kernel_size, spelled 0 since attributes are numbers; no padding;
+// no dilation; floor mode; average pools count the padding. kbv's own default kernel is 2, the
+// common 2×2 pool. A per-axis override (`kernel_h`, …) defaults to −1: the scalar's value.
+namespace pool_attribute {
+constexpr Attribute kernel{"kernel", 2};
+constexpr Attribute stride{"stride", 0};
+constexpr Attribute padding{"padding", 0};
+constexpr Attribute dilation{"dilation", 1};
+constexpr Attribute ceil_mode{"ceil_mode", 0};
+constexpr Attribute count_include_pad{"count_include_pad", 1};
+constexpr Attribute output_size{"output_size", 1};
+constexpr Attribute per_axis(std::string_view name) { return {name, -1}; }
+}  // namespace pool_attribute
+
+// The geometry of `op` on `inputs` ([N, C, spatial…]); attributes absent from `attrs` take
+// `defaults`. Throws OpError naming the attribute or the input and the fix.
+pooling::PoolGeometry make_pool_geometry(std::string_view op, const PoolSpec& spec,
+                                         const std::vector<Shape>& inputs, const Attrs& attrs,
+                                         const Attrs& defaults);
+
+template <class Definition>
+pooling::PoolGeometry pool_geometry(const std::vector<Shape>& inputs, const Attrs& attrs) {
+  static const Attrs defaults = attribute_defaults_of<Definition>();
+  return make_pool_geometry(Definition::name, Definition::pool, inputs, attrs, defaults);
+}
+
+// [N, C, out…] of a geometry made from input x.
+Shape pooled_shape(const pooling::PoolGeometry& geometry, const Shape& x, int spatial_axes);
+
+// flops() of a pooling op, a lower bound for any algorithm. Max: one comparison per output whose
+// window holds at least two input elements (a sliding-window max shares comparisons between
+// overlapping windows, so per-tap counts would not be a bound). Average: one divide per output
+// (sliding sums share their adds). Adaptive average: numel(x) (every element is added at
+// least once, each output divided once).
+double pool_flops(const pooling::PoolGeometry& geometry);
+
+template <class Derived, class Definition>
+class PoolOp : public DefinedOp<Derived, Definition> {
+ public:
+  Shape infer_shape(const std::vector<Shape>& inputs, const Attrs& attrs) const override {
+    const pooling::PoolGeometry geometry = pool_geometry<Definition>(inputs, attrs);  // checks the input count
+    return pooled_shape(geometry, inputs[0], Definition::pool.spatial_axes);
+  }
+
+  double flops(const std::vector<Shape>& inputs, const Shape&, const Attrs& attrs) const override {
+    return pool_flops(pool_geometry<Definition>(inputs, attrs));
+  }
+
+  template <class T>
+  void compute(const OpArgs<T>& args) const {
+    op_support::check_args(*this, args);
+    const pooling::PoolGeometry g = pool_geometry<Definition>(args.input_shapes, op_support::attrs_of(args));
+    constexpr pooling::PoolKind kind = Definition::pool.kind;
+    for (int64_t index = 0; index < g.outputs(); ++index)
+      args.output[index] = pooling::pooled_value<kind>(g, args.inputs[0], index);
+  }
+};
+
+}  // namespace kbv::ops
