@@ -1,27 +1,14 @@
 // ops/adaptive_avgpool3d/adaptive_avgpool3d.hpp — 3-D adaptive average pooling over NCDHW input
-// (torch.nn.functional.adaptive_avg_pool3d); the window walk is ops/common/pool_window.hpp's, the
-// attributes and checks ops/common/pooling.hpp's.
+// (torch.nn.functional.adaptive_avg_pool3d); the descriptor is ops/common/pool_definition.hpp's,
+// the window walk ops/common/pool_window.hpp's.
 #pragma once
 
-#include "ops/common/pooling.hpp"
+#include "ops/common/pool_definition.hpp"
 
 namespace kbv::ops::adaptive_avgpool3d {
 
-struct Definition {
+struct Definition : AdaptiveAvgPoolDefinition<3> {
   static constexpr std::string_view name = "adaptive_avgpool3d";
-  static constexpr OpCategory category = OpCategory::window;
-  static constexpr std::string_view inputs = "x[N,C,D,H,W]";
-  static constexpr size_t min_inputs = 1;
-  static constexpr size_t max_inputs = 1;
-  static constexpr std::array attributes{
-      pool_attribute::output_size};
-  static constexpr PrecisionClass precision = PrecisionClass::exact;
-  static constexpr PoolSpec pool{pooling::PoolKind::adaptive_average, 3};
-  static constexpr std::string_view semantics =
-      "one output_size for every spatial axis; window i of an axis of extent S covers "
-      "[floor(i·S/out), ceil((i+1)·S/out)), as PyTorch";
-  static constexpr std::string_view flops_rule =
-      "numel(x) (every element added at least once, one divide per output)";
   static constexpr std::string_view pytorch =
       "torch.nn.functional.adaptive_avg_pool3d(x, output_size)";
 };

@@ -3,6 +3,7 @@
 // CUDA kernel, or input.mean over the spatial dims for output_size 1.
 #include "ops/adaptive_avgpool3d/adaptive_avgpool3d.hpp"
 #include "ops/common/baseline/pool_f32.hpp"
+#include "ops/common/pooling.hpp"
 
 namespace kbv::ops::adaptive_avgpool3d {
 

@@ -2,6 +2,7 @@
 // output (ops/common/baseline/pool_f32.hpp), as PyTorch's avg_pool1d CUDA kernel.
 #include "ops/avgpool1d/avgpool1d.hpp"
 #include "ops/common/baseline/pool_f32.hpp"
+#include "ops/common/pooling.hpp"
 
 namespace kbv::ops::avgpool1d {
 

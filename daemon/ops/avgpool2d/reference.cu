@@ -1,6 +1,7 @@
 // daemon/ops/avgpool2d/reference.cu — avgpool2d's CUDA fp64 reference: one thread per output over
 // the geometry the host face checks (ops/common/reference/pool_f64.hpp).
 #include "ops/avgpool2d/avgpool2d.hpp"
+#include "ops/common/pooling.hpp"
 #include "ops/common/reference/pool_f64.hpp"
 #include "ops/common/reference/reference_call.hpp"
 

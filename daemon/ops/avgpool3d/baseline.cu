@@ -2,6 +2,7 @@
 // output (ops/common/baseline/pool_f32.hpp), as PyTorch's avg_pool3d CUDA kernel.
 #include "ops/avgpool3d/avgpool3d.hpp"
 #include "ops/common/baseline/pool_f32.hpp"
+#include "ops/common/pooling.hpp"
 
 namespace kbv::ops::avgpool3d {
 

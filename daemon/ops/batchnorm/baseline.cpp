@@ -14,7 +14,8 @@ std::unique_ptr<cuda::measure::NodeStep> make_baseline_step(const cuda::measure:
   const Shape& x = node.input_shapes.at(0);
   const double eps = node.attr("eps");
   if (baseline::pytorch_batch_norm_uses_cudnn(x, node.input_shapes.size() == 3, eps))
-    return baseline::make_cudnn_batch_norm_step(x, 1, eps, context, "batchnorm, as PyTorch's cudnn_batch_norm");
+    return baseline::make_cudnn_batch_norm_step(x, 1, eps, context,
+                                                "batchnorm, as PyTorch's cudnn_batch_norm");
   return baseline::make_channel_norm_step(node, context, ChannelSets::per_channel_over_batch(x),
                                           "batchnorm, where PyTorch runs its native batch_norm kernels");
 }

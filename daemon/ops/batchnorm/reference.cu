@@ -6,8 +6,8 @@
 namespace kbv::ops::batchnorm {
 
 void device_reference(const ReferenceCall& call) {
-  reference::channel_norm_f64(ChannelSets::per_channel_over_batch(call.shape(0)), call.input(0), call.input(1),
-                              call.input(2), call.real("eps"), call.output(), call.stream);
+  reference::channel_norm_f64(ChannelSets::per_channel_over_batch(call.shape(0)), call.input(0),
+                              call.input(1), call.input(2), call.real("eps"), call.output(), call.stream);
 }
 
 }  // namespace kbv::ops::batchnorm

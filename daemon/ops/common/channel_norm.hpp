@@ -1,7 +1,8 @@
 // ops/common/channel_norm.hpp — the host face batchnorm, groupnorm and instancenorm share: shape
 // inference for x[N, C, *] with an optional per-channel weight and bias (both or neither), the
 // cost, and the two-pass normalisation of every statistics set (ops/common/channel_sets.hpp)
-// that is both the fp64 reference and the fp32 host baseline. Derived supplies
+// that is both the fp64 reference and the fp32 host baseline; and the descriptor fields the three
+// share (ChannelNormDefinition). Derived supplies
 //   static constexpr size_t kMinRank;                               x's smallest rank
 //   static void check(const Shape& x, const Attrs& attrs);          the op's own refusals
 //   static ChannelSets sets(const Shape& x, const Attrs& attrs);    its statistics sets
@@ -16,6 +17,16 @@
 #include "ops/op_support.hpp"
 
 namespace kbv::ops {
+
+// What the three norms' descriptors share; each adds name, attributes, semantics and pytorch.
+struct ChannelNormDefinition {
+  static constexpr OpCategory category = OpCategory::normalization;
+  static constexpr std::string_view inputs = "x[N,C,*], weight[C]?, bias[C]?";
+  static constexpr size_t min_inputs = 1;
+  static constexpr size_t max_inputs = 3;
+  static constexpr PrecisionClass precision = PrecisionClass::exact;
+  static constexpr std::string_view flops_rule = "4 per element (mean add, variance multiply and add, one output op)";
+};
 
 // Per set: the mean, then the biased variance of the deviations from it (two passes: no
 // cancellation when |mean| ≫ stddev), then y = (x − mean)/sqrt(var + eps)·weight[c] + bias[c];
@@ -61,7 +72,8 @@ class ChannelNormOp : public DefinedOp<Derived, Definition> {
     check_input_count(op, Definition::inputs, inputs, 1, 3);
     check_dims_positive(op, inputs);
     if (inputs.size() == 2)
-      throw OpError(std::string(op) + ": got a weight without a bias; expected weight and bias both or neither (" +
+      throw OpError(std::string(op) +
+                    ": got a weight without a bias; expected weight and bias both or neither (" +
                     std::string(Definition::inputs) + ")");
     const Shape& x = inputs[0];
     if (x.size() < Derived::kMinRank)
@@ -88,10 +100,11 @@ class ChannelNormOp : public DefinedOp<Derived, Definition> {
   void compute(const OpArgs<T>& args) const {
     op_support::check_args(*this, args);
     const Attrs& attrs = op_support::attrs_of(args);
-    const T eps = static_cast<T>(op_support::real_attr(Definition::name, attrs, "eps", default_of<Definition>("eps")));
+    const T eps =
+        static_cast<T>(op_support::real_attr(Definition::name, attrs, "eps", default_of<Definition>("eps")));
     const bool affine = args.inputs.size() == 3;
-    normalize_sets<T>(Derived::sets(args.input_shapes[0], attrs), args.inputs[0], affine ? args.inputs[1] : nullptr,
-                      affine ? args.inputs[2] : nullptr, eps, args.output);
+    normalize_sets<T>(Derived::sets(args.input_shapes[0], attrs), args.inputs[0],
+                      affine ? args.inputs[1] : nullptr, affine ? args.inputs[2] : nullptr, eps, args.output);
   }
 };
 

@@ -40,7 +40,9 @@ struct ChannelSets {
   KBV_HOST_DEVICE int64_t segment_stride() const { return channels * spatial; }
   KBV_HOST_DEVICE int64_t set_size() const { return segments() * segment_length(); }
   // Offset of set `set`'s first element, and the channel it starts at.
-  KBV_HOST_DEVICE int64_t set_start(int64_t set) const { return set * (across_batch ? spatial : segment_length()); }
+  KBV_HOST_DEVICE int64_t set_start(int64_t set) const {
+    return set * (across_batch ? spatial : segment_length());
+  }
   KBV_HOST_DEVICE int64_t first_channel(int64_t set) const {
     return across_batch ? set : (set % groups()) * channels_per_set;
   }

@@ -130,7 +130,7 @@ KBV_HOST_DEVICE T pooled_value(const PoolGeometry& g, const T* x, int64_t index)
     int64_t divisor = 1;
     for (int axis = 0; axis < kSpatialAxes; ++axis)
       divisor *= Kind == PoolKind::average && g.count_include_pad ? padded_window(g.axes[axis], o[axis])
-                                                                   : taps[axis].count;
+                                                                  : taps[axis].count;
     return visit.sum / static_cast<T>(divisor);
   }
 }

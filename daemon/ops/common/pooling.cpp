@@ -16,8 +16,7 @@ using pooling::PoolKind;
 // Per-axis attribute suffixes by spatial axis (D, H, W); 2-D pools use the last two.
 constexpr const char* kAxisSuffixes[pooling::kSpatialAxes] = {"_d", "_h", "_w"};
 constexpr const char* kAxisNames[pooling::kSpatialAxes] = {"D", "H", "W"};
-// A per-axis override's "not given" value: the scalar attribute applies.
-constexpr int64_t kUseScalar = -1;
+constexpr auto kUseScalar = static_cast<int64_t>(pool_attribute::kUseScalar);
 
 std::string layout_of(int spatial_axes) {
   switch (spatial_axes) {
@@ -46,7 +45,8 @@ class AttrReader {
     if (value == kUseScalar) return scalar;
     if (value < min_value)
       throw OpError(std::string(op_) + ": attribute " + key + " is " + std::to_string(value) +
-                    "; expected -1 (the value of " + name + ") or an integer >= " + std::to_string(min_value));
+                    "; expected -1 (the value of " + name +
+                    ") or an integer >= " + std::to_string(min_value));
     return value;
   }
 
@@ -61,14 +61,16 @@ class AttrReader {
 // ceil_mode a last window that would start in the right padding is dropped. 0 when the window
 // does not fit.
 int64_t sliding_output_size(const PoolAxis& a, bool ceil_mode) {
-  const int64_t span = a.in + 2 * a.padding - a.dilation * (a.kernel - 1) - 1 + (ceil_mode ? a.stride - 1 : 0);
+  const int64_t span =
+      a.in + 2 * a.padding - a.dilation * (a.kernel - 1) - 1 + (ceil_mode ? a.stride - 1 : 0);
   if (span < 0) return 0;  // floor(span / stride) + 1 <= 0
   int64_t out = span / a.stride + 1;
   if (ceil_mode && (out - 1) * a.stride >= a.in + a.padding) --out;
   return out;
 }
 
-void set_sliding_axis(std::string_view op, const PoolSpec& spec, const AttrReader& read, int axis, PoolAxis& a) {
+void set_sliding_axis(std::string_view op, const PoolSpec& spec, const AttrReader& read, int axis,
+                      PoolAxis& a) {
   a.kernel = read.along("kernel", read.integer("kernel", 1), axis, 1);
   const int64_t stride = read.along("stride", read.integer("stride", 0), axis, 0);
   a.stride = stride == 0 ? a.kernel : stride;  // PyTorch: stride defaults to kernel_size
@@ -84,8 +86,8 @@ void set_sliding_axis(std::string_view op, const PoolSpec& spec, const AttrReade
   a.out = sliding_output_size(a, read.flag("ceil_mode"));
   if (a.out < 1)
     throw OpError(std::string(op) + ": kernel " + std::to_string(a.kernel) + " with dilation " +
-                  std::to_string(a.dilation) + " does not fit the input's size " + std::to_string(a.in) + along +
-                  " padded by " + std::to_string(a.padding) +
+                  std::to_string(a.dilation) + " does not fit the input's size " + std::to_string(a.in) +
+                  along + " padded by " + std::to_string(a.padding) +
                   "; expected dilation*(kernel-1)+1 <= size + 2*padding along every spatial axis");
 }
 

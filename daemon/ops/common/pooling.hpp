@@ -2,43 +2,18 @@
 // avgpool1d/2d/3d, adaptive_avgpool2d/3d): the window geometry from the input's shape and the
 // attributes, checked as PyTorch checks them; shape inference; flops(); and the loop that is
 // both the fp64 reference and the fp32 host baseline (ops/common/pool_window.hpp computes each
-// output). The CUDA faces build the same geometry with pool_geometry<Definition>().
-//
-// A pooling op's Definition adds `static constexpr PoolSpec pool{kind, spatial axes}`. Its
-// attributes: sliding windows take `kernel`, `stride` (0: the kernel), `padding`, `ceil_mode`,
-// max pools `dilation`, average pools `count_include_pad`, and 2-D/3-D pools per-axis overrides
-// `<name>_h`, `<name>_w` (and `<name>_d`), −1 meaning the scalar's value; adaptive pools take
-// `output_size`.
+// output). The CUDA faces build the same geometry with pool_geometry<Definition>(). A pooling
+// op's Definition derives from one of ops/common/pool_definition.hpp's.
 #pragma once
 
 #include <string_view>
 #include <vector>
 
-#include "ops/common/definition.hpp"
+#include "ops/common/pool_definition.hpp"
 #include "ops/common/pool_window.hpp"
 #include "ops/op_support.hpp"
 
 namespace kbv::ops {
-
-struct PoolSpec {
-  pooling::PoolKind kind;
-  int spatial_axes;  // 1, 2 or 3
-};
-
-// The scalar attributes pooling ops share, with PyTorch's defaults (torch.nn.MaxPool*d,
-// AvgPool*d): stride defaults to kernel_size, spelled 0 since attributes are numbers; no padding;
-// no dilation; floor mode; average pools count the padding. kbv's own default kernel is 2, the
-// common 2×2 pool. A per-axis override (`kernel_h`, …) defaults to −1: the scalar's value.
-namespace pool_attribute {
-constexpr Attribute kernel{"kernel", 2};
-constexpr Attribute stride{"stride", 0};
-constexpr Attribute padding{"padding", 0};
-constexpr Attribute dilation{"dilation", 1};
-constexpr Attribute ceil_mode{"ceil_mode", 0};
-constexpr Attribute count_include_pad{"count_include_pad", 1};
-constexpr Attribute output_size{"output_size", 1};
-constexpr Attribute per_axis(std::string_view name) { return {name, -1}; }
-}  // namespace pool_attribute
 
 // The geometry of `op` on `inputs` ([N, C, spatial…]); attributes absent from `attrs` take
 // `defaults`. Throws OpError naming the attribute or the input and the fix.
@@ -62,11 +37,13 @@ Shape pooled_shape(const pooling::PoolGeometry& geometry, const Shape& x, int sp
 // least once, each output divided once).
 double pool_flops(const pooling::PoolGeometry& geometry);
 
-template <class Derived, class Definition>
-class PoolOp : public DefinedOp<Derived, Definition> {
+// An op folder's host.cpp returns a PoolHostOp<Definition> from host_op().
+template <class Definition>
+class PoolHostOp final : public DefinedOp<PoolHostOp<Definition>, Definition> {
  public:
   Shape infer_shape(const std::vector<Shape>& inputs, const Attrs& attrs) const override {
-    const pooling::PoolGeometry geometry = pool_geometry<Definition>(inputs, attrs);  // checks the input count
+    const pooling::PoolGeometry geometry =
+        pool_geometry<Definition>(inputs, attrs);  // checks the input count
     return pooled_shape(geometry, inputs[0], Definition::pool.spatial_axes);
   }
 

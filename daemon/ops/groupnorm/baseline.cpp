@@ -8,8 +8,10 @@ namespace kbv::ops::groupnorm {
 
 std::unique_ptr<cuda::measure::NodeStep> make_baseline_step(const cuda::measure::NodeContext& node,
                                                             cuda::measure::LibraryContext& context) {
-  const ChannelSets sets = ChannelSets::per_group(node.input_shapes.at(0), baseline::int_attr(node, "groups", 1));
-  return baseline::make_channel_norm_step(node, context, sets, "groupnorm, as PyTorch's native_group_norm kernels");
+  const ChannelSets sets =
+      ChannelSets::per_group(node.input_shapes.at(0), baseline::int_attr(node, "groups", 1));
+  return baseline::make_channel_norm_step(node, context, sets,
+                                          "groupnorm, as PyTorch's native_group_norm kernels");
 }
 
 }  // namespace kbv::ops::groupnorm

@@ -3,25 +3,18 @@
 // and bias.
 #pragma once
 
-#include "ops/common/definition.hpp"
+#include "ops/common/channel_norm.hpp"
 
 namespace kbv::ops::groupnorm {
 
-struct Definition {
+struct Definition : ChannelNormDefinition {
   static constexpr std::string_view name = "groupnorm";
-  static constexpr OpCategory category = OpCategory::normalization;
-  static constexpr std::string_view inputs = "x[N,C,*], weight[C]?, bias[C]?";
-  static constexpr size_t min_inputs = 1;
-  static constexpr size_t max_inputs = 3;
   // torch.nn.GroupNorm: eps = 1e-5; num_groups has no default there, 1 here (layer norm over
   // every non-batch axis with a per-channel affine).
   static constexpr std::array attributes{Attribute{"groups", 1}, Attribute{"eps", 1e-5}};
-  static constexpr PrecisionClass precision = PrecisionClass::exact;
   static constexpr std::string_view semantics =
       "per (n, group): mean and biased variance over the group's C/groups channels and every "
       "spatial position (two passes); groups divides C; weight and bias both or neither";
-  static constexpr std::string_view flops_rule =
-      "4 per element (mean add, variance multiply and add, one output op)";
   static constexpr std::string_view pytorch = "torch.nn.functional.group_norm(x, groups, weight, bias, eps)";
 };
 

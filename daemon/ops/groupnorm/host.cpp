@@ -21,7 +21,8 @@ class GroupNormOp final : public ChannelNormOp<GroupNormOp, Definition> {
   }
 
   static ChannelSets sets(const Shape& x, const Attrs& attrs) {
-    return ChannelSets::per_group(x, op_support::int_attr(Definition::name, attrs, "groups", kDefaultGroups, 1));
+    return ChannelSets::per_group(x,
+                                  op_support::int_attr(Definition::name, attrs, "groups", kDefaultGroups, 1));
   }
 };
 

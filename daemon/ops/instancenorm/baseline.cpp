@@ -19,8 +19,9 @@ std::unique_ptr<cuda::measure::NodeStep> make_baseline_step(const cuda::measure:
   if (baseline::pytorch_batch_norm_uses_cudnn(view, node.input_shapes.size() == 3, eps))
     return baseline::make_cudnn_batch_norm_step(view, x[0], eps, context,
                                                 "instancenorm, as PyTorch's batch_norm on [1, N·C, *]");
-  return baseline::make_channel_norm_step(node, context, ChannelSets::per_group(x, x[1]),
-                                          "instancenorm, as PyTorch's native batch_norm kernels on [1, N·C, *]");
+  return baseline::make_channel_norm_step(
+      node, context, ChannelSets::per_group(x, x[1]),
+      "instancenorm, as PyTorch's native batch_norm kernels on [1, N·C, *]");
 }
 
 }  // namespace kbv::ops::instancenorm

@@ -4,23 +4,16 @@
 // bias (nn.InstanceNorm*d's affine=True; KernelBench's models have neither).
 #pragma once
 
-#include "ops/common/definition.hpp"
+#include "ops/common/channel_norm.hpp"
 
 namespace kbv::ops::instancenorm {
 
-struct Definition {
+struct Definition : ChannelNormDefinition {
   static constexpr std::string_view name = "instancenorm";
-  static constexpr OpCategory category = OpCategory::normalization;
-  static constexpr std::string_view inputs = "x[N,C,*], weight[C]?, bias[C]?";
-  static constexpr size_t min_inputs = 1;
-  static constexpr size_t max_inputs = 3;
   static constexpr std::array attributes{Attribute{"eps", 1e-5}};  // torch.nn.InstanceNorm*d
-  static constexpr PrecisionClass precision = PrecisionClass::exact;
   static constexpr std::string_view semantics =
       "per (n, c): mean and biased variance over the spatial axes (at least one; two passes); "
       "weight and bias both or neither";
-  static constexpr std::string_view flops_rule =
-      "4 per element (mean add, variance multiply and add, one output op)";
   static constexpr std::string_view pytorch =
       "torch.nn.functional.instance_norm(x, weight=weight, bias=bias, use_input_stats=True, eps=eps)";
 };

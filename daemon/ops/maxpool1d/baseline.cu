@@ -1,7 +1,8 @@
 // daemon/ops/maxpool1d/baseline.cu — maxpool1d's CUDA baseline: kbv's fp32 kernel, one thread per
 // output (ops/common/baseline/pool_f32.hpp), as PyTorch's max_pool1d CUDA kernel.
-#include "ops/maxpool1d/maxpool1d.hpp"
 #include "ops/common/baseline/pool_f32.hpp"
+#include "ops/common/pooling.hpp"
+#include "ops/maxpool1d/maxpool1d.hpp"
 
 namespace kbv::ops::maxpool1d {
 

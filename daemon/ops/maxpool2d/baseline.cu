@@ -10,6 +10,7 @@
 #include "common/cuda_error.hpp"
 #include "measure/baseline/node_step.hpp"
 #include "ops/common/baseline/pool_f32.hpp"
+#include "ops/common/pooling.hpp"
 #include "ops/maxpool2d/maxpool2d.hpp"
 
 namespace kbv::ops::maxpool2d {
@@ -64,7 +65,7 @@ __global__ void maxpool2d_unit_stride_kernel(TiledGeometry g, const float* __res
       float across = row[v];
 #pragma unroll
       for (int k = 1; k < K; ++k) across = nan_max(across, row[v + k]);
-      // Input row r lies in the windows of output rows r-K+1 .. r of this tile.
+        // Input row r lies in the windows of output rows r-K+1 .. r of this tile.
 #pragma unroll
       for (int i = 0; i < R; ++i)
         if (r - i >= 0 && r - i < K) out[i][v] = nan_max(out[i][v], across);
@@ -82,9 +83,10 @@ __global__ void maxpool2d_unit_stride_kernel(TiledGeometry g, const float* __res
 template <int K>
 void launch_unit_stride(const TiledGeometry& g, const float* x, float* y, cudaStream_t stream) {
   const dim3 block(kTiledBlockX, kTiledBlockY);
-  const dim3 grid(static_cast<unsigned>((g.out_w + kTiledBlockX * kTileColumns - 1) / (kTiledBlockX * kTileColumns)),
-                  static_cast<unsigned>((g.out_h + kTiledBlockY * kTileRows - 1) / (kTiledBlockY * kTileRows)),
-                  static_cast<unsigned>(g.planes));
+  const dim3 grid(
+      static_cast<unsigned>((g.out_w + kTiledBlockX * kTileColumns - 1) / (kTiledBlockX * kTileColumns)),
+      static_cast<unsigned>((g.out_h + kTiledBlockY * kTileRows - 1) / (kTiledBlockY * kTileRows)),
+      static_cast<unsigned>(g.planes));
   maxpool2d_unit_stride_kernel<K><<<grid, block, 0, stream>>>(g, x, y);
   cuda::check_launch("kbv maxpool2d kernel (unit stride, register tiles)");
 }

@@ -1,16 +1,12 @@
-// daemon/ops/maxpool2d/host.cpp — maxpool2d's host face: ops/common/pooling.hpp's PoolOp (shape
+// daemon/ops/maxpool2d/host.cpp — maxpool2d's host face: ops/common/pooling.hpp's PoolHostOp (shape
 // inference, cost, and the loop that is the fp64 reference and the fp32 host baseline).
+#include "ops/common/pooling.hpp"
 #include "ops/maxpool2d/maxpool2d.hpp"
 
 namespace kbv::ops::maxpool2d {
-namespace {
-
-class Maxpool2dOp final : public PoolOp<Maxpool2dOp, Definition> {};
-
-}  // namespace
 
 const Op& host_op() {
-  static const Maxpool2dOp op;
+  static const PoolHostOp<Definition> op;
   return op;
 }
 

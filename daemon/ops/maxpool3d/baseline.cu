@@ -1,7 +1,8 @@
 // daemon/ops/maxpool3d/baseline.cu — maxpool3d's CUDA baseline: kbv's fp32 kernel, one thread per
 // output (ops/common/baseline/pool_f32.hpp), as PyTorch's max_pool3d CUDA kernel.
-#include "ops/maxpool3d/maxpool3d.hpp"
 #include "ops/common/baseline/pool_f32.hpp"
+#include "ops/common/pooling.hpp"
+#include "ops/maxpool3d/maxpool3d.hpp"
 
 namespace kbv::ops::maxpool3d {
 

@@ -109,13 +109,14 @@ __global__ void column_moments_kernel(ChannelSets sets, ChannelNormPlan plan, co
     const int64_t first = chunk * plan.rows_per_chunk;
     const int64_t last = first + plan.rows_per_chunk < sets.batch ? first + plan.rows_per_chunk : sets.batch;
     Moments acc = device::moments_empty();
-    for (int64_t row = first; row < last; ++row) acc = device::moments_combine(acc, Moments{1.f, x[row * columns + k], 0.f});
+    for (int64_t row = first; row < last; ++row)
+      acc = device::moments_combine(acc, Moments{1.f, x[row * columns + k], 0.f});
     partial[k * plan.row_chunks + chunk] = acc;
   }
 }
 
-__global__ void finish_sets_kernel(int64_t sets, int64_t per_set, const Moments* __restrict__ partial, float eps,
-                                   SetStats* __restrict__ stats) {
+__global__ void finish_sets_kernel(int64_t sets, int64_t per_set, const Moments* __restrict__ partial,
+                                   float eps, SetStats* __restrict__ stats) {
   __shared__ Moments shared[device::kMaxWarpsPerBlock];
   for (int64_t set = blockIdx.x; set < sets; set += gridDim.x) {
     Moments acc = device::moments_empty();
@@ -135,7 +136,8 @@ __global__ void apply_kernel(ChannelSets sets, const float* __restrict__ x, cons
   const int64_t width = kVector ? 4 : 1;
   const int64_t items = total / width;
   const int64_t step = static_cast<int64_t>(gridDim.x) * blockDim.x;
-  for (int64_t item = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; item < items; item += step) {
+  for (int64_t item = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; item < items;
+       item += step) {
     const int64_t i = item * width;
     const SetStats s = stats[sets.set_of(i)];
     const int64_t c = sets.channel_of(i);
@@ -161,8 +163,12 @@ class ChannelNormStep final : public cuda::measure::NodeStep {
  public:
   ChannelNormStep(const ChannelSets& sets, float eps, bool affine, cuda::measure::LibraryContext& context,
                   std::string what)
-      : sets_(sets), plan_(plan_channel_norm(sets, context.sm_count())), eps_(eps), affine_(affine),
-        context_(context), what_(std::move(what)) {
+      : sets_(sets),
+        plan_(plan_channel_norm(sets, context.sm_count())),
+        eps_(eps),
+        affine_(affine),
+        context_(context),
+        what_(std::move(what)) {
     partial_bytes_ = static_cast<size_t>(sets_.count() * plan_.partials_per_set) * sizeof(Moments);
     partial_bytes_ = (partial_bytes_ + alignof(SetStats) - 1) / alignof(SetStats) * alignof(SetStats);
     context_.reserve_scratch(partial_bytes_ + static_cast<size_t>(sets_.count()) * sizeof(SetStats));
@@ -176,8 +182,9 @@ class ChannelNormStep final : public cuda::measure::NodeStep {
     const float* x = in[0];
     if (plan_.columns) {
       const int64_t columns = sets_.channels * sets_.spatial;
-      const dim3 grid(static_cast<unsigned>(std::min((columns + kColumnThreads - 1) / kColumnThreads, kMaxGridX)),
-                      static_cast<unsigned>(std::min(plan_.row_chunks, kMaxGridY)));
+      const dim3 grid(
+          static_cast<unsigned>(std::min((columns + kColumnThreads - 1) / kColumnThreads, kMaxGridX)),
+          static_cast<unsigned>(std::min(plan_.row_chunks, kMaxGridY)));
       column_moments_kernel<<<grid, kColumnThreads, 0, stream>>>(sets_, plan_, x, partial);
     } else {
       const auto units = static_cast<unsigned>(std::min(sets_.count() * plan_.partials_per_set, kMaxGridX));
@@ -222,8 +229,8 @@ class ChannelNormStep final : public cuda::measure::NodeStep {
 }  // namespace
 
 std::unique_ptr<cuda::measure::NodeStep> make_channel_norm_step(const cuda::measure::NodeContext& node,
-                                                               cuda::measure::LibraryContext& context,
-                                                               const ChannelSets& sets, std::string what) {
+                                                                cuda::measure::LibraryContext& context,
+                                                                const ChannelSets& sets, std::string what) {
   return std::make_unique<ChannelNormStep>(sets, static_cast<float>(node.attr("eps")),
                                            node.input_shapes.size() == 3, context, std::move(what));
 }

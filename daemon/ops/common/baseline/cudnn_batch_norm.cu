@@ -57,7 +57,8 @@ __global__ void repeat_kernel(const float* __restrict__ source, int64_t count, i
 void repeat(const float* source, int64_t count, int64_t repeats, float* target, cudaStream_t stream) {
   constexpr int kThreads = 256;
   constexpr int64_t kMaxBlocks = 1024;  // C·N values at most: a few thousand here
-  const auto blocks = static_cast<unsigned>(std::min((count * repeats + kThreads - 1) / kThreads, kMaxBlocks));
+  const auto blocks =
+      static_cast<unsigned>(std::min((count * repeats + kThreads - 1) / kThreads, kMaxBlocks));
   repeat_kernel<<<blocks, kThreads, 0, stream>>>(source, count, repeats, target);
   cuda::check_launch("kbv repeat kernel (weight.repeat)");
 }
@@ -75,7 +76,8 @@ CudnnTensorDesc x_descriptor(const Shape& x) {
   int64_t stride = 1;
   for (size_t d = dims.size(); d-- > 0;) {
     if (dims[d] > INT_MAX || stride > INT_MAX)
-      throw std::invalid_argument("batch norm: a dimension of " + to_string(x) + " is outside cuDNN's int range");
+      throw std::invalid_argument("batch norm: a dimension of " + kbv::to_string(x) +
+                                  " is outside cuDNN's int range");
     sizes[d] = static_cast<int>(dims[d]);
     strides[d] = static_cast<int>(stride);
     stride *= dims[d];
@@ -91,24 +93,33 @@ class CudnnBatchNormStep final : public cuda::measure::NodeStep {
  public:
   CudnnBatchNormStep(const Shape& x_view, int64_t repeats, double eps, cuda::measure::LibraryContext& context,
                      std::string what)
-      : shape_(x_view), channels_(x_view.at(1)), repeats_(repeats), eps_(eps), context_(context),
-        what_(std::move(what)), x_desc_(x_descriptor(x_view)), bn_desc_(cuda::measure::make_cudnn_tensor_desc()) {
-    check(cudnnDeriveBNTensorDescriptor(bn_desc_.get(), x_desc_.get(), kMode), "cudnnDeriveBNTensorDescriptor");
-    check(cudnnGetBatchNormalizationForwardTrainingExWorkspaceSize(context_.cudnn(), kMode, kOps, x_desc_.get(),
-                                                                   nullptr, x_desc_.get(), bn_desc_.get(), nullptr,
-                                                                   &workspace_bytes_),
+      : shape_(x_view),
+        channels_(x_view.at(1)),
+        repeats_(repeats),
+        eps_(eps),
+        context_(context),
+        what_(std::move(what)),
+        x_desc_(x_descriptor(x_view)),
+        bn_desc_(cuda::measure::make_cudnn_tensor_desc()) {
+    check(cudnnDeriveBNTensorDescriptor(bn_desc_.get(), x_desc_.get(), kMode),
+          "cudnnDeriveBNTensorDescriptor");
+    check(cudnnGetBatchNormalizationForwardTrainingExWorkspaceSize(
+              context_.cudnn(), kMode, kOps, x_desc_.get(), nullptr, x_desc_.get(), bn_desc_.get(), nullptr,
+              &workspace_bytes_),
           "cudnnGetBatchNormalizationForwardTrainingExWorkspaceSize");
-    check(cudnnGetBatchNormalizationTrainingExReserveSpaceSize(context_.cudnn(), kMode, kOps, nullptr, x_desc_.get(),
-                                                               &reserve_bytes_),
+    check(cudnnGetBatchNormalizationTrainingExReserveSpaceSize(context_.cudnn(), kMode, kOps, nullptr,
+                                                               x_desc_.get(), &reserve_bytes_),
           "cudnnGetBatchNormalizationTrainingExReserveSpaceSize");
     reserve_offset_ = (workspace_bytes_ + kScratchAlignment - 1) / kScratchAlignment * kScratchAlignment;
     context_.reserve_scratch(reserve_offset_ + reserve_bytes_);
     // running mean, running var, saved mean, saved 1/σ; then the repeated weight and bias.
     const auto vectors = static_cast<size_t>(4 + (repeats_ > 1 ? 2 : 0));
-    statistics_ = DeviceMemory(vectors * static_cast<size_t>(channels_) * sizeof(float), "batch norm statistics");
+    statistics_ =
+        DeviceMemory(vectors * static_cast<size_t>(channels_) * sizeof(float), "batch norm statistics");
     check(cudaMemset(statistics_.get(), 0, statistics_.bytes()), "cudaMemset");
     const std::vector<float> ones(static_cast<size_t>(channels_), 1.f);
-    check(cudaMemcpy(vector(1), ones.data(), ones.size() * sizeof(float), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(vector(1), ones.data(), ones.size() * sizeof(float), cudaMemcpyHostToDevice),
+          "cudaMemcpy");
   }
 
   void run(std::span<const float* const> in, float* out, cudaStream_t stream) override {
@@ -123,17 +134,18 @@ class CudnnBatchNormStep final : public cuda::measure::NodeStep {
     }
     char* scratch = static_cast<char*>(context_.scratch());
     check(cudnnBatchNormalizationForwardTrainingEx(
-              context_.cudnn(), kMode, kOps, &kOne, &kZero, x_desc_.get(), in[0], nullptr, nullptr, x_desc_.get(), out,
-              bn_desc_.get(), weight, bias, kMomentum, vector(0), vector(1), eps_, vector(2), vector(3), nullptr,
-              workspace_bytes_ > 0 ? scratch : nullptr, workspace_bytes_,
+              context_.cudnn(), kMode, kOps, &kOne, &kZero, x_desc_.get(), in[0], nullptr, nullptr,
+              x_desc_.get(), out, bn_desc_.get(), weight, bias, kMomentum, vector(0), vector(1), eps_,
+              vector(2), vector(3), nullptr, workspace_bytes_ > 0 ? scratch : nullptr, workspace_bytes_,
               reserve_bytes_ > 0 ? scratch + reserve_offset_ : nullptr, reserve_bytes_),
           "cudnnBatchNormalizationForwardTrainingEx");
   }
 
   std::string describe() const override {
-    return "cudnnBatchNormalizationForwardTrainingEx (" + what_ + ") SPATIAL x=" + to_string(shape_) +
+    return "cudnnBatchNormalizationForwardTrainingEx (" + what_ + ") SPATIAL x=" + kbv::to_string(shape_) +
            (repeats_ > 1 ? " after weight/bias .repeat(" + std::to_string(repeats_) + ") kernels" : "") +
-           " workspace=" + std::to_string(workspace_bytes_) + "B reserve=" + std::to_string(reserve_bytes_) + "B";
+           " workspace=" + std::to_string(workspace_bytes_) + "B reserve=" + std::to_string(reserve_bytes_) +
+           "B";
   }
 
  private:
@@ -155,9 +167,10 @@ class CudnnBatchNormStep final : public cuda::measure::NodeStep {
 
 }  // namespace
 
-std::unique_ptr<cuda::measure::NodeStep> make_cudnn_batch_norm_step(const Shape& x_view, int64_t repeats, double eps,
-                                                                   cuda::measure::LibraryContext& context,
-                                                                   std::string what) {
+std::unique_ptr<cuda::measure::NodeStep> make_cudnn_batch_norm_step(const Shape& x_view, int64_t repeats,
+                                                                    double eps,
+                                                                    cuda::measure::LibraryContext& context,
+                                                                    std::string what) {
   return std::make_unique<CudnnBatchNormStep>(x_view, repeats, eps, context, std::move(what));
 }
 

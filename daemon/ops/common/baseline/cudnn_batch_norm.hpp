@@ -24,8 +24,9 @@ bool pytorch_batch_norm_uses_cudnn(const Shape& x, bool affine, double eps);
 // first copied `repeats` times, as weight.repeat(N) (instance norm). Running statistics start at
 // 0 and 1 and are updated with PyTorch's default momentum, as the model's buffers would be; the
 // output never reads them. `what` names the op for describe().
-std::unique_ptr<cuda::measure::NodeStep> make_cudnn_batch_norm_step(const Shape& x_view, int64_t repeats, double eps,
-                                                                   cuda::measure::LibraryContext& context,
-                                                                   std::string what);
+std::unique_ptr<cuda::measure::NodeStep> make_cudnn_batch_norm_step(const Shape& x_view, int64_t repeats,
+                                                                    double eps,
+                                                                    cuda::measure::LibraryContext& context,
+                                                                    std::string what);
 
 }  // namespace kbv::ops::baseline

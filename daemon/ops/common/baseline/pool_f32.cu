@@ -24,7 +24,8 @@ template <PoolKind Kind>
 __global__ void pool_kernel(PoolGeometry g, const float* __restrict__ x, float* __restrict__ y) {
   const int64_t total = g.outputs();
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
-  for (int64_t index = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; index < total; index += stride)
+  for (int64_t index = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; index < total;
+       index += stride)
     y[index] = pooling::pooled_value<Kind>(g, x, index);
 }
 
@@ -63,8 +64,8 @@ class PlaneMeanStep final : public cuda::measure::NodeStep {
     reduce_like<kMean>(split_, 0.f, in[0], out, stream);
   }
   std::string describe() const override {
-    return "kbv mean kernel for " + op_ + " to one output per plane (PyTorch: input.mean over the spatial dims) " +
-           split_text(split_);
+    return "kbv mean kernel for " + op_ +
+           " to one output per plane (PyTorch: input.mean over the spatial dims) " + split_text(split_);
   }
 
  private:
@@ -106,7 +107,8 @@ std::string pool_text(const PoolGeometry& g, int spatial_axes) {
   return text;
 }
 
-std::unique_ptr<cuda::measure::NodeStep> make_pool_step(const PoolGeometry& geometry, int spatial_axes, std::string op) {
+std::unique_ptr<cuda::measure::NodeStep> make_pool_step(const PoolGeometry& geometry, int spatial_axes,
+                                                        std::string op) {
   if (geometry.kind == PoolKind::adaptive_average && geometry.out_plane() == 1)
     return std::make_unique<PlaneMeanStep>(geometry, std::move(op));
   return std::make_unique<PoolStep>(geometry, spatial_axes, std::move(op));

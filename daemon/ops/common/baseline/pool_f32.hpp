@@ -24,7 +24,7 @@ void launch_pool_f32(const pooling::PoolGeometry& geometry, const float* x, floa
 std::string pool_text(const pooling::PoolGeometry& geometry, int spatial_axes);
 
 // The step of a pooling node whose geometry is `geometry`; `op` names it in describe().
-std::unique_ptr<cuda::measure::NodeStep> make_pool_step(const pooling::PoolGeometry& geometry, int spatial_axes,
-                                                       std::string op);
+std::unique_ptr<cuda::measure::NodeStep> make_pool_step(const pooling::PoolGeometry& geometry,
+                                                        int spatial_axes, std::string op);
 
 }  // namespace kbv::ops::baseline

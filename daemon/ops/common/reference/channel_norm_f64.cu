@@ -36,7 +36,8 @@ Pieces pieces_of(const ChannelSets& sets) {
 
 // partial[set · per_set + piece] = Σ over the piece of x, or of (x − mean[set])² when `stats`
 // holds the means (stats[2·set]).
-__global__ void sum_pieces(ChannelSets sets, Pieces pieces, const double* x, const double* stats, double* partial) {
+__global__ void sum_pieces(ChannelSets sets, Pieces pieces, const double* x, const double* stats,
+                           double* partial) {
   const int64_t units = sets.count() * pieces.per_set;
   const int64_t segment_length = sets.segment_length();
   for (int64_t unit = blockIdx.x; unit < units; unit += gridDim.x) {
@@ -97,8 +98,8 @@ void channel_norm_f64(const ChannelSets& sets, const double* x, const double* we
     sum_pieces<<<unit_blocks, kBlockThreads, 0, stream>>>(sets, pieces, x, variance ? stats.get() : nullptr,
                                                           partial.get());
     cuda::check_launch("norm reference sum kernel");
-    finish_sets<<<grid_for(sets.count()), kBlockThreads, 0, stream>>>(sets, pieces, partial.get(), eps, variance,
-                                                                      stats.get());
+    finish_sets<<<grid_for(sets.count()), kBlockThreads, 0, stream>>>(sets, pieces, partial.get(), eps,
+                                                                      variance, stats.get());
     cuda::check_launch("norm reference statistics kernel");
   }
   normalize<<<grid_for(total), kBlockThreads, 0, stream>>>(sets, x, weight, bias, stats.get(), y, total);

@@ -14,7 +14,8 @@ using pooling::PoolKind;
 template <PoolKind Kind>
 __global__ void pool_kernel(PoolGeometry g, const double* x, double* y) {
   const int64_t total = g.outputs();
-  for (int64_t index = cuda::detail::global_thread_index(); index < total; index += cuda::detail::grid_stride())
+  for (int64_t index = cuda::detail::global_thread_index(); index < total;
+       index += cuda::detail::grid_stride())
     y[index] = pooling::pooled_value<Kind>(g, x, index);
 }
 
