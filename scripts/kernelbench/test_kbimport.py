@@ -194,5 +194,17 @@ class DecomposedNormsAndPools(unittest.TestCase):
             aten_map.map_program(program)
 
 
+@unittest.skipIf(torch is None, "PyTorch is not installed")
+class SmallSizes(unittest.TestCase):
+    def graph_of(self, module, x):
+        return aten_map.map_program(torch.export.export(module, (x,)))
+
+    def test_refuses_sizes_that_leave_a_norm_single_elements(self):
+        # [N, C] with one channel per group: each group's output is its bias whatever x is.
+        self.assertIn("single elements", shapes.single_element_statistics(self.graph_of(torch.nn.GroupNorm(4, 4), torch.rand(2, 4))))
+        self.assertIsNone(shapes.single_element_statistics(self.graph_of(torch.nn.GroupNorm(2, 4), torch.rand(2, 4))))
+        self.assertIsNone(shapes.single_element_statistics(self.graph_of(torch.nn.InstanceNorm1d(3), torch.rand(2, 3, 5))))
+
+
 if __name__ == "__main__":
     unittest.main()
