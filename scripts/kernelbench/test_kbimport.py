@@ -249,5 +249,56 @@ class Mapping(unittest.TestCase):
             self.assertNotIn("height", values)  # a global no shape depends on is left alone
 
 
+@unittest.skipIf(torch is None, "PyTorch is not installed")
+class DecomposedNormsAndPools(unittest.TestCase):
+    """The lowered forms PyTorch's default decompositions give norms and pools (when a table
+    does not keep them whole) map onto the same kbv ops as the whole ones."""
+
+    class Model(torch.nn.Module if torch else object):
+        def __init__(self):
+            super().__init__()
+            self.inorm = torch.nn.InstanceNorm2d(4)
+            self.inorm_affine = torch.nn.InstanceNorm2d(4, affine=True)
+            self.gn = torch.nn.GroupNorm(2, 4)
+            self.bn = torch.nn.BatchNorm2d(4)
+
+        def forward(self, x):
+            y = self.inorm(x) + self.inorm_affine(x) + self.gn(x) + self.bn(x)
+            pooled = torch.nn.functional.max_pool2d(y, 2, return_indices=True)[0]
+            return torch.nn.functional.adaptive_avg_pool2d(pooled, 3)
+
+    def test_map_onto_kbv_ops(self):
+        program = torch.export.export(self.Model(), (torch.rand(2, 4, 12, 12),))
+        graph = aten_map.map_program(program.run_decompositions(torch.export.default_decompositions()))
+        ops = [node.op for node in graph.nodes]
+        self.assertEqual(ops, ["instancenorm", "instancenorm", "add", "groupnorm", "add", "batchnorm", "add", "maxpool2d",
+                               "adaptive_avgpool2d"])
+        self.assertEqual([len(node.inputs) for node in graph.nodes[:2]], [1, 3])
+        self.assertEqual(graph.nodes[3].attrs, {"groups": 2, "eps": 1e-5})
+        self.assertEqual(graph.nodes[8].attrs, {"output_size": 3})
+        self.assertEqual(graph.missing(), [])
+
+    def test_refuses_the_indices_of_a_max_pool(self):
+        class Indices(torch.nn.Module):
+            def forward(self, x):
+                values, indices = torch.nn.functional.max_pool2d(x, 2, return_indices=True)
+                return values + indices.float()
+        program = torch.export.export(Indices(), (torch.rand(1, 2, 8, 8),))
+        with self.assertRaisesRegex(aten_map.Unmappable, "indices"):
+            aten_map.map_program(program)
+
+
+@unittest.skipIf(torch is None, "PyTorch is not installed")
+class SmallSizes(unittest.TestCase):
+    def graph_of(self, module, x):
+        return aten_map.map_program(torch.export.export(module, (x,)))
+
+    def test_refuses_sizes_that_leave_a_norm_single_elements(self):
+        # [N, C] with one channel per group: each group's output is its bias whatever x is.
+        self.assertIn("single elements", shapes.single_element_statistics(self.graph_of(torch.nn.GroupNorm(4, 4), torch.rand(2, 4))))
+        self.assertIsNone(shapes.single_element_statistics(self.graph_of(torch.nn.GroupNorm(2, 4), torch.rand(2, 4))))
+        self.assertIsNone(shapes.single_element_statistics(self.graph_of(torch.nn.InstanceNorm1d(3), torch.rand(2, 3, 5))))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -78,6 +78,16 @@ class GraphForward(unittest.TestCase):
         r = x / torch.sqrt((x ** 2).mean(dim=1, keepdim=True) + 1e-5)
         torch.testing.assert_close(y, torch.nn.functional.max_pool2d(r, 2, 2))
 
+    def test_maxpool_per_axis_and_ceil_mode(self):
+        attrs = {"kernel": 2, "stride": 0, "padding": 0, "dilation": 1, "ceil_mode": 1, "kernel_h": 1, "kernel_w": 3,
+                 "stride_h": -1, "stride_w": 2, "padding_h": -1, "padding_w": 1, "dilation_h": -1, "dilation_w": -1}
+        problem = description([{"op": "maxpool2d", "inputs": ["x"], "output": "y", "attrs": attrs}],
+                              [{"name": "x", "shape": [1, 2, 4, 6], "scale": 1.0}], [{"name": "y", "shape": [1, 2, 4, 4]}])
+        forward = graph_forward(torch, problem, "cpu")
+        (x,) = forward.tensors
+        (y,) = forward.eager()
+        torch.testing.assert_close(y, torch.nn.functional.max_pool2d(x, (1, 3), (1, 2), (0, 1), 1, ceil_mode=True))
+
     def test_an_op_without_translation_is_no_forward(self):
         problem = description([{"op": "cumsum", "inputs": ["x"], "output": "y", "attrs": {}}], [{"name": "x", "shape": [2], "scale": 1.0}],
                               [{"name": "y", "shape": [2]}])

@@ -1,58 +1,31 @@
-// daemon/ops/maxpool2d/baseline.cu — maxpool2d's CUDA baseline (torch.nn.MaxPool2d,
-// ceil_mode=False), padding treated as -inf, NaN propagating as in PyTorch's kernel. Unit stride
-// and dilation (KernelBench's pools) take a register-tiled kernel: each thread loads a
-// (R+K-1)×(V+K-1) input window once for R×V outputs, a row max then a column max; other geometries
-// one thread per output.
-#include <algorithm>
+// daemon/ops/maxpool2d/baseline.cu — maxpool2d's CUDA baseline (torch.nn.MaxPool2d), padding
+// treated as -inf, NaN propagating as in PyTorch's kernel. A square kernel with unit stride and
+// dilation on both axes (KernelBench's pools) takes a register-tiled kernel: each thread loads a
+// (R+K-1)×(V+K-1) input window once for R×V outputs, a row max then a column max; other
+// geometries (strides, dilation, per-axis kernels) one thread per output
+// (ops/common/baseline/pool_f32.hpp), as PyTorch's max_pool_forward_nchw.
 #include <memory>
-#include <stdexcept>
+#include <string>
 
 #include "common/cuda_error.hpp"
 #include "measure/baseline/node_step.hpp"
-#include "measure/support/device_attributes.hpp"
-#include "ops/common/baseline/step_support.hpp"
+#include "ops/common/baseline/pool_f32.hpp"
+#include "ops/common/pooling.hpp"
+#include "ops/maxpool2d/maxpool2d.hpp"
 
 namespace kbv::ops::maxpool2d {
 namespace {
 
-// Max pooling over [planes = N·C, H, W]; padding counts as -inf; NaN propagates.
-struct Pool2dGeometry {
+using pooling::PoolAxis;
+using pooling::PoolGeometry;
+
+// The tiled kernel's view of a geometry: [planes, in_h, in_w] → [planes, out_h, out_w].
+struct TiledGeometry {
   int64_t planes = 0;
   int64_t in_h = 0, in_w = 0;
   int64_t out_h = 0, out_w = 0;
-  int kernel = 1, stride = 1, padding = 0, dilation = 1;
+  int padding = 0;
 };
-
-constexpr int kThreads = 256;
-
-__global__ void maxpool2d_kernel(Pool2dGeometry g, const float* __restrict__ x,
-                                 float* __restrict__ y) {
-  const int64_t total = g.planes * g.out_h * g.out_w;
-  const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
-  for (int64_t index = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-       index < total; index += stride) {
-    const int64_t ow = index % g.out_w;
-    const int64_t oh = (index / g.out_w) % g.out_h;
-    const int64_t plane = index / (g.out_w * g.out_h);
-    const float* xp = x + plane * g.in_h * g.in_w;
-    const int64_t h0 = oh * g.stride - g.padding;
-    const int64_t w0 = ow * g.stride - g.padding;
-    float best = -INFINITY;
-    for (int kh = 0; kh < g.kernel; ++kh) {
-      const int64_t h = h0 + static_cast<int64_t>(kh) * g.dilation;
-      if (h < 0 || h >= g.in_h) continue;
-      for (int kw = 0; kw < g.kernel; ++kw) {
-        const int64_t w = w0 + static_cast<int64_t>(kw) * g.dilation;
-        if (w < 0 || w >= g.in_w) continue;
-        const float v = xp[h * g.in_w + w];
-        if (v > best || v != v) best = v;  // NaN wins and stays (v != v is true for NaN)
-        if (best != best) break;
-      }
-      if (best != best) break;
-    }
-    y[index] = best;
-  }
-}
 
 // max that keeps a NaN from either side (PyTorch: `val > maxval || isnan(val)`).
 __device__ __forceinline__ float nan_max(float a, float b) { return (a > b || a != a) ? a : b; }
@@ -64,7 +37,7 @@ constexpr int kTileRows = 4;
 constexpr int kTiledBlockX = 32, kTiledBlockY = 4;
 
 template <int K>
-__global__ void maxpool2d_unit_stride_kernel(Pool2dGeometry g, const float* __restrict__ x,
+__global__ void maxpool2d_unit_stride_kernel(TiledGeometry g, const float* __restrict__ x,
                                              float* __restrict__ y) {
   constexpr int V = kTileColumns, R = kTileRows;
   const int64_t ow0 = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) * V;
@@ -92,7 +65,7 @@ __global__ void maxpool2d_unit_stride_kernel(Pool2dGeometry g, const float* __re
       float across = row[v];
 #pragma unroll
       for (int k = 1; k < K; ++k) across = nan_max(across, row[v + k]);
-      // Input row r lies in the windows of output rows r-K+1 .. r of this tile.
+        // Input row r lies in the windows of output rows r-K+1 .. r of this tile.
 #pragma unroll
       for (int i = 0; i < R; ++i)
         if (r - i >= 0 && r - i < K) out[i][v] = nan_max(out[i][v], across);
@@ -108,11 +81,12 @@ __global__ void maxpool2d_unit_stride_kernel(Pool2dGeometry g, const float* __re
 }
 
 template <int K>
-void launch_unit_stride(const Pool2dGeometry& g, const float* x, float* y, cudaStream_t stream) {
+void launch_unit_stride(const TiledGeometry& g, const float* x, float* y, cudaStream_t stream) {
   const dim3 block(kTiledBlockX, kTiledBlockY);
-  const dim3 grid(static_cast<unsigned>((g.out_w + kTiledBlockX * kTileColumns - 1) / (kTiledBlockX * kTileColumns)),
-                  static_cast<unsigned>((g.out_h + kTiledBlockY * kTileRows - 1) / (kTiledBlockY * kTileRows)),
-                  static_cast<unsigned>(g.planes));
+  const dim3 grid(
+      static_cast<unsigned>((g.out_w + kTiledBlockX * kTileColumns - 1) / (kTiledBlockX * kTileColumns)),
+      static_cast<unsigned>((g.out_h + kTiledBlockY * kTileRows - 1) / (kTiledBlockY * kTileRows)),
+      static_cast<unsigned>(g.planes));
   maxpool2d_unit_stride_kernel<K><<<grid, block, 0, stream>>>(g, x, y);
   cuda::check_launch("kbv maxpool2d kernel (unit stride, register tiles)");
 }
@@ -120,68 +94,56 @@ void launch_unit_stride(const Pool2dGeometry& g, const float* x, float* y, cudaS
 // CUDA's grid limits for the tiled launch (y and z dimensions).
 constexpr int64_t kMaxGridYZ = 65535;
 
-bool launch_tiled(const Pool2dGeometry& g, const float* x, float* y, cudaStream_t stream) {
-  if (g.stride != 1 || g.dilation != 1 || g.planes > kMaxGridYZ ||
-      (g.out_h + kTiledBlockY * kTileRows - 1) / (kTiledBlockY * kTileRows) > kMaxGridYZ)
-    return false;
-  switch (g.kernel) {
-    case 2: launch_unit_stride<2>(g, x, y, stream); return true;
-    case 3: launch_unit_stride<3>(g, x, y, stream); return true;
-    case 4: launch_unit_stride<4>(g, x, y, stream); return true;
-    case 5: launch_unit_stride<5>(g, x, y, stream); return true;
-    default: return false;
+// Square kernels of these sizes with unit stride and dilation take the tiled kernel.
+bool tiled_fits(const PoolGeometry& g) {
+  const PoolAxis& h = g.axes[1];
+  const PoolAxis& w = g.axes[2];
+  return h.kernel == w.kernel && h.kernel >= 2 && h.kernel <= 5 && h.stride == 1 && w.stride == 1 &&
+         h.dilation == 1 && w.dilation == 1 && h.padding == w.padding && g.planes <= kMaxGridYZ &&
+         (h.out + kTiledBlockY * kTileRows - 1) / (kTiledBlockY * kTileRows) <= kMaxGridYZ;
+}
+
+void launch_tiled(const PoolGeometry& geometry, const float* x, float* y, cudaStream_t stream) {
+  const PoolAxis& h = geometry.axes[1];
+  const PoolAxis& w = geometry.axes[2];
+  const TiledGeometry g{geometry.planes, h.in, w.in, h.out, w.out, static_cast<int>(h.padding)};
+  switch (h.kernel) {
+    case 2: launch_unit_stride<2>(g, x, y, stream); break;
+    case 3: launch_unit_stride<3>(g, x, y, stream); break;
+    case 4: launch_unit_stride<4>(g, x, y, stream); break;
+    default: launch_unit_stride<5>(g, x, y, stream); break;
   }
 }
 
-void launch_maxpool2d(const Pool2dGeometry& geometry, const float* x, float* y,
-                      cudaStream_t stream) {
-  const int64_t total = geometry.planes * geometry.out_h * geometry.out_w;
-  if (total == 0) return;
-  if (launch_tiled(geometry, x, y, stream)) return;
-  // Enough resident blocks to fill every SM many times over; the loop covers the rest.
-  constexpr int64_t kBlocksPerSm = 32;
-  const int64_t blocks = std::min((total + kThreads - 1) / kThreads,
-                                  kBlocksPerSm * cuda::measure::current_sm_count());
-  maxpool2d_kernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(geometry, x, y);
-  cuda::check_launch("kbv maxpool2d kernel");
+void launch_maxpool2d(const PoolGeometry& geometry, const float* x, float* y, cudaStream_t stream) {
+  if (geometry.outputs() == 0) return;
+  if (tiled_fits(geometry))
+    launch_tiled(geometry, x, y, stream);
+  else
+    baseline::launch_pool_f32(geometry, x, y, stream);
 }
 
 class MaxPoolStep final : public cuda::measure::NodeStep {
  public:
-  explicit MaxPoolStep(Pool2dGeometry geometry) : geometry_(geometry) {}
+  explicit MaxPoolStep(const PoolGeometry& geometry) : geometry_(geometry) {}
   void run(std::span<const float* const> in, float* out, cudaStream_t stream) override {
     launch_maxpool2d(geometry_, in[0], out, stream);
   }
   std::string describe() const override {
-    return "kbv maxpool2d kernel k=" + std::to_string(geometry_.kernel) +
-           " s=" + std::to_string(geometry_.stride) + " p=" + std::to_string(geometry_.padding) +
-           " d=" + std::to_string(geometry_.dilation);
+    return std::string(tiled_fits(geometry_) ? "kbv maxpool2d kernel (unit stride, register tiles) "
+                                             : "kbv maxpool2d kernel (one thread per output) ") +
+           baseline::pool_text(geometry_, Definition::pool.spatial_axes);
   }
 
  private:
-  Pool2dGeometry geometry_;
+  PoolGeometry geometry_;
 };
 
 }  // namespace
 
 std::unique_ptr<cuda::measure::NodeStep> make_baseline_step(const cuda::measure::NodeContext& node,
                                                             cuda::measure::LibraryContext&) {
-  const Shape& x = node.input_shapes.at(0);
-  const Shape& y = node.output_shape;
-  if (x.size() != 4 || y.size() != 4)
-    throw std::invalid_argument(node.where() + ": expected x[N, C, H, W]");
-  Pool2dGeometry g;
-  g.planes = x[0] * x[1];
-  g.in_h = x[2];
-  g.in_w = x[3];
-  g.out_h = y[2];
-  g.out_w = y[3];
-  g.kernel = baseline::int_attr(node, "kernel", 1);
-  g.stride = baseline::int_attr(node, "stride", 0);
-  if (g.stride == 0) g.stride = g.kernel;  // PyTorch: stride defaults to kernel_size
-  g.padding = baseline::int_attr(node, "padding", 0);
-  g.dilation = baseline::int_attr(node, "dilation", 1);
-  return std::make_unique<MaxPoolStep>(g);
+  return std::make_unique<MaxPoolStep>(pool_geometry<Definition>(node.input_shapes, node.node.attrs));
 }
 
 }  // namespace kbv::ops::maxpool2d

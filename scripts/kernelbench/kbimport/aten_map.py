@@ -7,7 +7,8 @@ kbv cannot express (a constant tensor, an expand a consumer does not broadcast, 
 not drawn by torch.randint), raises `Unmappable` naming the op. Inputs may be float32, int64
 (with the range torch.randint drew them from) or bool. A few multi-op idioms are recognised as
 one kbv op: cumsum over a flipped axis (reverse), KernelBench's exclusive cumsum, RMSNorm written
-out, and a transpose feeding a matmul.
+out, instance norm decomposed into a batch norm of x viewed as [1, N·C, *], and a transpose
+feeding a matmul.
 """
 import math
 import operator
@@ -597,10 +598,12 @@ def _conv(n, transposed=False):
 
 
 def _batch_norm(m, node):
-    # aten.batch_norm(x, weight, bias, running_mean, running_var, training, momentum, eps, cudnn)
-    # or its functional form (x, weight, bias, running_mean, running_var, training, momentum, eps).
-    training = node.args[5]
-    if not training:
+    # aten.batch_norm(x, weight, bias, running_mean, running_var, training, momentum, eps, cudnn),
+    # native_batch_norm, _native_batch_norm_legit and its functional form (x, weight, bias,
+    # running_mean, running_var, training, momentum, eps), _native_batch_norm_legit.no_stats (x,
+    # weight, bias, training, momentum, eps).
+    training_index, eps_index = (3, 5) if node.target == aten._native_batch_norm_legit.no_stats else (5, 7)
+    if not node.args[training_index]:
         raise Unmappable(str(node.target), "BatchNorm in eval mode (running statistics)")
     inputs = [m.tensor(node.args[0], str(node.target))]
     weight, bias = node.args[1], node.args[2]
@@ -608,11 +611,15 @@ def _batch_norm(m, node):
         raise Unmappable(str(node.target), "a weight without a bias")
     if weight is not None:
         inputs += [m.tensor(weight, str(node.target)), m.tensor(bias, str(node.target))]
-    out = m.emit(node, "batchnorm", inputs, {"eps": float(node.args[7])})
+    out = m.emit(node, "batchnorm", inputs, {"eps": float(node.args[eps_index])})
     if node.target == aten.batch_norm.default:
         return out
     m.graph.tensor_fx[out] = _first_getitem(node)
     return ("batchnorm", out)
+
+
+def _batch_norm_eval(m, node):
+    raise Unmappable(str(node.target), "BatchNorm in eval mode (running statistics)")
 
 
 def _first_getitem(node):
@@ -630,6 +637,25 @@ def _group_norm(m, node):
     if weight is not None:
         inputs += [m.tensor(weight, "aten.group_norm"), m.tensor(bias, "aten.group_norm")]
     return m.emit(node, "groupnorm", inputs, {"groups": int(node.args[1]), "eps": float(_arg(node, 4, "eps", 1e-5))})
+
+
+def _native_group_norm(m, node):
+    # (x, weight, bias, N, C, HxW, groups, eps) -> (out, mean, rstd)
+    inputs = [m.tensor(node.args[0], "aten.native_group_norm")]
+    weight, bias = node.args[1], node.args[2]
+    if (weight is None) != (bias is None):
+        raise Unmappable("aten.native_group_norm", "a weight without a bias")
+    if weight is not None:
+        inputs += [m.tensor(weight, "aten.native_group_norm"), m.tensor(bias, "aten.native_group_norm")]
+    out = m.emit(node, "groupnorm", inputs, {"groups": int(node.args[6]), "eps": float(node.args[7])},
+                 shape_node=_first_getitem(node))
+    return [out] + [_uses_statistics("aten.native_group_norm")] * 2
+
+
+def _uses_statistics(op_name):
+    def refuse(getitem):
+        raise Unmappable(op_name, "uses the statistics it returns")
+    return refuse
 
 
 def _instance_norm(m, node):
@@ -661,20 +687,27 @@ def _layer_norm(m, node):
 def _max_pool(n):
     op = f"maxpool{n}d"
 
-    def handle(m, node):
+    def handle(m, node, shape_node=None):
         op_name = str(node.target)
         kernel = _arg(node, 1, "kernel_size")
         stride = _arg(node, 2, "stride", []) or kernel
         padding, dilation, ceil_mode = _arg(node, 3, "padding", 0), _arg(node, 4, "dilation", 1), _arg(node, 5, "ceil_mode", False)
-        attrs, extensions = _spatial_attrs(op, [("kernel", kernel), ("stride", stride), ("padding", padding), ("dilation", dilation)],
-                                           n, op in kbv_ops.EXISTING)
-        if op not in kbv_ops.EXISTING:
-            extensions = set()
+        attrs, _ = _spatial_attrs(op, [("kernel", kernel), ("stride", stride), ("padding", padding), ("dilation", dilation)], n, False)
         if ceil_mode:
             attrs["ceil_mode"] = 1
-            if op in kbv_ops.EXISTING:
-                extensions.add(f"{op}:ceil_mode")
-        return m.emit(node, op, [m.tensor(node.args[0], op_name)], attrs, extensions)
+        return m.emit(node, op, [m.tensor(node.args[0], op_name)], attrs, shape_node=shape_node)
+    return handle
+
+
+def _max_pool_with_indices(n):
+    """max_pool{n}d_with_indices (return_indices=True, or a decomposed max_pool): the values are
+    kbv's max pool; a use of the indices is refused."""
+    values = _max_pool(n)
+
+    def handle(m, node):
+        def indices(getitem):
+            raise Unmappable(str(node.target), "uses the indices of the maxima (kbv's max pools give the values)")
+        return [values(m, node, shape_node=_first_getitem(node)), indices]
     return handle
 
 
@@ -1191,7 +1224,46 @@ def _pattern_kl_div_batchmean(m, node):
                                                {"log_target": int(bool(_arg(k, 3, "log_target", False)))}, name=k.name), kl)
 
 
-PATTERNS = [_pattern_scalar_constant, _pattern_kl_div_batchmean, _pattern_rmsnorm, _pattern_reverse_scan, _pattern_exclusive_scan, _pattern_transposed_matmul]
+def _pattern_instance_norm(m, node):
+    """view(_native_batch_norm_legit.no_stats(view(x, [1, N·C, *]), w.repeat(N), b.repeat(N), True)[0], x.shape):
+    at::instance_norm decomposed (batch norm of x seen as one sample of N·C channels): kbv's instancenorm."""
+    views = (aten.view.default, aten.reshape.default, aten._unsafe_view.default)
+    if node.target not in views:
+        return
+    item = node.args[0]
+    if not (isinstance(item, torch.fx.Node) and item.target is operator.getitem and item.args[1] == 0 and _only_user(item, node)):
+        return
+    norm = item.args[0]
+    if norm.target != aten._native_batch_norm_legit.no_stats or _users(norm) != [item] or not norm.args[3]:
+        return
+    flat = norm.args[0]
+    if not (isinstance(flat, torch.fx.Node) and flat.target in views and _only_user(flat, norm)):
+        return
+    x = flat.args[0]
+    shape = shape_of(x)
+    if shape is None or len(shape) < 3 or shape_of(flat) != [1, shape[0] * shape[1]] + shape[2:] or shape_of(node) != shape:
+        return
+    affine = []
+    for parameter in norm.args[1:3]:
+        if parameter is None:
+            continue
+        if not (isinstance(parameter, torch.fx.Node) and parameter.target == aten.repeat.default and _only_user(parameter, norm)
+                and list(parameter.args[1]) == [shape[0]] and shape_of(parameter.args[0]) == [shape[1]]):
+            return
+        affine.append(parameter)
+    if len(affine) == 1:
+        return
+    m.folded.update([item, norm, flat] + affine)
+    eps = float(norm.args[5])
+
+    def emit(m, n, d):
+        x, parameters, eps = d
+        inputs = [m.tensor(x, "aten.instance_norm")] + [m.tensor(p.args[0], "aten.instance_norm") for p in parameters]
+        return m.emit(n, "instancenorm", inputs, {"eps": eps}, name="instance_norm")
+    m.patterns[node] = (emit, (x, affine, eps))
+
+
+PATTERNS = [_pattern_scalar_constant, _pattern_kl_div_batchmean, _pattern_rmsnorm, _pattern_instance_norm, _pattern_reverse_scan, _pattern_exclusive_scan, _pattern_transposed_matmul]
 
 
 HANDLERS = {
@@ -1228,10 +1300,17 @@ HANDLERS = {
     "aten.conv_transpose1d.default": _conv(1, True), "aten.conv_transpose2d.input": _conv(2, True),
     "aten.conv_transpose3d.input": _conv(3, True),
     "aten.batch_norm.default": _batch_norm, "aten._native_batch_norm_legit_functional.default": _batch_norm,
-    "aten.group_norm.default": _group_norm, "aten.instance_norm.default": _instance_norm, "aten.layer_norm.default": _layer_norm,
+    "aten.native_batch_norm.default": _batch_norm, "aten._native_batch_norm_legit.default": _batch_norm,
+    "aten._native_batch_norm_legit.no_stats": _batch_norm, "aten._native_batch_norm_legit_no_training.default": _batch_norm_eval,
+    "aten.group_norm.default": _group_norm, "aten.native_group_norm.default": _native_group_norm,
+    "aten.instance_norm.default": _instance_norm, "aten.layer_norm.default": _layer_norm,
     "aten.max_pool1d.default": _max_pool(1), "aten.max_pool2d.default": _max_pool(2), "aten.max_pool3d.default": _max_pool(3),
+    "aten.max_pool1d_with_indices.default": _max_pool_with_indices(1),
+    "aten.max_pool2d_with_indices.default": _max_pool_with_indices(2),
+    "aten.max_pool3d_with_indices.default": _max_pool_with_indices(3),
     "aten.avg_pool1d.default": _avg_pool(1), "aten.avg_pool2d.default": _avg_pool(2), "aten.avg_pool3d.default": _avg_pool(3),
     "aten.adaptive_avg_pool2d.default": _adaptive_avg_pool(2), "aten.adaptive_avg_pool3d.default": _adaptive_avg_pool(3),
+    "aten._adaptive_avg_pool2d.default": _adaptive_avg_pool(2), "aten._adaptive_avg_pool3d.default": _adaptive_avg_pool(3),
     "aten.dropout.default": _dropout, "aten.native_dropout.default": _native_dropout,
     "aten.flatten.using_ints": _flatten, "aten.unflatten.int": _reshape,
     "aten.view.default": _reshape, "aten.reshape.default": _reshape, "aten._unsafe_view.default": _reshape,

@@ -17,7 +17,6 @@ EXISTING = {
     "layernorm": {"normalized_rank": 1, "eps": 1e-5}, "rmsnorm": {"axis": 1, "eps": 1e-5},
     "matmul": {}, "bmm": {}, "linear": {},
     "conv2d": {"stride": 1, "padding": 0, "dilation": 1, "groups": 1},
-    "maxpool2d": {"kernel": 2, "stride": 0, "padding": 0, "dilation": 1},
     # elementwise, one input
     "clamp": {"min": -INF, "max": INF}, "elu": {"alpha": 1.0}, "selu": {}, "softplus": {"beta": 1.0, "threshold": 20.0},
     "hardsigmoid": {}, "hardtanh": {"min_val": -1.0, "max_val": 1.0}, "hardswish": {}, "mish": {}, "silu": {},
@@ -39,6 +38,19 @@ EXISTING = {
     "unsqueeze": {"axis": 0}, "squeeze": {"axis": 0}, "transpose": {"axis0": 0, "axis1": 1},
     "select": {"axis": 0, "index": 0}, "slice": {"axis": 0, "start": 0, "end": 0, "step": 1},
     "cat": {"axis": 0}, "stack": {"axis": 0}, "flip": {"axis": 0},
+    # normalisation and pooling (per-axis overrides default to -1: the scalar's value)
+    "batchnorm": {"eps": 1e-5}, "groupnorm": {"groups": 1, "eps": 1e-5}, "instancenorm": {"eps": 1e-5},
+    "maxpool1d": {"kernel": 2, "stride": 0, "padding": 0, "dilation": 1, "ceil_mode": 0},
+    "maxpool2d": {"kernel": 2, "stride": 0, "padding": 0, "dilation": 1, "ceil_mode": 0,
+                  **{f"{a}_{x}": -1 for a in ("kernel", "stride", "padding", "dilation") for x in "hw"}},
+    "maxpool3d": {"kernel": 2, "stride": 0, "padding": 0, "dilation": 1, "ceil_mode": 0,
+                  **{f"{a}_{x}": -1 for a in ("kernel", "stride", "padding", "dilation") for x in "dhw"}},
+    "avgpool1d": {"kernel": 2, "stride": 0, "padding": 0, "ceil_mode": 0, "count_include_pad": 1},
+    "avgpool2d": {"kernel": 2, "stride": 0, "padding": 0, "ceil_mode": 0, "count_include_pad": 1,
+                  **{f"{a}_{x}": -1 for a in ("kernel", "stride", "padding") for x in "hw"}},
+    "avgpool3d": {"kernel": 2, "stride": 0, "padding": 0, "ceil_mode": 0, "count_include_pad": 1,
+                  **{f"{a}_{x}": -1 for a in ("kernel", "stride", "padding") for x in "dhw"}},
+    "adaptive_avgpool2d": {"output_size": 1}, "adaptive_avgpool3d": {"output_size": 1},
 }
 
 TENSOR_CORE = {"matmul", "bmm", "linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
@@ -52,15 +64,6 @@ PLANNED = {
     # convolutions (per-axis forms of stride/padding/... are the `per_axis` extension)
     "conv1d": dict(_CONV), "conv3d": dict(_CONV),
     "conv_transpose1d": dict(_CONV_T), "conv_transpose2d": dict(_CONV_T), "conv_transpose3d": dict(_CONV_T),
-    # normalisation
-    "batchnorm": {"eps": 1e-5}, "groupnorm": {"groups": 1, "eps": 1e-5}, "instancenorm": {"eps": 1e-5},
-    # pooling
-    "maxpool1d": {"kernel": 2, "stride": 0, "padding": 0, "dilation": 1, "ceil_mode": 0},
-    "maxpool3d": {"kernel": 2, "stride": 0, "padding": 0, "dilation": 1, "ceil_mode": 0},
-    "avgpool1d": {"kernel": 2, "stride": 0, "padding": 0, "ceil_mode": 0, "count_include_pad": 1},
-    "avgpool2d": {"kernel": 2, "stride": 0, "padding": 0, "ceil_mode": 0, "count_include_pad": 1},
-    "avgpool3d": {"kernel": 2, "stride": 0, "padding": 0, "ceil_mode": 0, "count_include_pad": 1},
-    "adaptive_avgpool2d": {"output_size": 1}, "adaptive_avgpool3d": {"output_size": 1},
     # losses (mean reduction as KernelBench's defaults; output rank 0)
     "smooth_l1_loss": {"beta": 1.0}, "kl_div": {"log_target": 0},
     "triplet_margin_loss": {"margin": 1.0, "p": 2.0, "eps": 1e-6, "swap": 0},
@@ -71,15 +74,12 @@ PLANNED = {
 # Extensions of existing ops: key -> one line (OPS.md specifies each).
 EXTENSIONS = {
     "conv2d:per_axis": "conv2d with different stride/padding/dilation per spatial axis",
-    "maxpool2d:per_axis": "maxpool2d with a non-square kernel/stride/padding",
-    "maxpool2d:ceil_mode": "maxpool2d with ceil_mode",
     "matmul:transpose": "matmul reading a transposed operand (transpose_a/transpose_b)",
     "matmul:broadcast": "matmul with batched or broadcast operands (torch.matmul semantics)",
     "gelu:approximate": "gelu with the tanh approximation",
 }
 EXTENSION_ATTRS = {"conv2d:per_axis": ["stride_h", "stride_w", "padding_h", "padding_w", "dilation_h", "dilation_w"],
-                   "maxpool2d:ceil_mode": ["ceil_mode"], "matmul:transpose": ["transpose_a", "transpose_b"],
-                   "gelu:approximate": ["approximate"]}
+                   "matmul:transpose": ["transpose_a", "transpose_b"], "gelu:approximate": ["approximate"]}
 
 
 def precision_class(op):

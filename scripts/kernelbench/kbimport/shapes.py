@@ -102,6 +102,25 @@ def ranges_follow_dims(reference, other):
     return None
 
 
+# Elements in one statistics set of a normalisation over x (x's shape, the node's attributes):
+# at sizes where a set holds a single element the output no longer depends on x (groupnorm with
+# as many groups as channels on a [N, C] input gives its bias), so such sizes are refused.
+NORM_SET_SIZE = {
+    "batchnorm": lambda shape, attrs: math.prod(shape) // shape[1],
+    "groupnorm": lambda shape, attrs: math.prod(shape) // (shape[0] * int(attrs.get("groups", 1))),
+    "instancenorm": lambda shape, attrs: math.prod(shape[2:]),
+}
+
+
+def single_element_statistics(graph):
+    """A normalisation node whose statistics sets hold one element at this graph's sizes, or None."""
+    for node in graph.nodes:
+        set_size = NORM_SET_SIZE.get(node.op)
+        if set_size and set_size(shape_of(graph.tensor_fx[node.inputs[0]]), node.attrs) < 2:
+            return f"{node.name}: {node.op} statistics over single elements"
+    return None
+
+
 def cost(capture_):
     """(FLOPs counted by PyTorch's flop counter, elements of every tensor the graph makes)."""
     model, module = capture_.model, capture_.module
@@ -163,6 +182,9 @@ def derive_small(source, default_capture, log=lambda message: None):
             return None, verdict
         if why := ranges_follow_dims(default_capture, candidate):
             return None, why
+        degenerate = single_element_statistics(candidate.graph)
+        if degenerate:
+            return None, degenerate
         shrunk = candidate.io_shapes()
         for name, shape in default_shapes.items():
             if any(d > 1 and s == 1 for d, s in zip(shape, shrunk[name])):

@@ -47,9 +47,12 @@ def run_node(torch, op, args, attrs):
         return F.conv2d(args[0], args[1], args[2] if len(args) > 2 else None, int(a.get("stride", 1)), int(a.get("padding", 0)),
                         int(a.get("dilation", 1)), int(a.get("groups", 1)))
     if op == "maxpool2d":
-        k = int(a.get("kernel", 2))
-        s = int(a.get("stride", 0)) or k
-        return F.max_pool2d(args[0], k, s, int(a.get("padding", 0)), int(a.get("dilation", 1)))
+        def per_axis(name, fallback):  # `<name>_h`, `<name>_w`; -1: the scalar's value
+            scalar = int(a.get(name, fallback))
+            return [scalar if int(a.get(name + axis, -1)) == -1 else int(a[name + axis]) for axis in ("_h", "_w")]
+        k = per_axis("kernel", 2)
+        s = [stride or kernel for stride, kernel in zip(per_axis("stride", 0), k)]
+        return F.max_pool2d(args[0], k, s, per_axis("padding", 0), per_axis("dilation", 1), ceil_mode=bool(a.get("ceil_mode", 0)))
     if op == "sum": return torch.sum(args[0], dim=int(a.get("axis", -1)), keepdim=bool(a.get("keepdim", 1)))
     if op == "mean": return torch.mean(args[0], dim=int(a.get("axis", -1)), keepdim=bool(a.get("keepdim", 1)))
     if op == "add": return args[0] + args[1]

@@ -1,0 +1,13 @@
+// daemon/ops/adaptive_avgpool2d/host.cpp — adaptive_avgpool2d's host face: ops/common/pooling.hpp's PoolHostOp (shape
+// inference, cost, and the loop that is the fp64 reference and the fp32 host baseline).
+#include "ops/common/pooling.hpp"
+#include "ops/adaptive_avgpool2d/adaptive_avgpool2d.hpp"
+
+namespace kbv::ops::adaptive_avgpool2d {
+
+const Op& host_op() {
+  static const PoolHostOp<Definition> op;
+  return op;
+}
+
+}  // namespace kbv::ops::adaptive_avgpool2d
