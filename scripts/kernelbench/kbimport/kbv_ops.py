@@ -10,13 +10,26 @@ import math
 
 INF = math.inf
 
+_CONV = {"stride": 1, "padding": 0, "dilation": 1, "groups": 1}
+_CONV_T = {"stride": 1, "padding": 0, "output_padding": 0, "dilation": 1, "groups": 1}
+
+
+def _per_axis(scalars, axes):
+    """Each spatial scalar with its per-axis overrides `<name>_<axis>`, default -1: the scalar's value (OPS.md)."""
+    attrs = dict(scalars)
+    attrs.update({f"{name}_{axis}": -1 for name in scalars if name != "groups" for axis in axes})
+    return attrs
+
+
 EXISTING = {
     "relu": {}, "gelu": {}, "leaky_relu": {"negative_slope": 0.01}, "sigmoid": {}, "tanh": {},
     "scale": {"value": 1.0}, "add": {}, "mul": {},
     "softmax": {"axis": -1}, "sum": {"axis": -1, "keepdim": 1}, "mean": {"axis": -1, "keepdim": 1},
     "layernorm": {"normalized_rank": 1, "eps": 1e-5}, "rmsnorm": {"axis": 1, "eps": 1e-5},
     "matmul": {}, "bmm": {}, "linear": {},
-    "conv2d": {"stride": 1, "padding": 0, "dilation": 1, "groups": 1},
+    "conv1d": dict(_CONV), "conv2d": _per_axis(_CONV, "hw"), "conv3d": _per_axis(_CONV, "dhw"),
+    "conv_transpose1d": dict(_CONV_T), "conv_transpose2d": _per_axis(_CONV_T, "hw"),
+    "conv_transpose3d": _per_axis(_CONV_T, "dhw"),
     "maxpool2d": {"kernel": 2, "stride": 0, "padding": 0, "dilation": 1},
 }
 
@@ -25,13 +38,8 @@ TENSOR_CORE = {"matmul", "bmm", "linear", "conv1d", "conv2d", "conv3d", "conv_tr
 INDEX = {"argmax", "argmin"}
 
 _REDUCE = {"axis": -1, "count": 1, "keepdim": 1}
-_CONV = {"stride": 1, "padding": 0, "dilation": 1, "groups": 1}
-_CONV_T = {"stride": 1, "padding": 0, "output_padding": 0, "dilation": 1, "groups": 1}
 
 PLANNED = {
-    # convolutions (per-axis forms of stride/padding/... are the `per_axis` extension)
-    "conv1d": dict(_CONV), "conv3d": dict(_CONV),
-    "conv_transpose1d": dict(_CONV_T), "conv_transpose2d": dict(_CONV_T), "conv_transpose3d": dict(_CONV_T),
     # normalisation
     "batchnorm": {"eps": 1e-5}, "groupnorm": {"groups": 1, "eps": 1e-5}, "instancenorm": {"eps": 1e-5},
     # pooling
@@ -67,7 +75,6 @@ PLANNED = {
 
 # Extensions of existing ops: key -> one line (OPS.md specifies each).
 EXTENSIONS = {
-    "conv2d:per_axis": "conv2d with different stride/padding/dilation per spatial axis",
     "maxpool2d:per_axis": "maxpool2d with a non-square kernel/stride/padding",
     "maxpool2d:ceil_mode": "maxpool2d with ceil_mode",
     "matmul:transpose": "matmul reading a transposed operand (transpose_a/transpose_b)",
@@ -75,8 +82,7 @@ EXTENSIONS = {
     "reduce:count": "sum/mean over several adjacent axes (count), up to all of them",
     "gelu:approximate": "gelu with the tanh approximation",
 }
-EXTENSION_ATTRS = {"conv2d:per_axis": ["stride_h", "stride_w", "padding_h", "padding_w", "dilation_h", "dilation_w"],
-                   "maxpool2d:ceil_mode": ["ceil_mode"], "matmul:transpose": ["transpose_a", "transpose_b"],
+EXTENSION_ATTRS = {"maxpool2d:ceil_mode": ["ceil_mode"], "matmul:transpose": ["transpose_a", "transpose_b"],
                    "reduce:count": ["count"], "gelu:approximate": ["approximate"]}
 
 
