@@ -235,11 +235,16 @@ class CudnnConvolutionStep final : public NodeStep {
   // `extent` of every axis cuDNN sees.
   CudnnTensorDesc tensor_desc(int64_t channels, AxisField extent, int64_t images,
                               const NodeContext& node, const char* name) const {
-    std::vector<int> dims{cudnn_int(images, node), cudnn_int(channels, node)};
+    std::vector<int64_t> extents{images, channels};
     for (int axis = first_cudnn_axis(geometry_); axis < kMaxSpatialRank; ++axis)
-      dims.push_back(cudnn_int(geometry_.axes[static_cast<size_t>(axis)].*extent, node));
-    std::vector<int> strides(dims.size(), 1);
-    for (size_t d = dims.size() - 1; d > 0; --d) strides[d - 1] = strides[d] * dims[d];
+      extents.push_back(geometry_.axes[static_cast<size_t>(axis)].*extent);
+    std::vector<int> dims, strides(extents.size());
+    int64_t stride = 1;  // packed: each dim's stride is the product of the dims after it
+    for (size_t d = extents.size(); d-- > 0;) {
+      strides[d] = cudnn_int(stride, node);
+      stride *= extents[d];
+    }
+    for (int64_t e : extents) dims.push_back(cudnn_int(e, node));
     CudnnTensorDesc desc = cuda::measure::make_cudnn_tensor_desc();
     check(cudnnSetTensorNdDescriptor(desc.get(), CUDNN_DATA_FLOAT, static_cast<int>(dims.size()), dims.data(),
                                      strides.data()),
