@@ -24,7 +24,9 @@
 #include "data/reference_ops.hpp"
 #include "inputs/epoch_plan.hpp"
 #include "inputs/family_names.hpp"
-#include "ops/conv2d/reference.hpp"
+#include "ops/common/convolution.hpp"
+#include "ops/common/reference/convolution_f64.hpp"
+#include "ops/registry.hpp"
 #include "spec/catalog.hpp"
 
 namespace {
@@ -134,9 +136,13 @@ void run_problem(const kbv::ResolvedProblem& problem, cudaStream_t stream) {
     by_family += item;
   }
   std::printf("  generate by family (ms):%s\n", by_family.c_str());
-  // A lone conv2d: its fp64 reference (im2col in chunks, then Dgemm) at several im2col budgets;
-  // small chunks can stay in L2 (60 MiB on the H200) between im2col and the GEMM.
-  if (problem.problem.graph.size() == 1 && problem.problem.graph[0].op == "conv2d") {
+  // A lone convolution (conv1d/2d/3d, conv_transpose1d/2d/3d): its fp64 reference (im2col in
+  // chunks, then Dgemm) at several im2col budgets; small chunks can stay in L2 (60 MiB on the
+  // H200) between im2col and the GEMM.
+  const bool lone_convolution =
+      problem.problem.graph.size() == 1 && kbv::ops::convolution_form_of(*kbv::find_op(problem.problem.graph[0].op));
+  if (lone_convolution) {
+    const std::string& op = problem.problem.graph[0].op;
     kbv::OpArgs<double> args;
     args.inputs = {input_pointers.begin(), input_pointers.end()};
     args.input_shapes = problem.input_shapes;
@@ -144,8 +150,9 @@ void run_problem(const kbv::ResolvedProblem& problem, cudaStream_t stream) {
     args.output_shape = problem.output_shapes[0];
     args.attrs = &problem.problem.graph[0].attrs;
     for (const size_t megabytes : {512, 128, 48, 24, 12, 6}) {
-      const float ms = time_ms(stream, [&] { kbv::ops::conv2d::conv2d_f64_device(args, context, megabytes << 20); });
-      std::printf("  conv2d fp64 reference, im2col budget %3zu MiB: %.2f ms\n", megabytes, ms);
+      const float ms =
+          time_ms(stream, [&] { kbv::ops::reference::convolution_f64_device(op, args, context, megabytes << 20); });
+      std::printf("  %s fp64 reference, im2col budget %3zu MiB: %.2f ms\n", op.c_str(), megabytes, ms);
     }
   }
 }

@@ -587,8 +587,8 @@ def _conv(n, transposed=False):
                 raise Unmappable(op_name, f"padding='{padding}'")
             pairs = [("stride", stride), ("padding", padding), ("dilation", dilation)]
         attrs, extensions = _spatial_attrs(op, pairs, n, op in kbv_ops.EXISTING)
-        if op not in kbv_ops.EXISTING:
-            extensions = set()  # a planned op takes per-axis attributes from the start (OPS.md)
+        # every convolution takes per-axis attributes (OPS.md); an extension is needed only while it is listed
+        extensions &= set(kbv_ops.EXTENSIONS)
         attrs["groups"] = groups
         inputs = [m.tensor(x, op_name), m.tensor(weight, op_name)]
         if bias is not None:

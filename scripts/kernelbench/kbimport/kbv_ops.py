@@ -10,13 +10,27 @@ import math
 
 INF = math.inf
 
+_CONV = {"stride": 1, "padding": 0, "dilation": 1, "groups": 1}
+_CONV_T = {"stride": 1, "padding": 0, "output_padding": 0, "dilation": 1, "groups": 1}
+
+
+def _per_axis(scalars, axes):
+    """Each spatial scalar with its per-axis overrides `<name>_<axis>`, default -1: the scalar's value (OPS.md)."""
+    attrs = dict(scalars)
+    attrs.update({f"{name}_{axis}": -1 for name in scalars if name != "groups" for axis in axes})
+    return attrs
+
+
 EXISTING = {
     "relu": {}, "gelu": {}, "leaky_relu": {"negative_slope": 0.01}, "sigmoid": {}, "tanh": {},
     "scale": {"value": 1.0}, "add": {}, "mul": {},
     "softmax": {"axis": -1}, "sum": {"axis": -1, "count": 1, "keepdim": 1}, "mean": {"axis": -1, "count": 1, "keepdim": 1},
     "layernorm": {"normalized_rank": 1, "eps": 1e-5}, "rmsnorm": {"axis": 1, "eps": 1e-5},
     "matmul": {}, "bmm": {}, "linear": {},
-    "conv2d": {"stride": 1, "padding": 0, "dilation": 1, "groups": 1},
+    # convolutions (per-axis overrides default to -1: the scalar's value)
+    "conv1d": dict(_CONV), "conv2d": _per_axis(_CONV, "hw"), "conv3d": _per_axis(_CONV, "dhw"),
+    "conv_transpose1d": dict(_CONV_T), "conv_transpose2d": _per_axis(_CONV_T, "hw"),
+    "conv_transpose3d": _per_axis(_CONV_T, "dhw"),
     # elementwise, one input
     "clamp": {"min": -INF, "max": INF}, "elu": {"alpha": 1.0}, "selu": {}, "softplus": {"beta": 1.0, "threshold": 20.0},
     "hardsigmoid": {}, "hardtanh": {"min_val": -1.0, "max_val": 1.0}, "hardswish": {}, "mish": {}, "silu": {},
@@ -57,13 +71,7 @@ TENSOR_CORE = {"matmul", "bmm", "linear", "conv1d", "conv2d", "conv3d", "conv_tr
                "conv_transpose3d", "sdpa"}
 INDEX = {"argmax", "argmin"}
 
-_CONV = {"stride": 1, "padding": 0, "dilation": 1, "groups": 1}
-_CONV_T = {"stride": 1, "padding": 0, "output_padding": 0, "dilation": 1, "groups": 1}
-
 PLANNED = {
-    # convolutions (per-axis forms of stride/padding/... are the `per_axis` extension)
-    "conv1d": dict(_CONV), "conv3d": dict(_CONV),
-    "conv_transpose1d": dict(_CONV_T), "conv_transpose2d": dict(_CONV_T), "conv_transpose3d": dict(_CONV_T),
     # losses (mean reduction as KernelBench's defaults; output rank 0)
     "smooth_l1_loss": {"beta": 1.0}, "kl_div": {"log_target": 0},
     "triplet_margin_loss": {"margin": 1.0, "p": 2.0, "eps": 1e-6, "swap": 0},
@@ -73,13 +81,11 @@ PLANNED = {
 
 # Extensions of existing ops: key -> one line (OPS.md specifies each).
 EXTENSIONS = {
-    "conv2d:per_axis": "conv2d with different stride/padding/dilation per spatial axis",
     "matmul:transpose": "matmul reading a transposed operand (transpose_a/transpose_b)",
     "matmul:broadcast": "matmul with batched or broadcast operands (torch.matmul semantics)",
     "gelu:approximate": "gelu with the tanh approximation",
 }
-EXTENSION_ATTRS = {"conv2d:per_axis": ["stride_h", "stride_w", "padding_h", "padding_w", "dilation_h", "dilation_w"],
-                   "matmul:transpose": ["transpose_a", "transpose_b"], "gelu:approximate": ["approximate"]}
+EXTENSION_ATTRS = {"matmul:transpose": ["transpose_a", "transpose_b"], "gelu:approximate": ["approximate"]}
 
 
 def precision_class(op):

@@ -1,9 +1,10 @@
 // tests/cuda/data/reference_ops_test.cpp — every op's CUDA fp64 reference agrees with the host
 // registry's reference_f64 on its samples (ops/<name>/cases.cpp; normwise relative difference
-// below 1e-12) and gives its hand-worked values; conv2d also in many small im2col chunks.
+// below 1e-12) and gives its hand-worked values; the convolutions also in many small im2col chunks.
 #include "data/reference_ops.hpp"
 #include "gpu_test_support.hpp"
-#include "ops/conv2d/reference.hpp"
+#include "ops/common/convolution.hpp"
+#include "ops/common/reference/convolution_f64.hpp"
 #include "ops/op_cases.hpp"
 #include "ops/registry.hpp"
 
@@ -41,7 +42,7 @@ class DeviceReferenceTest : public GpuTest, public ::testing::WithParamInterface
   }
 
   // Runs one sample on host and device from the same random inputs; returns the difference.
-  // A nonzero `conv_column_budget` runs conv2d with that im2col budget.
+  // A nonzero `conv_column_budget` runs a convolution with that im2col budget.
   Difference run_sample(const ops::Sample& sample, uint64_t seed, size_t conv_column_budget = 0) {
     const Attrs attrs = complete_attrs(op(), sample.attrs);
     const Shape out_shape = op().infer_shape(sample.inputs, attrs);
@@ -67,7 +68,7 @@ class DeviceReferenceTest : public GpuTest, public ::testing::WithParamInterface
     device_args.output = device_out.get();
     const ReferenceContext context(stream());
     if (conv_column_budget != 0)
-      ops::conv2d::conv2d_f64_device(device_args, context, conv_column_budget);
+      ops::reference::convolution_f64_device(GetParam(), device_args, context, conv_column_budget);
     else
       run_op_f64_device(GetParam(), device_args, context);
     return normwise_difference(download(device_out.get(), host_out.size()), host_out);
@@ -126,8 +127,8 @@ std::vector<std::string> case_ops() {
 INSTANTIATE_TEST_SUITE_P(EveryOp, DeviceReferenceTest, ::testing::ValuesIn(case_ops()),
                          [](const auto& param_info) { return param_info.param; });
 
-// conv2d's im2col in chunks: a budget of a few columns forces chunks that split output rows and
-// images, on every conv2d sample.
+// The convolutions' im2col in chunks: a budget of a few columns forces chunks that split output
+// rows, planes and images, on every sample of every convolution op.
 class ConvolutionChunksTest : public DeviceReferenceTest {};
 
 TEST_P(ConvolutionChunksTest, ManySmallChunksMatchTheHostReference) {
@@ -138,7 +139,14 @@ TEST_P(ConvolutionChunksTest, ManySmallChunksMatchTheHostReference) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Conv2d, ConvolutionChunksTest, ::testing::Values("conv2d"),
+std::vector<std::string> convolution_ops() {
+  std::vector<std::string> names;
+  for (const std::string& name : case_ops())
+    if (ops::convolution_form_of(*find_op(name))) names.push_back(name);
+  return names;
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryConvolution, ConvolutionChunksTest, ::testing::ValuesIn(convolution_ops()),
                          [](const auto& param_info) { return param_info.param; });
 
 class ReferenceOpsTest : public GpuTest {};

@@ -43,9 +43,7 @@ def run_node(torch, op, args, attrs):
     if op == "matmul": return torch.matmul(args[0], args[1])
     if op == "bmm": return torch.bmm(args[0], args[1])
     if op == "linear": return F.linear(args[0], args[1], args[2] if len(args) > 2 else None)
-    if op == "conv2d":
-        return F.conv2d(args[0], args[1], args[2] if len(args) > 2 else None, int(a.get("stride", 1)), int(a.get("padding", 0)),
-                        int(a.get("dilation", 1)), int(a.get("groups", 1)))
+    if op in CONVOLUTIONS: return run_convolution(torch, op, args, a)
     if op == "maxpool2d":
         def per_axis(name, fallback):  # `<name>_h`, `<name>_w`; -1: the scalar's value
             scalar = int(a.get(name, fallback))
@@ -62,8 +60,35 @@ def run_node(torch, op, args, attrs):
     raise NoForward(f"op '{op}' has no PyTorch translation in kbv_torch/forward.py's run_node (fix: add it there)")
 
 
+# kbv's convolutions: op -> (spatial rank, transposed).
+CONVOLUTIONS = {"conv1d": (1, False), "conv2d": (2, False), "conv3d": (3, False),
+                "conv_transpose1d": (1, True), "conv_transpose2d": (2, True), "conv_transpose3d": (3, True)}
+
+
+def run_convolution(torch, op, args, a):
+    """A kbv convolution in PyTorch: each spatial attribute per axis, its `_d/_h/_w` override where
+    one is given (not -1), else the scalar (docs/problem-spec.md)."""
+    rank, transposed = CONVOLUTIONS[op]
+    axes = ("d", "h", "w")[3 - rank:] if rank > 1 else ()
+
+    def per_axis(name, default):
+        scalar = int(a.get(name, default))
+        if not axes:
+            return scalar
+        return tuple(scalar if int(a.get(f"{name}_{axis}", -1)) == -1 else int(a[f"{name}_{axis}"]) for axis in axes)
+
+    F = torch.nn.functional
+    bias = args[2] if len(args) > 2 else None
+    stride, padding, dilation = per_axis("stride", 1), per_axis("padding", 0), per_axis("dilation", 1)
+    groups = int(a.get("groups", 1))
+    if transposed:
+        function = getattr(F, f"conv_transpose{rank}d")
+        return function(args[0], args[1], bias, stride, padding, per_axis("output_padding", 0), groups, dilation)
+    return getattr(F, f"conv{rank}d")(args[0], args[1], bias, stride, padding, dilation, groups)
+
+
 KNOWN_OPS = ("relu", "gelu", "leaky_relu", "sigmoid", "tanh", "softmax", "layernorm", "rmsnorm", "matmul", "bmm", "linear",
-             "conv2d", "maxpool2d", "sum", "mean", "add", "mul", "scale", "cross_entropy")
+             *CONVOLUTIONS, "maxpool2d", "sum", "mean", "add", "mul", "scale", "cross_entropy")
 
 
 class Forward:

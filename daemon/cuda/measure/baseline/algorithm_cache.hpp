@@ -7,7 +7,7 @@
 //
 // Trust: the file lives beside the secret key, writable only by kbv's user; a forged entry could
 // only make a baseline slower (a speedup inflated), which is why entries are checked against the
-// mode's allowed math types before use (ops/conv2d/baseline.cpp) and why docs/threat-model.md lists it.
+// mode's allowed math types before use (ops/common/baseline/cudnn_convolution.cpp) and why docs/threat-model.md lists it.
 #pragma once
 
 #include <cstddef>

@@ -1,0 +1,11 @@
+// daemon/ops/conv_transpose3d/reference.cpp — conv_transpose3d's CUDA fp64 reference: the
+// convolutions' im2col in chunks and cuBLAS Dgemm (ops/common/reference/convolution_f64.hpp).
+#include "ops/common/reference/convolution_f64.hpp"
+
+namespace kbv::ops::conv_transpose3d {
+
+void device_reference(const ReferenceCall& call) {
+  reference::convolution_f64(call, reference::kConvColumnBudgetBytes);
+}
+
+}  // namespace kbv::ops::conv_transpose3d
