@@ -1,11 +1,13 @@
 // daemon/ops/softmax/baseline.cu — softmax's CUDA baseline: one kbv kernel per application with an
 // online (max, sum of exp) reduction. inner == 1: one block per row, warp-shuffle reductions
-// (PyTorch's cunn_SoftMaxForward); inner > 1: 32 adjacent columns per block, the axis split over
-// 8 thread rows (ops/common/baseline/axis_f32.cuh).
+// (PyTorch's cunn_SoftMaxForward; ops/common/baseline/softmax_rows_f32.cuh, which sdpa shares);
+// inner > 1: 32 adjacent columns per block, the axis split over 8 thread rows
+// (ops/common/baseline/axis_f32.cuh).
 #include <memory>
 
 #include "measure/baseline/node_step.hpp"
 #include "ops/common/baseline/axis_f32.cuh"
+#include "ops/common/baseline/softmax_rows_f32.cuh"
 #include "ops/common/baseline/step_support.hpp"
 
 namespace kbv::ops::softmax {
@@ -13,44 +15,6 @@ namespace {
 
 using namespace baseline;
 using namespace baseline::device;
-
-template <bool kVector>
-__global__ void softmax_row_kernel(const float* __restrict__ x, float* __restrict__ y,
-                                   int64_t rows, int64_t extent) {
-  __shared__ MaxSum shared[kMaxWarpsPerBlock];
-  for (int64_t row = blockIdx.x; row < rows; row += gridDim.x) {
-    const float* xr = x + row * extent;
-    float* yr = y + row * extent;
-    MaxSum acc = max_sum_empty();
-    if (kVector) {
-      const float4* x4 = reinterpret_cast<const float4*>(xr);
-#pragma unroll 4
-      for (int64_t i = threadIdx.x; i < extent / 4; i += blockDim.x) {
-        const float4 v = x4[i];
-        max_sum_add(acc, v.x);
-        max_sum_add(acc, v.y);
-        max_sum_add(acc, v.z);
-        max_sum_add(acc, v.w);
-      }
-    } else {
-      for (int64_t i = threadIdx.x; i < extent; i += blockDim.x) max_sum_add(acc, xr[i]);
-    }
-    const MaxSum total = block_max_sum(acc, shared);
-    if (kVector) {
-      const float4* x4 = reinterpret_cast<const float4*>(xr);
-      float4* y4 = reinterpret_cast<float4*>(yr);
-#pragma unroll 4
-      for (int64_t i = threadIdx.x; i < extent / 4; i += blockDim.x) {
-        const float4 v = x4[i];
-        y4[i] = make_float4(expf(v.x - total.max) / total.sum, expf(v.y - total.max) / total.sum,
-                            expf(v.z - total.max) / total.sum, expf(v.w - total.max) / total.sum);
-      }
-    } else {
-      for (int64_t i = threadIdx.x; i < extent; i += blockDim.x)
-        yr[i] = expf(xr[i] - total.max) / total.sum;
-    }
-  }
-}
 
 __global__ void softmax_column_kernel(const float* __restrict__ x, float* __restrict__ y,
                                       int64_t outer, int64_t extent, int64_t inner) {
@@ -83,18 +47,11 @@ __global__ void softmax_column_kernel(const float* __restrict__ x, float* __rest
 void launch_softmax(const AxisSplit& split, const float* x, float* y, cudaStream_t stream) {
   if (split.outer * split.extent * split.inner == 0) return;
   if (split.inner == 1) {
-    const bool vector = vectorizable(split.extent, x, y);
-    const int threads = row_threads(vector ? split.extent / 4 : split.extent);
-    if (vector)
-      softmax_row_kernel<true><<<row_blocks(split.outer), threads, 0, stream>>>(
-          x, y, split.outer, split.extent);
-    else
-      softmax_row_kernel<false><<<row_blocks(split.outer), threads, 0, stream>>>(
-          x, y, split.outer, split.extent);
-  } else {
-    softmax_column_kernel<<<column_grid(split), kColumnBlock, 0, stream>>>(
-        x, y, split.outer, split.extent, split.inner);
+    launch_softmax_rows(x, y, split.outer, split.extent, 0, stream);
+    return;
   }
+  softmax_column_kernel<<<column_grid(split), kColumnBlock, 0, stream>>>(
+      x, y, split.outer, split.extent, split.inner);
   cuda::check_launch("kbv softmax kernel");
 }
 
