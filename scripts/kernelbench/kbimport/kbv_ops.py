@@ -15,9 +15,13 @@ EXISTING = {
     "scale": {"value": 1.0}, "add": {}, "mul": {},
     "softmax": {"axis": -1}, "sum": {"axis": -1, "keepdim": 1}, "mean": {"axis": -1, "keepdim": 1},
     "layernorm": {"normalized_rank": 1, "eps": 1e-5}, "rmsnorm": {"axis": 1, "eps": 1e-5},
-    "matmul": {}, "bmm": {}, "linear": {},
+    "matmul": {"transpose_a": 0, "transpose_b": 0}, "bmm": {}, "linear": {},
     "conv2d": {"stride": 1, "padding": 0, "dilation": 1, "groups": 1},
     "maxpool2d": {"kernel": 2, "stride": 0, "padding": 0, "dilation": 1},
+    "sdpa": {"is_causal": 0, "scale": 0.0},
+    # losses (mean reduction as KernelBench's defaults; output rank 0)
+    "smooth_l1_loss": {"beta": 1.0}, "kl_div": {"log_target": 0},
+    "triplet_margin_loss": {"margin": 1.0, "p": 2.0, "eps": 1e-6, "swap": 0},
 }
 
 TENSOR_CORE = {"matmul", "bmm", "linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
@@ -53,16 +57,13 @@ PLANNED = {
     "log_softmax": {"axis": -1},
     "cumsum": {"axis": -1, "reverse": 0, "exclusive": 0}, "cumprod": {"axis": -1, "reverse": 0, "exclusive": 0},
     "tril": {"diagonal": 0}, "triu": {"diagonal": 0},
-    # losses (mean reduction as KernelBench's defaults; output rank 0)
-    "smooth_l1_loss": {"beta": 1.0}, "kl_div": {"log_target": 0},
-    "triplet_margin_loss": {"margin": 1.0, "p": 2.0, "eps": 1e-6, "swap": 0},
     # layout
     "flatten": {"start_axis": 0, "end_axis": -1}, "unflatten": {"axis": 0, "size": 1},
     "unsqueeze": {"axis": 0}, "squeeze": {"axis": 0}, "transpose": {"axis0": 0, "axis1": 1},
     "select": {"axis": 0, "index": 0}, "slice": {"axis": 0, "start": 0, "end": 0, "step": 1},
     "cat": {"axis": 0}, "stack": {"axis": 0}, "flip": {"axis": 0},
-    # attention, randomness
-    "sdpa": {"is_causal": 0, "scale": 0.0}, "dropout": {"p": 0.5},
+    # randomness
+    "dropout": {"p": 0.5},
 }
 
 # Extensions of existing ops: key -> one line (OPS.md specifies each).
@@ -70,13 +71,11 @@ EXTENSIONS = {
     "conv2d:per_axis": "conv2d with different stride/padding/dilation per spatial axis",
     "maxpool2d:per_axis": "maxpool2d with a non-square kernel/stride/padding",
     "maxpool2d:ceil_mode": "maxpool2d with ceil_mode",
-    "matmul:transpose": "matmul reading a transposed operand (transpose_a/transpose_b)",
-    "matmul:broadcast": "matmul with batched or broadcast operands (torch.matmul semantics)",
     "reduce:count": "sum/mean over several adjacent axes (count), up to all of them",
     "gelu:approximate": "gelu with the tanh approximation",
 }
 EXTENSION_ATTRS = {"conv2d:per_axis": ["stride_h", "stride_w", "padding_h", "padding_w", "dilation_h", "dilation_w"],
-                   "maxpool2d:ceil_mode": ["ceil_mode"], "matmul:transpose": ["transpose_a", "transpose_b"],
+                   "maxpool2d:ceil_mode": ["ceil_mode"],
                    "reduce:count": ["count"], "gelu:approximate": ["approximate"]}
 
 
