@@ -30,6 +30,14 @@ T pairwise_sum(int64_t begin, int64_t end, const Term& term) {
   return pairwise_sum<T>(begin, middle, term) + pairwise_sum<T>(middle, end, term);
 }
 
+// Σ term(a[i], b[i]) over the elements of a loss' two inputs of one shape, pairwise.
+template <class T, class Term>
+T pairwise_sum_of_pairs(const OpArgs<T>& args, const Term& term) {
+  const T* a = args.inputs.at(0);
+  const T* b = args.inputs.at(1);
+  return pairwise_sum<T>(0, numel(args.input_shapes.at(0)), [&](int64_t i) { return term(a[i], b[i]); });
+}
+
 // Throws OpError unless every input has the first one's shape; `names` lists them
 // ("anchor, positive, negative").
 inline void check_same_shapes(std::string_view op, std::string_view names,

@@ -32,10 +32,8 @@ class KlDivOp final : public DefinedOp<KlDivOp, Definition> {
   void compute(const OpArgs<T>& args) const {
     check_args(*this, args);
     const bool log_target = flag_attr(name(), attrs_of(args), "log_target", kDefaultLogTarget);
-    const T* input = args.inputs[0];
-    const T* target = args.inputs[1];
-    const T sum = pairwise_sum<T>(0, numel(args.input_shapes[0]), [&](int64_t i) {
-      return Definition::term(input[i], target[i], log_target);
+    const T sum = pairwise_sum_of_pairs(args, [&](T input, T target) {
+      return Definition::term(input, target, log_target);
     });
     args.output[0] = sum / static_cast<T>(args.input_shapes[0][0]);
   }

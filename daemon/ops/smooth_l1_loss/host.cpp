@@ -37,11 +37,8 @@ class SmoothL1LossOp final : public DefinedOp<SmoothL1LossOp, Definition> {
   void compute(const OpArgs<T>& args) const {
     check_args(*this, args);
     const T beta = static_cast<T>(beta_of(attrs_of(args)));
-    const T* a = args.inputs[0];
-    const T* b = args.inputs[1];
-    const int64_t count = numel(args.input_shapes[0]);
-    const T sum = pairwise_sum<T>(0, count, [&](int64_t i) { return Definition::term(a[i], b[i], beta); });
-    args.output[0] = sum / static_cast<T>(count);
+    const T sum = pairwise_sum_of_pairs(args, [&](T a, T b) { return Definition::term(a, b, beta); });
+    args.output[0] = sum / static_cast<T>(numel(args.input_shapes[0]));
   }
 };
 
