@@ -18,6 +18,16 @@
 
 namespace kbv::eval {
 
+// Whether "constant reference mean" is a trivial output worth trying: only when some output has
+// more than one element. The mean of a one-element output (a loss, a full reduction: shape [])
+// is its reference itself, so the probe would pass on every family and call every class
+// degenerate; a constant is exactly what such an output is.
+inline bool constant_mean_is_trivial(const ResolvedProblem& problem) {
+  for (const Shape& shape : problem.output_shapes)
+    if (numel(shape) > 1) return true;
+  return false;
+}
+
 class DataPlane {
  public:
   virtual ~DataPlane() = default;
@@ -49,8 +59,9 @@ class DataPlane {
   virtual CompareResult compare_with_kept_outputs(int slot) = 0;
   // The fp32 baseline on the slot's pristine inputs, against the same reference.
   virtual CompareResult check_baseline(int slot) = 0;
-  // Trivial outputs (zeros, a copy of an input, the reference's mean) against the reference:
-  // each one that passes is returned with its name.
+  // Trivial outputs (zeros, a copy of an input, the reference's mean where
+  // constant_mean_is_trivial) against the reference: each one that passes is returned with its
+  // name.
   virtual std::vector<std::string> trivial_outputs_that_pass(int slot) = 0;
   // One timing sample of every baseline on the slot's inputs, by name ("fp32", "tf32"), in
   // seconds (CUDA: cold L2, events).
