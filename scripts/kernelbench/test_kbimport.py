@@ -236,6 +236,63 @@ class Mapping(unittest.TestCase):
             import_one(record, {}, lambda message: None)
             self.assertEqual(record.status, "refused")
             self.assertIn("not drawn by torch.randint", record.reason)
+    def import_forward(self, forward, inputs, name="6_Toy.py"):
+        """The record of a toy problem whose forward(a, b, c) returns `forward` on `inputs` (get_inputs' body)."""
+        text = textwrap.dedent(f"""
+            import torch
+            import torch.nn.functional as F
+
+            class Model(torch.nn.Module):
+                def forward(self, a, b, c=None):
+                    return {forward}
+
+            def get_inputs():
+                return {inputs}
+
+            def get_init_inputs():
+                return []
+        """)
+        with tempfile.TemporaryDirectory() as folder:
+            record = Record(1, write_problem(folder, name, text))
+            import_one(record, {}, lambda message: None)
+        return record
+
+    def test_transposes_feeding_a_matmul_become_its_flags(self):
+        record = self.import_forward("torch.matmul(a.T, b.T)", "[torch.rand(64, 32), torch.rand(48, 64)]")
+        self.assertEqual((record.status, record.ops), ("imported", ["matmul"]), record.reason)
+        self.assertIn("attrs: {transpose_a: 1, transpose_b: 1}", record.yaml)
+        record = self.import_forward("torch.bmm(a, b.transpose(1, 2))", "[torch.rand(4, 16, 32), torch.rand(4, 24, 32)]")
+        self.assertEqual((record.status, record.ops), ("imported", ["matmul"]), record.reason)
+        self.assertIn("attrs: {transpose_a: 0, transpose_b: 1}", record.yaml)
+
+    def test_a_broadcast_matmul_is_one_matmul(self):
+        record = self.import_forward("torch.matmul(a, b)", "[torch.rand(4, 16, 32), torch.rand(32, 24)]")
+        self.assertEqual((record.status, record.ops), ("imported", ["matmul"]), record.reason)
+        record = self.import_forward('torch.einsum("bijl,lk->bijk", a, b)', "[torch.rand(2, 3, 16, 32), torch.rand(32, 24)]")
+        self.assertEqual((record.status, record.ops), ("imported", ["matmul"]), record.reason)
+
+    def test_losses_map_to_one_node_each(self):
+        two = "[torch.rand(64, 128), torch.rand(64, 128)]"
+        for forward, op in (("F.smooth_l1_loss(a, b)", "smooth_l1_loss"),
+                            ("F.kl_div(a, b, reduction='batchmean')", "kl_div"),
+                            ("F.triplet_margin_loss(a, b, c, margin=0.5)", "triplet_margin_loss")):
+            inputs = two if op != "triplet_margin_loss" else "[torch.rand(64, 128), torch.rand(64, 128), torch.rand(64, 128)]"
+            record = self.import_forward(forward, inputs)
+            self.assertEqual((record.status, record.ops), ("imported", [op]), f"{forward}: {record.reason}")
+            self.assertIn("{name: y, shape: []}", record.yaml)
+        record = self.import_forward("F.kl_div(a, b, reduction='mean')", two)
+        self.assertEqual(record.status, "refused")
+        self.assertIn("batchmean", record.reason)
+
+    def test_attention_maps_to_sdpa(self):
+        inputs = "[torch.rand(2, 4, 16, 8), torch.rand(2, 4, 24, 8), torch.rand(2, 4, 24, 8)]"
+        record = self.import_forward("F.scaled_dot_product_attention(a, b, c, is_causal=True)", inputs)
+        self.assertEqual((record.status, record.ops), ("imported", ["sdpa"]), record.reason)
+        self.assertIn("attrs: {is_causal: 1, scale: 0}", record.yaml)
+        record = self.import_forward("torch.ops.aten._scaled_dot_product_flash_attention_for_cpu(a, b, c, scale=0.25)[0]",
+                                     inputs)
+        self.assertEqual((record.status, record.ops), ("imported", ["sdpa"]), record.reason)
+        self.assertIn("attrs: {is_causal: 0, scale: 0.25}", record.yaml)
 
     def test_small_set_keeps_the_graph(self):
         with tempfile.TemporaryDirectory() as folder:

@@ -68,6 +68,18 @@ class GraphForward(unittest.TestCase):
         torch.testing.assert_close(loss, torch.nn.functional.cross_entropy(logits, targets))
         torch.testing.assert_close(y, logits * mask)
 
+    def test_matmul_reads_its_transpose_flags_and_a_loss_is_rank_0(self):
+        problem = description([{"op": "matmul", "inputs": ["a", "b"], "output": "t0", "attrs": {"transpose_a": 1, "transpose_b": 1}},
+                               {"op": "smooth_l1_loss", "inputs": ["t0", "c"], "output": "y", "attrs": {"beta": 0.5}}],
+                              [{"name": "a", "shape": [5, 3], "scale": 1.0}, {"name": "b", "shape": [4, 5], "scale": 1.0},
+                               {"name": "c", "shape": [3, 4], "scale": 1.0}],
+                              [{"name": "y", "shape": []}])
+        forward = graph_forward(torch, problem, "cpu")
+        a, b, c = forward.tensors
+        (y,) = forward.eager()
+        self.assertEqual(y.shape, torch.Size([]))
+        torch.testing.assert_close(y, torch.nn.functional.smooth_l1_loss(a.T @ b.T, c, beta=0.5))
+
     def test_rmsnorm_and_maxpool_follow_kbvs_attributes(self):
         problem = description([{"op": "rmsnorm", "inputs": ["x"], "output": "r", "attrs": {"axis": 1, "eps": 1e-5}},
                                {"op": "maxpool2d", "inputs": ["r"], "output": "y", "attrs": {"kernel": 2, "stride": 0, "padding": 0, "dilation": 1}}],

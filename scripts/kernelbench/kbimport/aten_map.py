@@ -78,7 +78,7 @@ class KbvGraph:
         for node in self.nodes:
             if node.op not in kbv_ops.EXISTING:
                 needed.add(node.op)
-            needed |= node.extensions
+            needed |= node.extensions & set(kbv_ops.EXTENSIONS)  # one that left EXTENSIONS has landed
         return sorted(needed)
 
 
@@ -532,8 +532,7 @@ def _einsum(m, node):
     if (match and len(operands) == 2 and match.group(3) == match.group(4) and match.group(1) == match.group(6)
             and match.group(2) == match.group(7) and match.group(5) == match.group(8)):
         a, b = (m.tensor(o, "aten.einsum") for o in operands)
-        extensions = {"matmul:broadcast"} if len(match.group(1)) else set()
-        return m.emit(node, "matmul", [a, b], {}, extensions)
+        return m.emit(node, "matmul", [a, b])  # leading letters of a only: b broadcasts
     raise Unmappable("aten.einsum", f"equation '{equation}' is not a (batched) matrix product")
 
 
@@ -926,17 +925,34 @@ def _narrow(m, node):
     return m.emit(node, "slice", [m.tensor(x, "aten.narrow")], attrs, alt_attrs=alt)
 
 
-def _sdpa(m, node):
-    q, k, v = node.args[:3]
-    mask = _arg(node, 3, "attn_mask")
-    dropout_p, is_causal, scale = _arg(node, 4, "dropout_p", 0.0), _arg(node, 5, "is_causal", False), node.kwargs.get("scale")
+def _sdpa_attrs(m, node, mask, dropout_p, is_causal):
+    """kbv's sdpa attributes for an attention node, or Unmappable for what kbv's sdpa lacks."""
+    op_name = str(node.target)
+    scale = node.kwargs.get("scale")
     if mask is not None:
-        raise Unmappable("aten.scaled_dot_product_attention", "an attention mask tensor")
+        raise Unmappable(op_name, "an attention mask tensor")
+    if node.kwargs.get("enable_gqa", False):
+        raise Unmappable(op_name, "grouped-query attention (enable_gqa=True: k and v have fewer heads than q)")
     if dropout_p:
         m.graph.nondeterministic.append(f"attention dropout p={dropout_p}")
-        raise Unmappable("aten.scaled_dot_product_attention", f"dropout_p={dropout_p}")
-    attrs = {"is_causal": int(bool(is_causal)), "scale": float(scale) if scale is not None else 0.0}
-    return m.emit(node, "sdpa", [m.tensor(t, "aten.scaled_dot_product_attention") for t in (q, k, v)], attrs)
+        raise Unmappable(op_name, f"dropout_p={dropout_p}")
+    if scale == 0.0:
+        raise Unmappable(op_name, "scale=0.0 (kbv's sdpa reads scale 0 as the default 1/sqrt(E))")
+    return {"is_causal": int(bool(is_causal)), "scale": float(scale) if scale is not None else 0.0}
+
+
+def _sdpa(m, node):
+    # (q, k, v, attn_mask=None, dropout_p=0, is_causal=False, *, scale=None, enable_gqa=False)
+    attrs = _sdpa_attrs(m, node, _arg(node, 3, "attn_mask"), _arg(node, 4, "dropout_p", 0.0), _arg(node, 5, "is_causal", False))
+    return m.emit(node, "sdpa", [m.tensor(t, str(node.target)) for t in node.args[:3]], attrs)
+
+
+def _sdpa_flash_for_cpu(m, node):
+    """aten._scaled_dot_product_flash_attention_for_cpu (q, k, v, dropout_p=0, is_causal=False, *, attn_mask=None,
+    scale=None) -> (output, logsumexp), what SDPA becomes when exported for CPU tensors: item 0 is kbv's sdpa."""
+    attrs = _sdpa_attrs(m, node, node.kwargs.get("attn_mask"), _arg(node, 3, "dropout_p", 0.0), _arg(node, 4, "is_causal", False))
+    inputs = [m.tensor(t, str(node.target)) for t in node.args[:3]]
+    return [lambda getitem_node: m.emit(getitem_node, "sdpa", inputs, attrs, name=node.name), None]  # no logsumexp
 
 
 def _smooth_l1(m, node, huber=False):
@@ -1038,7 +1054,7 @@ def _matmul(m, node):
         return m.emit(node, "matmul", [m.tensor(a, op_name), m.tensor(b, op_name)])
     if ra == 3 and rb == 3 and shape_of(a)[0] == shape_of(b)[0]:
         return m.emit(node, "bmm", [m.tensor(a, op_name), m.tensor(b, op_name)])
-    return m.emit(node, "matmul", [m.tensor(a, op_name), m.tensor(b, op_name)], {}, {"matmul:broadcast"})
+    return m.emit(node, "matmul", [m.tensor(a, op_name), m.tensor(b, op_name)])  # leading axes broadcast
 
 
 def _cat(m, node, op="cat"):
@@ -1173,7 +1189,7 @@ def _pattern_exclusive_scan(m, node):
 
 def _pattern_transposed_matmul(m, node):
     """A transpose of the last two axes feeding only a matmul: the matmul reads it transposed."""
-    if node.target not in (aten.matmul.default, aten.mm.default):
+    if node.target not in (aten.matmul.default, aten.mm.default, aten.bmm.default):
         return
     flags, operands = [], []
     for operand in node.args[:2]:
@@ -1196,11 +1212,8 @@ def _pattern_transposed_matmul(m, node):
 
     def emit(m, n, d):
         (a, b), (ta, tb) = d
-        extensions = {"matmul:transpose"}
-        if _rank(a) != 2 or _rank(b) != 2:
-            extensions.add("matmul:broadcast")
         return m.emit(n, "matmul", [m.tensor(a, str(n.target)), m.tensor(b, str(n.target))],
-                      {"transpose_a": int(ta), "transpose_b": int(tb)}, extensions)
+                      {"transpose_a": int(ta), "transpose_b": int(tb)})
     m.patterns[node] = (emit, (operands, flags))
 
 
@@ -1321,6 +1334,7 @@ HANDLERS = {
     "aten.split.Tensor": _split, "aten.split_with_sizes.default": _split,
     "aten.full_like.default": _constant, "aten.zeros_like.default": _constant,
     "aten.scaled_dot_product_attention.default": _sdpa,
+    "aten._scaled_dot_product_flash_attention_for_cpu.default": _sdpa_flash_for_cpu,
     "aten.smooth_l1_loss.default": _smooth_l1, "aten.huber_loss.default": lambda m, n: _smooth_l1(m, n, huber=True),
     "aten.kl_div.default": _kl_div, "aten.triplet_margin_loss.default": _triplet,
     "aten.cross_entropy_loss.default": _cross_entropy,

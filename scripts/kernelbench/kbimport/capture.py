@@ -34,7 +34,8 @@ KEEP = [
     aten.mish.default, aten.silu.default, aten.relu6.default,
     aten.smooth_l1_loss.default, aten.huber_loss.default, aten.kl_div.default, aten.triplet_margin_loss.default,
     aten.mse_loss.default, aten.cross_entropy_loss.default,
-    aten.flatten.using_ints, aten.unflatten.int, aten.scaled_dot_product_attention.default, aten.dropout.default,
+    aten.flatten.using_ints, aten.unflatten.int, aten.dropout.default,
+    aten.scaled_dot_product_attention.default, aten._scaled_dot_product_flash_attention_for_cpu.default,
     # recurrent layers kbv has no op for: kept whole so the refusal names them (decomposed, an
     # LSTM over 512 steps becomes thousands of nodes and a 512-way cat)
     aten.lstm.input, aten.gru.input, aten.rnn_tanh.input,

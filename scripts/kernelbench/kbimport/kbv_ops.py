@@ -26,7 +26,7 @@ EXISTING = {
     "scale": {"value": 1.0}, "add": {}, "mul": {},
     "softmax": {"axis": -1}, "sum": {"axis": -1, "count": 1, "keepdim": 1}, "mean": {"axis": -1, "count": 1, "keepdim": 1},
     "layernorm": {"normalized_rank": 1, "eps": 1e-5}, "rmsnorm": {"axis": 1, "eps": 1e-5},
-    "matmul": {}, "bmm": {}, "linear": {},
+    "matmul": {"transpose_a": 0, "transpose_b": 0}, "bmm": {}, "linear": {},
     # convolutions (per-axis overrides default to -1: the scalar's value)
     "conv1d": dict(_CONV), "conv2d": _per_axis(_CONV, "hw"), "conv3d": _per_axis(_CONV, "dhw"),
     "conv_transpose1d": dict(_CONV_T), "conv_transpose2d": _per_axis(_CONV_T, "hw"),
@@ -65,6 +65,10 @@ EXISTING = {
     "avgpool3d": {"kernel": 2, "stride": 0, "padding": 0, "ceil_mode": 0, "count_include_pad": 1,
                   **{f"{a}_{x}": -1 for a in ("kernel", "stride", "padding") for x in "dhw"}},
     "adaptive_avgpool2d": {"output_size": 1}, "adaptive_avgpool3d": {"output_size": 1},
+    "sdpa": {"is_causal": 0, "scale": 0.0},
+    # losses (mean reduction as KernelBench's defaults; output rank 0)
+    "smooth_l1_loss": {"beta": 1.0}, "kl_div": {"log_target": 0},
+    "triplet_margin_loss": {"margin": 1.0, "p": 2.0, "eps": 1e-6, "swap": 0},
 }
 
 TENSOR_CORE = {"matmul", "bmm", "linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
@@ -72,20 +76,15 @@ TENSOR_CORE = {"matmul", "bmm", "linear", "conv1d", "conv2d", "conv3d", "conv_tr
 INDEX = {"argmax", "argmin"}
 
 PLANNED = {
-    # losses (mean reduction as KernelBench's defaults; output rank 0)
-    "smooth_l1_loss": {"beta": 1.0}, "kl_div": {"log_target": 0},
-    "triplet_margin_loss": {"margin": 1.0, "p": 2.0, "eps": 1e-6, "swap": 0},
-    # attention, randomness
-    "sdpa": {"is_causal": 0, "scale": 0.0}, "dropout": {"p": 0.5},
+    # randomness
+    "dropout": {"p": 0.5},
 }
 
 # Extensions of existing ops: key -> one line (OPS.md specifies each).
 EXTENSIONS = {
-    "matmul:transpose": "matmul reading a transposed operand (transpose_a/transpose_b)",
-    "matmul:broadcast": "matmul with batched or broadcast operands (torch.matmul semantics)",
     "gelu:approximate": "gelu with the tanh approximation",
 }
-EXTENSION_ATTRS = {"matmul:transpose": ["transpose_a", "transpose_b"], "gelu:approximate": ["approximate"]}
+EXTENSION_ATTRS = {"gelu:approximate": ["approximate"]}
 
 
 def precision_class(op):

@@ -40,7 +40,15 @@ def run_node(torch, op, args, attrs):
     if op == "rmsnorm":
         x = args[0]
         return x / torch.sqrt(torch.mean(x ** 2, dim=int(a.get("axis", 1)), keepdim=True) + a.get("eps", 1e-5))
-    if op == "matmul": return torch.matmul(args[0], args[1])
+    if op == "matmul":
+        return torch.matmul(args[0].mT if a.get("transpose_a", 0) else args[0], args[1].mT if a.get("transpose_b", 0) else args[1])
+    if op == "sdpa":
+        return F.scaled_dot_product_attention(args[0], args[1], args[2], is_causal=bool(a.get("is_causal", 0)), scale=a.get("scale", 0) or None)
+    if op == "smooth_l1_loss": return F.smooth_l1_loss(args[0], args[1], beta=a.get("beta", 1.0))
+    if op == "kl_div": return F.kl_div(args[0], args[1], reduction="batchmean", log_target=bool(a.get("log_target", 0)))
+    if op == "triplet_margin_loss":
+        return F.triplet_margin_loss(args[0], args[1], args[2], margin=a.get("margin", 1.0), p=a.get("p", 2.0), eps=a.get("eps", 1e-6),
+                                     swap=bool(a.get("swap", 0)))
     if op == "bmm": return torch.bmm(args[0], args[1])
     if op == "linear": return F.linear(args[0], args[1], args[2] if len(args) > 2 else None)
     if op in CONVOLUTIONS: return run_convolution(torch, op, args, a)
@@ -88,7 +96,8 @@ def run_convolution(torch, op, args, a):
 
 
 KNOWN_OPS = ("relu", "gelu", "leaky_relu", "sigmoid", "tanh", "softmax", "layernorm", "rmsnorm", "matmul", "bmm", "linear",
-             *CONVOLUTIONS, "maxpool2d", "sum", "mean", "add", "mul", "scale", "cross_entropy")
+             *CONVOLUTIONS, "maxpool2d", "sum", "mean", "add", "mul", "scale", "cross_entropy",
+             "sdpa", "smooth_l1_loss", "kl_div", "triplet_margin_loss")
 
 
 class Forward:

@@ -1,7 +1,9 @@
 // ops/common/baseline/softmax_f32.cuh — the CUDA baseline kernels of softmax and log_softmax:
 // one kbv kernel per application with an online (max, sum of exp) reduction. inner == 1: one
 // block per row, warp-shuffle reductions (PyTorch's cunn_SoftMaxForward); inner > 1: 32 adjacent
-// columns per block, the axis split over 8 thread rows (ops/common/baseline/axis_f32.cuh).
+// columns per block, the axis split over 8 thread rows (ops/common/baseline/axis_f32.cuh). The
+// row kernel also serves sdpa, whose causal rows see only their first min(i + 1, extent) columns
+// and write 0 past them (the −inf mask's exp).
 #pragma once
 
 #include <algorithm>
@@ -31,9 +33,18 @@ __device__ __forceinline__ float normalised(float x, const LineTotal& t) {
   return kLog ? x - t.shift : expf(x - t.max) * t.scale;
 }
 
+// Row `row` of a causal stack of [period, extent] matrices keeps columns j ≤ row % period;
+// period 0: every column.
+__device__ __forceinline__ int64_t softmax_row_limit(int64_t row, int64_t extent, int64_t period) {
+  if (period == 0) return extent;
+  const int64_t limit = row % period + 1;
+  return limit < extent ? limit : extent;
+}
+
+// kVector: float4 loads and stores, causal_period 0 (launch_softmax_rows).
 template <bool kLog, bool kVector>
 __global__ void softmax_row_kernel(const float* __restrict__ x, float* __restrict__ y,
-                                   int64_t rows, int64_t extent) {
+                                   int64_t rows, int64_t extent, int64_t causal_period) {
   __shared__ MaxSum shared[device::kMaxWarpsPerBlock];
   for (int64_t row = blockIdx.x; row < rows; row += gridDim.x) {
     const float* xr = x + row * extent;
@@ -50,7 +61,8 @@ __global__ void softmax_row_kernel(const float* __restrict__ x, float* __restric
         max_sum_add(acc, v.w);
       }
     } else {
-      for (int64_t i = threadIdx.x; i < extent; i += blockDim.x) max_sum_add(acc, xr[i]);
+      const int64_t limit = softmax_row_limit(row, extent, causal_period);
+      for (int64_t i = threadIdx.x; i < limit; i += blockDim.x) max_sum_add(acc, xr[i]);
     }
     const LineTotal total = line_total<kLog>(device::block_max_sum(acc, shared));
     if (kVector) {
@@ -63,8 +75,9 @@ __global__ void softmax_row_kernel(const float* __restrict__ x, float* __restric
                             normalised<kLog>(v.z, total), normalised<kLog>(v.w, total));
       }
     } else {
+      const int64_t limit = softmax_row_limit(row, extent, causal_period);
       for (int64_t i = threadIdx.x; i < extent; i += blockDim.x)
-        yr[i] = normalised<kLog>(xr[i], total);
+        yr[i] = i < limit ? normalised<kLog>(xr[i], total) : (kLog ? -INFINITY : 0.f);
     }
   }
 }
@@ -112,16 +125,25 @@ inline unsigned row_grid(int64_t rows, int64_t row_bytes, int sm_count, size_t l
   return row_blocks(std::min(rows, std::max<int64_t>(fitting, sm_count)));
 }
 
+// y = (log_)softmax of each of the `rows` contiguous rows of x (length `extent`) on `grid` blocks,
+// out of place; causal_period > 0 masks as softmax_row_limit says. Asynchronous on `stream`.
+template <bool kLog>
+void launch_softmax_rows(const float* x, float* y, int64_t rows, int64_t extent, int64_t causal_period,
+                         unsigned grid, cudaStream_t stream) {
+  if (rows * extent == 0) return;
+  const bool vector = causal_period == 0 && vectorizable(extent, x, y);
+  const int threads = row_threads(vector ? extent / 4 : extent);
+  if (vector)
+    softmax_row_kernel<kLog, true><<<grid, threads, 0, stream>>>(x, y, rows, extent, 0);
+  else
+    softmax_row_kernel<kLog, false><<<grid, threads, 0, stream>>>(x, y, rows, extent, causal_period);
+}
+
 template <bool kLog>
 void launch_softmax(const AxisSplit& split, unsigned grid, const float* x, float* y, cudaStream_t stream) {
   if (split.outer * split.extent * split.inner == 0) return;
   if (split.inner == 1) {
-    const bool vector = vectorizable(split.extent, x, y);
-    const int threads = row_threads(vector ? split.extent / 4 : split.extent);
-    if (vector)
-      softmax_row_kernel<kLog, true><<<grid, threads, 0, stream>>>(x, y, split.outer, split.extent);
-    else
-      softmax_row_kernel<kLog, false><<<grid, threads, 0, stream>>>(x, y, split.outer, split.extent);
+    launch_softmax_rows<kLog>(x, y, split.outer, split.extent, 0, grid, stream);
   } else {
     softmax_column_kernel<kLog><<<column_grid(split), kColumnBlock, 0, stream>>>(
         x, y, split.outer, split.extent, split.inner);

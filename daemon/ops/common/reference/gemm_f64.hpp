@@ -8,19 +8,22 @@
 
 namespace kbv::ops::reference {
 
-// For each of `batch` problems: C[m,n] = A[m,k] · B, where B is [k,n] row-major, or [n,k]
-// row-major and used transposed when transpose_b (a linear layer's weight). Leading dimensions
-// are row strides in elements; batch strides are in elements (0 reuses one operand).
+// For each of `batch` problems: C[m,n] = alpha · A · B, where A is [m,k] row-major, or [k,m] row-major
+// and used transposed when transpose_a; B is [k,n] row-major, or [n,k] row-major and used
+// transposed when transpose_b (a linear layer's weight). Leading dimensions are row strides in
+// elements; batch strides are in elements (0 reuses one operand).
 struct RowMajorGemm {
   int64_t m = 0, n = 0, k = 0;
   const double* a = nullptr;
   int64_t lda = 0, stride_a = 0;
+  bool transpose_a = false;
   const double* b = nullptr;
   int64_t ldb = 0, stride_b = 0;
   bool transpose_b = false;
   double* c = nullptr;
   int64_t ldc = 0, stride_c = 0;
   int64_t batch = 1;
+  double alpha = 1.0;
 };
 
 // Asynchronous on the context's stream; throws CudaError when cuBLAS refuses the call.
