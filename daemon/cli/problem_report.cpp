@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "cli/generated_code.hpp"
 #include "cli/problem_lookup.hpp"
 #include "eval/class_probe.hpp"
 #include "inputs/family_classes.hpp"
@@ -19,12 +20,6 @@ nlohmann::json tensor_json(const TensorDecl& decl, bool with_role) {
     else out["scale"] = decl.scale;
   }
   return out;
-}
-
-std::string dims_text(const nlohmann::json& dims) {
-  std::string text = "[";
-  for (size_t i = 0; i < dims.size(); ++i) text += (i ? ", " : "") + dims[i].get<std::string>();
-  return text + "]";
 }
 
 std::string number_text(double value) {
@@ -62,6 +57,7 @@ nlohmann::json describe_problem(const Problem& problem) {
           {"file", problem.file},
           {"description", problem.description},
           {"level", problem.level},
+          {"source", problem.source == "kernelbench" ? "kernelbench" : "curated"},
           {"kernelbench_id", problem.kernelbench_id},
           {"kernelbench", reference.empty() ? nlohmann::json(nullptr) : nlohmann::json(reference)},
           {"inputs", inputs},
@@ -91,13 +87,13 @@ void print_problem(std::ostream& out, const nlohmann::json& described) {
   out << "\n\ninputs (in the order run() receives them)\n";
   for (const auto& input : described["inputs"]) {
     const std::string scale = input["scale"].is_string() ? "scale 1/sqrt(fan_in)" : "scale " + number_text(input["scale"].get<double>());
-    std::snprintf(line, sizeof line, "  %-12s %-28s %-10s %s\n", input["name"].get<std::string>().c_str(), dims_text(input["dims"]).c_str(),
+    std::snprintf(line, sizeof line, "  %-12s %-28s %-10s %s\n", input["name"].get<std::string>().c_str(), dims_text(input["dims"].get<std::vector<std::string>>()).c_str(),
                   input["role"].get<std::string>().c_str(), scale.c_str());
     out << line;
   }
   out << "outputs\n";
   for (const auto& output : described["outputs"]) {
-    std::snprintf(line, sizeof line, "  %-12s %s\n", output["name"].get<std::string>().c_str(), dims_text(output["dims"]).c_str());
+    std::snprintf(line, sizeof line, "  %-12s %s\n", output["name"].get<std::string>().c_str(), dims_text(output["dims"].get<std::vector<std::string>>()).c_str());
     out << line;
   }
   out << "graph\n";
