@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/build_command.hpp"
 #include "cli/calibrate_command.hpp"
 #include "cli/command_line.hpp"
 #include "cli/compare_outputs_command.hpp"
@@ -11,6 +12,7 @@
 #include "cli/export_command.hpp"
 #include "cli/keygen_command.hpp"
 #include "cli/problems_command.hpp"
+#include "cli/prompt_command.hpp"
 #include "cli/report_command.hpp"
 #include "cli/sweep_command.hpp"
 #include "client/control_command.hpp"
@@ -51,7 +53,11 @@ int plain(const std::string&, const std::vector<std::string>& args) {
 const std::vector<Subcommand>& subcommands() {
   static const std::vector<Subcommand> table = {
       {"eval", "eval CANDIDATE.so... [options]", "evaluate candidates now, without a daemon", &plain<kbv::cli::eval_command>},
-      {"problems", "problems [NAME | L1/19] [--json]", "list the problems, or show one in full", &plain<kbv::cli::problems_command>},
+      {"problems", "problems [NAME | L1/19] [--level N]", "list the problems (--level, --source filter them), or show one in full",
+       &plain<kbv::cli::problems_command>},
+      {"prompt", "prompt PROBLEM [--device cuda|host]", "print a prompt a language model can write a candidate from", &plain<kbv::cli::prompt_command>},
+      {"build", "build FILE.cu|FILE.cpp --problem P", "compile a candidate source into a plugin (kbv_add_candidate's flags, no CMake)",
+       &plain<kbv::cli::build_command>},
       {"export", "export --problem NAME --out DIR", "write a draw of a problem's inputs and kbv's fp64 reference as .npy",
        &plain<kbv::cli::export_command>},
       {"compare-outputs", "compare-outputs EXPORT_DIR OUTPUTS_DIR", "compare outputs (.npy) with an export's reference",

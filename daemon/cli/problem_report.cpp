@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "cli/generated_code.hpp"
 #include "cli/problem_lookup.hpp"
 #include "eval/class_probe.hpp"
 #include "inputs/family_classes.hpp"
@@ -22,12 +23,6 @@ nlohmann::json tensor_json(const TensorDecl& decl, bool with_role) {
     if (decl.dtype == DType::int64) out["range"] = {{"low", decl.range_low}, {"high", decl.range_high}};
   }
   return out;
-}
-
-std::string dims_text(const nlohmann::json& dims) {
-  std::string text = "[";
-  for (size_t i = 0; i < dims.size(); ++i) text += (i ? ", " : "") + dims[i].get<std::string>();
-  return text + "]";
 }
 
 std::string number_text(double value) {
@@ -71,6 +66,7 @@ nlohmann::json describe_problem(const Problem& problem) {
           {"file", problem.file},
           {"description", problem.description},
           {"level", problem.level},
+          {"source", problem.source == "kernelbench" ? "kernelbench" : "curated"},
           {"kernelbench_id", problem.kernelbench_id},
           {"kernelbench", reference.empty() ? nlohmann::json(nullptr) : nlohmann::json(reference)},
           {"inputs", inputs},
@@ -105,13 +101,13 @@ void print_problem(std::ostream& out, const nlohmann::json& described) {
       scale = "int64 in [" + input["range"]["low"].get<std::string>() + ", " + input["range"]["high"].get<std::string>() + ")";
     else if (dtype != "float32")
       scale = dtype;
-    std::snprintf(line, sizeof line, "  %-12s %-28s %-10s %s\n", input["name"].get<std::string>().c_str(), dims_text(input["dims"]).c_str(),
+    std::snprintf(line, sizeof line, "  %-12s %-28s %-10s %s\n", input["name"].get<std::string>().c_str(), dims_text(input["dims"].get<std::vector<std::string>>()).c_str(),
                   input["role"].get<std::string>().c_str(), scale.c_str());
     out << line;
   }
   out << "outputs\n";
   for (const auto& output : described["outputs"]) {
-    std::snprintf(line, sizeof line, "  %-12s %s\n", output["name"].get<std::string>().c_str(), dims_text(output["dims"]).c_str());
+    std::snprintf(line, sizeof line, "  %-12s %s\n", output["name"].get<std::string>().c_str(), dims_text(output["dims"].get<std::vector<std::string>>()).c_str());
     out << line;
   }
   out << "graph\n";

@@ -9,6 +9,7 @@
 #include "eval/evaluation.hpp"
 #include "eval/failure_text.hpp"
 #include "eval/message_fields.hpp"
+#include "eval/review_thresholds.hpp"
 
 #ifdef KBV_HAVE_SANDBOX
 #include "sandbox/sandbox.hpp"
@@ -16,11 +17,6 @@
 
 namespace kbv::eval::detail {
 namespace {
-
-// A candidate that keeps more than this share of the device memory that was free when its
-// worker was set up is not evaluated further: it would starve the trusted side and the next
-// candidate (verdict `resource`).
-constexpr double kMaxCandidateMemoryShare = 0.5;
 
 // A traced call's kernels all run between its start and stop events (the marker kernels on
 // both sides prove it), so the events cannot measure less than the kernels' span. Events

@@ -8,10 +8,10 @@
 namespace kbv::test {
 namespace {
 
-const std::vector<std::string> kSubcommands = {"eval",   "problems", "export",  "compare-outputs", "keygen", "calibrate",
-                                               "submit", "status",   "results", "requeue",         "version"};
+const std::vector<std::string> kSubcommands = {"eval",   "problems", "prompt", "build",   "export",  "compare-outputs", "keygen",
+                                               "calibrate", "submit", "status", "results", "requeue", "version"};
 // Those kbv parses itself (the kbvd ones are kbvctl's, reached through kbv).
-const std::vector<std::string> kOwnSubcommands = {"eval", "problems", "export", "compare-outputs", "keygen", "calibrate", "version"};
+const std::vector<std::string> kOwnSubcommands = {"eval", "problems", "prompt", "build", "export", "compare-outputs", "keygen", "calibrate", "version"};
 
 CommandResult kbv(const std::vector<std::string>& args) {
   Command command;

@@ -1,5 +1,6 @@
 // tests/cli/cli_problems_test.cpp — `kbv problems NAME` shows one problem in full, KernelBench's
-// "L1/19" finds a problem wherever a problem is named, and a wrong reference lists the known ones.
+// "L1/19" finds a problem wherever a problem is named, a wrong reference lists the known ones,
+// and --level / --source filter the list.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -72,6 +73,68 @@ TEST(CliProblems, ListShowsKernelBenchReferences) {
   bool found = false;
   for (const auto& entry : list) found |= entry["name"] == "relu" && entry["kernelbench"] == "L1/19";
   EXPECT_TRUE(found) << list.dump();
+}
+
+// The names `kbv problems ARGS --json` lists, with each one's level and source.
+std::vector<nlohmann::json> listed(const std::vector<std::string>& args) {
+  std::vector<std::string> with_json = args;
+  with_json.push_back("--json");
+  const CommandResult result = problems(with_json);
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  std::vector<nlohmann::json> entries;
+  for (const auto& entry : nlohmann::json::parse(result.out)) entries.push_back(entry);
+  return entries;
+}
+
+TEST(CliProblems, LevelAndSourceFilterTheList) {
+  const auto all = listed({});
+  size_t level2 = 0, imported = 0, curated = 0, imported_level1 = 0;
+  for (const auto& entry : all) {
+    level2 += entry["level"] == 2;
+    imported += entry["source"] == "kernelbench";
+    curated += entry["source"] == "curated";
+    imported_level1 += entry["source"] == "kernelbench" && entry["level"] == 1;
+  }
+  ASSERT_GT(level2, 0u);
+  ASSERT_GT(imported, 0u);
+  ASSERT_GT(curated, 0u);
+  EXPECT_EQ(imported + curated, all.size());
+  const auto only_level2 = listed({"--level", "2"});
+  EXPECT_EQ(only_level2.size(), level2);
+  for (const auto& entry : only_level2) EXPECT_EQ(entry["level"], 2) << entry.dump();
+  const auto only_imported = listed({"--source", "kernelbench"});
+  EXPECT_EQ(only_imported.size(), imported);
+  for (const auto& entry : only_imported) {
+    EXPECT_EQ(entry["source"], "kernelbench") << entry.dump();
+    EXPECT_EQ(entry["name"].get<std::string>().rfind("kb_l", 0), 0u) << entry.dump();
+  }
+  const auto only_curated = listed({"--source", "curated"});
+  EXPECT_EQ(only_curated.size(), curated);
+  for (const auto& entry : only_curated) EXPECT_EQ(entry["source"], "curated") << entry.dump();
+  EXPECT_EQ(listed({"--level", "1", "--source", "kernelbench"}).size(), imported_level1);
+  // Text: the filtered rows only.
+  const CommandResult text = problems({"--level", "2", "--source", "curated"});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("conv2d_relu_biasadd"), std::string::npos) << text.out;
+  EXPECT_EQ(text.out.find("\nrelu "), std::string::npos) << text.out;
+  EXPECT_EQ(text.out.find("kb_l"), std::string::npos) << text.out;
+  const CommandResult none = problems({"--level", "9"});
+  EXPECT_EQ(none.exit_code, 0) << none.err;
+  EXPECT_NE(none.out.find("no problem matches the filter"), std::string::npos) << none.out;
+}
+
+TEST(CliProblems, BadFiltersAreUsageErrors) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--level", "0"}, "--level must be a KernelBench level"},
+      {{"--level", "two"}, "--level"},
+      {{"--source", "kbv"}, "--source must be kernelbench or curated, got 'kbv'"},
+      {{"relu", "--level", "1"}, "with NAME kbv problems shows that one problem"},
+      {{"--ops", "--source", "curated"}, "not --ops"}};
+  for (const auto& [args, message] : cases) {
+    const CommandResult result = problems(args);
+    EXPECT_EQ(result.exit_code, 2) << message;
+    EXPECT_NE(result.err.find(message), std::string::npos) << result.err;
+  }
 }
 
 TEST(CliProblems, ExportAcceptsAKernelBenchReference) {

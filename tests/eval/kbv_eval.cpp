@@ -1,6 +1,7 @@
 // kbv_eval.cpp — paths from CMake, the test key, and running `kbv eval --json`.
 #include "kbv_eval.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <sstream>
 #include <stdexcept>
@@ -59,6 +60,17 @@ std::filesystem::path hostile_file(const std::string& file_name) {
 }
 
 std::filesystem::path problems_dir() { return configured("KBV_TEST_PROBLEMS_DIR", KBV_TEST_PROBLEMS_DIR); }
+
+std::vector<std::string> problem_names() {
+  std::vector<std::string> names;
+  for (const std::filesystem::path& folder : {problems_dir(), problems_dir() / "kernelbench"}) {
+    std::error_code error;  // a missing folder lists nothing; the tests that need problems then fail on their own
+    for (const auto& entry : std::filesystem::directory_iterator(folder, error))
+      if (entry.is_regular_file() && entry.path().extension() == ".yaml") names.push_back(entry.path().stem().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
 
 std::vector<std::string> host_candidate_problems() {
   std::vector<std::string> problems;

@@ -35,6 +35,9 @@ std::filesystem::path host_candidate(const std::string& problem);   // libhost_<
 std::filesystem::path hostile_candidate(const std::string& name);   // libhostile_<name>.so
 std::filesystem::path hostile_file(const std::string& file_name);   // bad_*.so beside them
 std::filesystem::path problems_dir();                                // the source tree's problems/
+// Every problem under problems_dir(), bundled and imported, by its file's stem (a spec file is
+// named after its problem: docs/problem-spec.md), without loading the catalog.
+std::vector<std::string> problem_names();
 std::vector<std::string> host_candidate_problems();                  // every problem with a host example
 const std::filesystem::path& test_key_file();                        // the key every run uses
 

@@ -1,0 +1,137 @@
+// cli/build_command.cpp — parse `kbv build`'s options, check them, compile, and check that what
+// came out is a candidate.
+//
+// Exit status: 0 built; 1 the compiler failed (its diagnostics are above) or its output is no
+// kbv candidate; 2 usage or bad input (no source, wrong extension for the device, unknown
+// problem, bad --arch, no compiler or SDK headers found). The message names what and the fix.
+#include "cli/build_command.hpp"
+
+#include <filesystem>
+#include <iostream>
+#include <regex>
+
+#include "cli/candidate_compiler.hpp"
+#include "cli/candidate_device.hpp"
+#include "cli/command_line.hpp"
+#include "cli/paths.hpp"
+#include "cli/problem_lookup.hpp"
+#include "eval/elf_check.hpp"
+#include "spec/catalog.hpp"
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+namespace kbv::cli {
+
+namespace {
+
+constexpr int kExitBuildFailed = 1;
+
+const CommandHelp kHelp = {
+    "build", "build FILE.cu|FILE.cpp --problem P [--device cuda|host] [-o OUT.so] [--arch sm_90] [-l LIB]...",
+    "Compile one candidate source into a plugin with the flags kbv_add_candidate() uses, without CMake: C++20, -O3,\n"
+    "hidden visibility, -frecord-gcc-switches, -z defs, KBV_PROBLEM compiled in; CUDA (nvcc) for sm_90 unless --arch\n"
+    "says otherwise, with the shared CUDA runtime. The compiler is $CXX, else g++ (host), or $CUDACXX, else nvcc (cuda);\n"
+    "kbv's SDK headers are found beside the installed kbv or in the tree it was built from. The compiler's diagnostics\n"
+    "pass through unchanged. The device follows the extension unless --device names it (.cu: cuda; .cpp: host).\n"
+    "Exit status: 0 built, 1 compile failure (or the output is no kbv candidate), 2 usage or bad input."};
+
+// .cu is CUDA source; these are C++ (a cuda candidate may be plain C++ that calls CUDA libraries).
+bool is_cpp_extension(const std::string& extension) { return extension == ".cpp" || extension == ".cc" || extension == ".cxx"; }
+
+// "sm_90", "sm_90a" or "90" -> "sm_90"…; nullopt for anything else.
+std::optional<std::string> parse_arch(const std::string& text) {
+  static const std::regex form(R"((sm_)?([0-9]{2,3}[af]?))");
+  std::smatch match;
+  if (!std::regex_match(text, match, form)) return std::nullopt;
+  return "sm_" + match[2].str();
+}
+
+struct BuildError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// The request from the options, or a BuildError naming the flag and the fix.
+CompileRequest request_from(const po::variables_map& values, const std::vector<std::string>& sources) {
+  if (sources.empty()) throw BuildError("no source file given (usage: kbv " + kHelp.synopsis + ")");
+  CompileRequest request;
+  request.source = sources.front();
+  std::error_code error;
+  if (!fs::is_regular_file(request.source, error)) throw BuildError(request.source.string() + ": no such file (fix: name the candidate's .cu or .cpp source)");
+  const std::string extension = request.source.extension().string();
+  if (extension != ".cu" && !is_cpp_extension(extension))
+    throw BuildError(request.source.string() + ": a candidate source ends in .cu (CUDA) or .cpp, .cc, .cxx (C++), not '" + extension + "'");
+  if (values.count("device")) {
+    const std::string text = values["device"].as<std::string>();
+    const auto device = parse_candidate_device(text);
+    if (!device) throw BuildError("--device must be cuda or host, got '" + text + "'");
+    request.device = *device;
+  } else {
+    request.device = extension == ".cu" ? CandidateDevice::cuda : CandidateDevice::host;
+  }
+  if (extension == ".cu" && request.device == CandidateDevice::host)
+    throw BuildError(request.source.string() + " is CUDA source (.cu): a host candidate is C++ (.cpp) (fix: --device cuda, or rename it)");
+  if (values.count("arch")) {
+    if (request.device != CandidateDevice::cuda) throw BuildError("--arch is for --device cuda");
+    const auto arch = parse_arch(values["arch"].as<std::string>());
+    if (!arch) throw BuildError("--arch must name a CUDA architecture such as sm_90 or sm_100, got '" + values["arch"].as<std::string>() + "'");
+    request.cuda_arch = *arch;
+  }
+  if (!values.count("problem")) throw BuildError("--problem is required: the problem this candidate implements (kbv problems lists them)");
+  const ProblemCatalog catalog =
+      ProblemCatalog::load(values.count("problems-dir") ? fs::path(values["problems-dir"].as<std::string>()) : default_problems_dir());
+  request.problem = resolve_problem_name(catalog, values["problem"].as<std::string>());
+  request.output = values.count("output") ? fs::path(values["output"].as<std::string>()) : fs::path("lib" + request.source.stem().string() + ".so");
+  if (values.count("library")) request.libraries = values["library"].as<std::vector<std::string>>();
+  return request;
+}
+
+}  // namespace
+
+int build_command(const std::vector<std::string>& args) {
+  const std::string arch_help = std::string("CUDA architecture (default: ") + kDefaultCudaArch + ")";
+  po::options_description options;
+  options.add_options()("problem", po::value<std::string>()->value_name("P"), "the problem it implements: a name or KernelBench's L1/19 (required)")(
+      "device", po::value<std::string>()->value_name("D"), "cuda or host (default: cuda for .cu, host for .cpp)")(
+      "output,o", po::value<std::string>()->value_name("OUT.so"), "the plugin to write (default: lib<FILE's stem>.so here)")(
+      "arch", po::value<std::string>()->value_name("sm_NN"), arch_help.c_str())(
+      "library,l", po::value<std::vector<std::string>>()->composing()->value_name("LIB"), "link a library, e.g. -l cublas (repeatable)")(
+      "problems-dir", po::value<std::string>()->value_name("DIR"), "problem specs directory (default: $KBV_PROBLEMS_DIR, else the installed or bundled problems/)")(
+      "verbose,v", "print the compiler's command line before running it");
+  int exit_code = kExitOk;
+  const auto values = parse_command_line(kHelp, options, args, exit_code, {{"source", 1}});
+  if (!values) return exit_code;
+  CompileRequest request;
+  try {
+    request = request_from(*values, positional_values(*values, "source"));
+  } catch (const BuildError& error) {
+    return usage_error("build", error.what());
+  } catch (const std::exception& error) {  // the problem catalog: unknown problem, bad spec
+    std::cerr << "kbv build: " << error.what() << "\n";
+    return kExitBadInput;
+  }
+  std::vector<std::string> argv;
+  try {
+    request.compiler = find_compiler(request.device);
+    request.sdk_include = find_sdk_include();
+    argv = compile_command(request);
+    if (values->count("verbose")) std::cout << shell_line(argv) << std::endl;
+    if (const int status = run_compiler(argv); status != 0) {
+      std::cerr << "kbv build: " << request.compiler.filename().string() << " failed (exit status " << status << ") building "
+                << request.source.string() << " (the compiler's messages are above; kbv build --verbose prints the command)\n";
+      return kExitBuildFailed;
+    }
+  } catch (const ToolNotFound& error) {
+    std::cerr << "kbv build: " << error.what() << "\n";
+    return kExitBadInput;
+  }
+  if (const auto problem = eval::check_candidate(request.output)) {
+    std::cerr << "kbv build: " << *problem << "\n";
+    return kExitBuildFailed;
+  }
+  std::cout << "built " << request.output.string() << " (problem " << request.problem << ", device " << device_name(request.device)
+            << "); evaluate it: kbv eval " << request.output.string() << " --device " << device_name(request.device) << "\n";
+  return kExitOk;
+}
+
+}  // namespace kbv::cli
