@@ -6,6 +6,7 @@
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 #include <kbv/plugin.h>
+#include <kbv/plugin.hpp>
 
 #include <array>
 #include <cstring>
