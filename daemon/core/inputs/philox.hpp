@@ -4,6 +4,7 @@
 
 #include <Random123/philox.h>
 
+#include <cmath>
 #include <cstdint>
 
 #if defined(__CUDACC__)
