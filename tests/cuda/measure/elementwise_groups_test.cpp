@@ -76,13 +76,14 @@ TEST(ElementwiseGroups, ResidualReadsTheChainInputOnce) {
   EXPECT_EQ(units[1].inputs, (std::vector<std::string>{"t0"}));
 }
 
-TEST(ElementwiseGroups, AnEarlierValueOfTheChainMayBeReadLaterInIt) {
-  // y = sigmoid(scale(x)) · scale(x): t0 is read by n1 and n2, both in the chain.
+TEST(ElementwiseGroups, AnEarlierValueOfTheChainLeavesItAsATensor) {
+  // y = tanh(scale(x)) · scale(x): n2 reads t0, not the previous value, so the chain splits after
+  // t0 (the kernel keeps only the last value) and tanh and mul stay fused, reading t0.
   const ResolvedProblem r = graph({{"scale", {"x"}, "t0", {8, 4}}, {"tanh", {"t0"}, "t1", {8, 4}}, {"mul", {"t1", "t0"}, "y", {8, 4}}}, {"y"});
   const auto units = plan_units(r, fusable);
-  EXPECT_EQ(node_lists(units), (std::vector<std::vector<size_t>>{{0, 1, 2}}));
-  EXPECT_EQ(units[0].inputs, (std::vector<std::string>{"x"}));
-  EXPECT_TRUE(plan_buffers(r, units).slot_bytes.empty());
+  EXPECT_EQ(node_lists(units), (std::vector<std::vector<size_t>>{{0}, {1, 2}}));
+  EXPECT_EQ(units[1].inputs, (std::vector<std::string>{"t0"}));
+  EXPECT_EQ(plan_buffers(r, units).slot_bytes.size(), 1u);
 }
 
 TEST(ElementwiseGroups, AValueReadOutsideTheChainEndsIt) {

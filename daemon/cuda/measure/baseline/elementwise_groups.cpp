@@ -59,7 +59,7 @@ std::vector<BaselineUnit> plan_units(const ResolvedProblem& problem, const std::
     }
   };
   // Whether node `n` may join the run: it reads the run's last value, keeps its shape, and the
-  // grown run fits the kernel. Values leaving the run are settled by emit().
+  // grown run fits the kernel (earlier values were split off by split_before). Values leaving the run are settled by emit().
   std::vector<size_t> run;
   const auto extends_run = [&](size_t n) {
     if (run.empty() || run.size() >= kMaxFusedNodes) return false;
@@ -71,8 +71,21 @@ std::vector<BaselineUnit> plan_units(const ResolvedProblem& problem, const std::
     grown.push_back(n);
     return unit_of(spec, grown).inputs.size() <= kMaxFusedInputs;
   };
+  // The fused kernel keeps one value per element, the last: when node `n` reads an earlier value
+  // of the run, the run up to that value is emitted (the value leaves it as a tensor) and the
+  // rest goes on, so that `n` may still join what follows.
+  const auto split_before = [&](size_t n) {
+    const Node& node = spec.graph[n];
+    for (size_t m = run.size() - 1; m-- > 0;) {
+      if (std::find(node.inputs.begin(), node.inputs.end(), spec.graph[run[m]].output) == node.inputs.end()) continue;
+      emit(std::vector<size_t>(run.begin(), run.begin() + static_cast<std::ptrdiff_t>(m) + 1));
+      run.erase(run.begin(), run.begin() + static_cast<std::ptrdiff_t>(m) + 1);
+      return;
+    }
+  };
   for (size_t n = 0; n < spec.graph.size(); ++n) {
     const bool elementwise = fuse && fusable(spec.graph[n].op);
+    if (elementwise && !run.empty()) split_before(n);
     if (elementwise && extends_run(n)) {
       run.push_back(n);
       continue;

@@ -29,7 +29,9 @@ constexpr size_t kMaxFusedNodes = 8;
 constexpr size_t kMaxFusedInputs = 6;
 
 // Splits the graph into units. A fused chain is a run of consecutive nodes, each `fusable`,
-// each after the first reading the previous one's output (and any earlier value of the chain),
+// each after the first reading the previous one's output and no earlier value of the chain (the
+// kernel keeps one value per element: a node reading an earlier value splits the chain after that
+// value, which leaves it as a tensor),
 // all with the chain's output shape (operands from outside may broadcast into it, the chain's
 // own values never do), and none but the last writing a tensor that a node outside the chain
 // reads or that is a problem output: a run is cut after the first value that leaves it.

@@ -1,7 +1,6 @@
 // daemon/ops/common/baseline/fused_elementwise.cu — the fused elementwise chain: a small program
 // (one instruction per node: op, attributes, operands) interpreted per element by one kernel,
-// four consecutive outputs per thread where the innermost dim allows. Every loop over the
-// program is unrolled to its fixed maximum, so the values stay in registers.
+// four consecutive outputs per thread where the innermost dim allows, every value in registers.
 #include "ops/common/baseline/fused_elementwise.hpp"
 
 #include <algorithm>
@@ -27,7 +26,7 @@ enum class FusedOp : int {
   count
 };
 
-// An instruction operand: the unit's input `index` (input) or the value node `index` computed.
+// An instruction operand: the unit's input `index` (input), or the previous instruction's value.
 struct Operand {
   bool is_input = true;
   int index = 0;
@@ -50,11 +49,9 @@ struct FusedProgram {
   int64_t dims[kMaxBroadcastRank] = {};
   int64_t strides[kMaxFusedInputs][kMaxBroadcastRank] = {};
   int64_t count = 0;
+  const float* pointers[kMaxFusedInputs] = {};  // set per launch; kept in the one parameter block
 };
 
-struct FusedInputs {
-  const float* pointers[kMaxFusedInputs] = {};
-};
 
 // One op's scalar function; a unary op ignores b.
 template <class Definition>
@@ -76,79 +73,70 @@ __device__ __forceinline__ float apply_op(FusedOp op, float a, float b, const Pa
   }
 }
 
-// kLanes consecutive outputs from element `first` on (all within the innermost dim).
+// Input k's kLanes consecutive values at `coordinate` (the first output's), read from global
+// memory where the instruction uses them: indexing a per-thread array by a runtime operand would
+// put it in local memory (ptxas gave the former register file a 224-byte stack frame).
 template <int kLanes>
-__device__ __forceinline__ void run_program(const FusedProgram& p, const FusedInputs& in, int64_t first, float* y) {
-  int64_t offset[kMaxFusedInputs] = {};
-  int64_t index = first;
-  for (int d = p.rank - 1; d > 0; --d) {
-    const int64_t coordinate = index % p.dims[d];
-    index /= p.dims[d];
+__device__ __forceinline__ void load_input(const FusedProgram& p, int k,
+                                           const int64_t (&coordinate)[kMaxBroadcastRank], float (&v)[kLanes]) {
+  int64_t offset = 0;
 #pragma unroll
-    for (int k = 0; k < static_cast<int>(kMaxFusedInputs); ++k) offset[k] += coordinate * p.strides[k][d];
+  for (int d = 0; d < kMaxBroadcastRank; ++d)
+    if (d < p.rank) offset += coordinate[d] * p.strides[k][d];
+  if constexpr (kLanes == 4) {
+    const float4 four = load4(p.pointers[k], offset, p.strides[k][p.rank - 1]);
+    v[0] = four.x, v[1] = four.y, v[2] = four.z, v[3] = four.w;
+  } else {
+    v[0] = p.pointers[k][offset];
   }
-#pragma unroll
-  for (int k = 0; k < static_cast<int>(kMaxFusedInputs); ++k) offset[k] += index * p.strides[k][0];
+}
 
-  float loaded[kMaxFusedInputs][kLanes];
+// kLanes consecutive outputs from element `first` on (all within the innermost dim). The chain
+// is linear (elementwise_groups.hpp): an operand is an input or the previous instruction's value,
+// so one accumulator per lane is the whole register file. Loops run to fixed maxima with
+// `continue` past the program's end, so they unroll.
+template <int kLanes>
+__device__ __forceinline__ void run_program(const FusedProgram& p, int64_t first, float* y) {
+  int64_t coordinate[kMaxBroadcastRank] = {};
+  int64_t index = first;
 #pragma unroll
-  for (int k = 0; k < static_cast<int>(kMaxFusedInputs); ++k) {
-    if (k >= p.inputs) break;
-    const int64_t step = p.strides[k][p.rank - 1];
-    if constexpr (kLanes == 4) {
-      const float4 v = load4(in.pointers[k], offset[k], step);
-      loaded[k][0] = v.x, loaded[k][1] = v.y, loaded[k][2] = v.z, loaded[k][3] = v.w;
-    } else {
-      loaded[k][0] = in.pointers[k][offset[k]];
-    }
+  for (int d = kMaxBroadcastRank - 1; d > 0; --d) {
+    if (d >= p.rank) continue;
+    coordinate[d] = index % p.dims[d];
+    index /= p.dims[d];
   }
-  float value[kMaxFusedNodes][kLanes];
+  coordinate[0] = index;
+  float acc[kLanes] = {};
 #pragma unroll
   for (int n = 0; n < static_cast<int>(kMaxFusedNodes); ++n) {
-    if (n >= p.instructions) break;
+    if (n >= p.instructions) continue;
     const Instruction& instruction = p.code[n];
-    float operand[2][kLanes];
+    float operand[2][kLanes] = {};
 #pragma unroll
     for (int o = 0; o < 2; ++o) {
-      const Operand& from = instruction.operands[o];
+      if (o >= instruction.arity) continue;
+      if (instruction.operands[o].is_input) {
+        load_input<kLanes>(p, instruction.operands[o].index, coordinate, operand[o]);
+      } else {
 #pragma unroll
-      for (int l = 0; l < kLanes; ++l) {
-        float v = 0.f;
-        if (from.is_input) {
-#pragma unroll
-          for (int k = 0; k < static_cast<int>(kMaxFusedInputs); ++k)
-            if (k == from.index) v = loaded[k][l];
-        } else {
-#pragma unroll
-          for (int m = 0; m < n; ++m)
-            if (m == from.index) v = value[m][l];
-        }
-        operand[o][l] = v;
+        for (int l = 0; l < kLanes; ++l) operand[o][l] = acc[l];
       }
     }
 #pragma unroll
-    for (int l = 0; l < kLanes; ++l) value[n][l] = apply_op(instruction.op, operand[0][l], operand[1][l], instruction.params);
-  }
-  float out[kLanes];
-#pragma unroll
-  for (int l = 0; l < kLanes; ++l) {
-    out[l] = 0.f;
-#pragma unroll
-    for (int n = 0; n < static_cast<int>(kMaxFusedNodes); ++n)
-      if (n == p.instructions - 1) out[l] = value[n][l];
+    for (int l = 0; l < kLanes; ++l) acc[l] = apply_op(instruction.op, operand[0][l], operand[1][l], instruction.params);
   }
   if constexpr (kLanes == 4)
-    *reinterpret_cast<float4*>(y + first) = make_float4(out[0], out[1], out[2], out[3]);
+    *reinterpret_cast<float4*>(y + first) = make_float4(acc[0], acc[1], acc[2], acc[3]);
   else
-    y[first] = out[0];
+    y[first] = acc[0];
 }
 
 template <int kLanes>
-__global__ void fused_elementwise_kernel(FusedProgram p, FusedInputs in, float* y) {
+__global__ void fused_elementwise_kernel(FusedProgram p, float* y) {
   const int64_t groups = p.count / kLanes;
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t g = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; g < groups; g += stride)
-    run_program<kLanes>(p, in, g * kLanes, y);
+    run_program<kLanes>(p, g * kLanes, y);
 }
 
 // Grid cap: a grid-stride loop covers the rest (elementwise_f32.cuh's scalar cap).
@@ -221,6 +209,9 @@ class FusedElementwiseStep final : public cuda::measure::NodeStep {
         const std::string& name = node.inputs[static_cast<size_t>(o)];
         const auto value = std::find(values.begin(), values.end(), name);
         if (value != values.end()) {
+          if (value + 1 != values.end())
+            throw std::invalid_argument("node '" + node.name + "' reads '" + name + "', a value of the chain other than the previous "
+                                        "one; the fused kernel runs linear chains (plan_units cuts before such a node)");
           instruction.operands[o] = {false, static_cast<int>(value - values.begin())};
         } else {
           const auto input = std::find(unit.inputs.begin(), unit.inputs.end(), name);
@@ -239,18 +230,18 @@ class FusedElementwiseStep final : public cuda::measure::NodeStep {
 
   void run(std::span<const float* const> in, float* out, cudaStream_t stream) override {
     if (program_.count <= 0) return;
-    FusedInputs pointers;
+    FusedProgram program = program_;
     bool vector = program_.dims[program_.rank - 1] % kElementsPerVector == 0 && device::aligned16(out);
     for (int k = 0; k < program_.inputs; ++k) {
-      pointers.pointers[k] = in[static_cast<size_t>(k)];
+      program.pointers[k] = in[static_cast<size_t>(k)];
       if (program_.strides[k][program_.rank - 1] == 1 && !device::aligned16(in[static_cast<size_t>(k)])) vector = false;
     }
     const int lanes = vector ? kElementsPerVector : 1;
     const int64_t blocks = std::clamp<int64_t>(blocks_for(program_.count / lanes, kElementwiseThreads), 1, kMaxFusedBlocks);
     if (vector)
-      fused_elementwise_kernel<4><<<static_cast<unsigned>(blocks), kElementwiseThreads, 0, stream>>>(program_, pointers, out);
+      fused_elementwise_kernel<4><<<static_cast<unsigned>(blocks), kElementwiseThreads, 0, stream>>>(program, out);
     else
-      fused_elementwise_kernel<1><<<static_cast<unsigned>(blocks), kElementwiseThreads, 0, stream>>>(program_, pointers, out);
+      fused_elementwise_kernel<1><<<static_cast<unsigned>(blocks), kElementwiseThreads, 0, stream>>>(program, out);
     cuda::check_launch("kbv fused elementwise kernel");
   }
 
