@@ -183,13 +183,24 @@ TEST_F(ReferenceGraphTest, BundledProblemsAtSmallShapesMatchTheHostReference) {
       const Shape& shape = problem.input_shapes[i];
       const inputs::TensorAxes axes = inputs::axes_of_shape(shape.data(), shape.size());
       const double scale = problem.input_scale(i);
+      device_inputs.emplace_back(static_cast<size_t>(count));
+      if (problem.input_dtype(i) != DType::float32) {
+        // Class indices or a mask, drawn in their dtype as the evaluator draws them and widened
+        // as the reference reads them (random floats would be no valid target).
+        const DType dtype = problem.input_dtype(i);
+        DeviceBuffer<int64_t> typed(static_cast<size_t>(count));  // room for int64 and bool alike
+        generate_typed_inputs_on_device(typed.get(), dtype, count, inputs::Family::normal, {}, kSeed, static_cast<uint32_t>(i), axes, scale,
+                                        problem.input_ranges.at(i), stream());
+        widen_to_f64(typed.get(), dtype, device_inputs.back().get(), count, stream());
+        host_inputs.push_back(download(device_inputs.back().get(), static_cast<size_t>(count)));
+        continue;
+      }
       std::vector<float> host_f32(static_cast<size_t>(count));
       inputs::generate_host(host_f32.data(), count, inputs::Family::normal, {}, kSeed,
                             static_cast<uint32_t>(i), axes, scale);
       DeviceBuffer<float> device_f32(static_cast<size_t>(count));
       generate_inputs_on_device(device_f32.get(), count, inputs::Family::normal, {}, kSeed,
                                 static_cast<uint32_t>(i), axes, scale, stream());
-      device_inputs.emplace_back(static_cast<size_t>(count));
       widen_f32_to_f64(device_f32.get(), device_inputs.back().get(), count, stream());
       // Both graphs read the device's widened inputs, so a (rare, 1-ulp) generation difference
       // cannot blur this comparison; generation itself is checked in device_inputs_test.cpp.

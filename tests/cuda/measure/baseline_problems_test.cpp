@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "graph/run_graph.hpp"
+#include "inputs/generate.hpp"
 #include "gpu_test_support.hpp"
 #include "measure/baseline/cuda_baseline.hpp"
 #include "measure/support/library_errors.hpp"
@@ -16,6 +17,18 @@
 
 namespace kbv::cuda::measure_testing {
 namespace {
+
+// `count` values of an int64 or bool input (the normal family's discrete draw), as floats.
+std::vector<float> typed_values_as_float(DType dtype, int64_t count, uint32_t tensor, IntegerRange range) {
+  std::vector<int64_t> integers(dtype == DType::int64 ? static_cast<size_t>(count) : 0);
+  std::vector<uint8_t> flags(dtype == DType::boolean ? static_cast<size_t>(count) : 0);
+  void* typed = dtype == DType::int64 ? static_cast<void*>(integers.data()) : static_cast<void*>(flags.data());
+  inputs::generate_host_typed(typed, dtype, count, inputs::Family::normal, {}, 0x5eed, tensor, inputs::vector_axes(count), 1.0, range);
+  std::vector<float> values(static_cast<size_t>(count));
+  for (size_t e = 0; e < values.size(); ++e)
+    values[e] = dtype == DType::int64 ? static_cast<float>(integers[e]) : static_cast<float>(flags[e]);
+  return values;
+}
 
 class BaselineProblemTest : public GpuTest {
  protected:
@@ -28,8 +41,14 @@ class BaselineProblemTest : public GpuTest {
     std::vector<const float*> inputs;
     std::vector<const double*> wide_inputs;
     for (size_t i = 0; i < problem.input_shapes.size(); ++i) {
-      host.push_back(random_values(static_cast<size_t>(numel(problem.input_shapes[i])), 77 + i,
-                                   problem.input_scale(i)));
+      const int64_t count = numel(problem.input_shapes[i]);
+      if (problem.input_dtype(i) == DType::float32) {
+        host.push_back(random_values(static_cast<size_t>(count), 77 + i, problem.input_scale(i)));
+      } else {
+        // Class indices or a mask, drawn as the evaluator draws them, then widened as the
+        // baselines read them: random floats would be no valid target.
+        host.push_back(typed_values_as_float(problem.input_dtype(i), count, 77 + i, problem.input_ranges.at(i)));
+      }
       wide.emplace_back(host.back().begin(), host.back().end());
       device.push_back(upload(host.back()));
       inputs.push_back(device.back().as<float>());
