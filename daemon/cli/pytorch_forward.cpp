@@ -7,6 +7,7 @@
 #include <cmath>
 #include <map>
 #include <optional>
+#include <regex>
 #include <stdexcept>
 #include <string_view>
 #include <vector>
@@ -167,6 +168,30 @@ void fold_number_or(std::vector<std::string>& parts, const std::vector<bool>& is
   }
 }
 
+// A reduction's axis range as the descriptor writes it, "[A, …, A + C − 1]" once A and C are
+// numbers (sum, mean, amax, …: dim=[axis, …, axis + count − 1]), as Python: A alone when C is 1
+// (torch's int dim), else the list [A, A + 1, …].
+std::string fold_axis_range(const std::string& expression) {
+  static const std::regex range(R"(\[(-?[0-9]+), …, (-?[0-9]+) \+ ([0-9]+) − 1\])");
+  std::string folded;
+  auto from = expression.cbegin();
+  for (std::sregex_iterator it(expression.begin(), expression.end(), range), end; it != end; ++it) {
+    const std::smatch& match = *it;
+    folded.append(from, match[0].first);
+    const long first = std::stol(match[1].str()), count = std::stol(match[3].str());
+    if (count == 1) {
+      folded += std::to_string(first);
+    } else {
+      folded += "[";
+      for (long i = 0; i < count; ++i) folded += (i ? ", " : "") + std::to_string(first + i);
+      folded += "]";
+    }
+    from = match[0].second;
+  }
+  folded.append(from, expression.cend());
+  return folded;
+}
+
 }  // namespace
 
 std::string pytorch_expression(const Node& node) {
@@ -207,7 +232,7 @@ std::string pytorch_expression(const Node& node) {
   fold_number_or(parts, is_or);
   std::string expression;
   for (const std::string& part : parts) expression += part;
-  return expression;
+  return fold_axis_range(expression);
 }
 
 std::string pytorch_forward(const Problem& problem) {

@@ -72,7 +72,7 @@ TEST(CliPrompt, AnImportedProblemsPromptCarriesItsSourceForwardTensorsAndRules) 
       "t1 = torch.tanh(t0)",
       "t2 = t1 * 2  # node mul (scale)",
       "t3 = t2 + bias",
-      "y = torch.nn.functional.max_pool2d(t3, 4, 4, 0, 1)",  // "stride or kernel" folded
+      "y = torch.nn.functional.max_pool2d(t3, 4, 4, 0, 1, False)",  // "stride or kernel" folded
       "        return y\n",
       // Tensors in order, with roles, shapes at the default set and scales.
       "| input 0 | `x` | activation | [128, 8, 256, 256] [batch_size, in_channels, height, width] | input family × 1 |",
@@ -119,6 +119,17 @@ TEST(CliPrompt, FlagAttributesBecomePythonBoolsAndShapesFollowTheOption) {
   const CommandResult layernorm = kbv("prompt", {"layernorm"});
   ASSERT_EQ(layernorm.exit_code, 0) << layernorm.err;
   expect_contains(layernorm.out, {"torch.nn.functional.layer_norm(x, x.shape[-3:], weight, bias, 1e-05)"});
+}
+
+// Two adjacent axes ("[A, …, A + C − 1]" in the descriptor) become the list torch.sum takes; no
+// shipped problem sums more than one axis, so the test problem is tests/eval/problems/sum_spatial.yaml.
+TEST(CliPrompt, AnAxisRangeBecomesAPythonList) {
+  Command command;
+  command.argv = {kbv_binary().string(), "prompt", "sum_spatial", "--problems-dir", KBV_TEST_OWN_PROBLEMS_DIR};
+  command.unset_env = {"KBV_PROBLEMS_DIR"};
+  const CommandResult result = run_command(command);
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  expect_contains(result.out, {"y = torch.sum(x, dim=[2, 3], keepdim=True)"});
 }
 
 TEST(CliPrompt, UsageErrorsAreExitTwo) {

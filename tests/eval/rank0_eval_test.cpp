@@ -13,7 +13,7 @@ namespace {
 EvalRun eval_loss(const std::string& candidate) {
   return run_kbv_eval({hostile_candidate(candidate).string(), "--problem", "smooth_l1_mean", "--device", "host",
                        "--shapes", "small"},
-                      {{"KBV_PROBLEMS_DIR", KBV_TEST_RANK0_PROBLEMS_DIR}});
+                      {{"KBV_PROBLEMS_DIR", KBV_TEST_OWN_PROBLEMS_DIR}});
 }
 
 TEST(Rank0Eval, AnHonestLossPassesAndEveryClassGates) {

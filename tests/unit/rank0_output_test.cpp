@@ -23,7 +23,7 @@ namespace {
 class Rank0OutputTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    const std::filesystem::path file = std::filesystem::path(KBV_TEST_RANK0_PROBLEMS_DIR) / "smooth_l1_mean.yaml";
+    const std::filesystem::path file = std::filesystem::path(KBV_TEST_OWN_PROBLEMS_DIR) / "smooth_l1_mean.yaml";
     problem_ = kbv::resolve_problem(kbv::load_problem_file(file), "small");
   }
 
