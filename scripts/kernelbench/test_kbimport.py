@@ -271,6 +271,30 @@ class Mapping(unittest.TestCase):
         record = self.import_forward('torch.einsum("bijl,lk->bijk", a, b)', "[torch.rand(2, 3, 16, 32), torch.rand(32, 24)]")
         self.assertEqual((record.status, record.ops), ("imported", ["matmul"]), record.reason)
 
+    def test_an_input_named_y_keeps_its_name_and_the_output_takes_another(self):
+        # KernelBench L2 #28: forward(x, y) returns a tensor computed from y; the output must not be
+        # written to y, which kbv's loader rejects (each tensor is written once).
+        text = textwrap.dedent("""
+            import torch
+
+            class Model(torch.nn.Module):
+                def forward(self, x, y):
+                    return (x + y) * y
+
+            def get_inputs():
+                return [torch.rand(8, 16), torch.rand(8, 16)]
+
+            def get_init_inputs():
+                return []
+        """)
+        with tempfile.TemporaryDirectory() as folder:
+            record = Record(2, write_problem(folder, "28_Toy.py", text))
+            import_one(record, {}, lambda message: None)
+        self.assertEqual(record.status, "imported", record.reason)
+        self.assertIn("{name: y, shape:", record.yaml.split("outputs:")[0])
+        self.assertIn("outputs:\n  - {name: out,", record.yaml)
+        self.assertNotIn("output: y\n", record.yaml)
+
     def test_losses_map_to_one_node_each(self):
         two = "[torch.rand(64, 128), torch.rand(64, 128)]"
         for forward, op in (("F.smooth_l1_loss(a, b)", "smooth_l1_loss"),

@@ -257,7 +257,11 @@ class _Mapper:
         if len(set(names)) != len(names):
             raise Unmappable("output", "the same tensor is returned twice")
         # Rename outputs y / y0, y1, ... and order inputs: activations (forward order), then parameters (first use).
-        renames = {name: ("y" if len(names) == 1 else f"y{i}") for i, name in enumerate(names)}
+        # An input may already be called y (KernelBench L2 #28's forward(x, y)): then the outputs take
+        # the first base no input or intermediate tensor uses, since each tensor is written once.
+        taken = {decl.name for decl in self.placeholder_inputs.values()} | {n.output for n in self.graph.nodes if n.output not in names}
+        base = next(b for b in ("y", "out", "result", "kbv_out") if not taken & {b if len(names) == 1 else f"{b}{i}" for i in range(len(names))})
+        renames = {name: (base if len(names) == 1 else f"{base}{i}") for i, name in enumerate(names)}
         for node in self.graph.nodes:
             node.inputs = [renames.get(n, n) for n in node.inputs]
             node.output = renames.get(node.output, node.output)

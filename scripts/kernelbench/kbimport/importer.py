@@ -324,20 +324,32 @@ def main(argv=None):
         print(f" {record.status}" + (f": {record.reason}" if record.reason else ""), file=sys.stderr, flush=True)
         records.append(record)
 
+    # Check every imported YAML with kbv's own loader before anything in `out` changes. A YAML the
+    # loader rejects is an importer bug: its problem is refused, naming the loader's error, and the
+    # run exits 1 after writing the rest, so that one bad problem never loses the others.
+    loader_rejected = []
+    with tempfile.TemporaryDirectory() as staging:
+        for record in records:
+            if record.status == "imported":
+                (Path(staging) / f"{record.name}.yaml").write_text(record.yaml)
+        while True:
+            pending = [r for r in records if r.status == "imported"]
+            problem = check_with_kbv(args.kbv, staging, [r.name for r in pending])
+            if not problem:
+                break
+            culprits = [r for r in pending if f"{r.name}.yaml" in problem]
+            if not culprits:  # the loader's error names no file of this run: nothing can be attributed
+                print(f"kbv-import-kernelbench: kbv's loader rejects the imported YAMLs: {problem}", file=sys.stderr)
+                return 1
+            for record in culprits:
+                record.status, record.reason = "refused", f"importer bug: kbv's loader rejects the YAML: {problem}"
+                (Path(staging) / f"{record.name}.yaml").unlink()
+                loader_rejected.append(record)
     # Write: replace every earlier YAML of the problems this run covered.
     for record in records:
         for stale in out.glob(f"kb_l{record.level}_{record.id}_*.yaml"):
             stale.unlink()
     written = []
-    with tempfile.TemporaryDirectory() as staging:
-        for record in records:
-            if record.status == "imported":
-                (Path(staging) / f"{record.name}.yaml").write_text(record.yaml)
-        problem = check_with_kbv(args.kbv, staging, [r.name for r in records if r.status == "imported"])
-        if problem:
-            print(f"kbv-import-kernelbench: kbv's loader rejects an imported YAML (an importer bug or a stale kbv_ops table): {problem}",
-                  file=sys.stderr)
-            return 1
     for record in records:
         if record.status == "imported":
             (out / f"{record.name}.yaml").write_text(record.yaml)
@@ -349,4 +361,6 @@ def main(argv=None):
     (out / "COVERAGE.md").write_text(coverage.document(everything, sorted({r.level for r in everything})))
     print(f"kbv-import-kernelbench: {len(written)} imported, {sum(r.status == 'curated' for r in records)} curated, "
           f"{sum(r.status == 'refused' for r in records)} refused -> {out}", file=sys.stderr)
-    return 0
+    for record in loader_rejected:
+        print(f"kbv-import-kernelbench: {record.file}: {record.reason}", file=sys.stderr)
+    return 1 if loader_rejected else 0
