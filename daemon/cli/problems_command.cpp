@@ -28,7 +28,7 @@ const CommandHelp kHelp = {
     "problems", "problems [NAME | L<level>/<id>] [--level N] [--source kernelbench|curated] [options]",
     "Without NAME: list the problems kbv knows, with their work at KernelBench's default sizes; --level N keeps those of\n"
     "one KernelBench level, --source kernelbench those imported from KernelBench (problems/kernelbench/), --source curated\n"
-    "kbv's hand-written ones.\n"
+    "kbv's hand-written ones; --classes adds each problem's degenerate input classes (probed on the host).\n"
     "With NAME (or KernelBench's reference, e.g. L1/19): show that problem in full: inputs in the order\n"
     "run() receives them, outputs, graph, the attributes a candidate can read, tolerance, and every\n"
     "shape set with its shapes and work. --ops: the primitive ops problems are built from (--markdown: the\n"
@@ -49,9 +49,13 @@ struct ListFilter {
   }
 };
 
-int list_problems(const ProblemCatalog& catalog, const ListFilter& filter, bool json) {
+// `classes`: probe each listed problem's input classes on the host (about 0.1 s a problem, so
+// the plain list, which kbvd reads at every start, leaves it out).
+int list_problems(const ProblemCatalog& catalog, const ListFilter& filter, bool json, bool classes) {
   nlohmann::json list = nlohmann::json::array();
-  if (!json) std::printf("%-24s %5s %-11s %14s %14s  %-18s %s\n", "problem", "level", "kernelbench", "GFLOP", "MB moved", "degenerate classes", "default shapes");
+  if (!json)
+    std::printf("%-24s %5s %-11s %14s %14s  %s%s\n", "problem", "level", "kernelbench", "GFLOP", "MB moved",
+                classes ? "degenerate classes  " : "", "default shapes");
   size_t shown = 0;
   for (const auto& name : catalog.names()) {
     const Problem& problem = catalog.get(name);
@@ -59,19 +63,23 @@ int list_problems(const ProblemCatalog& catalog, const ListFilter& filter, bool 
     ++shown;
     const ResolvedProblem resolved = resolve_problem(problem, "default");
     const std::string reference = kernelbench_ref(problem);
-    const nlohmann::json degenerate = degenerate_classes_json(problem);
+    const nlohmann::json degenerate = classes ? degenerate_classes_json(problem) : nlohmann::json();
     std::string degenerate_names;
     for (const auto& entry : degenerate) degenerate_names += (degenerate_names.empty() ? "" : ",") + entry["class"].get<std::string>();
+    char degenerate_column[32] = "";
+    if (classes) std::snprintf(degenerate_column, sizeof degenerate_column, "%-18s  ", degenerate_names.empty() ? "none" : degenerate_names.c_str());
     std::string shapes;
     for (size_t i = 0; i < resolved.input_shapes.size(); ++i) shapes += (i ? " " : "") + problem.inputs[i].name + to_string(resolved.input_shapes[i]);
-    if (json)
+    if (json) {
       list.push_back({{"name", name}, {"level", problem.level}, {"kernelbench_id", problem.kernelbench_id}, {"source", source_name(problem)},
                       {"kernelbench", reference.empty() ? nlohmann::json(nullptr) : nlohmann::json(reference)},
                       {"description", problem.description}, {"flops", resolved.flops}, {"compulsory_bytes", resolved.compulsory_bytes},
-                      {"file", problem.file}, {"degenerate_classes", degenerate}});
-    else
-      std::printf("%-24s %5d %-11s %14.2f %14.1f  %-18s %s\n", name.c_str(), problem.level, reference.empty() ? "-" : reference.c_str(),
-                  resolved.flops / 1e9, resolved.compulsory_bytes / 1e6, degenerate_names.empty() ? "none" : degenerate_names.c_str(), shapes.c_str());
+                      {"file", problem.file}});
+      if (classes) list.back()["degenerate_classes"] = degenerate;
+    } else {
+      std::printf("%-24s %5d %-11s %14.2f %14.1f  %s%s\n", name.c_str(), problem.level, reference.empty() ? "-" : reference.c_str(),
+                  resolved.flops / 1e9, resolved.compulsory_bytes / 1e6, degenerate_column, shapes.c_str());
+    }
   }
   if (json) std::cout << list.dump(2) << "\n";
   else std::cout << (shown == 0 ? "no problem matches the filter\n" : "") << "kbv problems NAME shows one in full\n";
@@ -84,6 +92,8 @@ int problems_command(const std::vector<std::string>& args) {
   po::options_description options;
   options.add_options()("json", "print JSON instead of text")("ops", "list the primitive ops instead of the problems")(
       "markdown", "with --ops: the op table as Markdown (docs/problem-spec.md)")(
+      "classes", "with the list: probe each problem's input classes on the host at small shapes and show the degenerate ones "
+                 "(about 0.1 s a problem; one problem shown in full always has them)")(
       "level", po::value<int>()->value_name("N"), "list only the problems of KernelBench level N")(
       "source", po::value<std::string>()->value_name("S"), "list only kernelbench (imported) or curated (hand-written) problems")(
       "problems-dir", po::value<std::string>()->value_name("DIR"), "problem specs directory (default: $KBV_PROBLEMS_DIR, else the installed or bundled problems/)");
@@ -112,7 +122,7 @@ int problems_command(const std::vector<std::string>& args) {
     const ProblemCatalog catalog =
         ProblemCatalog::load(values->count("problems-dir") ? std::filesystem::path((*values)["problems-dir"].as<std::string>()) : default_problems_dir());
     const auto names = positional_values(*values, "name");
-    if (names.empty()) return list_problems(catalog, filter, json);
+    if (names.empty()) return list_problems(catalog, filter, json, values->count("classes") != 0);
     if (filtered) return usage_error("problems", "--level and --source filter the list; with NAME kbv problems shows that one problem");
     const nlohmann::json described = describe_problem(catalog.get(resolve_problem_name(catalog, names.front())));
     if (json) std::cout << described.dump(2) << "\n";

@@ -87,7 +87,7 @@ TEST(EvalClasses, EveryClassGatesOnAFamilyOfItsOwnAndIsReported) {
   EXPECT_EQ(summary.out.find("untested"), std::string::npos) << summary.out;
 
   Command problems;
-  problems.argv = {kbv_binary().string(), "problems", "--json"};
+  problems.argv = {kbv_binary().string(), "problems", "--json", "--classes"};
   problems.env = {{"KBV_PROBLEMS_DIR", problems_dir().string()}};
   const CommandResult listing = run_command(problems);
   ASSERT_EQ(listing.exit_code, 0) << listing.err;
