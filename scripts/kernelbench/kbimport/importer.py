@@ -277,6 +277,22 @@ def check_with_kbv(kbv, directory, names):
     return f"kbv did not load {', '.join(absent)}" if absent else ""
 
 
+# kbv's input family classes (sign, shape, magnitude, small, rare, structure: inputs::kFamilyClassCount).
+FAMILY_CLASS_COUNT = 6
+
+
+def degenerate_problems(kbv, directory, records):
+    """The imported records whose every input class kbv's host probe finds degenerate."""
+    imported = {r.name: r for r in records if r.status == "imported"}
+    if not imported:
+        return []
+    done = subprocess.run([kbv, "problems", "--json", "--classes", "--problems-dir", str(directory)], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"kbv-import-kernelbench: kbv problems --classes failed: {done.stderr.strip()}")
+    return [imported[e["name"]] for e in json.loads(done.stdout)
+            if e["name"] in imported and len(e.get("degenerate_classes", [])) >= FAMILY_CLASS_COUNT]
+
+
 def default_kbv():
     for candidate in (os.environ.get("KBV_BIN"), REPO / "build/bin/kbv", REPO / "build-host/bin/kbv", shutil.which("kbv")):
         if candidate and Path(candidate).is_file():
@@ -345,6 +361,12 @@ def main(argv=None):
                 record.status, record.reason = "refused", f"importer bug: kbv's loader rejects the YAML: {problem}"
                 (Path(staging) / f"{record.name}.yaml").unlink()
                 loader_rejected.append(record)
+        # A problem whose output no input family of kbv's can tell from a trivial one (zeros, a
+        # constant) is degenerate: kbv would judge every candidate bad_input (docs/problem-spec.md),
+        # and the field filters such tasks out (KernelBench L2 #80: x - max over a size-1 axis is 0).
+        for record in degenerate_problems(args.kbv, staging, records):
+            record.status, record.reason = "refused", ("degenerate: a trivial output (zeros or the reference's mean) passes "
+                                                       "every family of every input class at the small set")
     # Write: replace every earlier YAML of the problems this run covered.
     for record in records:
         for stale in out.glob(f"kb_l{record.level}_{record.id}_*.yaml"):
