@@ -5,6 +5,7 @@ literals as knobs, names, reshape lowering, symbols, YAML numbers, the coverage 
 
 Run: python3 -m unittest scripts/kernelbench/test_kbimport.py (PyTorch parts skip without it).
 """
+import json
 import sys
 import tempfile
 import textwrap
@@ -20,7 +21,7 @@ try:
     import torch  # noqa: F401
     from kbimport import aten_map, shapes
     from kbimport.shapes import Capture as shapes_capture
-    from kbimport.importer import Record, import_one
+    from kbimport.importer import Record, default_kbv, import_one, main as importer_main
 except ImportError:  # pragma: no cover
     torch = None
 
@@ -294,6 +295,21 @@ class Mapping(unittest.TestCase):
         self.assertIn("{name: y, shape:", record.yaml.split("outputs:")[0])
         self.assertIn("outputs:\n  - {name: out,", record.yaml)
         self.assertNotIn("output: y\n", record.yaml)
+
+    @unittest.skipUnless(torch is not None and default_kbv(), "needs kbv built (build/bin/kbv)")
+    def test_a_degenerate_problem_is_refused_and_an_honest_one_kept(self):
+        # KernelBench L2 #80's shape: x minus its mean over a size-1 axis is 0 whatever the inputs.
+        degenerate = PROBLEM.replace("torch.relu(self.fc(x)) * 2.0", "self.fc(x)[:, :1] - self.fc(x)[:, :1].mean(dim=1, keepdim=True)")
+        with tempfile.TemporaryDirectory() as folder:
+            (Path(folder) / "level1").mkdir()
+            write_problem(Path(folder) / "level1", "1_Degenerate.py", degenerate)
+            write_problem(Path(folder) / "level1", "2_Honest.py")
+            out = Path(folder) / "out"
+            self.assertEqual(importer_main([folder, "--level", "1", "--out", str(out), "--kbv", default_kbv(), "--problems-dir", folder]), 0)
+            self.assertEqual(sorted(p.name for p in out.glob("*.yaml")), ["kb_l1_2_honest.yaml"])
+            records = {r["id"]: r for r in json.loads((out / "coverage.json").read_text())}
+            self.assertEqual(records[1]["status"], "refused")
+            self.assertIn("degenerate", records[1]["reason"])
 
     def test_losses_map_to_one_node_each(self):
         two = "[torch.rand(64, 128), torch.rand(64, 128)]"
