@@ -20,9 +20,10 @@ namespace kbv::cli {
 namespace {
 
 // PyTorch's parameters of type bool that kbv ops carry as 0/1 attributes under the same name
-// (torch.sum's keepdim, max_pool2d's ceil_mode, avg_pool2d's count_include_pad): torch's
-// argument parser refuses an int for them.
-constexpr std::string_view kTorchBoolParameters[] = {"keepdim", "ceil_mode", "count_include_pad"};
+// (torch.sum's keepdim, max_pool2d's ceil_mode, avg_pool2d's count_include_pad, sdpa's
+// is_causal, kl_div's log_target, triplet_margin_loss's swap): torch's argument parser refuses
+// an int for them.
+constexpr std::string_view kTorchBoolParameters[] = {"keepdim", "ceil_mode", "count_include_pad", "is_causal", "log_target", "swap"};
 
 // Largest integer a double holds exactly (2^53): whole values up to it print as ints.
 constexpr double kLargestExactInteger = 9007199254740992.0;

@@ -19,7 +19,8 @@ struct Definition {
   static constexpr std::string_view semantics =
       "reverse: y_i over j ≥ i; exclusive: over j < i (j > i reversed), the first 0";
   static constexpr std::string_view flops_rule = "extent − 1 − exclusive per line along the axis";
-  static constexpr std::string_view pytorch = "torch.cumsum(x, dim=axis)";
+  static constexpr std::string_view pytorch =
+      "(x.flip(axis).cumsum(axis).flip(axis) if reverse else torch.cumsum(x, dim=axis)) - (x if exclusive else 0)";
 };
 
 }  // namespace kbv::ops::cumsum

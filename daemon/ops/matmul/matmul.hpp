@@ -21,7 +21,7 @@ struct Definition {
       "leading axes broadcast (numpy, right-aligned); transpose_a/transpose_b: that operand is "
       "stored transposed in its last two axes (a[...,K,M], b[...,N,K]), i.e. a.mT/b.mT";
   static constexpr std::string_view flops_rule = "2·numel(out)·K";
-  static constexpr std::string_view pytorch = "torch.matmul(a, b)";
+  static constexpr std::string_view pytorch = "torch.matmul(a.mT if transpose_a else a, b.mT if transpose_b else b)";
 };
 
 }  // namespace kbv::ops::matmul
