@@ -92,20 +92,7 @@ TEST_P(ImportedProblem, LoadsWithItsKernelBenchProvenance) {
   EXPECT_NE(coverage_text().find("`" + problem.name + "`"), std::string::npos) << problem.name << " is not in COVERAGE.md";
 }
 
-struct Pointers {
-  std::vector<std::vector<double>> inputs64;
-  std::vector<const float*> f32;
-  std::vector<const double*> f64;
-  explicit Pointers(const std::vector<std::vector<float>>& inputs32) {
-    for (const auto& input : inputs32) {
-      inputs64.emplace_back(input.begin(), input.end());
-      f32.push_back(input.data());
-    }
-    for (const auto& input : inputs64) f64.push_back(input.data());
-  }
-};
-
-// Which trivial output passes output `o` of the reference on these inputs: "" when none does.
+// Which trivial output passes against `ref`, one output's reference of `count` elements: "" when none does.
 // All zeros, and (for outputs of more than one element) the reference's mean everywhere.
 std::string trivial_output_passing(const ResolvedProblem& resolved, const std::vector<double>& ref, int64_t count) {
   const std::vector<float> zeros(static_cast<size_t>(count), 0.0f);
@@ -126,10 +113,17 @@ TEST_P(ImportedProblem, SmallBaselinePassesAndTrivialOutputsFail) {
   const ResolvedProblem resolved = resolve_problem(load_problem_file(imported_directory() / GetParam()), "small");
   // A random forward has no exact reference to compare with: only loading is checked above.
   if (!resolved.problem.deterministic) GTEST_SKIP() << "deterministic: false (" << resolved.problem.nondeterministic_reason << ")";
-  const auto public_inputs = uniform_inputs(resolved, 0x6b627614u);
-  const Pointers pointers(public_inputs);
-  const auto reference = run_reference_f64(resolved, pointers.f64);
-  const auto baseline = run_baseline_f32(resolved, pointers.f32);
+  const auto inputs32 = uniform_inputs(resolved, 0x6b627614u);
+  std::vector<std::vector<double>> inputs64;
+  std::vector<const float*> pointers32;
+  std::vector<const double*> pointers64;
+  for (const auto& input : inputs32) {
+    inputs64.emplace_back(input.begin(), input.end());
+    pointers32.push_back(input.data());
+    pointers64.push_back(inputs64.back().data());
+  }
+  const auto reference = run_reference_f64(resolved, pointers64);
+  const auto baseline = run_baseline_f32(resolved, pointers32);
   ASSERT_EQ(reference.size(), baseline.size());
   for (size_t o = 0; o < reference.size(); ++o) {
     SCOPED_TRACE("output " + resolved.problem.outputs[o].name);

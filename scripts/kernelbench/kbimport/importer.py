@@ -265,32 +265,24 @@ def _check_curated_fields(path, spec, record, source, default):
     return ""
 
 
-def check_with_kbv(kbv, directory, names):
-    """Loads `directory` with kbv's own loader; returns '' or its error (file, field, fix)."""
-    if not names:
-        return ""
-    done = subprocess.run([kbv, "problems", "--json", "--problems-dir", str(directory)], capture_output=True, text=True)
-    if done.returncode != 0:
-        return done.stderr.strip() or f"kbv problems exited {done.returncode}"
-    loaded = {entry["name"] for entry in json.loads(done.stdout)}
-    absent = sorted(set(names) - loaded)
-    return f"kbv did not load {', '.join(absent)}" if absent else ""
-
-
 # kbv's input family classes (sign, shape, magnitude, small, rare, structure: inputs::kFamilyClassCount).
 FAMILY_CLASS_COUNT = 6
 
 
-def degenerate_problems(kbv, directory, records):
-    """The imported records whose every input class kbv's host probe finds degenerate."""
-    imported = {r.name: r for r in records if r.status == "imported"}
-    if not imported:
-        return []
+def check_with_kbv(kbv, directory, names):
+    """Loads `directory` with kbv's own loader and probes each problem's input classes on the host
+    (`kbv problems --classes`). Returns (error, degenerate): error is '' or the loader's (file,
+    field, fix); degenerate the names whose every input class the probe finds degenerate."""
+    if not names:
+        return "", set()
     done = subprocess.run([kbv, "problems", "--json", "--classes", "--problems-dir", str(directory)], capture_output=True, text=True)
     if done.returncode != 0:
-        raise SystemExit(f"kbv-import-kernelbench: kbv problems --classes failed: {done.stderr.strip()}")
-    return [imported[e["name"]] for e in json.loads(done.stdout)
-            if e["name"] in imported and len(e.get("degenerate_classes", [])) >= FAMILY_CLASS_COUNT]
+        return done.stderr.strip() or f"kbv problems exited {done.returncode}", set()
+    entries = json.loads(done.stdout)
+    absent = sorted(set(names) - {entry["name"] for entry in entries})
+    if absent:
+        return f"kbv did not load {', '.join(absent)}", set()
+    return "", {entry["name"] for entry in entries if len(entry["degenerate_classes"]) >= FAMILY_CLASS_COUNT}
 
 
 def default_kbv():
@@ -350,7 +342,7 @@ def main(argv=None):
                 (Path(staging) / f"{record.name}.yaml").write_text(record.yaml)
         while True:
             pending = [r for r in records if r.status == "imported"]
-            problem = check_with_kbv(args.kbv, staging, [r.name for r in pending])
+            problem, degenerate = check_with_kbv(args.kbv, staging, [r.name for r in pending])
             if not problem:
                 break
             culprits = [r for r in pending if f"{r.name}.yaml" in problem]
@@ -361,10 +353,11 @@ def main(argv=None):
                 record.status, record.reason = "refused", f"importer bug: kbv's loader rejects the YAML: {problem}"
                 (Path(staging) / f"{record.name}.yaml").unlink()
                 loader_rejected.append(record)
-        # A problem whose output no input family of kbv's can tell from a trivial one (zeros, a
-        # constant) is degenerate: kbv would judge every candidate bad_input (docs/problem-spec.md),
-        # and the field filters such tasks out (KernelBench L2 #80: x - max over a size-1 axis is 0).
-        for record in degenerate_problems(args.kbv, staging, records):
+    # A problem whose output no input family of kbv's can tell from a trivial one (zeros, a
+    # constant) is degenerate: kbv would judge every candidate bad_input (docs/problem-spec.md),
+    # and the field filters such tasks out (KernelBench L2 #80: x - max over a size-1 axis is 0).
+    for record in records:
+        if record.status == "imported" and record.name in degenerate:
             record.status, record.reason = "refused", ("degenerate: a trivial output (zeros or the reference's mean) passes "
                                                        "every family of every input class at the small set")
     # Write: replace every earlier YAML of the problems this run covered.
