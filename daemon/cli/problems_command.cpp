@@ -66,8 +66,11 @@ int list_problems(const ProblemCatalog& catalog, const ListFilter& filter, bool 
     const nlohmann::json degenerate = classes ? degenerate_classes_json(problem) : nlohmann::json();
     std::string degenerate_names;
     for (const auto& entry : degenerate) degenerate_names += (degenerate_names.empty() ? "" : ",") + entry["class"].get<std::string>();
-    char degenerate_column[32] = "";
-    if (classes) std::snprintf(degenerate_column, sizeof degenerate_column, "%-18s  ", degenerate_names.empty() ? "none" : degenerate_names.c_str());
+    std::string degenerate_column;  // "%-18s  " of the names, never cut (all six classes run past 18)
+    if (classes) {
+      degenerate_column = degenerate_names.empty() ? "none" : degenerate_names;
+      degenerate_column += std::string(degenerate_column.size() < 18 ? 18 - degenerate_column.size() : 0, ' ') + "  ";
+    }
     std::string shapes;
     for (size_t i = 0; i < resolved.input_shapes.size(); ++i) shapes += (i ? " " : "") + problem.inputs[i].name + to_string(resolved.input_shapes[i]);
     if (json) {
@@ -78,7 +81,7 @@ int list_problems(const ProblemCatalog& catalog, const ListFilter& filter, bool 
       if (classes) list.back()["degenerate_classes"] = degenerate;
     } else {
       std::printf("%-24s %5d %-11s %14.2f %14.1f  %s%s\n", name.c_str(), problem.level, reference.empty() ? "-" : reference.c_str(),
-                  resolved.flops / 1e9, resolved.compulsory_bytes / 1e6, degenerate_column, shapes.c_str());
+                  resolved.flops / 1e9, resolved.compulsory_bytes / 1e6, degenerate_column.c_str(), shapes.c_str());
     }
   }
   if (json) std::cout << list.dump(2) << "\n";
