@@ -62,7 +62,7 @@ nlohmann::json describe_problem(const Problem& problem) {
   }
   const std::string reference = kernelbench_ref(problem);
   const Tolerance& tolerance = problem.tolerance;
-  return {{"name", problem.name},
+  nlohmann::json described = {{"name", problem.name},
           {"file", problem.file},
           {"description", problem.description},
           {"level", problem.level},
@@ -77,10 +77,14 @@ nlohmann::json describe_problem(const Problem& problem) {
            {{"atol", tolerance.atol}, {"rtol", tolerance.rtol}, {"rel_l2", tolerance.rel_l2}, {"outlier_fraction", tolerance.outlier_fraction}}},
           {"shape_sets", shape_sets},
           {"degenerate_classes", degenerate_classes_json(problem)}};
+  if (!problem.gpu_only_reason.empty()) described["gpu_only"] = problem.gpu_only_reason;
+  return described;
 }
 
 nlohmann::json degenerate_classes_json(const Problem& problem) {
-  // eval/class_probe.hpp: host, small shapes, a fixed public key.
+  // eval/class_probe.hpp: host, small shapes, a fixed public key. A GPU-only problem has no
+  // small set: null (not probed), never an empty list that would read "none degenerate".
+  if (!problem.gpu_only_reason.empty()) return nullptr;
   nlohmann::json degenerate = nlohmann::json::array();
   for (const eval::ClassProbe& probe : eval::probe_classes(resolve_problem(problem, "small")))
     if (probe.degenerate()) degenerate.push_back({{"class", std::string(inputs::class_name(probe.family_class))}, {"reason", probe.reason()}});
@@ -129,9 +133,11 @@ void print_problem(std::ostream& out, const nlohmann::json& described) {
       << number_text(tolerance["rtol"].get<double>()) << ", rel_l2 " << number_text(tolerance["rel_l2"].get<double>()) << ", outlier_fraction "
       << number_text(tolerance["outlier_fraction"].get<double>()) << " (docs/problem-spec.md)\n";
   out << "degenerate classes (hidden families no epoch can test here: a trivial output passes them)\n";
-  if (described["degenerate_classes"].empty()) out << "  none\n";
+  if (described["degenerate_classes"].is_null()) out << "  not probed: the probe runs on the host, at the small set this problem lacks\n";
+  else if (described["degenerate_classes"].empty()) out << "  none\n";
   for (const auto& entry : described["degenerate_classes"])
     out << "  " << entry["class"].get<std::string>() << ": " << entry["reason"].get<std::string>() << "\n";
+  if (described.contains("gpu_only")) out << "GPU only (no small set): " << described["gpu_only"].get<std::string>() << "\n";
   out << "shape sets (default: --device cuda; small: --device host)\n";
   for (const auto& [set_name, set] : described["shape_sets"].items()) {
     std::string symbols;

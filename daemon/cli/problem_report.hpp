@@ -13,7 +13,8 @@ namespace kbv::cli {
 
 // Throws SpecError when a shape set does not resolve.
 nlohmann::json describe_problem(const Problem& problem);
-// The classes of hidden families that are degenerate for `problem` ([{class, reason}]).
+// The classes of hidden families that are degenerate for `problem` ([{class, reason}]); null for
+// a GPU-only problem (the probe runs on the host at the small set).
 nlohmann::json degenerate_classes_json(const Problem& problem);
 void print_problem(std::ostream& out, const nlohmann::json& described);
 

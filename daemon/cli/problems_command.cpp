@@ -68,7 +68,7 @@ int list_problems(const ProblemCatalog& catalog, const ListFilter& filter, bool 
     for (const auto& entry : degenerate) degenerate_names += (degenerate_names.empty() ? "" : ",") + entry["class"].get<std::string>();
     std::string degenerate_column;  // "%-18s  " of the names, never cut (all six classes run past 18)
     if (classes) {
-      degenerate_column = degenerate_names.empty() ? "none" : degenerate_names;
+      degenerate_column = degenerate.is_null() ? "not probed (GPU only)" : degenerate_names.empty() ? "none" : degenerate_names;
       degenerate_column += std::string(degenerate_column.size() < 18 ? 18 - degenerate_column.size() : 0, ' ') + "  ";
     }
     std::string shapes;
@@ -79,6 +79,7 @@ int list_problems(const ProblemCatalog& catalog, const ListFilter& filter, bool 
                       {"description", problem.description}, {"flops", resolved.flops}, {"compulsory_bytes", resolved.compulsory_bytes},
                       {"file", problem.file}});
       if (classes) list.back()["degenerate_classes"] = degenerate;
+      if (!problem.gpu_only_reason.empty()) list.back()["gpu_only"] = problem.gpu_only_reason;
     } else {
       std::printf("%-24s %5d %-11s %14.2f %14.1f  %s%s\n", name.c_str(), problem.level, reference.empty() ? "-" : reference.c_str(),
                   resolved.flops / 1e9, resolved.compulsory_bytes / 1e6, degenerate_column.c_str(), shapes.c_str());

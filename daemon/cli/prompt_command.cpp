@@ -50,7 +50,9 @@ int prompt_command(const std::vector<std::string>& args) {
     if (!problem.shape_sets.count(shape_set)) {
       std::string known;
       for (const auto& entry : problem.shape_sets) known += (known.empty() ? "" : ", ") + entry.first;
-      std::cerr << "kbv prompt: problem " << problem.name << " has no shape set '" << shape_set << "' (fix: --shapes one of " << known << ")\n";
+      std::cerr << "kbv prompt: problem " << problem.name << " has no shape set '" << shape_set << "'"
+                << (problem.gpu_only_reason.empty() ? "" : ": it runs on the GPU only (" + problem.gpu_only_reason + ")")
+                << " (fix: --shapes one of " << known << ")\n";
       return kExitBadInput;
     }
     std::cout << prompt_text(problem, *device, shape_set);

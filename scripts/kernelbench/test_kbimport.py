@@ -101,7 +101,7 @@ class Coverage(unittest.TestCase):
     def record(status, missing):
         r = Record.__new__(Record)
         r.__dict__.update(level=1, id=len(missing), status=status, missing=missing, reason="", ops=[], nondeterministic="",
-                          curated=None, file="x.py", name="kb")
+                          curated=None, file="x.py", name="kb", gpu_only=False)
         return r
 
     def test_greedy_order_completes_the_most_problems_first(self):
@@ -272,6 +272,42 @@ class Mapping(unittest.TestCase):
         record = self.import_forward('torch.einsum("bijl,lk->bijk", a, b)', "[torch.rand(2, 3, 16, 32), torch.rand(32, 24)]")
         self.assertEqual((record.status, record.ops), ("imported", ["matmul"]), record.reason)
 
+    CAUSAL = textwrap.dedent("""
+        import torch
+        import torch.nn as nn
+
+        class Model(nn.Module):
+            def __init__(self, max_seqlen):
+                super().__init__()
+                self.register_buffer("bias", torch.MASK(torch.ones(max_seqlen, max_seqlen)).view(1, 1, max_seqlen, max_seqlen))
+
+            def forward(self, att):
+                T = att.size(-1)
+                return torch.softmax(att.masked_fill(self.bias[:, :, :T, :T] == 0, float('-inf')), dim=-1)
+
+        batch_size = 8
+        seq_len = 48
+        max_seqlen = 64
+
+        def get_inputs():
+            return [torch.rand(batch_size, 4, seq_len, seq_len)]
+
+        def get_init_inputs():
+            return [max_seqlen]
+    """)
+
+    def test_a_causal_mask_buffer_becomes_tril_with_its_fill(self):
+        with tempfile.TemporaryDirectory() as folder:
+            record = Record(3, write_problem(folder, "43_Toy.py", self.CAUSAL.replace("MASK", "tril")))
+            import_one(record, {}, lambda message: None)
+            self.assertEqual((record.status, record.ops), ("imported", ["tril", "softmax"]), record.reason)
+            self.assertIn("op: tril, inputs: [att], output: t0, attrs: {diagonal: 0, fill: -.inf}", record.yaml)
+            # Any other constant mask is a constant kbv cannot carry: refused, naming the buffer.
+            record = Record(3, write_problem(folder, "44_Toy.py", self.CAUSAL.replace("MASK", "triu")))
+            import_one(record, {}, lambda message: None)
+            self.assertEqual(record.status, "refused")
+            self.assertIn("buffer 'bias'", record.reason)
+
     def test_an_input_named_y_keeps_its_name_and_the_output_takes_another(self):
         # KernelBench L2 #28: forward(x, y) returns a tensor computed from y; the output must not be
         # written to y, which kbv's loader rejects (each tensor is written once).
@@ -310,6 +346,31 @@ class Mapping(unittest.TestCase):
             records = {r["id"]: r for r in json.loads((out / "coverage.json").read_text())}
             self.assertEqual(records[1]["status"], "refused")
             self.assertIn("degenerate", records[1]["reason"])
+
+    # A whole model in miniature: weights fixed by literals (no global shrinks them) exceed the
+    # host's element budget at any batch size, as L3's AlexNet or VGG do.
+    WIDE = PROBLEM.replace("self.fc = nn.Linear(in_features, out_features)", "self.fc = nn.Linear(2048, 2048)")
+
+    def test_a_problem_too_large_for_the_host_at_any_size_is_imported_gpu_only(self):
+        with tempfile.TemporaryDirectory() as folder:
+            record = Record(3, write_problem(folder, "9_Toy.py", self.WIDE.replace("in_features)]", "2048)]")))
+            import_one(record, {}, lambda message: None)
+            self.assertEqual(record.status, "imported", record.reason)
+            self.assertTrue(record.gpu_only)
+            self.assertIn('gpu_only: "no small shape set: no small sizes within budget', record.yaml)
+            self.assertIn("default: {batch_size: 4096}", record.yaml)
+            self.assertNotIn("small", record.yaml.split("gpu_only:")[1].split("\n", 1)[1])
+            self.assertIn("(GPU only)", coverage.table([record]))
+
+    @unittest.skipUnless(torch is not None and default_kbv(), "needs kbv built (build/bin/kbv)")
+    def test_kbvs_loader_takes_a_gpu_only_import(self):
+        with tempfile.TemporaryDirectory() as folder:
+            (Path(folder) / "level3").mkdir()
+            write_problem(Path(folder) / "level3", "9_Wide.py", self.WIDE.replace("in_features)]", "2048)]"))
+            out = Path(folder) / "out"
+            self.assertEqual(importer_main([folder, "--level", "3", "--out", str(out), "--kbv", default_kbv(), "--problems-dir", folder]), 0)
+            self.assertEqual(sorted(p.name for p in out.glob("*.yaml")), ["kb_l3_9_wide.yaml"])
+            self.assertIn("| 3 | 1 | 1 | 0 | 0 | 1 |", (out / "COVERAGE.md").read_text())
 
     def test_losses_map_to_one_node_each(self):
         two = "[torch.rand(64, 128), torch.rand(64, 128)]"

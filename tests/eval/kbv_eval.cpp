@@ -2,6 +2,7 @@
 #include "kbv_eval.hpp"
 
 #include <algorithm>
+#include <fstream>
 #include <cstdlib>
 #include <sstream>
 #include <stdexcept>
@@ -70,6 +71,17 @@ std::vector<std::string> problem_names() {
   }
   std::sort(names.begin(), names.end());
   return names;
+}
+
+bool is_gpu_only_problem(const std::string& name) {
+  for (const std::filesystem::path& folder : {problems_dir(), problems_dir() / "kernelbench"}) {
+    std::ifstream file(folder / (name + ".yaml"));
+    if (!file) continue;
+    for (std::string line; std::getline(file, line);)
+      if (line.rfind("gpu_only:", 0) == 0) return true;
+    return false;
+  }
+  return false;
 }
 
 std::vector<std::string> host_candidate_problems() {

@@ -38,6 +38,9 @@ std::filesystem::path problems_dir();                                // the sour
 // Every problem under problems_dir(), bundled and imported, by its file's stem (a spec file is
 // named after its problem: docs/problem-spec.md), without loading the catalog.
 std::vector<std::string> problem_names();
+// True when problem `name`'s spec under problems_dir() has a top-level `gpu_only:` (no small
+// set: the host device refuses it), read from the file's text without loading the catalog.
+bool is_gpu_only_problem(const std::string& name);
 std::vector<std::string> host_candidate_problems();                  // every problem with a host example
 const std::filesystem::path& test_key_file();                        // the key every run uses
 

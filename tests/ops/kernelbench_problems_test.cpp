@@ -1,8 +1,10 @@
 // tests/ops/kernelbench_problems_test.cpp — every imported KernelBench problem
-// (problems/kernelbench/*.yaml) loads with its provenance, resolves at both shape sets, is
+// (problems/kernelbench/*.yaml) loads with its provenance, resolves at its shape sets, is
 // listed in COVERAGE.md, and at its small set its fp32 host baseline passes its own tolerance
 // against the finite fp64 reference while trivial outputs (all zeros, the reference's mean
-// everywhere) fail. One test per problem, from one binary.
+// everywhere) fail. A GPU-only problem (no small set) is checked on the host for loading and
+// for the host device's refusal; the GPU tests check its baselines at the default set. One test
+// per problem, from one binary.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -39,6 +41,14 @@ std::vector<std::string> imported_files() {
   return files;
 }
 
+// The imported files the host can evaluate: those with a small set (not `gpu_only`).
+std::vector<std::string> host_evaluable_files() {
+  std::vector<std::string> files;
+  for (const std::string& file : imported_files())
+    if (load_problem_file(imported_directory() / file).gpu_only_reason.empty()) files.push_back(file);
+  return files;
+}
+
 std::string coverage_text() {
   std::ifstream file(imported_directory() / "COVERAGE.md");
   std::stringstream text;
@@ -66,6 +76,7 @@ std::vector<std::vector<float>> uniform_inputs(const ResolvedProblem& resolved, 
 }
 
 class ImportedProblem : public ::testing::TestWithParam<std::string> {};
+class HostEvaluableImportedProblem : public ::testing::TestWithParam<std::string> {};
 
 TEST(ImportedProblems, CatalogLoadsEveryImportedFile) {
   const ProblemCatalog catalog = ProblemCatalog::load(KBV_PROBLEMS_DIR);
@@ -84,12 +95,25 @@ TEST_P(ImportedProblem, LoadsWithItsKernelBenchProvenance) {
   if (!problem.deterministic) {
     EXPECT_FALSE(problem.nondeterministic_reason.empty());
   }
-  for (const char* set : {"default", "small"}) {
+  for (const auto& [set, symbols] : problem.shape_sets) {
     const ResolvedProblem resolved = resolve_problem(problem, set);
     EXPECT_GT(resolved.compulsory_bytes, 0) << set;
   }
+  if (problem.gpu_only_reason.empty()) {
+    EXPECT_TRUE(problem.shape_sets.count("small"));
+  } else {
+    // The host device's shape set is refused with the reason and the fix, not "no such set".
+    try {
+      (void)resolve_problem(problem, "small");
+      ADD_FAILURE() << "a GPU-only problem resolved at a small set";
+    } catch (const SpecError& error) {
+      EXPECT_NE(std::string(error.what()).find("--device cuda"), std::string::npos) << error.what();
+      EXPECT_NE(std::string(error.what()).find(problem.gpu_only_reason), std::string::npos) << error.what();
+    }
+  }
   // The importer writes COVERAGE.md next to the YAMLs; an import it does not list is stale.
-  EXPECT_NE(coverage_text().find("`" + problem.name + "`"), std::string::npos) << problem.name << " is not in COVERAGE.md";
+  const std::string listed = "`" + problem.name + "`" + (problem.gpu_only_reason.empty() ? " |" : " (GPU only) |");
+  EXPECT_NE(coverage_text().find(listed), std::string::npos) << problem.name << " is not in COVERAGE.md as " << listed;
 }
 
 // Which trivial output passes against `ref`, one output's reference of `count` elements: "" when none does.
@@ -109,7 +133,7 @@ std::string trivial_output_passing(const ResolvedProblem& resolved, const std::v
 // fails there or, where KernelBench's distribution cannot tell it apart (L2 #68: min(x, c) with
 // x > c on every U[0,1) draw), some class of kbv's hidden families gates (eval/class_probe.hpp).
 // A problem no family can tell from a constant is degenerate; the importer refuses it.
-TEST_P(ImportedProblem, SmallBaselinePassesAndTrivialOutputsFail) {
+TEST_P(HostEvaluableImportedProblem, SmallBaselinePassesAndTrivialOutputsFail) {
   const ResolvedProblem resolved = resolve_problem(load_problem_file(imported_directory() / GetParam()), "small");
   // A random forward has no exact reference to compare with: only loading is checked above.
   if (!resolved.problem.deterministic) GTEST_SKIP() << "deterministic: false (" << resolved.problem.nondeterministic_reason << ")";
@@ -149,7 +173,9 @@ std::string test_name(const ::testing::TestParamInfo<std::string>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(KernelBench, ImportedProblem, ::testing::ValuesIn(imported_files()), test_name);
+INSTANTIATE_TEST_SUITE_P(KernelBench, HostEvaluableImportedProblem, ::testing::ValuesIn(host_evaluable_files()), test_name);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(ImportedProblem);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(HostEvaluableImportedProblem);
 
 }  // namespace
 }  // namespace kbv

@@ -83,6 +83,27 @@ TEST_F(SpecLoaderTest, UndefinedSymbolNamesTheShapeSet) {
   expect_error(write("relu.yaml", text), {"dim", "small"});
 }
 
+// A problem the host cannot evaluate at any size that keeps its graph (a whole L3 model) has no
+// small set and says why; the host device's set is refused with that reason and the fix.
+TEST_F(SpecLoaderTest, AGpuOnlyProblemHasNoSmallSetAndTheHostSetIsRefusedWithItsReason) {
+  std::string text = kGoodRelu;
+  text.erase(text.find("  small: {batch: 2, dim: 3}\n"));
+  expect_error(write("a.yaml", text), {"'shapes.small'", "missing", "gpu_only"});
+  const auto problem = kbv::load_problem_file(write("b.yaml", "gpu_only: \"weights exceed the host's budget\"\n" + text));
+  EXPECT_EQ(problem.gpu_only_reason, "weights exceed the host's budget");
+  EXPECT_EQ(kbv::resolve_problem(problem, "default").input_shapes.at(0), (kbv::Shape{4, 8}));
+  try {
+    (void)kbv::resolve_problem(problem, "small");
+    FAIL() << "expected a SpecError";
+  } catch (const kbv::SpecError& error) {
+    const std::string message = error.what();
+    for (const char* fragment : {"shapes.small", "GPU only", "weights exceed the host's budget", "--device cuda"})
+      EXPECT_NE(message.find(fragment), std::string::npos) << "missing '" << fragment << "' in: " << message;
+  }
+  expect_error(write("c.yaml", "gpu_only: \"why\"\n" + std::string(kGoodRelu)), {"'gpu_only'", "beside a 'small' shape set"});
+  expect_error(write("d.yaml", "gpu_only: \"\"\n" + text), {"'gpu_only'", "empty"});
+}
+
 TEST_F(SpecLoaderTest, WrongDeclaredOutputShapeIsCaught) {
   std::string text = kGoodRelu;
   text.replace(text.find("{name: y, shape: [batch, dim]}"), 30, "{name: y, shape: [dim, batch]}");
@@ -159,7 +180,7 @@ TEST(BundledProblems, AllLoadAndResolveBothShapeSets) {
   const auto catalog = kbv::ProblemCatalog::load(KBV_PROBLEMS_DIR);
   EXPECT_GE(catalog.names().size(), 12u);
   for (const auto& name : catalog.names())
-    for (const char* set : {"default", "small"}) {
+    for (const auto& [set, symbols] : catalog.get(name).shape_sets) {  // a GPU-only problem has no small set
       const auto resolved = kbv::resolve_problem(catalog.get(name), set);
       EXPECT_GT(resolved.flops, 0) << name << " " << set;
       EXPECT_GT(resolved.compulsory_bytes, 0) << name << " " << set;

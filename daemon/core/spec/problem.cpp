@@ -315,7 +315,7 @@ Problem load_problem_file(const std::filesystem::path& path) {
   problem.level = static_cast<int>(parser.integer(parser.require(root, "level", "level", "add level: 1, 2 or 3"), "level"));
   if (problem.level < 1 || problem.level > 3) parser.fail("level", "must be 1, 2 or 3", "use KernelBench's level");
   parser.only_known_keys(root, "", {"name", "level", "kernelbench_id", "description", "source", "kernelbench", "deterministic",
-                                      "nondeterministic_reason", "inputs", "outputs", "graph", "tolerance", "shapes"});
+                                      "nondeterministic_reason", "gpu_only", "inputs", "outputs", "graph", "tolerance", "shapes"});
   if (YAML::Node id = root["kernelbench_id"]) problem.kernelbench_id = static_cast<int>(parser.integer(id, "kernelbench_id"));
   if (YAML::Node description = root["description"]) problem.description = parser.text(description, "description");
   parse_provenance(parser, root, problem);
@@ -368,9 +368,19 @@ Problem load_problem_file(const std::filesystem::path& path) {
       symbols[symbol] = value;
     }
   }
-  for (const char* required : {"default", "small"})
-    if (!problem.shape_sets.count(required))
-      parser.fail(std::string("shapes.") + required, "missing", std::string("add a '") + required + "' shape set");
+  if (YAML::Node gpu_only = root["gpu_only"]) {
+    problem.gpu_only_reason = parser.text(gpu_only, "gpu_only");
+    if (problem.gpu_only_reason.empty())
+      parser.fail("gpu_only", "is empty", "say in a sentence why the problem has no small shape set");
+    if (problem.shape_sets.count("small"))
+      parser.fail("gpu_only", "given beside a 'small' shape set",
+                  "remove gpu_only (the host evaluates the small set), or remove shapes.small");
+  }
+  if (!problem.shape_sets.count("default")) parser.fail("shapes.default", "missing", "add a 'default' shape set");
+  if (!problem.shape_sets.count("small") && problem.gpu_only_reason.empty())
+    parser.fail("shapes.small", "missing",
+                "add a 'small' shape set (for the host device), or, for a problem the host cannot evaluate at any size that keeps "
+                "its graph, gpu_only: <why>");
 
   if (problem.kernelbench)
     for (const auto& [set_name, values] : problem.kernelbench->globals)
@@ -418,6 +428,10 @@ ResolvedProblem resolve_problem(const Problem& problem, const std::string& shape
   if (set == problem.shape_sets.end()) {
     std::string known;
     for (const auto& [name, symbols] : problem.shape_sets) known += (known.empty() ? "" : ", ") + name;
+    if (shape_set == "small" && !problem.gpu_only_reason.empty())
+      throw SpecError(problem.file, "shapes.small",
+                      "problem " + problem.name + " runs on the GPU only (gpu_only: " + problem.gpu_only_reason + ")",
+                      "evaluate it with --device cuda at its default shapes");
     throw SpecError(problem.file, "shapes." + shape_set, "no such shape set", "use one of: " + known);
   }
   auto dims_of = [&](const TensorDecl& decl, const std::string& field) {

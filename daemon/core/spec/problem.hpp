@@ -105,6 +105,10 @@ struct Problem {
   // False when the forward is random (live dropout, randn): outputs cannot be judged exactly.
   bool deterministic = true;
   std::string nondeterministic_reason;
+  // Non-empty for a problem with no `small` shape set (a whole KernelBench model whose weights
+  // alone exceed what the host evaluates in seconds): why, in a sentence. It is evaluated on the
+  // GPU at its default sizes only; the host device refuses it with this reason.
+  std::string gpu_only_reason;
   std::vector<TensorDecl> inputs;
   std::vector<TensorDecl> outputs;
   std::vector<Node> graph;

@@ -14,7 +14,8 @@
 namespace kbv::ops {
 
 // Element (row, column) of a matrix survives tril when column − row ≤ diagonal, triu when
-// column − row ≥ diagonal (torch.tril/triu); the others are written as 0.
+// column − row ≥ diagonal (torch.tril/triu); the others are written as the `fill` attribute (0 by
+// default, as torch.tril/triu; −inf for a causal attention mask).
 KBV_HOST_DEVICE bool triangle_keeps(bool lower, int64_t row, int64_t column, int64_t diagonal) {
   return lower ? column - row <= diagonal : column - row >= diagonal;
 }
@@ -30,6 +31,7 @@ class TriangleOp : public DefinedOp<Derived, Definition> {
       throw OpError(std::string(Definition::name) + ": input x has shape " + to_string(inputs[0]) +
                     "; expected rank 2 or more ([..., rows, columns])");
     diagonal(attrs);
+    fill(attrs);
     return inputs[0];
   }
 
@@ -42,9 +44,15 @@ class TriangleOp : public DefinedOp<Derived, Definition> {
     const Shape& shape = args.input_shapes[0];
     const int64_t rows = shape[shape.size() - 2], columns = shape.back();
     const int64_t offset = diagonal(op_support::attrs_of(args));
+    const T dropped = static_cast<T>(fill(op_support::attrs_of(args)));
     const int64_t count = numel(shape);
     for (int64_t i = 0; i < count; ++i)
-      args.output[i] = triangle_keeps(kLower, (i / columns) % rows, i % columns, offset) ? args.inputs[0][i] : T(0);
+      args.output[i] = triangle_keeps(kLower, (i / columns) % rows, i % columns, offset) ? args.inputs[0][i] : dropped;
+  }
+
+  // What the dropped elements become: any number but NaN (−inf masks a softmax's logits).
+  static double fill(const Attrs& attrs) {
+    return op_support::bound_attr(Definition::name, attrs, "fill", default_of<Definition>("fill"));
   }
 
  private:

@@ -10,7 +10,8 @@ namespace kbv::ops::tril {
 
 void device_reference(const ReferenceCall& call) {
   const Shape& shape = call.shape(0);
-  reference::triangle_f64(true, call.integer("diagonal", std::numeric_limits<int32_t>::min()), call.input(0),
+  reference::triangle_f64(true, call.integer("diagonal", std::numeric_limits<int32_t>::min()),
+                          op_support::bound_attr("tril", call.attrs, "fill", 0), call.input(0),
                           call.output(), numel(shape), shape[shape.size() - 2], shape.back(), call.stream);
 }
 

@@ -12,12 +12,14 @@ struct Definition {
   static constexpr std::string_view inputs = "x[..., rows, columns]";
   static constexpr size_t min_inputs = 1;
   static constexpr size_t max_inputs = 1;
-  // torch.tril(x, diagonal=0).
-  static constexpr std::array attributes{Attribute{"diagonal", 0}};
+  // torch.tril(x, diagonal=0); `fill` is what the dropped elements become: 0 as torch.tril, −inf
+  // for a causal mask before a softmax (x.masked_fill(~ones.tril(), -inf): KernelBench L3 #43, #44, #50).
+  static constexpr std::array attributes{Attribute{"diagonal", 0}, Attribute{"fill", 0}};
   static constexpr PrecisionClass precision = PrecisionClass::exact;
-  static constexpr std::string_view semantics = "keeps column − row ≤ diagonal";
+  static constexpr std::string_view semantics = "keeps column − row ≤ diagonal; the others become `fill` (any number but NaN)";
   static constexpr std::string_view flops_rule = "0 (a masked copy)";
-  static constexpr std::string_view pytorch = "torch.tril(x, diagonal)";
+  static constexpr std::string_view pytorch =
+      "torch.tril(x, diagonal) if fill == 0 else x.masked_fill(~torch.ones_like(x, dtype=torch.bool).tril(diagonal), fill)";
 };
 
 }  // namespace kbv::ops::tril

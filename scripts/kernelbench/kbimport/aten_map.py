@@ -100,8 +100,11 @@ def dtype_of(fx_node):
 
 
 class _Mapper:
-    def __init__(self, program, forward_names, value_ranges=None):
+    def __init__(self, program, forward_names, value_ranges=None, buffer_values=None):
         self.program = program
+        # target -> the buffer's real value (the capture's model lives on the meta device); only
+        # asked for where an idiom depends on a buffer's contents (a causal mask)
+        self.buffer_values = buffer_values or (lambda target: None)
         self.value_ranges = dict(value_ranges or {})  # forward() argument -> (low, high) of its torch.randint
         self.graph = KbvGraph()
         self.env = {}  # fx node -> kbv tensor name, or a Python scalar, or a list
@@ -276,11 +279,12 @@ class _Mapper:
         return self.graph
 
 
-def map_program(program, forward_names=None, value_ranges=None):
+def map_program(program, forward_names=None, value_ranges=None, buffer_values=None):
     """The kbv graph of an ExportedProgram (raises Unmappable, whose `nondeterministic` lists
     what is random in the forward); `forward_names` are forward()'s parameter names, in order;
-    `value_ranges` maps a forward() argument to the (low, high) of the torch.randint that drew it."""
-    mapper = _Mapper(program, forward_names, value_ranges)
+    `value_ranges` maps a forward() argument to the (low, high) of the torch.randint that drew it;
+    `buffer_values(target)` gives a buffer's real value (None when unknown)."""
+    mapper = _Mapper(program, forward_names, value_ranges, buffer_values)
     try:
         return mapper.run()
     except Unmappable as error:
@@ -1227,6 +1231,60 @@ def _pattern_scalar_constant(m, node):
         m.folded.add(node)
 
 
+def _pattern_causal_mask(m, node):
+    """x.masked_fill(mask[..., :T, :T] == 0, v) where `mask` is a buffer the model fills with
+    tril(ones) at init (MinGPT's causal mask, KernelBench L3 #43, #44, #50): kbv's tril with
+    fill v. The buffer is a constant kbv cannot carry, but its test `== 0` over any leading
+    [:T, :T] block of a lower triangle of ones is exactly "column > row", which tril expresses.
+    Exported as where(eq(slice(slice(mask)), 0), scalar_tensor(v), x), or alias(mask) for the whole."""
+    if node.target == aten.where.self:
+        cond, fill, x = node.args[:3]
+    elif node.target == aten.masked_fill.Scalar:
+        x, cond, fill = node.args[:3]
+    else:
+        return
+    if not (isinstance(cond, torch.fx.Node) and cond.target == aten.eq.Scalar and cond.args[1] == 0 and _only_user(cond, node)):
+        return
+    folded = [cond]
+    if _is_scalar(fill):
+        value = fill
+    elif isinstance(fill, torch.fx.Node) and fill.target == aten.scalar_tensor.default and _only_user(fill, node):
+        value = fill.args[0]
+        folded.append(fill)
+    else:
+        return
+    source = cond.args[0]
+    while isinstance(source, torch.fx.Node) and source.target in (aten.slice.Tensor, aten.alias.default):
+        if source.target == aten.alias.default:  # the whole mask ([:T, :T] with T its size)
+            if len(_users(source)) != 1:
+                return
+            folded.append(source)
+            source = source.args[0]
+            continue
+        rank = _rank(source.args[0])
+        dim, start, step = source.args[1] % rank, _arg(source, 2, "start", 0), _arg(source, 4, "step", 1)
+        if dim < rank - 2 or (start or 0) != 0 or step != 1 or len(_users(source)) != 1:
+            return
+        folded.append(source)
+        source = source.args[0]
+    if not (isinstance(source, torch.fx.Node) and source.op == "placeholder" and isinstance(x, torch.fx.Node)):
+        return
+    kind, target = m.input_kind[source.name]
+    mask_shape, x_shape = shape_of(cond.args[0]), shape_of(x)
+    if (kind != InputKind.BUFFER or len(mask_shape) > len(x_shape) or any(d != 1 for d in mask_shape[:-2])
+            or list(mask_shape[-2:]) != list(x_shape[-2:]) or list(shape_of(node)) != list(x_shape)):
+        return
+    buffer = m.buffer_values(target)
+    if buffer is None or buffer.dim() < 2 or any(d != 1 for d in buffer.shape[:-2]):
+        return
+    rows, columns = buffer.shape[-2:]
+    if not torch.equal(buffer.reshape(rows, columns).double(), torch.ones(rows, columns, dtype=torch.float64).tril()):
+        return
+    m.folded.update(folded)
+    m.patterns[node] = (lambda m, n, d: m.emit(n, "tril", [m.tensor(d[0], str(n.target))], {"diagonal": 0, "fill": float(d[1])},
+                                               name="causal_mask"), (x, value))
+
+
 def _pattern_kl_div_batchmean(m, node):
     """kl_div(input, target, reduction=sum) / input.shape[0]: F.kl_div's reduction='batchmean', kbv's kl_div."""
     if node.target != aten.div.Tensor or not _is_scalar(node.args[1]):
@@ -1280,7 +1338,7 @@ def _pattern_instance_norm(m, node):
     m.patterns[node] = (emit, (x, affine, eps))
 
 
-PATTERNS = [_pattern_scalar_constant, _pattern_kl_div_batchmean, _pattern_rmsnorm, _pattern_instance_norm, _pattern_reverse_scan, _pattern_exclusive_scan, _pattern_transposed_matmul]
+PATTERNS = [_pattern_scalar_constant, _pattern_causal_mask, _pattern_kl_div_batchmean, _pattern_rmsnorm, _pattern_instance_norm, _pattern_reverse_scan, _pattern_exclusive_scan, _pattern_transposed_matmul]
 
 
 HANDLERS = {

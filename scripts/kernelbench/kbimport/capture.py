@@ -106,6 +106,16 @@ class _RealScalarTensors:
         torch.tensor = self.original
 
 
+def real_buffers(module):
+    """{target: value} of the model's buffers, built for real on the CPU as KernelBench builds it
+    (seed 0): what the meta-device capture cannot say about a buffer's contents."""
+    torch.manual_seed(0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = module.Model(*module.get_init_inputs())
+    return {name: value.detach() for name, value in model.named_buffers()}
+
+
 def capture(module):
     """(ExportedProgram after kbv's decomposition table, the model, get_inputs() on meta, and per
     input the (low, high) of the torch.randint that drew it, else None)."""

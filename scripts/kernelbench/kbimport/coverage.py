@@ -11,7 +11,7 @@ def _cell(text):
 
 def _row(record):
     if record.status == "imported":
-        what = f"`{record.name}`"
+        what = f"`{record.name}`" + (" (GPU only)" if getattr(record, "gpu_only", False) else "")
         detail = " → ".join(record.ops)
         if record.nondeterministic:
             detail += f" (deterministic: false — {record.nondeterministic})"
@@ -65,13 +65,15 @@ def document(records, levels):
              "Written by `scripts/kernelbench/kbv-import-kernelbench` (do not edit): what became of every KernelBench problem of",
              f"level {', '.join(map(str, levels))}. *imported*: `problems/kernelbench/<name>.yaml`; *curated*: one of kbv's",
              "hand-written problems is this problem (same graph and shapes); *refused*: the reason, usually the kbv ops it",
-             "needs (specified in `scripts/kernelbench/OPS.md`).",
+             "needs (specified in `scripts/kernelbench/OPS.md`). *GPU only*: imported at KernelBench's sizes alone (`gpu_only:`",
+             "in its YAML) because no sizes that keep its graph fit the host's budget; the GPU evaluates and validates it.",
              "",
-             "| level | imported | curated | refused | total |",
-             "|---|---|---|---|---|"]
+             "| level | imported | of which GPU only | curated | refused | total |",
+             "|---|---|---|---|---|---|"]
     for level in levels:
         c = counts[level]
-        lines.append(f"| {level} | {c['imported']} | {c['curated']} | {c['refused']} | {sum(c.values())} |")
+        gpu_only = sum(1 for r in records if r.level == level and r.status == "imported" and getattr(r, "gpu_only", False))
+        lines.append(f"| {level} | {c['imported']} | {gpu_only} | {c['curated']} | {c['refused']} | {sum(c.values())} |")
     needed = Counter()
     by_level = {}
     for record in records:

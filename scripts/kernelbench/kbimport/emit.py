@@ -64,6 +64,8 @@ def render(problem):
     if not problem["deterministic"]:
         lines.append("deterministic: false")
         lines.append(f"nondeterministic_reason: \"{problem['nondeterministic_reason']}\"")
+    if problem.get("gpu_only"):
+        lines.append(f"gpu_only: \"{problem['gpu_only']}\"")
     lines.append(f"description: \"{problem['description']}\"")
     lines.append("inputs:")
     for decl in problem["inputs"]:
@@ -89,5 +91,6 @@ def render(problem):
     tolerance, comment = TOLERANCE[problem["precision"]]
     lines += [comment, f"tolerance: {tolerance}", "shapes:"]
     for set_name in ("default", "small"):
-        lines.append(f"  {set_name}: {flow_map(problem['shapes'][set_name].items())}")
+        if set_name in problem["shapes"]:  # a GPU-only problem has no small set
+            lines.append(f"  {set_name}: {flow_map(problem['shapes'][set_name].items())}")
     return "\n".join(lines) + "\n"

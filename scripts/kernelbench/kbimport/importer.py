@@ -19,7 +19,7 @@ import torch
 from . import coverage, curated, emit, kbv_ops
 from .aten_map import Unmappable
 from .capture import CaptureError
-from .shapes import Capture, derive_small, name_symbols
+from .shapes import Capture, NoSmallSet, derive_small, name_symbols
 from .source import FILE_NAME, ProblemSource, problem_id, snake_name
 
 REPO = Path(__file__).resolve().parents[3]
@@ -39,6 +39,7 @@ class Record:
         self.ops = []
         self.nondeterministic = ""
         self.curated = None  # path of the curated problem standing for it
+        self.gpu_only = False  # imported with KernelBench's sizes alone (no small set: GPU only)
         self.yaml = None
 
     def as_json(self):
@@ -51,6 +52,7 @@ class Record:
         record = cls.__new__(cls)
         record.__dict__.update(entry)
         record.path, record.yaml = None, None
+        record.gpu_only = entry.get("gpu_only", False)
         record.curated = Path(entry["curated"]) if entry.get("curated") else None
         return record
 
@@ -206,8 +208,13 @@ def import_one(record, curated_specs, log):
         if differences:
             record.reason += " (" + "; ".join(differences) + ")"
         return
+    gpu_only = ""
     try:
         small, small_values, relative = derive_small(source, default, log)
+    except NoSmallSet as error:
+        # The host cannot evaluate it at any size that keeps the graph (a whole model's weights
+        # alone): imported at KernelBench's sizes only, evaluated and validated on the GPU.
+        small, small_values, relative, gpu_only = default, {}, {}, f"no small shape set: {error}"
     except ValueError as error:
         record.status, record.reason = "refused", f"small shapes: {error}"
         return
@@ -216,6 +223,11 @@ def import_one(record, curated_specs, log):
     except ValueError as error:
         record.status, record.reason = "refused", f"value range: {error}"
         return
+    if gpu_only:
+        problem["gpu_only"] = gpu_only
+        del problem["shapes"]["small"]
+        problem["globals"].pop("small", None)
+        record.gpu_only = True
     problem["notes"] = _scalar_argument_notes(default)
     if differences:
         problem["notes"].append("Not the curated problem with this id: " + "; ".join(differences) + ".")
@@ -272,7 +284,9 @@ FAMILY_CLASS_COUNT = 6
 def check_with_kbv(kbv, directory, names):
     """Loads `directory` with kbv's own loader and probes each problem's input classes on the host
     (`kbv problems --classes`). Returns (error, degenerate): error is '' or the loader's (file,
-    field, fix); degenerate the names whose every input class the probe finds degenerate."""
+    field, fix); degenerate the names whose every input class the probe finds degenerate (a GPU-only
+    problem has no small set to probe on the host: its classes are null, and the evaluator's own
+    check on the device decides)."""
     if not names:
         return "", set()
     done = subprocess.run([kbv, "problems", "--json", "--classes", "--problems-dir", str(directory)], capture_output=True, text=True)
@@ -282,7 +296,7 @@ def check_with_kbv(kbv, directory, names):
     absent = sorted(set(names) - {entry["name"] for entry in entries})
     if absent:
         return f"kbv did not load {', '.join(absent)}", set()
-    return "", {entry["name"] for entry in entries if len(entry["degenerate_classes"]) >= FAMILY_CLASS_COUNT}
+    return "", {entry["name"] for entry in entries if len(entry["degenerate_classes"] or []) >= FAMILY_CLASS_COUNT}
 
 
 def default_kbv():

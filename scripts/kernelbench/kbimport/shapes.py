@@ -16,7 +16,7 @@ import torch
 from torch.utils.flop_counter import FlopCounterMode
 
 from .aten_map import Unmappable, map_program, shape_of
-from .capture import CaptureError, capture
+from .capture import CaptureError, capture, real_buffers
 from .source import is_literal_knob
 
 # Values a size global tries, tier by tier: the first tier whose sizes fit the budget wins, so
@@ -40,6 +40,11 @@ SMALL_FLOP_BUDGET = 3e7
 SMALL_ELEMENT_BUDGET = 2_000_000
 
 
+class NoSmallSet(ValueError):
+    """No sizes keep the graph within the host's budget: the problem is imported GPU-only
+    (`gpu_only:` in its YAML, KernelBench's sizes alone), with this as the reason."""
+
+
 class Capture:
     """One capture of a problem at some sizes: its kbv graph and program."""
 
@@ -48,7 +53,13 @@ class Capture:
         module = source.load(self.overrides)
         self.program, self.model, self.inputs, self.value_ranges = capture(module)
         forward_names = list(inspect.signature(self.model.forward).parameters)
-        self.graph = map_program(self.program, forward_names, dict(zip(forward_names, self.value_ranges)))
+        buffers = {}
+
+        def buffer_value(target):  # built once, and only for a model whose idiom asks
+            if not buffers:
+                buffers.update(real_buffers(module) or {"": None})
+            return buffers.get(target)
+        self.graph = map_program(self.program, forward_names, dict(zip(forward_names, self.value_ranges)), buffer_value)
         self.module = module
 
     def tensor_shapes(self):
@@ -233,9 +244,9 @@ def derive_small(source, default_capture, log=lambda message: None):
         if flops <= SMALL_FLOP_BUDGET and elements <= SMALL_ELEMENT_BUDGET:
             return best[0], values, best[1]
     if last is None:
-        raise ValueError("no size global could shrink without changing the graph")
+        raise NoSmallSet("no size global could shrink without changing the graph")
     values, flops, elements = last
-    raise ValueError(f"no small sizes within budget: the smallest graph-preserving sizes {values} still need "
+    raise NoSmallSet(f"no small sizes within budget: the smallest graph-preserving sizes {values} still need "
                      f"{flops:.3g} FLOPs and {elements} elements (budget {SMALL_FLOP_BUDGET:.0e} FLOPs, {SMALL_ELEMENT_BUDGET} elements)")
 
 

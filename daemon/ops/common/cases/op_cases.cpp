@@ -127,9 +127,12 @@ OpCases triangle_cases() {
   cases.samples = {{"square", {{64, 64}}, {}},
                    {"wide_above", {{12, 50}}, {{"diagonal", 3}}},
                    {"tall_below", {{50, 12}}, {{"diagonal", -2}}},
-                   {"batch", {{3, 2, 17, 17}}, {{"diagonal", 1}}}};
-  cases.shapes = {{{{4096, 4096}}, {}, {4096, 4096}}, {{{2, 3, 4}}, {{"diagonal", -5}}, {2, 3, 4}}};
-  cases.rejects = {{{{7}}, {}, "expected rank 2 or more"}, {{{3, 4}}, {{"diagonal", 0.5}}, "expected an integer"}};
+                   {"batch", {{3, 2, 17, 17}}, {{"diagonal", 1}}},
+                   {"filled", {{4, 9, 9}}, {{"fill", -3.5}}}};  // a finite fill: the comparisons' norms stay finite
+  cases.shapes = {{{{4096, 4096}}, {}, {4096, 4096}}, {{{2, 3, 4}}, {{"diagonal", -5}}, {2, 3, 4}},
+                  {{{1, 8, 512, 512}}, {{"fill", -std::numeric_limits<double>::infinity()}}, {1, 8, 512, 512}}};
+  cases.rejects = {{{{7}}, {}, "expected rank 2 or more"}, {{{3, 4}}, {{"diagonal", 0.5}}, "expected an integer"},
+                   {{{3, 4}}, {{"fill", std::numeric_limits<double>::quiet_NaN()}}, "is NaN"}};
   cases.costs = {{{{4096, 4096}}, {}, 0}};  // L1 #14/#15's masks after the matmul
   return cases;
 }

@@ -7,9 +7,9 @@
 
 namespace kbv::ops::reference {
 
-// y = x where the element of its [rows, columns] matrix is kept (ops/common/triangle.hpp), else 0;
-// `count` elements; asynchronous on `stream`.
-void triangle_f64(bool lower, int64_t diagonal, const double* x, double* y, int64_t count, int64_t rows,
+// y = x where the element of its [rows, columns] matrix is kept (ops/common/triangle.hpp), else
+// `fill`; `count` elements; asynchronous on `stream`.
+void triangle_f64(bool lower, int64_t diagonal, double fill, const double* x, double* y, int64_t count, int64_t rows,
                   int64_t columns, cudaStream_t stream);
 
 }  // namespace kbv::ops::reference
