@@ -32,8 +32,12 @@ constexpr double kLargestExactInteger = 9007199254740992.0;
 struct SignatureInput {
   std::string name;
   bool optional = false;
-  bool variadic = false;  // "xs...": every remaining tensor
+  bool variadic = false;  // "xs..." or "x0, x1, …": every remaining tensor
 };
+
+// The pytorch form's spelling of "and the rest" after a variadic signature's last named input
+// (cat's "torch.cat([x0, x1, ...], dim=axis)"): dropped once that input takes every remaining tensor.
+constexpr std::string_view kFormEllipsis = ", ...]";
 
 std::vector<SignatureInput> parse_signature(std::string_view inputs) {
   std::vector<SignatureInput> parsed;
@@ -46,6 +50,10 @@ std::vector<SignatureInput> parse_signature(std::string_view inputs) {
     const size_t last = item.find_last_not_of(' ');
     input.optional = last != std::string::npos && item[last] == '?';
     input.variadic = item.find("...", i) == i;
+    // "x0, x1, … (2 to 64)": a trailing ellipsis item makes the input before it take the rest.
+    const size_t first = item.find_first_not_of(' ');
+    const bool ellipsis_item = first != std::string::npos && (item.compare(first, 3, "…") == 0 || item.compare(first, 3, "...") == 0);
+    if (input.name.empty() && ellipsis_item && !parsed.empty()) parsed.back().variadic = true;
     if (!input.name.empty()) parsed.push_back(input);
     item.clear();
   };
@@ -75,6 +83,30 @@ std::string python_literal(const std::string& name, double value) {
     text = shortest_decimal(value);
   }
   return value < 0 ? "(" + text + ")" : text;
+}
+
+// Per-axis overrides of a scalar attribute, in PyTorch's tuple order: `stride_d`, `stride_h`,
+// `stride_w` beside `stride` (convolutions and pools; −1, the default, keeps the scalar's value).
+constexpr std::string_view kPerAxisSuffixes[] = {"_d", "_h", "_w"};
+constexpr double kUseScalarValue = -1;
+
+// The Python text of attribute `name` of `attrs`: its literal, or, where a per-axis override
+// differs from it, the tuple of every axis' value ("(1, 2)" for stride 1 and stride_w 2).
+std::string attribute_text(const std::string& name, const Attrs& attrs) {
+  const double scalar = attrs.at(name);
+  std::vector<double> axes;
+  bool overridden = false;
+  for (std::string_view suffix : kPerAxisSuffixes) {
+    const auto axis = attrs.find(name + std::string(suffix));
+    if (axis == attrs.end()) continue;
+    const bool overrides = axis->second != kUseScalarValue;
+    axes.push_back(overrides ? axis->second : scalar);
+    overridden = overridden || (overrides && axis->second != scalar);
+  }
+  if (!overridden) return python_literal(name, scalar);
+  std::string tuple;
+  for (const double value : axes) tuple += (tuple.empty() ? "" : ", ") + python_literal(name, value);
+  return "(" + tuple + ")";
 }
 
 enum class TokenKind { identifier, number, text };
@@ -133,8 +165,9 @@ bool is_keyword_name(const std::vector<Token>& tokens, size_t index) {
   return false;
 }
 
-// A literal's value as Python's `or` sees it: nullopt when the text is no plain number.
+// A literal's value as Python's `or` sees it: nullopt when the text is no plain number or None.
 std::optional<bool> literal_truth(const std::string& text) {
+  if (text == "None") return false;  // slice's `end or None`
   std::string_view body = text;
   if (body.size() > 2 && body.front() == '(' && body.back() == ')') body = body.substr(1, body.size() - 2);
   double value = 0;
@@ -193,6 +226,64 @@ std::string fold_axis_range(const std::string& expression) {
   return folded;
 }
 
+// A form that holds a conditional on attribute values ("(size, -1) if size > 0 else (-1, -size)"),
+// once substituted, compares two numbers: each such conditional becomes the branch Python would
+// take, so the prompt reads as plain code. A branch is a parenthesised group or a call just
+// before ` if ` and an expression up to the enclosing bracket or comma after ` else `;
+// a conditional on anything but two numbers is left as it is.
+std::string fold_conditionals(std::string expression) {
+  static const std::regex condition(R"(^ if (\(?-?[0-9.e+]+\)?) (==|>) (\(?-?[0-9.e+]+\)?) else )");
+  auto number = [](std::string text) -> std::optional<double> {
+    if (text.size() > 2 && text.front() == '(' && text.back() == ')') text = text.substr(1, text.size() - 2);
+    double value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+    return value;
+  };
+  for (size_t at = expression.find(" if "); at != std::string::npos; at = expression.find(" if ", at + 1)) {
+    std::smatch match;
+    const std::string rest = expression.substr(at);
+    if (!std::regex_search(rest, match, condition)) continue;
+    const auto left = number(match[1].str()), right = number(match[3].str());
+    if (!left || !right || at == 0 || expression[at - 1] != ')') continue;
+    // The true branch: back to the '(' that closes before ` if `, then over a callee's name.
+    size_t begin = at - 1;
+    for (int depth = 0;; --begin) {
+      depth += expression[begin] == ')' ? 1 : expression[begin] == '(' ? -1 : 0;
+      if (depth == 0 || begin == 0) break;
+    }
+    while (begin > 0 && (std::isalnum(static_cast<unsigned char>(expression[begin - 1])) || expression[begin - 1] == '_' || expression[begin - 1] == '.'))
+      --begin;
+    // The false branch: up to a bracket or comma that closes the context, or the end.
+    const size_t other = at + static_cast<size_t>(match.length(0));
+    size_t stop = other;
+    for (int depth = 0; stop < expression.size(); ++stop) {
+      const char c = expression[stop];
+      if (c == '(' || c == '[') ++depth;
+      if (c == ')' || c == ']') {
+        if (depth == 0) break;
+        --depth;
+      }
+      if (c == ',' && depth == 0) break;
+    }
+    const bool taken = match[2].str() == "==" ? *left == *right : *left > *right;
+    const std::string chosen = taken ? expression.substr(begin, at - begin) : expression.substr(other, stop - other);
+    expression = expression.substr(0, begin) + chosen + expression.substr(stop);
+    at = begin;
+  }
+  return expression;
+}
+
+// Negative literals that python_literal parenthesised for use as operands, where they stand
+// alone in a tuple or an argument list ("((-100), -1)" -> "(-100, -1)"), and a negated negative
+// ("-(-100)" -> "100").
+std::string tidy_negative_literals(std::string expression) {
+  static const std::regex negated(R"(-\((-)([0-9.e+]+)\))");
+  static const std::regex standalone(R"(([(\[,] ?)\((-[0-9.e+]+)\)(?=[,)\]]))");
+  expression = std::regex_replace(expression, negated, "$2");
+  return std::regex_replace(expression, standalone, "$1$2");
+}
+
 }  // namespace
 
 std::string pytorch_expression(const Node& node) {
@@ -217,7 +308,11 @@ std::string pytorch_expression(const Node& node) {
     tensors[input.name] = text;
   }
   // Substitute, keeping attribute access and keyword names.
-  const std::vector<Token> tokens = tokenize(doc.pytorch);
+  std::string form(doc.pytorch);
+  const bool absorbs_rest = !signature.empty() && signature.back().variadic;
+  if (const size_t ellipsis = form.find(kFormEllipsis); absorbs_rest && ellipsis != std::string::npos)
+    form.replace(ellipsis, kFormEllipsis.size(), "]");
+  const std::vector<Token> tokens = tokenize(form);
   std::vector<std::string> parts;
   std::vector<bool> is_or;
   for (size_t i = 0; i < tokens.size(); ++i) {
@@ -225,7 +320,7 @@ std::string pytorch_expression(const Node& node) {
     std::string text = token.text;
     if (token.kind == TokenKind::identifier && !is_member(tokens, i) && !is_keyword_name(tokens, i)) {
       if (const auto tensor = tensors.find(token.text); tensor != tensors.end()) text = tensor->second;
-      else if (const auto attr = node.attrs.find(token.text); attr != node.attrs.end()) text = python_literal(attr->first, attr->second);
+      else if (node.attrs.count(token.text)) text = attribute_text(token.text, node.attrs);
     }
     parts.push_back(text);
     is_or.push_back(token.kind == TokenKind::identifier && token.text == "or");
@@ -233,7 +328,7 @@ std::string pytorch_expression(const Node& node) {
   fold_number_or(parts, is_or);
   std::string expression;
   for (const std::string& part : parts) expression += part;
-  return fold_axis_range(expression);
+  return tidy_negative_literals(fold_conditionals(fold_axis_range(expression)));
 }
 
 std::string pytorch_forward(const Problem& problem) {

@@ -5,6 +5,7 @@
 // numpy (KBV_TORCH_PYTHON; CPU is enough) and skips, saying so, without one.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <fstream>
 
 #include "kbv_eval.hpp"
@@ -50,8 +51,15 @@ TEST(CliPromptForward, EveryProblemsForwardMatchesKbvsReference) {
   keygen.argv = {kbv_binary().string(), "keygen", "--key-file", key};
   ASSERT_EQ(run_command(keygen).exit_code, 0);
   size_t count = 0;
+  std::vector<std::string> gpu_only;
   for (const std::string& name : problem_names()) {
     const fs::path folder = dir.path() / name;
+    // A GPU-only problem has no small set to export on the host (its default set's fp64
+    // reference is the GPU's work): listed below, not checked here.
+    if (is_gpu_only_problem(name)) {
+      gpu_only.push_back(name);
+      continue;
+    }
     const CommandResult exported = kbv({"export", "--problem", name, "--out", folder.string(), "--family", "normal", "--key-file", key});
     ASSERT_EQ(exported.exit_code, 0) << name << ": " << exported.err;
     const CommandResult prompt = kbv({"prompt", name, "--device", "host"});  // the small shapes, as the export
@@ -67,6 +75,11 @@ TEST(CliPromptForward, EveryProblemsForwardMatchesKbvsReference) {
   const CommandResult result = run_command(check);
   EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
   EXPECT_NE(result.out.find(std::to_string(count) + " passed, 0 failed"), std::string::npos) << result.out << result.err;
+  if (!gpu_only.empty()) {
+    std::string names;
+    for (const std::string& name : gpu_only) names += " " + name;
+    std::printf("not checked here, GPU only (no small set):%s\n", names.c_str());
+  }
 }
 
 }  // namespace

@@ -124,6 +124,24 @@ TEST(CliPrompt, FlagAttributesBecomePythonBoolsAndShapesFollowTheOption) {
   expect_contains(layernorm.out, {"torch.nn.functional.layer_norm(x, x.shape[-3:], weight, bias, 1e-05)"});
 }
 
+// The forms the generated forward got wrong before (found by cli_prompt_forward_test.cpp, which
+// needs torch): per-axis overrides of a convolution's scalars become PyTorch's tuple, a cat of
+// more than two tensors lists them all, a negative unflatten size fixes the trailing factor, a
+// slice indexes its own axis, and conditionals on attribute values print as the branch taken.
+TEST(CliPrompt, GeneratedFormsAreThePythonKbvComputes) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"L1/72", "torch.nn.functional.conv_transpose3d(x, conv_transpose3d_weight, None, 2, (1, 2, 3), 1, 4, 1)"},
+      {"L3/6", "y = torch.cat([t0, t2, t4, t6], dim=1)"},
+      {"L3/46", "torch.unflatten(t4, 0, (-1, 100))"},
+      {"L3/46", "t4 = t3[(slice(None),) * (1 % t3.dim()) + (slice(0, -16, 1),)]"},
+      {"L1/14", "y = torch.triu(t0, 0)"}};
+  for (const auto& [problem, line] : cases) {
+    const CommandResult result = kbv("prompt", {problem});
+    ASSERT_EQ(result.exit_code, 0) << problem << ": " << result.err;
+    expect_contains(result.out, {line});
+  }
+}
+
 // Two adjacent axes ("[A, …, A + C − 1]" in the descriptor) become the list torch.sum takes; no
 // shipped problem sums more than one axis, so the test problem is tests/eval/problems/sum_spatial.yaml.
 TEST(CliPrompt, AnAxisRangeBecomesAPythonList) {

@@ -21,7 +21,10 @@ def check(folder):
     manifest = json.loads((folder / "manifest.json").read_text())
     namespace = {}
     exec(compile((folder / "forward.py").read_text(), str(folder / "forward.py"), "exec"), namespace)  # noqa: S102 - kbv's own output
-    inputs = [torch.from_numpy(np.load(folder / entry["file"])).double() for entry in manifest["inputs"]]
+    # Floating point inputs in float64; int64 class indices and bool masks keep their dtype, as
+    # get_inputs() makes them (cross_entropy's targets as doubles would be class probabilities).
+    inputs = [torch.from_numpy(np.load(folder / entry["file"])) for entry in manifest["inputs"]]
+    inputs = [value.double() if value.is_floating_point() else value for value in inputs]
     with torch.no_grad():
         outputs = namespace["Model"]().forward(*inputs)
     if not isinstance(outputs, tuple):

@@ -16,7 +16,7 @@ struct Definition : layout::LayoutDefinition {
   static constexpr std::string_view semantics =
       "along `axis`; end 0 means the axis' end; negative start/end count from it; both clamped to "
       "[0, E] as Python slicing; step ≥ 1; at least one element; a copy";
-  static constexpr std::string_view pytorch = "x[..., start:end:step, ...]";
+  static constexpr std::string_view pytorch = "x[(slice(None),) * (axis % x.dim()) + (slice(start, end or None, step),)]";
 };
 
 // The output shape and copies of one application (host.cpp); throws OpError for inputs or

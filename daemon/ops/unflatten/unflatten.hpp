@@ -16,7 +16,7 @@ struct Definition : layout::LayoutDefinition {
   static constexpr std::string_view semantics =
       "axis of extent E becomes [size, E/size]; size = −s gives (-1, s), [E/s, s]; |size| must "
       "divide E; a copy";
-  static constexpr std::string_view pytorch = "torch.unflatten(x, axis, (size, -1))";
+  static constexpr std::string_view pytorch = "torch.unflatten(x, axis, (size, -1) if size > 0 else (-1, -size))";
 };
 
 // The output shape and copies of one application (host.cpp); throws OpError for inputs or
