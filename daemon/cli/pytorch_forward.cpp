@@ -5,6 +5,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <optional>
 #include <regex>
@@ -232,8 +233,12 @@ std::string fold_axis_range(const std::string& expression) {
 // before ` if ` and an expression up to the enclosing bracket or comma after ` else `;
 // a conditional on anything but two numbers is left as it is.
 std::string fold_conditionals(std::string expression) {
-  static const std::regex condition(R"(^ if (\(?-?[0-9.e+]+\)?) (==|>) (\(?-?[0-9.e+]+\)?) else )");
+  static const std::regex condition(
+      R"(^ if (\(?-?[0-9.e+]+\)?|float\('-?inf'\)) (==|>) (\(?-?[0-9.e+]+\)?|float\('-?inf'\)) else )");
   auto number = [](std::string text) -> std::optional<double> {
+    // python_literal writes an infinite attribute (tril's fill) as float('inf') or float('-inf').
+    if (text == "float('inf')") return std::numeric_limits<double>::infinity();
+    if (text == "float('-inf')") return -std::numeric_limits<double>::infinity();
     if (text.size() > 2 && text.front() == '(' && text.back() == ')') text = text.substr(1, text.size() - 2);
     double value = 0;
     const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);

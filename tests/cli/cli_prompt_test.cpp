@@ -134,7 +134,8 @@ TEST(CliPrompt, GeneratedFormsAreThePythonKbvComputes) {
       {"L3/6", "y = torch.cat([t0, t2, t4, t6], dim=1)"},
       {"L3/46", "torch.unflatten(t4, 0, (-1, 100))"},
       {"L3/46", "t4 = t3[(slice(None),) * (1 % t3.dim()) + (slice(0, -16, 1),)]"},
-      {"L1/14", "y = torch.triu(t0, 0)"}};
+      {"L1/14", "y = torch.triu(t0, 0)"},
+      {"L3/43", "t12 = t11.masked_fill(~torch.ones_like(t11, dtype=torch.bool).tril(0), float('-inf'))"}};
   for (const auto& [problem, line] : cases) {
     const CommandResult result = kbv("prompt", {problem});
     ASSERT_EQ(result.exit_code, 0) << problem << ": " << result.err;

@@ -2,7 +2,9 @@
 failed and skipped (with the skip's reason), and the `[ figures  ]` lines kbv's GPU tests print."""
 import re
 
-RESULT = re.compile(r"^\[\s+(OK|FAILED|SKIPPED)\s+\] (\S+) \((\d+) ms\)")
+# A parameterised test's line names its parameter before the time: "[  FAILED  ] S/T.N/p, where
+# GetParam() = "p" (974 ms)"; the name is what comes before that comma.
+RESULT = re.compile(r"^\[\s+(OK|FAILED|SKIPPED)\s+\] ([^\s,]+)(?:, where .*)? \((\d+) ms\)$")
 RUN = re.compile(r"^\[ RUN\s+\] (\S+)")
 
 

@@ -26,7 +26,7 @@ from suites import tests as tests_suite  # noqa: E402
 
 BUILD = Path(sys.argv[1]).resolve() if len(sys.argv) > 1 else None
 
-GTEST_OUTPUT = """[==========] Running 3 tests from 1 test suite.
+GTEST_OUTPUT = """[==========] Running 4 tests from 1 test suite.
 [ RUN      ] Gpu.Fast
 [ figures  ] relu (relu): pass wall 1.00 s
 [       OK ] Gpu.Fast (12 ms)
@@ -37,6 +37,8 @@ no CUDA device: cudaGetDeviceCount returned 100
 [ RUN      ] Gpu.Broken
 tests/cuda/x.cpp:20: Failure
 [  FAILED  ] Gpu.Broken (5 ms)
+[ RUN      ] Each/Gpu.Param/resnet
+[  FAILED  ] Each/Gpu.Param/resnet, where GetParam() = "resnet" (974 ms)
 [ RUN      ] Gpu.Dies
 """
 
@@ -46,7 +48,7 @@ class GtestTest(unittest.TestCase):
         log = gtest.parse(GTEST_OUTPUT)
         self.assertEqual(log.passed, ["Gpu.Fast"])
         self.assertEqual(log.skipped, [("Gpu.Skipped", "no CUDA device: cudaGetDeviceCount returned 100")])
-        self.assertEqual(log.failed, ["Gpu.Broken", "Gpu.Dies (did not finish)"])
+        self.assertEqual(log.failed, ["Gpu.Broken", "Each/Gpu.Param/resnet", "Gpu.Dies (did not finish)"])
         self.assertEqual(log.figures, ["[ figures  ] relu (relu): pass wall 1.00 s"])
 
 

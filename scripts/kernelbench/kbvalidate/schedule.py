@@ -31,8 +31,12 @@ def _elements(shape, symbols):
 
 
 def footprint(spec, shape_set):
-    """(host bytes, device bytes) one validation of `spec` at `shape_set` needs."""
-    symbols = (spec.get("shapes") or {}).get(shape_set, {})
+    """(host bytes, device bytes) one validation of `spec` at `shape_set` needs: nothing when
+    the spec has no such set (a gpu_only problem at `small`: listed as not judged, never run)."""
+    shapes = spec.get("shapes") or {}
+    if shapes and shape_set not in shapes:
+        return 0, 0
+    symbols = shapes.get(shape_set, {})
     inputs = [(_elements(d["shape"], symbols), d.get("dtype", "float32")) for d in spec["inputs"]]
     outputs = [_elements(d["shape"], symbols) for d in spec["outputs"]]
     host = sum(n * INPUT_BYTES.get(dtype, 8) for n, dtype in inputs) + HOST_BYTES_PER_OUTPUT * sum(outputs)

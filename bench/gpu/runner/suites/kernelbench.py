@@ -3,8 +3,11 @@ KernelBench problem of the bundle (imported and curated) at its default (KernelB
 kbv's CUDA fp64 reference against the original PyTorch model run in fp64 on the device.
 Needs a KernelBench checkout: the bundle's (bench/gpu/bundle.sh copies $KBV_KERNELBENCH's
 KernelBench/ folder into BUNDLE/kernelbench) or `kernelbench=DIR`. Parts: levels (`1`, `2`,
-`3`; default all). Options: `problems=a+b`, `timeout=S` (default 540). Each problem's row is
-kept as it finishes, so a run stopped at its limit still reports what it did."""
+`3`; default all). Options: `problems=a+b`, `timeout=S` (default 540), `jobs=N` (validate.py's
+--jobs), `resume=PATH` (an earlier run's OUT/kernelbench-rows.jsonl, carried in the working
+tree: its judged problems are skipped and its rows kept in this summary). Each problem's row is
+appended to OUT/kernelbench-rows.jsonl as it finishes, so a run stopped at its limit still
+reports what it did and the next device call can resume it."""
 import json
 import sys
 from pathlib import Path
@@ -23,15 +26,34 @@ def run(ctx, parts, options):
         ctx.write_summary("kernelbench", TITLE, ctx.command_for(spec),
                           [f"No KernelBench checkout at {checkout} (fix: bundle with KBV_KERNELBENCH=/path/to/KernelBench, or pass kernelbench=DIR)."])
         return Outcome(False, "no KernelBench checkout")
-    rows_file = ctx.scratch / "kernelbench-rows.jsonl"
+    rows_file = ctx.out / "kernelbench-rows.jsonl"
+    earlier = []
+    if options.get("resume"):
+        resume = Path(options["resume"])
+        if not resume.is_absolute():
+            resume = ctx.repo / resume
+        if not resume.is_file():
+            ctx.write_summary("kernelbench", TITLE, ctx.command_for(spec), [f"resume={resume}: no such file (fix: carry an earlier run's kernelbench-rows.jsonl)"])
+            return Outcome(False, "resume file missing")
+        earlier = [json.loads(line) for line in resume.read_text().splitlines() if line.strip()]
+        rows_file.write_text("".join(json.dumps(row) + "\n" for row in earlier))
     argv = [sys.executable, ctx.repo / "scripts/kernelbench/validate.py", "--kernelbench", checkout, "--shapes", "default",
             "--device", "cuda", "--kbv", ctx.bin("kbv"), "--problems-dir", ctx.bundle / "problems", "--rows-jsonl", rows_file]
+    if earlier:
+        argv += ["--resume", resume]
+    if options.get("jobs"):
+        argv += ["--jobs", options["jobs"]]
     for level in parts:
         argv += ["--level", level]
     for problem in filter(None, options.get("problems", "").split("+")):
         argv += ["--problem", problem]
     result = ctx.run("kernelbench-validate", argv, int(options.get("timeout", 540)))
-    rows = [json.loads(line) for line in rows_file.read_text().splitlines()] if rows_file.exists() else []
+    rows = [json.loads(line) for line in rows_file.read_text().splitlines() if line.strip()] if rows_file.exists() else []
+    # A problem tried again after an earlier error keeps its latest row.
+    latest = {}
+    for row in rows:
+        latest[row["problem"]] = row
+    rows = list(latest.values())
     counts = {}
     for row in rows:
         counts[row["verdict"]] = counts.get(row["verdict"], 0) + 1

@@ -9,6 +9,8 @@ TITLE = "GPU tests"
 PARTS = []  # any binary named in gpu-tests.txt
 # Per binary; kbv_redteam_cuda_tests (about 50 kbv evals) is the longest.
 TIMEOUT_S = 540
+# Output lines kept in the summary when a binary fails with no failed test to name.
+EXIT_TAIL_LINES = 20
 
 
 def binaries(ctx):
@@ -46,6 +48,11 @@ def run(ctx, parts, options):
         rows.append([name, len(log.passed), len(log.failed), len(log.skipped), f"{result.wall_s:.0f}", result.status()])
         totals = [totals[0] + len(log.passed), totals[1] + len(log.failed), totals[2] + len(log.skipped)]
         failures += [f"- {name}: {test}" for test in log.failed]
+        if not result.ok and not log.failed:
+            # Gone wrong outside any test (a crash between tests, a teardown, a time limit): the
+            # summary keeps the output's end, since the logs' tarball may not come back.
+            tail = (result.stdout + "\n" + result.stderr).strip().splitlines()[-EXIT_TAIL_LINES:]
+            failures += [f"- {name}: {result.status()} with no failed test; its output ended:", ""] + code_block("\n".join(tail)) + [""]
         skips += skip_lines(name, log.skipped)
         figures += log.figures
     body = md_table(["binary", "passed", "failed", "skipped", "wall s", "status"], rows)
