@@ -12,6 +12,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from kbvalidate import schedule  # noqa: E402
 
+try:
+    import torch
+except ImportError:
+    torch = None
+
 SPEC = {"inputs": [{"name": "x", "shape": ["batch", 8]}, {"name": "labels", "shape": ["batch"], "dtype": "int64"}],
         "outputs": [{"name": "y", "shape": ["batch", 8]}],
         "shapes": {"default": {"batch": 100}, "small": {"batch": 2}}}
@@ -57,6 +62,34 @@ class AdmissionUnderBudgets(unittest.TestCase):
         self.assertIsNone(admission.next())
         admission.finished(second)
         self.assertEqual(admission.next(), first)
+
+
+@unittest.skipUnless(torch, "needs torch (run with a Python that has it)")
+class ExactForms(unittest.TestCase):
+    """The replacements compute what PyTorch's CPU kernels do in float64, bit for bit, and
+    nn.Hardswish / nn.Hardsigmoid reach them once installed."""
+
+    def test_the_forms_are_the_cpu_kernels_in_float64(self):
+        from kbvalidate import exact_forms
+        x = torch.cat([torch.linspace(-8, 8, 10001, dtype=torch.float64), torch.tensor([float("nan"), -3.0, 3.0], dtype=torch.float64)])
+        original_sigmoid, original_swish = torch.nn.functional.hardsigmoid, torch.nn.functional.hardswish
+        torch.testing.assert_close(exact_forms.hardsigmoid(x), original_sigmoid(x), rtol=0, atol=0, equal_nan=True)
+        torch.testing.assert_close(exact_forms.hardswish(x), original_swish(x), rtol=0, atol=0, equal_nan=True)
+        # The float constant PyTorch's CUDA kernels use is 2.98e-8 off: what the forms avoid.
+        self.assertAlmostEqual(abs(float(torch.tensor(1 / 6, dtype=torch.float32)) * 6 - 1), 2.98e-8, delta=1e-10)
+
+    def test_modules_call_the_installed_forms(self):
+        from kbvalidate import exact_forms
+        saved = torch.nn.functional.hardsigmoid, torch.nn.functional.hardswish
+        calls = []
+        try:
+            exact_forms.install()
+            torch.nn.functional.hardswish = lambda x, inplace=False: calls.append("swish") or exact_forms.hardswish(x)
+            torch.nn.Hardswish()(torch.ones(3, dtype=torch.float64))
+            self.assertIs(torch.nn.functional.hardsigmoid, exact_forms.hardsigmoid)
+            self.assertEqual(calls, ["swish"])
+        finally:
+            torch.nn.functional.hardsigmoid, torch.nn.functional.hardswish = saved
 
 
 if __name__ == "__main__":

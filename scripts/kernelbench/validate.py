@@ -266,6 +266,9 @@ def _start_worker(device):
     global _WORKER_STAGING
     warnings.filterwarnings("ignore", message="The given NumPy array is not writable")
     _WORKER_STAGING = Staging(device)
+    if device == "cuda":
+        from kbvalidate import exact_forms  # imports torch: only in a worker
+        exact_forms.install()  # PyTorch's CUDA hardsigmoid/hardswish are not exact in fp64
 
 
 def validate_in_worker(spec, args, workdir):
