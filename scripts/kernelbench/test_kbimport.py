@@ -347,6 +347,20 @@ class Mapping(unittest.TestCase):
             self.assertEqual(records[1]["status"], "refused")
             self.assertIn("degenerate", records[1]["reason"])
 
+    def test_measured_gpu_findings_refuse_or_set_the_tolerance(self):
+        from kbimport import measured
+        with tempfile.TemporaryDirectory() as folder:
+            (Path(folder) / "level3").mkdir()
+            write_problem(Path(folder) / "level3", "24_IllConditioned.py")
+            write_problem(Path(folder) / "level3", "10_Deep.py")
+            refused = Record(3, Path(folder) / "level3" / "24_IllConditioned.py")
+            import_one(refused, {}, lambda message: None)
+            self.assertEqual((refused.status, refused.reason), ("refused", measured.ILL_CONDITIONED[(3, 24)]))
+            deep = Record(3, Path(folder) / "level3" / "10_Deep.py")
+            import_one(deep, {}, lambda message: None)
+            self.assertEqual(deep.status, "imported")
+            self.assertIn("tolerance: " + measured.TOLERANCE[(3, 10)][0], deep.yaml)
+
     # A whole model in miniature: weights fixed by literals (no global shrinks them) exceed the
     # host's element budget at any batch size, as L3's AlexNet or VGG do.
     WIDE = PROBLEM.replace("self.fc = nn.Linear(in_features, out_features)", "self.fc = nn.Linear(2048, 2048)")

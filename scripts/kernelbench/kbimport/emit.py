@@ -88,7 +88,7 @@ def render(problem):
         if node["attrs"]:
             items.append(("attrs", flow_map((k, number(v)) for k, v in node["attrs"].items())))
         lines.append(f"  - {flow_map(items)}")
-    tolerance, comment = TOLERANCE[problem["precision"]]
+    tolerance, comment = problem.get("tolerance") or TOLERANCE[problem["precision"]]
     lines += [comment, f"tolerance: {tolerance}", "shapes:"]
     for set_name in ("default", "small"):
         if set_name in problem["shapes"]:  # a GPU-only problem has no small set

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import torch
 
-from . import coverage, curated, emit, kbv_ops
+from . import coverage, curated, emit, kbv_ops, measured
 from .aten_map import Unmappable
 from .capture import CaptureError
 from .shapes import Capture, NoSmallSet, derive_small, name_symbols
@@ -147,7 +147,7 @@ def build_problem(record, default, small, small_values, relative, source):
     return {"name": record.name, "level": record.level, "id": record.id, "file": record.file, "globals": {"small": globals_small},
             "deterministic": not reasons, "nondeterministic_reason": "; ".join(reasons), "description": description,
             "inputs": inputs, "outputs": outputs, "graph": nodes, "precision": emit.problem_precision(graph),
-            "shapes": sets}
+            "shapes": sets, "tolerance": measured.TOLERANCE.get((record.level, record.id))}
 
 
 def range_bounds(name, default, small, sets):
@@ -167,6 +167,9 @@ def range_bounds(name, default, small, sets):
 
 
 def import_one(record, curated_specs, log):
+    if (record.level, record.id) in measured.ILL_CONDITIONED:
+        record.status, record.reason = "refused", measured.ILL_CONDITIONED[(record.level, record.id)]
+        return
     source = ProblemSource(record.path)
     try:
         default = Capture(source, {})
