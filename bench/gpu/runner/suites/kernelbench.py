@@ -50,10 +50,7 @@ def run(ctx, parts, options):
     result = ctx.run("kernelbench-validate", argv, int(options.get("timeout", 540)))
     rows = [json.loads(line) for line in rows_file.read_text().splitlines() if line.strip()] if rows_file.exists() else []
     # A problem tried again after an earlier error keeps its latest row.
-    latest = {}
-    for row in rows:
-        latest[row["problem"]] = row
-    rows = list(latest.values())
+    rows = list({row["problem"]: row for row in rows}.values())
     counts = {}
     for row in rows:
         counts[row["verdict"]] = counts.get(row["verdict"], 0) + 1
