@@ -8,7 +8,7 @@ packages=(
   libsqlite3-dev libseccomp-dev libsystemd-dev libcap-dev
   prometheus-cpp-dev libcivetweb-dev
   libgtest-dev libgmock-dev
-  prometheus curl python3 python3-yaml
+  prometheus curl python3 python3-yaml python3-numpy  # numpy: bench/tolerance's error models
   systemd  # systemd-analyze, for the checks of systemd/ in tests/kbvd
   libjs-vega  # Vega 5, inlined into sweep reports (report.html)
   chromium    # headless, for the test that every plot of report.html renders (tests/sweep)

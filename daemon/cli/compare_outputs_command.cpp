@@ -104,11 +104,12 @@ std::vector<OutputPair> open_pairs(const fs::path& export_dir, const fs::path& o
 // output would be.
 CompareResult compare_pair(const OutputPair& pair, const Tolerance& tolerance) {
   const std::span<const double> reference = pair.reference->doubles();
+  const int64_t row_length = local_rms_row_length(pair.output->shape());
   if (pair.output->dtype() == npy::DType::float32)
-    return compare_output(pair.output->floats().data(), reference.data(), pair.output->count(), tolerance);
+    return compare_output(pair.output->floats().data(), reference.data(), pair.output->count(), row_length, tolerance);
   const std::span<const double> wide = pair.output->doubles();
   std::vector<float> narrowed(wide.begin(), wide.end());
-  return compare_output(narrowed.data(), reference.data(), pair.output->count(), tolerance);
+  return compare_output(narrowed.data(), reference.data(), pair.output->count(), row_length, tolerance);
 }
 
 }  // namespace

@@ -219,7 +219,7 @@ class CudaDataPlane final : public DataPlane {
     std::vector<CompareResult> parts;
     for (size_t o = 0; o < place.outputs.size(); ++o)
       parts.push_back(to_result(cuda::compare_on_device(at(place.outputs[o]), fp32_outputs_[o].get(), place.outputs[o].count,
-                                                        problem_.problem.tolerance, stream_->get())));
+                                                        row_length(o), problem_.problem.tolerance, stream_->get())));
     return merge_results(parts);
   }
 
@@ -268,7 +268,8 @@ class CudaDataPlane final : public DataPlane {
       trivial.constants = {0.0f, static_cast<float>(tf32_output_sums_.at(o) / static_cast<double>(count))};
       for (size_t i = 0; i < place.inputs.size(); ++i) trivial.repeated_inputs.emplace_back(inputs[i], place.inputs[i].count);
       const std::vector<bool> passed = cuda::trivial_outputs_pass_on_device(reference_outputs_[o].get(), reference_summaries_[o], count,
-                                                                            trivial, problem_.problem.tolerance, stream_->get());
+                                                                            row_length(o), trivial, problem_.problem.tolerance,
+                                                                            stream_->get());
       for (size_t k = 0; k < passed.size(); ++k) passes_everywhere[k] = passes_everywhere[k] && passed[k];
     }
     std::vector<size_t> report_order{kZeros};  // as the host reports them: zeros, copies, mean
@@ -303,7 +304,9 @@ class CudaDataPlane final : public DataPlane {
     std::vector<CompareResult> parts;
     for (size_t o = 0; o < place.outputs.size(); ++o)
       parts.push_back(cuda::to_compare_result(
-          cuda::compare_on_device(at(place.outputs[o]), tf32_outputs_[o].get(), place.outputs[o].count, doubled, stream_->get()), doubled));
+          cuda::compare_on_device(at(place.outputs[o]), tf32_outputs_[o].get(), place.outputs[o].count, row_length(o), doubled,
+                                  stream_->get()),
+          doubled));
     return merge_results(parts);
   }
 
@@ -426,8 +429,11 @@ class CudaDataPlane final : public DataPlane {
   // ensure_reference() computed.
   cuda::DeviceComparison compare_with_reference(const float* output, size_t o) {
     return cuda::compare_on_device(output, reference_outputs_[o].get(), reference_summaries_[o],
-                                   static_cast<int64_t>(reference_outputs_[o].size()), problem_.problem.tolerance, stream_->get());
+                                   static_cast<int64_t>(reference_outputs_[o].size()), row_length(o), problem_.problem.tolerance,
+                                   stream_->get());
   }
+  // Output `o`'s rows for the comparison's local RMS (verify/compare.hpp).
+  int64_t row_length(size_t o) const { return local_rms_row_length(problem_.output_shapes.at(o)); }
   CompareResult to_result(const cuda::DeviceComparison& figures) const { return cuda::to_compare_result(figures, problem_.problem.tolerance); }
 
   // The fp64 reference of the slot's current inputs (computed from the arena after the
@@ -444,7 +450,7 @@ class CudaDataPlane final : public DataPlane {
     for (auto& output : reference_outputs_) wide_outputs.push_back(output.get());
     cuda::run_reference_graph_device(problem_, wide_inputs, wide_outputs, *reference_);
     for (size_t o = 0; o < reference_outputs_.size(); ++o)
-      reference_summaries_[o].compute(reference_outputs_[o].get(), static_cast<int64_t>(reference_outputs_[o].size()),
+      reference_summaries_[o].compute(reference_outputs_[o].get(), static_cast<int64_t>(reference_outputs_[o].size()), row_length(o),
                                       problem_.problem.tolerance.atol, stream_->get());
     stream_->synchronize();
     reference_slot_ = slot;

@@ -122,7 +122,7 @@ class HostDataPlane final : public DataPlane {
     for (size_t i = 0; i < slot.outputs.size(); ++i) {
       std::vector<float> output(static_cast<size_t>(slot.outputs[i].count));
       std::memcpy(output.data(), at(slot.outputs[i]), output.size() * sizeof(float));
-      parts.push_back(compare_output(output.data(), kept_outputs_[i].data(), slot.outputs[i].count, problem_.problem.tolerance));
+      parts.push_back(compare_output(output.data(), kept_outputs_[i].data(), slot.outputs[i].count, row_length(i), problem_.problem.tolerance));
     }
     return merge_results(parts);
   }
@@ -134,7 +134,7 @@ class HostDataPlane final : public DataPlane {
       // Copy first: the worker shares this memory and must not change it mid-comparison.
       std::vector<float> output(static_cast<size_t>(slot.outputs[i].count));
       std::memcpy(output.data(), at(slot.outputs[i]), output.size() * sizeof(float));
-      parts.push_back(compare_output(output.data(), slot.reference[i].data.data(), slot.outputs[i].count, problem_.problem.tolerance));
+      parts.push_back(compare_output(output.data(), slot.reference[i].data.data(), slot.outputs[i].count, row_length(i), problem_.problem.tolerance));
     }
     return merge_results(parts);
   }
@@ -144,7 +144,8 @@ class HostDataPlane final : public DataPlane {
     const auto outputs = run_baseline_f32(problem_, pristine_pointers(slot));
     std::vector<CompareResult> parts;
     for (size_t i = 0; i < outputs.size(); ++i)
-      parts.push_back(compare_output(outputs[i].data.data(), slot.reference[i].data.data(), numel(outputs[i].shape), problem_.problem.tolerance));
+      parts.push_back(compare_output(outputs[i].data.data(), slot.reference[i].data.data(), numel(outputs[i].shape), row_length(i),
+                                     problem_.problem.tolerance));
     return merge_results(parts);
   }
 
@@ -157,7 +158,7 @@ class HostDataPlane final : public DataPlane {
         std::vector<float> trivial(slot.reference[o].data.size());
         fill(o, trivial);
         parts.push_back(compare_output(trivial.data(), slot.reference[o].data.data(), static_cast<int64_t>(trivial.size()),
-                                       problem_.problem.tolerance));
+                                       row_length(o), problem_.problem.tolerance));
       }
       if (merge_results(parts).passed) passing.push_back(name);
     };
@@ -220,6 +221,8 @@ class HostDataPlane final : public DataPlane {
     for (const auto& tensor : slot.pristine) pointers.push_back(tensor.data.data());
     return pointers;
   }
+  // Output `o`'s rows for the comparison's local RMS (verify/compare.hpp).
+  int64_t row_length(size_t o) const { return local_rms_row_length(problem_.output_shapes.at(o)); }
 
   const ResolvedProblem& problem_;
   std::vector<Slot> slots_;

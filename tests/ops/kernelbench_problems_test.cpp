@@ -118,14 +118,14 @@ TEST_P(ImportedProblem, LoadsWithItsKernelBenchProvenance) {
 
 // Which trivial output passes against `ref`, one output's reference of `count` elements: "" when none does.
 // All zeros, and (for outputs of more than one element) the reference's mean everywhere.
-std::string trivial_output_passing(const ResolvedProblem& resolved, const std::vector<double>& ref, int64_t count) {
+std::string trivial_output_passing(const ResolvedProblem& resolved, const std::vector<double>& ref, int64_t count, int64_t row_length) {
   const std::vector<float> zeros(static_cast<size_t>(count), 0.0f);
-  if (compare_output(zeros.data(), ref.data(), count, resolved.problem.tolerance).passed) return "all zeros";
+  if (compare_output(zeros.data(), ref.data(), count, row_length, resolved.problem.tolerance).passed) return "all zeros";
   if (count == 1) return "";  // a loss: the constant of its mean is the loss itself (data_plane.hpp)
   double mean = 0;
   for (double v : ref) mean += v / static_cast<double>(count);
   const std::vector<float> constant(static_cast<size_t>(count), static_cast<float>(mean));
-  if (compare_output(constant.data(), ref.data(), count, resolved.problem.tolerance).passed) return "the reference's mean everywhere";
+  if (compare_output(constant.data(), ref.data(), count, row_length, resolved.problem.tolerance).passed) return "the reference's mean everywhere";
   return "";
 }
 
@@ -154,9 +154,10 @@ TEST_P(HostEvaluableImportedProblem, SmallBaselinePassesAndTrivialOutputsFail) {
     const std::vector<double>& ref = reference[o].data;
     const int64_t count = numel(reference[o].shape);
     ASSERT_TRUE(std::all_of(ref.begin(), ref.end(), [](double v) { return std::isfinite(v); })) << "non-finite fp64 reference";
-    const CompareResult honest = compare_output(baseline[o].data.data(), ref.data(), count, resolved.problem.tolerance);
+    const int64_t row_length = local_rms_row_length(reference[o].shape);
+    const CompareResult honest = compare_output(baseline[o].data.data(), ref.data(), count, row_length, resolved.problem.tolerance);
     EXPECT_TRUE(honest.passed) << honest.summary();
-    const std::string on_public = trivial_output_passing(resolved, ref, count);
+    const std::string on_public = trivial_output_passing(resolved, ref, count, row_length);
     if (on_public.empty()) continue;
     // KernelBench's distribution cannot tell a trivial output apart: kbv's hidden families must.
     const auto probes = eval::probe_classes(resolved);

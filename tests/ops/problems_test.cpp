@@ -143,11 +143,12 @@ TEST(BundledProblems, SmallBaselinePassesAndZeroOutputFails) {
       ASSERT_EQ(reference.size(), baseline.size());
       for (size_t o = 0; o < reference.size(); ++o) {
         const int64_t count = numel(reference[o].shape);
+        const int64_t row_length = local_rms_row_length(reference[o].shape);
         CompareResult result = compare_output(baseline[o].data.data(), reference[o].data.data(),
-                                              count, resolved.problem.tolerance);
+                                              count, row_length, resolved.problem.tolerance);
         EXPECT_TRUE(result.passed) << result.summary();
         const std::vector<float> zeros(static_cast<size_t>(count), 0.0f);
-        EXPECT_FALSE(compare_output(zeros.data(), reference[o].data.data(), count,
+        EXPECT_FALSE(compare_output(zeros.data(), reference[o].data.data(), count, row_length,
                                     resolved.problem.tolerance)
                          .passed);
       }

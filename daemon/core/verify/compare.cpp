@@ -5,6 +5,8 @@
 #include <cstring>
 #include <limits>
 #include <sstream>
+#include <stdexcept>
+#include <string>
 
 namespace kbv {
 
@@ -12,14 +14,40 @@ void poison(float* data, int64_t count) {
   for (int64_t i = 0; i < count; ++i) std::memcpy(&data[i], &kPoisonBits, sizeof(float));
 }
 
-CompareResult compare_output(const float* output, const double* reference, int64_t count, const Tolerance& tolerance) {
+int64_t local_rms_row_length(const std::vector<int64_t>& shape) {
+  if (shape.empty()) return 0;
+  int64_t count = 1;
+  for (int64_t extent : shape) count *= extent;
+  const int64_t row = shape.back();
+  return row >= kMinLocalRmsRow && count > row ? row : 0;
+}
+
+CompareResult compare_output(const float* output, const double* reference, int64_t count, int64_t row_length,
+                             const Tolerance& tolerance) {
+  if (row_length < 0 || (row_length > 0 && count % row_length != 0))
+    throw std::invalid_argument("compare_output: row length " + std::to_string(row_length) + " does not divide " +
+                                std::to_string(count) + " elements");
   CompareResult result;
   result.elements = count;
   double ref_sq = 0;
   for (int64_t i = 0; i < count; ++i)
     if (std::isfinite(reference[i])) ref_sq += reference[i] * reference[i];
   result.ref_rms = count ? std::sqrt(ref_sq / static_cast<double>(count)) : 0;
-  const double abs_allowance = tolerance.atol * std::max(result.ref_rms, kTinyReferenceRms);
+  const double whole_allowance = tolerance.atol * std::max(result.ref_rms, kTinyReferenceRms);
+  // Per row: atol·max(rms, row rms, tiny), the row's sum in index order (the device's fixed
+  // order differs by a few ulps: device_compare.cu).
+  std::vector<double> row_allowance;
+  if (row_length > 0) {
+    row_allowance.resize(static_cast<size_t>(count / row_length));
+    for (size_t row = 0; row < row_allowance.size(); ++row) {
+      double row_sq = 0;
+      const double* values = reference + static_cast<int64_t>(row) * row_length;
+      for (int64_t j = 0; j < row_length; ++j)
+        if (std::isfinite(values[j])) row_sq += values[j] * values[j];
+      const double row_rms = std::sqrt(row_sq / static_cast<double>(row_length));
+      row_allowance[row] = tolerance.atol * std::max(std::max(result.ref_rms, row_rms), kTinyReferenceRms);
+    }
+  }
 
   double err_sq = 0;
   for (int64_t i = 0; i < count; ++i) {
@@ -39,6 +67,7 @@ CompareResult compare_output(const float* output, const double* reference, int64
       bad = true;
     } else {
       const double diff = std::fabs(out - ref);
+      const double abs_allowance = row_length > 0 ? row_allowance[static_cast<size_t>(i / row_length)] : whole_allowance;
       const double allowed = abs_allowance + tolerance.rtol * std::fabs(ref);
       err_sq += diff * diff;
       result.max_abs_error = std::max(result.max_abs_error, diff);

@@ -99,6 +99,38 @@ __global__ void reference_finish_kernel(const double* partials, int blocks, int6
   }
 }
 
+// Each row's allowance atol·max(rms, row rms, tiny) (verify/compare.cpp's statement), a block
+// per row at a time: the row's Σ ref² over finite values reduced in a fixed order.
+template <class Reference>
+__global__ void row_allowance_kernel(const Reference* reference, int64_t rows, int64_t row_length, double atol,
+                                     const ReferenceStats* stats, double* allowances) {
+  __shared__ double scratch[32];
+  for (int64_t row = blockIdx.x; row < rows; row += gridDim.x) {
+    const Reference* values = reference + row * row_length;
+    double local = 0.0;
+    for (int64_t j = threadIdx.x; j < row_length; j += blockDim.x) {
+      const double r = static_cast<double>(values[j]);
+      if (isfinite(r)) local += r * r;
+    }
+    const double total = block_reduce(local, detail::SumOp{}, scratch);
+    if (threadIdx.x == 0) {
+      const double row_rms = sqrt(total / static_cast<double>(row_length));
+      allowances[row] = atol * fmax(fmax(stats->rms, row_rms), kTinyReferenceRms);
+    }
+  }
+}
+
+// Element i's absolute allowance: its row's, or the whole output's without rows. The row from a
+// multiply by 1/length, corrected by one either way (exact for i < 2⁵³): a 64-bit division per
+// element would cost the element pass more than its loads.
+__device__ __forceinline__ double allowance_at(double whole, const RowAllowances& rows, int64_t i) {
+  if (rows.values == nullptr) return whole;
+  int64_t row = static_cast<int64_t>(static_cast<double>(i) * rows.inverse_length);
+  if (row * rows.length > i) --row;
+  else if ((row + 1) * rows.length <= i) ++row;
+  return rows.values[row];
+}
+
 // The per-element rule of verify/compare.cpp's compare_output(), statement for statement; every
 // kernel here judges elements through it.
 struct ElementVerdict {
@@ -154,9 +186,9 @@ __device__ __forceinline__ bool may_raise_max_ratio(double diff, double allowed,
 
 template <class Reference>
 __global__ void element_kernel(const float* output, const Reference* reference, int64_t count,
-                               const ReferenceStats* stats, double rtol, uint32_t poison_bits,
+                               const ReferenceStats* stats, RowAllowances rows, double rtol, uint32_t poison_bits,
                                ElementStats* partials) {
-  const double abs_allowance = stats->abs_allowance;
+  const double whole_allowance = stats->abs_allowance;
   ElementStats local = empty_stats();
   struct Pair {
     float raw;
@@ -165,7 +197,7 @@ __global__ void element_kernel(const float* output, const Reference* reference, 
   for_each_element(
       count, [&](int64_t i) { return Pair{output[i], static_cast<double>(reference[i])}; },
       [&](int64_t i, Pair pair) {
-        const ElementVerdict v = judge_element(pair.raw, pair.ref, abs_allowance, rtol, poison_bits);
+        const ElementVerdict v = judge_element(pair.raw, pair.ref, allowance_at(whole_allowance, rows, i), rtol, poison_bits);
         local.output_sum += static_cast<double>(pair.raw);
         if (v.unwritten) ++local.unwritten;
         if (v.nonfinite_counted) ++local.nonfinite;
@@ -202,26 +234,46 @@ __global__ void element_finish_kernel(const ElementStats* partials, int blocks, 
 }
 
 // Σ ref² of `reference` into stats (with the RMS and the allowance for `atol`), through
-// `partials` (at least grid_for(count) doubles).
+// `partials` (at least grid_for(count) doubles); with a row length, each row's allowance into
+// `row_allowances` (count / row_length doubles).
 template <class Reference>
-void summarize_into(const Reference* reference, int64_t count, double atol, double* partials, ReferenceStats* stats, cudaStream_t stream) {
+void summarize_into(const Reference* reference, int64_t count, int64_t row_length, double atol, double* partials, ReferenceStats* stats,
+                    double* row_allowances, cudaStream_t stream) {
   const unsigned blocks = detail::grid_for(count);
   reference_squares_kernel<<<blocks, detail::kBlockThreads, 0, stream>>>(reference, count, partials);
   check_launch("reference_squares_kernel");
   reference_finish_kernel<<<1, detail::kBlockThreads, 0, stream>>>(partials, static_cast<int>(blocks), count, atol, stats);
   check_launch("reference_finish_kernel");
+  if (row_length > 0) {
+    const int64_t rows = count / row_length;
+    const auto row_blocks = static_cast<unsigned>(std::min<int64_t>(rows, detail::grid_for(count)));
+    row_allowance_kernel<<<row_blocks, detail::kBlockThreads, 0, stream>>>(reference, rows, row_length, atol, stats, row_allowances);
+    check_launch("row_allowance_kernel");
+  }
+}
+
+// A row length the comparison can use, or std::invalid_argument (a caller's bug).
+void check_row_length(int64_t count, int64_t row_length) {
+  if (row_length < 0 || (row_length > 0 && count % row_length != 0))
+    throw std::invalid_argument("device comparison: row length " + std::to_string(row_length) + " does not divide " +
+                                std::to_string(count) + " elements");
+}
+
+RowAllowances row_allowances_of(const double* values, int64_t row_length) {
+  if (row_length == 0) return {};
+  return {values, row_length, 1.0 / static_cast<double>(row_length)};
 }
 
 // The element pass against summarised reference stats, then the figures on the host.
 template <class Reference>
-DeviceComparison element_pass(const float* output, const Reference* reference, const ReferenceStats* stats, int64_t count,
+DeviceComparison element_pass(const float* output, const Reference* reference, const ReferenceStats* stats, RowAllowances rows, int64_t count,
                               const Tolerance& tolerance, cudaStream_t stream) {
   DeviceComparison comparison;
   comparison.elements = count;
   const unsigned blocks = detail::grid_for(count);
   auto element_partials = DeviceBuffer<ElementStats>::on_stream(blocks, stream);
   auto element_total = DeviceBuffer<ElementStats>::on_stream(1, stream);
-  element_kernel<<<blocks, detail::kBlockThreads, 0, stream>>>(output, reference, count, stats, tolerance.rtol, kPoisonBits,
+  element_kernel<<<blocks, detail::kBlockThreads, 0, stream>>>(output, reference, count, stats, rows, tolerance.rtol, kPoisonBits,
                                                                element_partials.get());
   check_launch("element_kernel");
   element_finish_kernel<<<1, detail::kBlockThreads, 0, stream>>>(element_partials.get(), static_cast<int>(blocks), element_total.get());
@@ -247,13 +299,16 @@ DeviceComparison element_pass(const float* output, const Reference* reference, c
 }
 
 template <class Reference>
-DeviceComparison compare_with(const float* output, const Reference* reference, int64_t count,
+DeviceComparison compare_with(const float* output, const Reference* reference, int64_t count, int64_t row_length,
                               const Tolerance& tolerance, cudaStream_t stream) {
+  check_row_length(count, row_length);
   if (count <= 0) return DeviceComparison{};
   auto reference_partials = DeviceBuffer<double>::on_stream(detail::grid_for(count), stream);
   auto reference_stats = DeviceBuffer<ReferenceStats>::on_stream(1, stream);
-  summarize_into(reference, count, tolerance.atol, reference_partials.get(), reference_stats.get(), stream);
-  return element_pass(output, reference, reference_stats.get(), count, tolerance, stream);
+  auto row_allowances = DeviceBuffer<double>::on_stream(row_length > 0 ? static_cast<size_t>(count / row_length) : 0, stream);
+  summarize_into(reference, count, row_length, tolerance.atol, reference_partials.get(), reference_stats.get(), row_allowances.get(), stream);
+  return element_pass(output, reference, reference_stats.get(), row_allowances_of(row_allowances.get(), row_length), count, tolerance,
+                      stream);
 }
 
 // ---- trivial outputs -------------------------------------------------------------------------
@@ -289,10 +344,10 @@ constexpr int kFailurePollGroups = 8;
 // position inside each repeated input advances by stride mod length instead of a 64-bit
 // division per element.
 __global__ void __launch_bounds__(detail::kBlockThreads, 2)
-    trivial_kernel(const double* reference, int64_t count, const ReferenceStats* stats, double rtol, uint32_t poison_bits,
-                   long long outliers_allowed, TrivialPass pass, TrivialProgress* progress, double* partials) {
+    trivial_kernel(const double* reference, int64_t count, const ReferenceStats* stats, RowAllowances rows, double rtol,
+                   uint32_t poison_bits, long long outliers_allowed, TrivialPass pass, TrivialProgress* progress, double* partials) {
   constexpr int kSlots = static_cast<int>(kTrivialOutputsPerPass);
-  const double abs_allowance = stats->abs_allowance;
+  const double whole_allowance = stats->abs_allowance;
   const unsigned int everyone = (1u << pass.outputs) - 1u;
   unsigned int failed = 0;  // this thread's view of progress->failed
   double sum_sq[kSlots] = {};
@@ -330,7 +385,8 @@ __global__ void __launch_bounds__(detail::kBlockThreads, 2)
         }
         return loaded;
       },
-      [&](int64_t, const Loaded& loaded) {
+      [&](int64_t i, const Loaded& loaded) {
+        const double abs_allowance = allowance_at(whole_allowance, rows, i);
 #pragma unroll
         for (int k = 0; k < kSlots; ++k) {
           if (k >= pass.outputs || (failed >> k & 1u) != 0) continue;
@@ -367,46 +423,53 @@ __global__ void trivial_finish_kernel(const double* partials, int blocks, double
 
 }  // namespace
 
-void ReferenceSummary::compute(const double* reference, int64_t count, double atol, cudaStream_t stream) {
+void ReferenceSummary::compute(const double* reference, int64_t count, int64_t row_length, double atol, cudaStream_t stream) {
+  check_row_length(count, row_length);
   const size_t blocks = detail::grid_for(std::max<int64_t>(count, 1));
   if (partials_.size() < blocks) partials_ = DeviceBuffer<double>(blocks);
   if (stats_.size() == 0) stats_ = DeviceBuffer<ReferenceStats>(1);
+  const size_t rows = row_length > 0 ? static_cast<size_t>(count / row_length) : 0;
+  if (row_allowances_.size() < rows) row_allowances_ = DeviceBuffer<double>(rows);
   if (count > 0) {
-    summarize_into(reference, count, atol, partials_.get(), stats_.get(), stream);
+    summarize_into(reference, count, row_length, atol, partials_.get(), stats_.get(), row_allowances_.get(), stream);
   } else {
     check(cudaMemsetAsync(stats_.get(), 0, sizeof(ReferenceStats), stream), "cudaMemsetAsync (empty reference summary)");
   }
   count_ = count;
+  row_length_ = row_length;
   atol_ = atol;
 }
 
-const ReferenceStats* ReferenceSummary::device_stats(int64_t count, double atol) const {
-  if (count_ != count || atol_ != atol)
-    throw std::logic_error("a reference summary of " + std::to_string(count_) + " elements at atol " + std::to_string(atol_) +
-                           " was used for " + std::to_string(count) + " elements at atol " + std::to_string(atol));
-  return stats_.get();
+ReferenceView ReferenceSummary::view(int64_t count, int64_t row_length, double atol) const {
+  if (count_ != count || row_length_ != row_length || atol_ != atol)
+    throw std::logic_error("a reference summary of " + std::to_string(count_) + " elements (rows of " + std::to_string(row_length_) +
+                           ") at atol " + std::to_string(atol_) + " was used for " + std::to_string(count) + " elements (rows of " +
+                           std::to_string(row_length) + ") at atol " + std::to_string(atol));
+  return {stats_.get(), row_allowances_of(row_allowances_.get(), row_length)};
 }
 
-DeviceComparison compare_on_device(const float* output, const double* reference, int64_t count,
+DeviceComparison compare_on_device(const float* output, const double* reference, int64_t count, int64_t row_length,
                                    const Tolerance& tolerance, cudaStream_t stream) {
-  return compare_with(output, reference, count, tolerance, stream);
+  return compare_with(output, reference, count, row_length, tolerance, stream);
 }
 
-DeviceComparison compare_on_device(const float* output, const float* reference, int64_t count,
+DeviceComparison compare_on_device(const float* output, const float* reference, int64_t count, int64_t row_length,
                                    const Tolerance& tolerance, cudaStream_t stream) {
-  return compare_with(output, reference, count, tolerance, stream);
+  return compare_with(output, reference, count, row_length, tolerance, stream);
 }
 
 DeviceComparison compare_on_device(const float* output, const double* reference, const ReferenceSummary& summary, int64_t count,
-                                   const Tolerance& tolerance, cudaStream_t stream) {
-  const ReferenceStats* stats = summary.device_stats(count, tolerance.atol);
+                                   int64_t row_length, const Tolerance& tolerance, cudaStream_t stream) {
+  const ReferenceView view = summary.view(count, row_length, tolerance.atol);
   if (count <= 0) return DeviceComparison{};
-  return element_pass(output, reference, stats, count, tolerance, stream);
+  return element_pass(output, reference, view.stats, view.rows, count, tolerance, stream);
 }
 
 std::vector<bool> trivial_outputs_pass_on_device(const double* reference, const ReferenceSummary& summary, int64_t count,
-                                                 const TrivialOutputs& trivial, const Tolerance& tolerance, cudaStream_t stream) {
-  const ReferenceStats* stats = summary.device_stats(count, tolerance.atol);
+                                                 int64_t row_length, const TrivialOutputs& trivial, const Tolerance& tolerance,
+                                                 cudaStream_t stream) {
+  const ReferenceView view = summary.view(count, row_length, tolerance.atol);
+  const ReferenceStats* stats = view.stats;
   const size_t total = trivial.constants.size() + trivial.repeated_inputs.size();
   std::vector<bool> passed;
   if (count <= 0) return std::vector<bool>(total, true);  // nothing to get wrong (compare_output's verdict on 0 elements)
@@ -438,7 +501,7 @@ std::vector<bool> trivial_outputs_pass_on_device(const double* reference, const 
     auto partials = DeviceBuffer<double>::on_stream(static_cast<size_t>(blocks) * outputs, stream);
     auto sums = DeviceBuffer<double>::on_stream(outputs, stream);
     check(cudaMemsetAsync(progress.get(), 0, sizeof(TrivialProgress), stream), "cudaMemsetAsync (trivial output progress)");
-    trivial_kernel<<<blocks, detail::kBlockThreads, 0, stream>>>(reference, count, stats, tolerance.rtol, kPoisonBits,
+    trivial_kernel<<<blocks, detail::kBlockThreads, 0, stream>>>(reference, count, stats, view.rows, tolerance.rtol, kPoisonBits,
                                                                  allowance.outliers_allowed, pass, progress.get(), partials.get());
     check_launch("trivial_kernel");
     trivial_finish_kernel<<<static_cast<unsigned>(outputs), detail::kBlockThreads, 0, stream>>>(partials.get(), static_cast<int>(blocks),

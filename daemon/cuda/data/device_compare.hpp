@@ -16,7 +16,8 @@ namespace kbv::cuda {
 
 
 // Raw figures of one comparison. An element passes when |out − ref| ≤ atol·rms(ref) + rtol·|ref|
-// (rms over the finite reference values, divided by all `elements`); a non-finite output
+// (rms over the finite reference values, divided by all `elements`; with a row length, the
+// larger of that and the element's row's rms: verify/compare.hpp, kMinLocalRmsRow); a non-finite output
 // passes only where the reference holds the same non-finite value (NaN/NaN or the same
 // infinity); a finite output where the reference is non-finite fails.
 struct DeviceComparison {
@@ -34,13 +35,15 @@ struct DeviceComparison {
 };
 
 // Compares `count` elements on `stream` and waits for the result (synchronises the stream).
-// Two passes over the reference (its RMS first), each reduced per block and then in a fixed
-// order, so the figures are deterministic. `output` and `reference` are device pointers.
-DeviceComparison compare_on_device(const float* output, const double* reference, int64_t count,
+// Two passes over the reference (its RMS first, then each row's when `row_length` is not 0),
+// each reduced per block and then in a fixed order, so the figures are deterministic. `output`
+// and `reference` are device pointers; `row_length` is local_rms_row_length(the output's shape)
+// or 0 (verify/compare.hpp) and must divide `count`.
+DeviceComparison compare_on_device(const float* output, const double* reference, int64_t count, int64_t row_length,
                                    const Tolerance& tolerance, cudaStream_t stream);
 // The same rule against an fp32 reference (widened exactly, element by element): how a timed
 // output is rechecked against the TF32 baseline's output without a widened fp64 copy of it.
-DeviceComparison compare_on_device(const float* output, const float* reference, int64_t count,
+DeviceComparison compare_on_device(const float* output, const float* reference, int64_t count, int64_t row_length,
                                    const Tolerance& tolerance, cudaStream_t stream);
 
 // The reference's half of every comparison against it: Σ ref² over its finite values, its RMS
@@ -54,26 +57,43 @@ struct ReferenceStats {
   double abs_allowance = 0;
 };
 
+// Each row's absolute allowance atol·max(rms, row rms, kTinyReferenceRms), on the device; `values`
+// is null when the output is judged by its whole RMS alone (row length 0).
+struct RowAllowances {
+  const double* values = nullptr;
+  int64_t length = 0;
+  double inverse_length = 0;  // 1 / length, to find an element's row without a 64-bit division
+};
+
+// A summary's device data for one comparison.
+struct ReferenceView {
+  const ReferenceStats* stats = nullptr;
+  RowAllowances rows;
+};
+
 class ReferenceSummary {
  public:
-  // One pass over `reference` on `stream` (asynchronous), for a tolerance whose atol is `atol`.
-  // Reuses this summary's device memory: recomputing for the next reference allocates nothing.
-  void compute(const double* reference, int64_t count, double atol, cudaStream_t stream);
-  // Throws std::logic_error unless compute() ran for this `count` and `atol`: a summary of
-  // another reference or tolerance would give wrong verdicts silently.
-  const ReferenceStats* device_stats(int64_t count, double atol) const;
+  // One pass over `reference` on `stream` (asynchronous; two with a row length), for a
+  // tolerance whose atol is `atol`. Reuses this summary's device memory where it is large
+  // enough: recomputing for the next reference of the same size allocates nothing.
+  void compute(const double* reference, int64_t count, int64_t row_length, double atol, cudaStream_t stream);
+  // Throws std::logic_error unless compute() ran for this `count`, `row_length` and `atol`: a
+  // summary of another reference or tolerance would give wrong verdicts silently.
+  ReferenceView view(int64_t count, int64_t row_length, double atol) const;
 
  private:
   DeviceBuffer<double> partials_;
   DeviceBuffer<ReferenceStats> stats_;
+  DeviceBuffer<double> row_allowances_;
   int64_t count_ = -1;
+  int64_t row_length_ = 0;
   double atol_ = 0;
 };
 
 // compare_on_device against a reference summarised beforehand (same reference contents, same
 // tolerance.atol): one pass over output and reference, the same figures bit for bit.
 DeviceComparison compare_on_device(const float* output, const double* reference, const ReferenceSummary& summary, int64_t count,
-                                   const Tolerance& tolerance, cudaStream_t stream);
+                                   int64_t row_length, const Tolerance& tolerance, cudaStream_t stream);
 
 // Outputs that need no work to produce, judged against a reference without being written:
 // each constant fills the output (zeros: 0.0f); each repeated input fills it in order and
@@ -93,7 +113,8 @@ constexpr size_t kTrivialOutputsPerPass = 6;
 // every one has failed somewhere: for a family that is not degenerate, a few microseconds
 // instead of a full comparison each (conv2d: 4 of them, ~13 ms apiece). Synchronises `stream`.
 std::vector<bool> trivial_outputs_pass_on_device(const double* reference, const ReferenceSummary& summary, int64_t count,
-                                                 const TrivialOutputs& trivial, const Tolerance& tolerance, cudaStream_t stream);
+                                                 int64_t row_length, const TrivialOutputs& trivial, const Tolerance& tolerance,
+                                                 cudaStream_t stream);
 
 // The verdict-ready form, as compare_output() would return for the same buffers:
 // rel_l2_error = sqrt(sum_sq_error / sum_sq_ref) (sqrt(sum_sq_error) when sum_sq_ref is 0),

@@ -1,5 +1,6 @@
 // tests/cuda/data/device_compare_test.cpp — compare_on_device gives compare_output()'s figures
 // and verdict (verify/compare.hpp) on the same buffers, edge cases included.
+#include <cmath>
 #include <cstring>
 #include <limits>
 
@@ -32,6 +33,7 @@ struct CompareCase {
   std::vector<double> reference;
   std::vector<float> output;
   Tolerance tolerance;
+  int64_t row_length = 0;  // verify/compare.hpp's local RMS rows; 0: the whole output's RMS
 };
 
 // A normal reference and an output within tolerance except where `damage` says otherwise.
@@ -86,6 +88,23 @@ std::vector<CompareCase> compare_cases() {
   CompareCase single = mostly_close("one element", 1, 7);
   single.output[0] = static_cast<float>(single.reference[0] * 2);
   cases.push_back(single);
+
+  // Rows 10^±3 apart (per_row_scale), errors of 2e-3 of each row's own RMS: every element passes
+  // by its row's RMS, where the whole output's RMS alone fails the largest rows
+  // (tests/unit/compare_test.cpp): both sides must agree on the row rule.
+  CompareCase rows = mostly_close("rows of 1000 at scales 10^-3..10^3 (local RMS)", 1'000'000, 9);
+  rows.row_length = 1000;
+  rows.tolerance = {1e-2, 0, 1e-1};
+  const std::vector<double> offsets = random_normal(rows.reference.size(), 10);
+  for (size_t i = 0; i < rows.reference.size(); ++i) {
+    const size_t row = i / 1000;
+    const double scale = std::pow(10.0, -3.0 + 6.0 * static_cast<double>(row) / 999.0);
+    rows.reference[i] *= scale;
+    rows.output[i] = static_cast<float>(rows.reference[i] + 2e-3 * scale * offsets[i]);
+  }
+  rows.reference[123'456] = kNaN;  // a row's non-finite value is left out of its RMS
+  rows.output[123'456] = std::numeric_limits<float>::quiet_NaN();
+  cases.push_back(rows);
   return cases;
 }
 
@@ -95,10 +114,10 @@ TEST_F(DeviceCompareTest, MatchesHostCompareOutput) {
   for (const CompareCase& c : compare_cases()) {
     SCOPED_TRACE(c.label);
     const auto n = static_cast<int64_t>(c.reference.size());
-    const CompareResult host = compare_output(c.output.data(), c.reference.data(), n, c.tolerance);
+    const CompareResult host = compare_output(c.output.data(), c.reference.data(), n, c.row_length, c.tolerance);
     const auto output = upload(c.output);
     const auto reference = upload(c.reference);
-    const DeviceComparison raw = compare_on_device(output.get(), reference.get(), n, c.tolerance, stream());
+    const DeviceComparison raw = compare_on_device(output.get(), reference.get(), n, c.row_length, c.tolerance, stream());
     const CompareResult device = to_compare_result(raw, c.tolerance);
 
     EXPECT_EQ(device.elements, host.elements);
@@ -141,7 +160,7 @@ TEST_F(DeviceCompareTest, CasesCoverBothVerdictsAndEveryCounter) {
     const auto output = upload(c.output);
     const auto reference = upload(c.reference);
     const CompareResult r = to_compare_result(
-        compare_on_device(output.get(), reference.get(), n, c.tolerance, stream()), c.tolerance);
+        compare_on_device(output.get(), reference.get(), n, c.row_length, c.tolerance, stream()), c.tolerance);
     some_pass = some_pass || r.passed;
     some_fail = some_fail || !r.passed;
     nonfinite = nonfinite || r.nonfinite_where_ref_finite > 0;
@@ -154,9 +173,9 @@ TEST_F(DeviceCompareTest, IsDeterministic) {
   CompareCase c = mostly_close("repeat", 1'000'003, 11);
   const auto output = upload(c.output);
   const auto reference = upload(c.reference);
-  const DeviceComparison first = compare_on_device(output.get(), reference.get(), 1'000'003, c.tolerance, stream());
+  const DeviceComparison first = compare_on_device(output.get(), reference.get(), 1'000'003, 0, c.tolerance, stream());
   for (int repeat = 0; repeat < 3; ++repeat) {
-    const DeviceComparison again = compare_on_device(output.get(), reference.get(), 1'000'003, c.tolerance, stream());
+    const DeviceComparison again = compare_on_device(output.get(), reference.get(), 1'000'003, 0, c.tolerance, stream());
     EXPECT_EQ(std::memcmp(&again.sum_sq_error, &first.sum_sq_error, sizeof(double)), 0);
     EXPECT_EQ(std::memcmp(&again.sum_sq_ref, &first.sum_sq_ref, sizeof(double)), 0);
     EXPECT_EQ(std::memcmp(&again.output_sum, &first.output_sum, sizeof(double)), 0);
@@ -172,10 +191,10 @@ TEST_F(DeviceCompareTest, SummarisedReferenceGivesTheSameFigures) {
     const auto output = upload(c.output);
     const auto reference = upload(c.reference);
     ReferenceSummary summary;
-    summary.compute(reference.get(), n, c.tolerance.atol, stream());
-    const DeviceComparison two_pass = compare_on_device(output.get(), reference.get(), n, c.tolerance, stream());
+    summary.compute(reference.get(), n, c.row_length, c.tolerance.atol, stream());
+    const DeviceComparison two_pass = compare_on_device(output.get(), reference.get(), n, c.row_length, c.tolerance, stream());
     for (int repeat = 0; repeat < 2; ++repeat) {
-      const DeviceComparison one_pass = compare_on_device(output.get(), reference.get(), summary, n, c.tolerance, stream());
+      const DeviceComparison one_pass = compare_on_device(output.get(), reference.get(), summary, n, c.row_length, c.tolerance, stream());
       EXPECT_EQ(one_pass.violations, two_pass.violations);
       EXPECT_EQ(one_pass.nonfinite_where_ref_finite, two_pass.nonfinite_where_ref_finite);
       EXPECT_EQ(one_pass.unwritten, two_pass.unwritten);
@@ -187,8 +206,12 @@ TEST_F(DeviceCompareTest, SummarisedReferenceGivesTheSameFigures) {
     }
     Tolerance other = c.tolerance;
     other.atol *= 2;
-    EXPECT_THROW((void)compare_on_device(output.get(), reference.get(), summary, n, other, stream()), std::logic_error);
-    EXPECT_THROW((void)compare_on_device(output.get(), reference.get(), summary, n - 1, c.tolerance, stream()), std::logic_error);
+    EXPECT_THROW((void)compare_on_device(output.get(), reference.get(), summary, n, c.row_length, other, stream()), std::logic_error);
+    EXPECT_THROW((void)compare_on_device(output.get(), reference.get(), summary, n - 1, c.row_length, c.tolerance, stream()), std::logic_error);
+    if (n % 64 == 0) {  // a summary without rows (or with others) is refused for rows of 64
+      EXPECT_THROW((void)compare_on_device(output.get(), reference.get(), summary, n, c.row_length == 64 ? 0 : 64, c.tolerance, stream()),
+                   std::logic_error);
+    }
   }
 }
 
@@ -234,12 +257,12 @@ TEST_F(DeviceCompareTest, TrivialOutputsGetTheVerdictOfTheirWrittenComparison) {
   bool some_pass = false, some_fail = false;
   for (const Tolerance& tolerance : {strict, excusing}) {
     ReferenceSummary summary;
-    summary.compute(device_reference.get(), kCount, tolerance.atol, stream());
-    const std::vector<bool> judged = trivial_outputs_pass_on_device(device_reference.get(), summary, kCount, trivial, tolerance, stream());
+    summary.compute(device_reference.get(), kCount, 0, tolerance.atol, stream());
+    const std::vector<bool> judged = trivial_outputs_pass_on_device(device_reference.get(), summary, kCount, 0, trivial, tolerance, stream());
     ASSERT_EQ(judged.size(), written.size());  // 8: one full pass and part of a second
     for (size_t k = 0; k < written.size(); ++k) {
       const CompareResult expected =
-          to_compare_result(compare_on_device(written[k].get(), device_reference.get(), kCount, tolerance, stream()), tolerance);
+          to_compare_result(compare_on_device(written[k].get(), device_reference.get(), kCount, 0, tolerance, stream()), tolerance);
       EXPECT_EQ(judged[k], expected.passed) << "trivial output " << k << ", outlier fraction " << tolerance.outlier_fraction << ": "
                                             << expected.summary();
       some_pass = some_pass || expected.passed;
@@ -248,7 +271,7 @@ TEST_F(DeviceCompareTest, TrivialOutputsGetTheVerdictOfTheirWrittenComparison) {
     // Constants twice over: the verdicts come back in order, whichever pass judged them.
     TrivialOutputs doubled = trivial;
     doubled.constants.insert(doubled.constants.end(), constants.begin(), constants.end());
-    const std::vector<bool> twice = trivial_outputs_pass_on_device(device_reference.get(), summary, kCount, doubled, tolerance, stream());
+    const std::vector<bool> twice = trivial_outputs_pass_on_device(device_reference.get(), summary, kCount, 0, doubled, tolerance, stream());
     ASSERT_EQ(twice.size(), judged.size() + constants.size());
     for (size_t k = 0; k < constants.size(); ++k) {
       EXPECT_EQ(twice[k], judged[k]);
@@ -257,6 +280,39 @@ TEST_F(DeviceCompareTest, TrivialOutputsGetTheVerdictOfTheirWrittenComparison) {
     for (size_t k = constants.size(); k < judged.size(); ++k) EXPECT_EQ(twice[constants.size() + k], judged[k]);
   }
   EXPECT_TRUE(some_pass && some_fail);
+}
+
+// With rows, trivial outputs get the verdict of their written comparison too: a reference of
+// rows 10^±2 apart whose upper rows a constant near their values passes only by their own RMS.
+TEST_F(DeviceCompareTest, TrivialOutputsWithRowsGetTheVerdictOfTheirWrittenComparison) {
+  constexpr int64_t kRow = 512, kRows = 4'000;  // 2 048 000 elements: over one grid stride
+  constexpr int64_t kCount = kRow * kRows;
+  std::vector<double> reference(static_cast<size_t>(kCount));
+  const std::vector<double> noise = random_normal(reference.size(), 51);
+  for (int64_t i = 0; i < kCount; ++i) {
+    const double scale = std::pow(10.0, -2.0 + 4.0 * static_cast<double>(i / kRow) / (kRows - 1));
+    reference[static_cast<size_t>(i)] = scale * (1.0 + 1e-3 * noise[static_cast<size_t>(i)]);
+  }
+  const auto device_reference = upload(reference);
+  TrivialOutputs trivial;
+  trivial.constants = {0.0f, 1.0f, 100.0f};
+  std::vector<DeviceBuffer<float>> written;
+  for (float constant : trivial.constants) written.push_back(upload(std::vector<float>(static_cast<size_t>(kCount), constant)));
+  for (const Tolerance tolerance : {Tolerance{1e-1, 1e-1, 1.0}, Tolerance{1e-1, 1e-1, 1.0, 1e-3}}) {
+    for (int64_t row_length : {int64_t{0}, kRow}) {
+      ReferenceSummary summary;
+      summary.compute(device_reference.get(), kCount, row_length, tolerance.atol, stream());
+      const std::vector<bool> judged =
+          trivial_outputs_pass_on_device(device_reference.get(), summary, kCount, row_length, trivial, tolerance, stream());
+      ASSERT_EQ(judged.size(), written.size());
+      for (size_t k = 0; k < written.size(); ++k) {
+        const CompareResult expected = to_compare_result(
+            compare_on_device(written[k].get(), device_reference.get(), kCount, row_length, tolerance, stream()), tolerance);
+        EXPECT_EQ(judged[k], expected.passed) << "constant " << trivial.constants[k] << ", rows of " << row_length << ", outliers "
+                                              << tolerance.outlier_fraction << ": " << expected.summary();
+      }
+    }
+  }
 }
 
 // The element pass skips the division wherever an element cannot raise the running max ratio;
@@ -278,10 +334,10 @@ TEST_F(DeviceCompareTest, MaxRatioIsExactWhateverTheOrder) {
                         : name == "equal" ? 0.5 : (i == kCount - 5 ? 0.7 : 0.0);
       output[static_cast<size_t>(i)] = static_cast<float>(reference[static_cast<size_t>(i)] * (1 + 1e-4 * step));
     }
-    const CompareResult host = compare_output(output.data(), reference.data(), kCount, tolerance);
+    const CompareResult host = compare_output(output.data(), reference.data(), kCount, 0, tolerance);
     const auto device_output = upload(output);
     const auto device_reference = upload(reference);
-    const CompareResult device = to_compare_result(compare_on_device(device_output.get(), device_reference.get(), kCount, tolerance, stream()), tolerance);
+    const CompareResult device = to_compare_result(compare_on_device(device_output.get(), device_reference.get(), kCount, 0, tolerance, stream()), tolerance);
     EXPECT_GT(host.max_rel_error, 0.0);
     EXPECT_EQ(device.max_rel_error, host.max_rel_error);  // a max over the same correctly rounded quotients
   }

@@ -92,7 +92,7 @@ TEST_P(BaselineOpTest, MatchesFp64Reference) {
 
   const std::vector<double> reference = reference_of(problem, host_inputs);
   const CompareResult compared =
-      compare_output(result.data(), reference.data(), static_cast<int64_t>(out_count),
+      compare_output(result.data(), reference.data(), static_cast<int64_t>(out_count), 0,
                      tolerance_for(op_case.op, mode));
   std::printf("[%s %s] %s\n", op_case.label.c_str(), std::string(to_string(mode)).c_str(),
               compared.summary().c_str());
@@ -125,7 +125,7 @@ TEST_F(GpuTest, Tf32ModeRoundsAndFp32ModeDoesNot) {
     baseline.run({a.as<float>(), b.as<float>()}, {out.as<float>()}, nullptr);
     const std::vector<float> result = download(out.get(), kSize * kSize);
     errors[mode == MathMode::tf32 ? 0 : 1] =
-        compare_output(result.data(), reference.data(), kSize * kSize, kTensorTf32).rel_l2_error;
+        compare_output(result.data(), reference.data(), kSize * kSize, 0, kTensorTf32).rel_l2_error;
   }
   std::printf("matmul 1024^3 rel_l2 error: tf32 %.3e, fp32 %.3e (ratio %.1f)\n", errors[0],
               errors[1], errors[1] > 0 ? errors[0] / errors[1] : 0.0);

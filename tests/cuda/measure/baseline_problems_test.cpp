@@ -72,7 +72,7 @@ class BaselineProblemTest : public GpuTest {
         const std::vector<float> result = download(outputs[o].get(), count);
         const CompareResult compared =
             compare_output(result.data(), reference[o].data.data(),
-                           static_cast<int64_t>(count), problem.problem.tolerance);
+                           static_cast<int64_t>(count), local_rms_row_length(problem.output_shapes[o]), problem.problem.tolerance);
         std::printf("[%s %s] output %zu: %s\n", name.c_str(), std::string(to_string(mode)).c_str(),
                     o, compared.summary().c_str());
         EXPECT_TRUE(compared.passed) << name << " " << to_string(mode) << ": "

@@ -102,7 +102,7 @@ TEST_P(FusedChainTest, AgreesWithReferenceAndUnfused) {
     results.push_back(download(output.get(), count));
     const bool tensor_core = chain.label == "after_matmul" && mode == MathMode::tf32;
     const CompareResult compared =
-        compare_output(results.back().data(), reference.data(), static_cast<int64_t>(count), tensor_core ? kTensorTf32 : kExact);
+        compare_output(results.back().data(), reference.data(), static_cast<int64_t>(count), 0, tensor_core ? kTensorTf32 : kExact);
     EXPECT_TRUE(compared.passed) << (fuse ? "fused: " : "unfused: ") << compared.summary();
   }
   for (size_t i = 0; i < count; ++i)

@@ -82,7 +82,8 @@ TEST_P(GpuOnlyProblem, BothBaselinesMatchTheDeviceReferenceAtDefaultShapes) {
     for (size_t o = 0; o < outputs.size(); ++o) {
       const std::vector<float> result = download(outputs[o].get(), reference[o].size());
       const CompareResult compared =
-          compare_output(result.data(), reference[o].data(), static_cast<int64_t>(result.size()), problem.problem.tolerance);
+          compare_output(result.data(), reference[o].data(), static_cast<int64_t>(result.size()), local_rms_row_length(problem.output_shapes[o]),
+                         problem.problem.tolerance);
       std::printf("[%s %s] output %zu: %s\n", GetParam().c_str(), std::string(to_string(mode)).c_str(), o, compared.summary().c_str());
       EXPECT_TRUE(compared.passed) << to_string(mode) << ": " << compared.summary() << "\n" << baseline.describe();
     }

@@ -51,7 +51,7 @@ TEST_F(GpuTest, SdpaBaselineInChunksOfOneBatchMatchesTheReference) {
       step->run(inputs, output.as<float>(), nullptr);
       const std::vector<float> result = download(output.get(), count);
       const Tolerance tolerance = mode == MathMode::tf32 ? kTf32 : kFp32;
-      const CompareResult compared = compare_output(result.data(), reference.data(), static_cast<int64_t>(count), tolerance);
+      const CompareResult compared = compare_output(result.data(), reference.data(), static_cast<int64_t>(count), 0, tolerance);
       std::printf("[sdpa %s %s] %s: %s\n", sample.label.c_str(), std::string(to_string(mode)).c_str(),
                   step->describe().c_str(), compared.summary().c_str());
       EXPECT_TRUE(compared.passed) << to_string(mode) << ": " << compared.summary();
