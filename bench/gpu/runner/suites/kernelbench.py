@@ -27,7 +27,7 @@ def run(ctx, parts, options):
                           [f"No KernelBench checkout at {checkout} (fix: bundle with KBV_KERNELBENCH=/path/to/KernelBench, or pass kernelbench=DIR)."])
         return Outcome(False, "no KernelBench checkout")
     rows_file = ctx.out / "kernelbench-rows.jsonl"
-    earlier = []
+    earlier, dropped = [], []
     if options.get("resume"):
         resume = Path(options["resume"])
         if not resume.is_absolute():
@@ -36,6 +36,10 @@ def run(ctx, parts, options):
             ctx.write_summary("kernelbench", TITLE, ctx.command_for(spec), [f"resume={resume}: no such file (fix: carry an earlier run's kernelbench-rows.jsonl)"])
             return Outcome(False, "resume file missing")
         earlier = [json.loads(line) for line in resume.read_text().splitlines() if line.strip()]
+        # A problem the bundle no longer has (refused since, or renamed) keeps no row: it was not judged as it is now.
+        bundled = {path.stem for path in (ctx.bundle / "problems").rglob("*.yaml")}
+        dropped = sorted(row["problem"] for row in earlier if row["problem"] not in bundled)
+        earlier = [row for row in earlier if row["problem"] in bundled]
         rows_file.write_text("".join(json.dumps(row) + "\n" for row in earlier))
     argv = [sys.executable, ctx.repo / "scripts/kernelbench/validate.py", "--kernelbench", checkout, "--shapes", "default",
             "--device", "cuda", "--kbv", ctx.bin("kbv"), "--problems-dir", ctx.bundle / "problems", "--rows-jsonl", rows_file]
@@ -60,6 +64,8 @@ def run(ctx, parts, options):
                        str(r.get("note", "")).replace("|", "\\|").replace("\n", " ")[:200]] for r in rows])
     headline = ", ".join(f"{n} {v}" for v, n in sorted(counts.items())) or "no problem validated"
     body = [f"{len(rows)} problems: {headline}." + ("" if result.ok else f" validate.py: {result.status()}."), "", *table]
+    if dropped:
+        body += ["", f"Resumed rows dropped (the bundle has no such problem): {', '.join(dropped)}."]
     if not result.ok and result.stderr.strip():
         body += ["", "validate.py's last output:", ""] + code_block(result.stderr[-2500:])
     ctx.write_summary("kernelbench", TITLE, ctx.command_for(spec), body)
