@@ -79,7 +79,7 @@ CompileRequest request_from(const po::variables_map& values, const std::vector<s
   }
   if (!values.count("problem")) throw BuildError("--problem is required: the problem this candidate implements (kbv problems lists them)");
   const ProblemCatalog catalog =
-      ProblemCatalog::load(values.count("problems-dir") ? fs::path(values["problems-dir"].as<std::string>()) : default_problems_dir());
+      ProblemCatalog::open(values.count("problems-dir") ? fs::path(values["problems-dir"].as<std::string>()) : default_problems_dir());
   request.problem = resolve_problem_name(catalog, values["problem"].as<std::string>());
   request.output = values.count("output") ? fs::path(values["output"].as<std::string>()) : fs::path("lib" + request.source.stem().string() + ".so");
   if (values.count("library")) request.libraries = values["library"].as<std::vector<std::string>>();

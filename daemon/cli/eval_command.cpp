@@ -164,7 +164,7 @@ int eval_command(const std::vector<std::string>& args) {
   std::optional<ProblemCatalog> catalog;
   std::optional<inputs::SecretKey> key;
   try {
-    catalog = ProblemCatalog::load(vm.count("problems-dir") ? std::filesystem::path(vm["problems-dir"].as<std::string>()) : default_problems_dir());
+    catalog = ProblemCatalog::open(vm.count("problems-dir") ? std::filesystem::path(vm["problems-dir"].as<std::string>()) : default_problems_dir());
     if (vm.count("problem")) base.problem = resolve_problem_name(*catalog, vm["problem"].as<std::string>());
     bool created = false;
     // Only kbv's own default key may bring its state folder into being (a first run).

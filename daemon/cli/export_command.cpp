@@ -130,7 +130,7 @@ int export_command(const std::vector<std::string>& args) {
     const uint64_t seed = vm["seed"].as<uint64_t>();
     const fs::path out = vm["out"].as<std::string>();
 
-    const ProblemCatalog catalog = ProblemCatalog::load(vm.count("problems-dir") ? fs::path(vm["problems-dir"].as<std::string>()) : default_problems_dir());
+    const ProblemCatalog catalog = ProblemCatalog::open(vm.count("problems-dir") ? fs::path(vm["problems-dir"].as<std::string>()) : default_problems_dir());
     std::string problem_name;
     try {
       problem_name = resolve_problem_name(catalog, problem_text);

@@ -44,7 +44,7 @@ int prompt_command(const std::vector<std::string>& args) {
   if (!device) return usage_error("prompt", "--device must be cuda or host, got '" + device_text + "'");
   try {
     const ProblemCatalog catalog =
-        ProblemCatalog::load(values->count("problems-dir") ? std::filesystem::path((*values)["problems-dir"].as<std::string>()) : default_problems_dir());
+        ProblemCatalog::open(values->count("problems-dir") ? std::filesystem::path((*values)["problems-dir"].as<std::string>()) : default_problems_dir());
     const Problem& problem = catalog.get(resolve_problem_name(catalog, names.front()));
     const std::string shape_set = values->count("shapes") ? (*values)["shapes"].as<std::string>() : default_shape_set(*device);
     if (!problem.shape_sets.count(shape_set)) {

@@ -314,6 +314,13 @@ class CatalogKernelBenchTest : public SpecLoaderTest {
   std::filesystem::path write_imported(const std::string& name, const std::string& text) {
     return write(std::string(kbv::kKernelBenchSubdirectory) + "/" + name, text);
   }
+  // relu.yaml given KernelBench L1 #19's id, which the import kb_l1_19_relu also claims.
+  void write_curated_and_imported_relu_both_claiming_l1_19() {
+    std::string curated = kGoodRelu;
+    curated.replace(curated.find("level: 1\n"), 9, "level: 1\nkernelbench: {level: 1, id: 19, file: 19_ReLU.py}\n");
+    write("relu.yaml", curated);
+    write_imported("kb_l1_19_relu.yaml", kImportedRelu);
+  }
 };
 
 TEST_F(CatalogKernelBenchTest, LoadsImportedProblemsAndFindsThemByKernelBenchId) {
@@ -351,6 +358,44 @@ TEST_F(CatalogKernelBenchTest, MalformedImportIsSkippedWithItsErrorAndTheOthersL
   }
 }
 
+// open(): an imported problem asked for by name parses its own file only; the rest load when a
+// question needs them all, with load()'s verdicts.
+TEST_F(CatalogKernelBenchTest, OpenParsesOnlyTheImportedFileItIsAskedFor) {
+  write("relu.yaml", kGoodRelu);
+  write_imported("kb_l1_19_relu.yaml", kImportedRelu);
+  std::string broken = imported_with("name: kb_l1_19_relu", "name: kb_l1_20_leakyrelu");
+  broken.replace(broken.find("op: relu"), 8, "op: frobnicate");
+  write_imported("kb_l1_20_leakyrelu.yaml", broken);
+  const auto catalog = kbv::ProblemCatalog::open(dir_);
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(catalog.get("kb_l1_19_relu").name, "kb_l1_19_relu");
+  EXPECT_EQ(catalog.get("relu").name, "relu");
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "");  // the malformed import was not read
+  EXPECT_THROW(catalog.get("kb_l1_20_leakyrelu"), kbv::SpecError);  // its own error when asked for
+  EXPECT_EQ(catalog.names(), kbv::ProblemCatalog::load(dir_).names());
+  EXPECT_EQ(catalog.load_errors().count("kb_l1_20_leakyrelu"), 1u);
+  EXPECT_FALSE(catalog.contains("nope"));
+}
+
+TEST_F(CatalogKernelBenchTest, OpenGivesLoadsVerdictOnAnImportClaimingACuratedId) {
+  write_curated_and_imported_relu_both_claiming_l1_19();
+  const auto catalog = kbv::ProblemCatalog::open(dir_);
+  testing::internal::CaptureStderr();
+  EXPECT_THROW(catalog.get("kb_l1_19_relu"), kbv::SpecError);  // the top-level files loaded first, as load() does
+  testing::internal::GetCapturedStderr();
+  EXPECT_EQ(catalog.find_kernelbench(1, 19)->name, "relu");
+}
+
+TEST_F(CatalogKernelBenchTest, OpenKeepsTopLevelProblemsStrictAndNamesPlain) {
+  write("relu.yaml", kGoodRelu);
+  write_imported("kb_l1_19_relu.yaml", kImportedRelu);
+  const auto catalog = kbv::ProblemCatalog::open(dir_);
+  EXPECT_FALSE(catalog.contains("../relu"));  // a name is never a path
+  EXPECT_FALSE(catalog.contains("kernelbench/kb_l1_19_relu"));
+  write("broken.yaml", "name: [unclosed\n");
+  EXPECT_THROW(kbv::ProblemCatalog::open(dir_), kbv::SpecError);
+}
+
 TEST_F(CatalogKernelBenchTest, TopLevelProblemsStayStrict) {
   write_imported("kb_l1_19_relu.yaml", kImportedRelu);
   write("broken.yaml", "name: [unclosed\n");
@@ -358,10 +403,7 @@ TEST_F(CatalogKernelBenchTest, TopLevelProblemsStayStrict) {
 }
 
 TEST_F(CatalogKernelBenchTest, SecondProblemForOneKernelBenchIdIsRefused) {
-  std::string curated = kGoodRelu;
-  curated.replace(curated.find("level: 1\n"), 9, "level: 1\nkernelbench: {level: 1, id: 19, file: 19_ReLU.py}\n");
-  write("relu.yaml", curated);
-  write_imported("kb_l1_19_relu.yaml", kImportedRelu);
+  write_curated_and_imported_relu_both_claiming_l1_19();
   const auto catalog = kbv::ProblemCatalog::load(dir_);
   EXPECT_EQ(catalog.names(), (std::vector<std::string>{"relu"}));
   ASSERT_EQ(catalog.load_errors().count("kb_l1_19_relu"), 1u);

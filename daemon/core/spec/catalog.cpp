@@ -19,7 +19,7 @@ std::vector<std::filesystem::path> yaml_files(const std::filesystem::path& direc
 
 }  // namespace
 
-void ProblemCatalog::add(Problem problem, const std::filesystem::path& file) {
+void ProblemCatalog::add(Problem problem, const std::filesystem::path& file) const {
   if (problems_.count(problem.name))
     throw SpecError(file.string(), "name", "problem '" + problem.name + "' is also defined in " + problems_.at(problem.name).file,
                     "give each problem a unique name");
@@ -38,29 +38,70 @@ void ProblemCatalog::add(Problem problem, const std::filesystem::path& file) {
   problems_.emplace(problem.name, std::move(problem));
 }
 
-ProblemCatalog ProblemCatalog::load(const std::filesystem::path& directory) {
+void ProblemCatalog::load_file(const std::filesystem::path& file, bool imported) const {
+  if (!loaded_files_.insert(file).second) return;
+  if (!imported) {
+    add(load_problem_file(file), file);
+    return;
+  }
+  try {
+    add(load_problem_file(file), file);
+  } catch (const SpecError& spec_error) {
+    std::cerr << "kbv: skipping an imported problem: " << spec_error.what() << "\n";
+    load_errors_.emplace(file.stem().string(), spec_error);
+  }
+}
+
+void ProblemCatalog::load_everything() const {
+  if (complete_) return;
+  for (const auto& file : yaml_files(directory_)) load_file(file, false);
+  std::error_code error;
+  const std::filesystem::path imported = directory_ / kKernelBenchSubdirectory;
+  if (std::filesystem::is_directory(imported, error))
+    for (const auto& file : yaml_files(imported)) load_file(file, true);
+  complete_ = true;
+}
+
+void ProblemCatalog::load_named(const std::string& name) const {
+  if (complete_ || problems_.count(name) || load_errors_.count(name)) return;
+  // A name is a file stem only when it is a plain file name: "../x" or "a/b" would reach elsewhere.
+  if (name.empty() || name.find('/') != std::string::npos || name == "." || name == "..") return;
+  std::error_code error;
+  const std::filesystem::path file = directory_ / kKernelBenchSubdirectory / (name + ".yaml");
+  if (std::filesystem::is_regular_file(file, error)) load_file(file, true);
+}
+
+ProblemCatalog ProblemCatalog::open(const std::filesystem::path& directory) {
   ProblemCatalog catalog;
   catalog.directory_ = directory;
   std::error_code error;
   if (!std::filesystem::is_directory(directory, error))
     throw SpecError(directory.string(), "(directory)", "is not a readable directory",
                     "point --problems-dir or KBV_PROBLEMS_DIR at kbv's problems/ folder");
-  for (const auto& file : yaml_files(directory)) catalog.add(load_problem_file(file), file);
-  const std::filesystem::path imported = directory / kKernelBenchSubdirectory;
-  if (!std::filesystem::is_directory(imported, error)) return catalog;
-  for (const auto& file : yaml_files(imported)) {
-    try {
-      catalog.add(load_problem_file(file), file);
-    } catch (const SpecError& spec_error) {
-      std::cerr << "kbv: skipping an imported problem: " << spec_error.what() << "\n";
-      catalog.load_errors_.emplace(file.stem().string(), spec_error);
-    }
-  }
+  for (const auto& file : yaml_files(directory)) catalog.load_file(file, false);
   return catalog;
 }
 
+ProblemCatalog ProblemCatalog::load(const std::filesystem::path& directory) {
+  ProblemCatalog catalog = open(directory);
+  catalog.load_everything();
+  return catalog;
+}
+
+bool ProblemCatalog::contains(const std::string& name) const {
+  load_named(name);
+  if (!problems_.count(name) && !load_errors_.count(name)) load_everything();
+  return problems_.count(name) != 0;
+}
+
 const Problem& ProblemCatalog::get(const std::string& name) const {
+  load_named(name);
   auto it = problems_.find(name);
+  if (it == problems_.end()) {
+    if (auto failed = load_errors_.find(name); failed != load_errors_.end()) throw failed->second;
+    load_everything();
+    it = problems_.find(name);
+  }
   if (it == problems_.end()) {
     if (auto failed = load_errors_.find(name); failed != load_errors_.end()) throw failed->second;
     std::string known;
@@ -71,14 +112,21 @@ const Problem& ProblemCatalog::get(const std::string& name) const {
 }
 
 std::vector<std::string> ProblemCatalog::names() const {
+  load_everything();
   std::vector<std::string> result;
   for (const auto& [name, problem] : problems_) result.push_back(name);
   return result;
 }
 
 const Problem* ProblemCatalog::find_kernelbench(int level, int id) const {
+  load_everything();
   auto it = kernelbench_.find({level, id});
   return it == kernelbench_.end() ? nullptr : &problems_.at(it->second);
+}
+
+const std::map<std::string, SpecError>& ProblemCatalog::load_errors() const {
+  load_everything();
+  return load_errors_;
 }
 
 std::filesystem::path default_problems_directory() {
