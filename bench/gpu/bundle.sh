@@ -79,9 +79,9 @@ for f in "$out"/bin/*_test "$out"/bin/*_tests; do
   [ -e "$f" ] && ! grep -qx "$(basename "$f")" "$out/gpu-tests.txt" && rm -f "$f"
 done
 
-# KBV_BUNDLE_SUITES=tests,kernelbench,...: a round that runs none of the benchmark suites leaves
+# KBV_BUNDLE_SUITES=tests,kernelbench,daemon,...: a round that runs none of the benchmark suites leaves
 # their binaries (kbv_bench_*, kbvd_bench: 8 MiB) out, keeping the bundle under what travels.
-if [ -n "${KBV_BUNDLE_SUITES:-}" ] && ! echo ",$KBV_BUNDLE_SUITES," | grep -Eq ',(timing|data|daemon|sandbox|parity|all),'; then
+if [ -n "${KBV_BUNDLE_SUITES:-}" ] && ! echo ",$KBV_BUNDLE_SUITES," | grep -Eq ',(timing|data|sandbox|parity|all),'; then
   rm -f "$out"/bin/kbv_bench_* "$out"/bin/kbvd_bench
 fi
 
