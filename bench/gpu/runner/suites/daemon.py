@@ -9,6 +9,7 @@ import shutil
 import signal
 import subprocess
 import time
+from pathlib import Path
 
 from common import md_table
 from suites import Outcome
@@ -68,6 +69,14 @@ def run(ctx, parts, options):
     for sub in ("inbox", "state", "staging"):
         (root / sub).mkdir(parents=True, exist_ok=True)
     (root / "kbvd.yaml").write_text(config(ctx, root))
+    # kbvd never makes a key (a new one would change every hidden family): when no suite before
+    # this one made the run's key with a `kbv eval`, make it here.
+    key = Path(ctx.env["KBV_KEY_FILE"])
+    if not key.exists():
+        made = ctx.run("daemon-keygen", [ctx.bin("kbv"), "keygen", "--key-file", key], 30)
+        if not made.ok:
+            ctx.write_summary("daemon", TITLE, ctx.command_for("daemon"), [f"kbv keygen failed: {made.status()}: {made.stderr[-500:]}"])
+            return Outcome(False, "no key")
     files = []
     for so in sorted((ctx.bundle / "candidates" / "cuda").glob("*.so")):
         for k in range(copies):
