@@ -23,6 +23,7 @@
 #include "spec/catalog.hpp"
 #include "spec/problem.hpp"
 #include "verify/compare.hpp"
+#include "../support/imported_problem_files.hpp"
 
 namespace kbv {
 namespace {
@@ -31,21 +32,14 @@ namespace fs = std::filesystem;
 
 fs::path imported_directory() { return fs::path(KBV_PROBLEMS_DIR) / kKernelBenchSubdirectory; }
 
-std::vector<std::string> imported_files() {
-  std::vector<std::string> files;
-  std::error_code error;
-  if (!fs::is_directory(imported_directory(), error)) return files;
-  for (const auto& entry : fs::directory_iterator(imported_directory()))
-    if (entry.path().extension() == ".yaml") files.push_back(entry.path().filename().string());
-  std::sort(files.begin(), files.end());
-  return files;
-}
+std::vector<std::string> imported_files() { return test::yaml_file_names(imported_directory()); }
 
-// The imported files the host can evaluate: those with a small set (not `gpu_only`).
+// The imported files the host can evaluate: those with a small set (not `gpu_only`), by the
+// line scan of tests/support/imported_problem_files.hpp (checked against the loader below).
 std::vector<std::string> host_evaluable_files() {
   std::vector<std::string> files;
   for (const std::string& file : imported_files())
-    if (load_problem_file(imported_directory() / file).gpu_only_reason.empty()) files.push_back(file);
+    if (!test::declares_gpu_only(imported_directory() / file)) files.push_back(file);
   return files;
 }
 
@@ -99,6 +93,8 @@ TEST_P(ImportedProblem, LoadsWithItsKernelBenchProvenance) {
     const ResolvedProblem resolved = resolve_problem(problem, set);
     EXPECT_GT(resolved.compulsory_bytes, 0) << set;
   }
+  // The test lists' line scan (tests/support/imported_problem_files.hpp) agrees with the loader.
+  EXPECT_EQ(test::declares_gpu_only(imported_directory() / GetParam()), !problem.gpu_only_reason.empty());
   if (problem.gpu_only_reason.empty()) {
     EXPECT_TRUE(problem.shape_sets.count("small"));
   } else {

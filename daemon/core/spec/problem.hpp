@@ -81,8 +81,9 @@ struct Node {
 
 // An element passes when |out - ref| <= atol * rms(ref) + rtol * |ref|; the whole output
 // passes when that holds everywhere, no value is NaN/Inf where ref is finite, and
-// ||out - ref||_2 / ||ref||_2 <= rel_l2. atol is relative to the reference's RMS so one
-// tolerance serves the ×0.01 and ×1e4 families alike.
+// ||out - ref||_2 / ||ref||_2 <= rel_l2. atol is relative to the reference's RMS (the larger of
+// the output's and the element's row's, verify/compare.hpp kMinLocalRmsRow) so one tolerance
+// serves the ×0.01 and ×1e4 families alike.
 struct Tolerance {
   double atol = 0;
   double rtol = 0;

@@ -20,7 +20,7 @@ constexpr double kTinyReferenceRms = 1e-30;
 struct CompareResult {
   bool passed = false;
   int64_t elements = 0;
-  int64_t violations = 0;                 // elements outside atol·rms(ref) + rtol·|ref|
+  int64_t violations = 0;                 // elements outside atol·rms + rtol·|ref| (rms: below)
   int64_t nonfinite_where_ref_finite = 0; // NaN/Inf in the output where the reference is finite
   int64_t unwritten = 0;                  // elements still holding kPoisonBits
   int64_t first_violation_index = -1;
