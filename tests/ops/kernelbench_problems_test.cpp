@@ -32,7 +32,11 @@ namespace fs = std::filesystem;
 
 fs::path imported_directory() { return fs::path(KBV_PROBLEMS_DIR) / kKernelBenchSubdirectory; }
 
-std::vector<std::string> imported_files() { return test::yaml_file_names(imported_directory()); }
+std::vector<std::string> imported_files() {
+  std::vector<std::string> files;
+  for (const fs::path& file : yaml_files(imported_directory())) files.push_back(file.filename().string());
+  return files;
+}
 
 // The imported files the host can evaluate: those with a small set (not `gpu_only`), by the
 // line scan of tests/support/imported_problem_files.hpp (checked against the loader below).

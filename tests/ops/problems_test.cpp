@@ -8,6 +8,7 @@
 
 #include "graph/run_graph.hpp"
 #include "op_test_support.hpp"
+#include "spec/catalog.hpp"
 #include "spec/problem.hpp"
 #include "verify/compare.hpp"
 
@@ -16,13 +17,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<fs::path> problem_files() {
-  std::vector<fs::path> files;
-  for (const auto& entry : fs::directory_iterator(KBV_PROBLEMS_DIR))
-    if (entry.path().extension() == ".yaml") files.push_back(entry.path());
-  std::sort(files.begin(), files.end());
-  return files;
-}
+std::vector<fs::path> problem_files() { return yaml_files(KBV_PROBLEMS_DIR); }
 
 // The problem table of docs/helper-brief.md: level, KernelBench id, default input shapes.
 struct Expected {

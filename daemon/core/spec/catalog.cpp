@@ -7,17 +7,15 @@
 
 namespace kbv {
 
-namespace {
-
 std::vector<std::filesystem::path> yaml_files(const std::filesystem::path& directory) {
   std::vector<std::filesystem::path> files;
+  std::error_code error;
+  if (!std::filesystem::is_directory(directory, error)) return files;
   for (const auto& entry : std::filesystem::directory_iterator(directory))
     if (entry.is_regular_file() && entry.path().extension() == ".yaml") files.push_back(entry.path());
   std::sort(files.begin(), files.end());
   return files;
 }
-
-}  // namespace
 
 void ProblemCatalog::add(Problem problem, const std::filesystem::path& file) const {
   if (problems_.count(problem.name))
@@ -55,10 +53,7 @@ void ProblemCatalog::load_file(const std::filesystem::path& file, bool imported)
 void ProblemCatalog::load_everything() const {
   if (complete_) return;
   for (const auto& file : yaml_files(directory_)) load_file(file, false);
-  std::error_code error;
-  const std::filesystem::path imported = directory_ / kKernelBenchSubdirectory;
-  if (std::filesystem::is_directory(imported, error))
-    for (const auto& file : yaml_files(imported)) load_file(file, true);
+  for (const auto& file : yaml_files(directory_ / kKernelBenchSubdirectory)) load_file(file, true);
   complete_ = true;
 }
 
@@ -95,20 +90,13 @@ bool ProblemCatalog::contains(const std::string& name) const {
 }
 
 const Problem& ProblemCatalog::get(const std::string& name) const {
-  load_named(name);
-  auto it = problems_.find(name);
-  if (it == problems_.end()) {
-    if (auto failed = load_errors_.find(name); failed != load_errors_.end()) throw failed->second;
-    load_everything();
-    it = problems_.find(name);
-  }
-  if (it == problems_.end()) {
+  if (!contains(name)) {
     if (auto failed = load_errors_.find(name); failed != load_errors_.end()) throw failed->second;
     std::string known;
     for (const auto& [known_name, problem] : problems_) known += (known.empty() ? "" : ", ") + known_name;
     throw SpecError(directory_.string(), "problem", "unknown problem '" + name + "'", "use one of: " + known);
   }
-  return it->second;
+  return problems_.at(name);
 }
 
 std::vector<std::string> ProblemCatalog::names() const {

@@ -65,6 +65,9 @@ class ProblemCatalog {
 // The folder of imported KernelBench problems inside a problems/ directory.
 inline constexpr const char* kKernelBenchSubdirectory = "kernelbench";
 
+// The *.yaml files directly in `directory` (problem specs), sorted; none when it is not a directory.
+std::vector<std::filesystem::path> yaml_files(const std::filesystem::path& directory);
+
 // Where problems live: $KBV_PROBLEMS_DIR, else the install/source directory baked in at build.
 std::filesystem::path default_problems_directory();
 

@@ -16,38 +16,35 @@ void poison(float* data, int64_t count) {
 
 int64_t local_rms_row_length(const std::vector<int64_t>& shape) {
   if (shape.empty()) return 0;
-  int64_t count = 1;
-  for (int64_t extent : shape) count *= extent;
   const int64_t row = shape.back();
-  return row >= kMinLocalRmsRow && count > row ? row : 0;
+  return row >= kMinLocalRmsRow && numel(shape) > row ? row : 0;
+}
+
+void require_row_length(int64_t count, int64_t row_length, const char* who) {
+  if (row_length < 0 || (row_length > 0 && count % row_length != 0))
+    throw std::invalid_argument(std::string(who) + ": row length " + std::to_string(row_length) + " does not divide " +
+                                std::to_string(count) + " elements");
 }
 
 CompareResult compare_output(const float* output, const double* reference, int64_t count, int64_t row_length,
                              const Tolerance& tolerance) {
-  if (row_length < 0 || (row_length > 0 && count % row_length != 0))
-    throw std::invalid_argument("compare_output: row length " + std::to_string(row_length) + " does not divide " +
-                                std::to_string(count) + " elements");
+  require_row_length(count, row_length, "compare_output");
   CompareResult result;
   result.elements = count;
+  // One pass: the whole sum in index order, and with rows each row's (in index order too; the
+  // device's fixed order differs by a few ulps: device_compare.cu).
+  std::vector<double> row_allowance(row_length > 0 ? static_cast<size_t>(count / row_length) : 0);
   double ref_sq = 0;
-  for (int64_t i = 0; i < count; ++i)
-    if (std::isfinite(reference[i])) ref_sq += reference[i] * reference[i];
+  for (int64_t i = 0; i < count; ++i) {
+    const double square = std::isfinite(reference[i]) ? reference[i] * reference[i] : 0.0;
+    ref_sq += square;
+    if (row_length > 0) row_allowance[static_cast<size_t>(i / row_length)] += square;  // Σ ref² of the row, for now
+  }
   result.ref_rms = count ? std::sqrt(ref_sq / static_cast<double>(count)) : 0;
   const double whole_allowance = tolerance.atol * std::max(result.ref_rms, kTinyReferenceRms);
-  // Per row: atol·max(rms, row rms, tiny), the row's sum in index order (the device's fixed
-  // order differs by a few ulps: device_compare.cu).
-  std::vector<double> row_allowance;
-  if (row_length > 0) {
-    row_allowance.resize(static_cast<size_t>(count / row_length));
-    for (size_t row = 0; row < row_allowance.size(); ++row) {
-      double row_sq = 0;
-      const double* values = reference + static_cast<int64_t>(row) * row_length;
-      for (int64_t j = 0; j < row_length; ++j)
-        if (std::isfinite(values[j])) row_sq += values[j] * values[j];
-      const double row_rms = std::sqrt(row_sq / static_cast<double>(row_length));
-      row_allowance[row] = tolerance.atol * std::max(std::max(result.ref_rms, row_rms), kTinyReferenceRms);
-    }
-  }
+  // Per row: atol·max(rms, row rms, tiny).
+  for (double& row : row_allowance)
+    row = tolerance.atol * std::max(std::max(result.ref_rms, std::sqrt(row / static_cast<double>(row_length))), kTinyReferenceRms);
 
   double err_sq = 0;
   for (int64_t i = 0; i < count; ++i) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "spec/problem.hpp"
+#include "tensor/shape.hpp"
 
 namespace kbv {
 
@@ -51,9 +52,12 @@ constexpr int64_t kMinLocalRmsRow = 32;
 // least kMinLocalRmsRow and the output has more than one row, else 0 (the whole output's RMS).
 int64_t local_rms_row_length(const std::vector<int64_t>& shape);
 
+// Throws std::invalid_argument (naming `who`) unless `row_length` is 0 or divides `count`: a
+// caller's bug. The host comparison and the device one (data/device_compare.hpp) both check.
+void require_row_length(int64_t count, int64_t row_length, const char* who);
+
 // Compares `count` elements; `row_length` is local_rms_row_length(the output's shape), or 0 to
-// judge by the whole output's RMS alone (a flat buffer with no rows). A row_length that does not
-// divide `count` is a caller's bug: std::invalid_argument.
+// judge by the whole output's RMS alone (a flat buffer with no rows); require_row_length holds.
 CompareResult compare_output(const float* output, const double* reference, int64_t count, int64_t row_length,
                              const Tolerance& tolerance);
 

@@ -252,13 +252,6 @@ void summarize_into(const Reference* reference, int64_t count, int64_t row_lengt
   }
 }
 
-// A row length the comparison can use, or std::invalid_argument (a caller's bug).
-void check_row_length(int64_t count, int64_t row_length) {
-  if (row_length < 0 || (row_length > 0 && count % row_length != 0))
-    throw std::invalid_argument("device comparison: row length " + std::to_string(row_length) + " does not divide " +
-                                std::to_string(count) + " elements");
-}
-
 RowAllowances row_allowances_of(const double* values, int64_t row_length) {
   if (row_length == 0) return {};
   return {values, row_length, 1.0 / static_cast<double>(row_length)};
@@ -301,7 +294,7 @@ DeviceComparison element_pass(const float* output, const Reference* reference, c
 template <class Reference>
 DeviceComparison compare_with(const float* output, const Reference* reference, int64_t count, int64_t row_length,
                               const Tolerance& tolerance, cudaStream_t stream) {
-  check_row_length(count, row_length);
+  require_row_length(count, row_length, "device comparison");
   if (count <= 0) return DeviceComparison{};
   auto reference_partials = DeviceBuffer<double>::on_stream(detail::grid_for(count), stream);
   auto reference_stats = DeviceBuffer<ReferenceStats>::on_stream(1, stream);
@@ -424,7 +417,7 @@ __global__ void trivial_finish_kernel(const double* partials, int blocks, double
 }  // namespace
 
 void ReferenceSummary::compute(const double* reference, int64_t count, int64_t row_length, double atol, cudaStream_t stream) {
-  check_row_length(count, row_length);
+  require_row_length(count, row_length, "device comparison");
   const size_t blocks = detail::grid_for(std::max<int64_t>(count, 1));
   if (partials_.size() < blocks) partials_ = DeviceBuffer<double>(blocks);
   if (stats_.size() == 0) stats_ = DeviceBuffer<ReferenceStats>(1);

@@ -30,9 +30,8 @@ std::vector<std::string> gpu_only_problems() {
   // KernelBench/ImportedProblem tests check against the loader file by file: loading the whole
   // catalog here cost 0.25 s of every test process of this binary.
   std::vector<std::string> names;
-  const std::filesystem::path imported = default_problems_directory() / kKernelBenchSubdirectory;
-  for (const std::string& file : test::yaml_file_names(imported))
-    if (test::declares_gpu_only(imported / file)) names.push_back(std::filesystem::path(file).stem().string());
+  for (const std::filesystem::path& file : yaml_files(default_problems_directory() / kKernelBenchSubdirectory))
+    if (test::declares_gpu_only(file)) names.push_back(file.stem().string());
   return names;
 }
 
