@@ -134,6 +134,38 @@ TEST_F(GpuTest, Tf32ModeRoundsAndFp32ModeDoesNot) {
   EXPECT_LT(errors[0], kTensorTf32.rel_l2);
 }
 
+// A product with odd K and N and over 2^30 multiply-adds takes the padded form (blas.cpp, as
+// torch.compile's pad_mm): its operands copied to 16-byte aligned rows with zero pads. Every
+// layout (A and B stored transposed or not), both math modes, against the fp64 reference; the
+// op cases are far below the size where the library pads.
+TEST_F(GpuTest, PaddedGemmMatchesTheReferenceInEveryLayout) {
+  constexpr int64_t kM = 1031, kK = 1029, kN = 1027;  // 1.09e9 multiply-adds, none a multiple of 4
+  for (const bool transpose_a : {false, true})
+    for (const bool transpose_b : {false, true}) {
+      const Shape a_shape = transpose_a ? Shape{kK, kM} : Shape{kM, kK};
+      const Shape b_shape = transpose_b ? Shape{kN, kK} : Shape{kK, kN};
+      const ResolvedProblem problem = single_op_problem(
+          "matmul", {a_shape, b_shape}, {{"transpose_a", transpose_a ? 1.0 : 0.0}, {"transpose_b", transpose_b ? 1.0 : 0.0}});
+      const std::vector<std::vector<float>> host = {random_values(static_cast<size_t>(kM * kK), 11),
+                                                    random_values(static_cast<size_t>(kK * kN), 12)};
+      const measure::DeviceMemory a = upload(host[0]), b = upload(host[1]);
+      measure::DeviceMemory out(static_cast<size_t>(kM * kN) * sizeof(float), "test output");
+      const std::vector<double> reference = reference_of(problem, host);
+      for (MathMode mode : {MathMode::tf32, MathMode::fp32}) {
+        SCOPED_TRACE(std::string("transpose_a ") + (transpose_a ? "1" : "0") + ", transpose_b " + (transpose_b ? "1" : "0") + ", " +
+                     std::string(to_string(mode)));
+        CudaBaseline baseline(problem, mode);
+        EXPECT_NE(baseline.describe().find("padded"), std::string::npos) << baseline.describe();
+        baseline.run({a.as<float>(), b.as<float>()}, {out.as<float>()}, nullptr);
+        check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+        const std::vector<float> result = download(out.get(), static_cast<size_t>(kM * kN));
+        const CompareResult compared =
+            compare_output(result.data(), reference.data(), static_cast<size_t>(kM * kN), 0, mode == MathMode::tf32 ? kTensorTf32 : kTensorFp32);
+        EXPECT_TRUE(compared.passed) << compared.summary();
+      }
+    }
+}
+
 }  // namespace
 }  // namespace kbv::cuda::measure_testing
 

@@ -23,6 +23,14 @@ __device__ __forceinline__ Moments moments_of4(float4 v) {
   return baseline::moments_of4(v.x, v.y, v.z, v.w);
 }
 
+// The four values of a float4 into one running (max, Σ exp), in order.
+__device__ __forceinline__ void max_sum_add4(MaxSum& acc, float4 v) {
+  max_sum_add(acc, v.x);
+  max_sum_add(acc, v.y);
+  max_sum_add(acc, v.z);
+  max_sum_add(acc, v.w);
+}
+
 constexpr int kWarpSize = 32;
 constexpr unsigned kFullMask = 0xffffffffu;
 constexpr int kMaxWarpsPerBlock = 32;  // 1024 threads

@@ -54,11 +54,7 @@ __global__ void softmax_row_kernel(const float* __restrict__ x, float* __restric
       const float4* x4 = reinterpret_cast<const float4*>(xr);
 #pragma unroll 4
       for (int64_t i = threadIdx.x; i < extent / 4; i += blockDim.x) {
-        const float4 v = x4[i];
-        max_sum_add(acc, v.x);
-        max_sum_add(acc, v.y);
-        max_sum_add(acc, v.z);
-        max_sum_add(acc, v.w);
+        device::max_sum_add4(acc, x4[i]);
       }
     } else {
       const int64_t limit = softmax_row_limit(row, extent, causal_period);
