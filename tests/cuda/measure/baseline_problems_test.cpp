@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "graph/run_graph.hpp"
@@ -92,6 +93,36 @@ TEST_F(BaselineProblemTest, EveryProblemPassesItsToleranceInBothModes) {
     SCOPED_TRACE(name);
     if (!catalog.get(name).gpu_only_reason.empty()) continue;  // no small set: gpu_only_problems_test.cpp
     expect_baselines_pass(resolve_problem(catalog.get(name), "small"));
+  }
+}
+
+// The evaluator runs and times the FP32 baseline only when it is another program than the TF32
+// one (eval/cuda_data_plane.cpp, same_baselines_). Graphs of kbv kernels alone are one program;
+// any cuBLAS, cuBLASLt or cuDNN node, or a step that chose by the mode, makes them two.
+TEST_F(BaselineProblemTest, BaselinesDependOnTheMathModeExactlyWhenALibraryNodeIsInThem) {
+  const std::filesystem::path directory = default_problems_directory();
+  if (!std::filesystem::is_directory(directory))
+    GTEST_SKIP() << "no problems directory at " << directory << " (set KBV_PROBLEMS_DIR)";
+  const ProblemCatalog catalog = ProblemCatalog::load(directory);
+  for (const auto& [name, depends] : std::vector<std::pair<std::string, bool>>{{"relu", false},
+                                                                               {"softmax", false},
+                                                                               {"layernorm", false},
+                                                                               {"cross_entropy", false},
+                                                                               {"maxpool2d", false},
+                                                                               {"matmul_square", true},
+                                                                               {"bmm", true},
+                                                                               {"gemm_bias_gelu", true},
+                                                                               {"conv2d_relu_biasadd", true}}) {
+    SCOPED_TRACE(name);
+    const ResolvedProblem problem = resolve_problem(catalog.get(name), "small");
+    const CudaBaseline tf32(problem, MathMode::tf32), fp32(problem, MathMode::fp32);
+    EXPECT_EQ(tf32.depends_on_math_mode(), depends) << tf32.describe();
+    EXPECT_EQ(fp32.depends_on_math_mode(), depends) << fp32.describe();
+    if (!depends) {
+      EXPECT_EQ(tf32.describe(), fp32.describe());
+    }
+    EXPECT_EQ(tf32.math_mode(), MathMode::tf32);
+    EXPECT_EQ(tf32.depends_on_math_mode(), depends) << "reading math_mode() must not count as a decision by the mode";
   }
 }
 

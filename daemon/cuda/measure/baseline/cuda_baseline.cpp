@@ -16,6 +16,7 @@ namespace kbv::cuda {
 struct CudaBaseline::Impl {
   Impl(const ResolvedProblem& resolved, MathMode mode, bool fuse)
       : problem(resolved),
+        math_mode(mode),
         context(mode),
         units(plan_units(resolved, ops::baseline::fusable_elementwise, fuse)),
         plan(plan_buffers(resolved, units)) {
@@ -54,6 +55,7 @@ struct CudaBaseline::Impl {
   }
 
   ResolvedProblem problem;
+  MathMode math_mode;  // as asked for (reading context.mode() would count as a decision by it)
   measure::LibraryContext context;
   std::vector<BaselineUnit> units;
   BufferPlan plan;
@@ -102,7 +104,9 @@ size_t CudaBaseline::workspace_bytes() const {
 
 size_t CudaBaseline::intermediate_bytes() const { return impl_->plan.intermediate_bytes(); }
 
-MathMode CudaBaseline::math_mode() const { return impl_->context.mode(); }
+MathMode CudaBaseline::math_mode() const { return impl_->math_mode; }
+
+bool CudaBaseline::depends_on_math_mode() const { return impl_->context.mode_may_matter(); }
 
 std::string CudaBaseline::describe() const {
   std::string text;

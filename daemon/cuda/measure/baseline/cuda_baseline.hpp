@@ -43,6 +43,11 @@ class CudaBaseline {
   size_t intermediate_bytes() const;
 
   MathMode math_mode() const;
+  // Whether any step could run differently in the other math mode (LibraryContext::
+  // mode_may_matter): a library handle, or a step that chose by the mode. False for graphs of
+  // kbv kernels alone (elementwise, reductions, norms, pooling), whose TF32 and FP32 baselines
+  // are the same program.
+  bool depends_on_math_mode() const;
   // One line per launch: the node (nodes, for a fused chain), its op and what runs it.
   std::string describe() const;
 

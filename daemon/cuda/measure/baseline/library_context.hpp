@@ -23,7 +23,16 @@ class LibraryContext {
  public:
   explicit LibraryContext(MathMode mode);
 
-  MathMode mode() const { return mode_; }
+  // A step's decision by the mode (its math type, compute type or kernel): recorded, so that
+  // mode_may_matter() knows the baseline's program depends on it.
+  MathMode mode() const {
+    mode_consulted_ = true;
+    return mode_;
+  }
+  // Whether anything built on this context could run differently in the other math mode: a step
+  // asked for the mode, or made a cuBLAS, cuBLASLt or cuDNN handle (library kernels may pick
+  // tensor cores by it). False: the problem's TF32 and FP32 baselines are one program.
+  bool mode_may_matter() const { return mode_consulted_ || cublas_ || cublaslt_ || cudnn_; }
   int sm_count() const { return sm_count_; }
 
   // Created on first use; cuBLAS gets the mode's math mode and the shared workspace.
@@ -46,6 +55,7 @@ class LibraryContext {
 
  private:
   MathMode mode_;
+  mutable bool mode_consulted_ = false;
   int sm_count_ = 0;
   CublasHandle cublas_;
   CublasLtHandle cublaslt_;
