@@ -1,6 +1,7 @@
 """bench/gpu/runner/suites/tests.py — every GPU test binary in the bundle (the list bundle.sh
 took from ctest's `gpu` label, BUNDLE/gpu-tests.txt), run directly, with the counts, failures,
-skips and figure lines of each. Parts: binary names (default: all)."""
+skips and figure lines of each. Parts: binary names (default: all). Option filter=PATTERN: only the
+tests gtest's --gtest_filter=PATTERN selects (a round that checks one op's tests)."""
 from common import code_block, md_table
 from suites import Outcome
 import gtest
@@ -41,7 +42,8 @@ def run(ctx, parts, options):
             rows.append([name, "-", "-", "-", "-", "not in the bundle"])
             all_ok = False
             continue
-        result = ctx.run(f"tests-{name}", [path], int(options.get("timeout", TIMEOUT_S)))
+        argv = [path] + ([f"--gtest_filter={options['filter']}"] if options.get("filter") else [])
+        result = ctx.run(f"tests-{name}", argv, int(options.get("timeout", TIMEOUT_S)))
         log = gtest.parse(result.stdout + "\n" + result.stderr)
         ok = result.ok and not log.failed and not log.skipped and log.total > 0
         all_ok = all_ok and ok
