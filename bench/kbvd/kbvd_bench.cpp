@@ -59,7 +59,9 @@ struct Daemon {
     }
     for (int i = 0; i < 500; ++i) {
       try {
-        kbv::control::status(root / "control.sock");
+        // kbvd binds the metrics port itself (listen on port 0) and says which: a port picked
+        // free beforehand could be taken by a parallel test before kbvd binds it.
+        port = kbv::control::status(root / "control.sock").value("metrics_port", 0);
         return;
       } catch (const std::exception&) {
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
@@ -150,12 +152,12 @@ int main(int argc, char** argv) {
   const fs::path root = ::mkdtemp(templ);
   fs::create_directories(root / "inbox");
   fs::create_directories(root / "staging");
-  Daemon d{root, kbv::kbvd::test::free_port()};
+  Daemon d{root};
   {
     std::ofstream cfg(root / "kbvd.yaml");
     cfg << "store:\n  state_dir: " << (root / "state").string() << "\nwatch:\n  dir: "
         << (root / "inbox").string() << "\n  rescan_interval_s: 30\ncontrol:\n  socket: "
-        << (root / "control.sock").string() << "\nmetrics:\n  listen: 127.0.0.1:" << d.port
+        << (root / "control.sock").string() << "\nmetrics:\n  listen: 127.0.0.1:0"
         << "\nevaluator:\n  command: " << evaluator << "\n  timeout_s: 120\n";
     // kbvd never makes a key (evaluator.key_file must exist): the real evaluator makes one here.
     if (!fake) {
