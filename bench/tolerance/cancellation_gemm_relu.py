@@ -13,11 +13,11 @@ atol·max(rms(y), rms(row)) + rtol·|y| (verify/compare.hpp) is far too tight th
 
 Operands are rounded to TF32 (or bf16) and the products summed in fp64, and TF32 once more with
 fp32 sums, as a tensor-core kernel accumulates. A subset of x's rows is
-computed (--rows); counts scale with the full 1024. Prints, per draw: the relative L2 error (the
+computed (--rows), and of W's (--columns); counts scale with the full 1024 × 8192. Prints, per draw: the relative L2 error (the
 problem's bound 2e-3); the outputs over kbv's bound and the worst ratio; and, by the products'
 scale S = sqrt(Σ_k x_k²·w_k²) (relu passes it through), the outputs over atol·S + rtol·|y| and
 the relative L2 error against max(‖y‖, ‖S‖).
-numpy only: `python3 bench/tolerance/cancellation_gemm_relu.py [--rows 64] [--seeds 4]`."""
+numpy only: `python3 bench/tolerance/cancellation_gemm_relu.py [--rows 64] [--columns 8192] [--seeds 4]`."""
 import argparse
 
 import numpy as np
@@ -38,15 +38,22 @@ def bf16(values):
     return bits.view(np.float32).astype(np.float64)
 
 
-def axis_trend(rng, extent, curvature):
-    t = (np.arange(extent) + 0.5) / extent
+def axis_trend(rng, extent, curvature, positions=None):
+    """The trend term at `positions` (default: all) of an axis of `extent`."""
+    t = ((np.arange(extent) if positions is None else positions) + 0.5) / extent
     return rng.choice([-1.0, 1.0]) * (2.0 * t ** curvature - 1.0)
 
 
-def trend_matrix(rng, rows, cols, a, curvature):
-    """N(0,1) + a·trend, lead axis = columns (K), the rows' axis at half weight."""
+def spread_positions(count, extent):
+    """`count` evenly spread positions of an axis of `extent` (a subset that spans the trend)."""
+    return np.linspace(0, extent - 1, count).round()
+
+
+def trend_matrix(rng, rows, extent_rows, cols, a, curvature):
+    """N(0,1) + a·trend, lead axis = columns (K), the rows' axis (of extent_rows, `rows` of its
+    positions computed) at half weight."""
     lead = axis_trend(rng, cols, curvature)[None, :]
-    secondary = axis_trend(rng, rows, 2.0 ** rng.uniform(-1, 1))[:, None]
+    secondary = axis_trend(rng, extent_rows, 2.0 ** rng.uniform(-1, 1), spread_positions(rows, extent_rows))[:, None]
     trend = (lead + SECONDARY_WEIGHT * secondary) / (1 + SECONDARY_WEIGHT)
     return (rng.standard_normal((rows, cols)) + a * trend).astype(np.float32)
 
@@ -66,12 +73,12 @@ def judge(output, reference, scale):
     }
 
 
-def run(rows, seed):
+def run(rows, columns, seed):
     rng = np.random.default_rng(seed)
     a, curvature = rng.uniform(0.5, 1.5), 2.0 ** rng.uniform(-1, 1)
-    x = trend_matrix(rng, rows, K, a, curvature)
-    weight = (trend_matrix(rng, N, K, a, curvature) / np.sqrt(K)).astype(np.float32)
-    bias = (rng.standard_normal(N) + a * axis_trend(rng, N, curvature)).astype(np.float64)
+    x = trend_matrix(rng, rows, ROWS, K, a, curvature)
+    weight = (trend_matrix(rng, columns, N, K, a, curvature) / np.sqrt(K)).astype(np.float32)
+    bias = (rng.standard_normal(columns) + a * axis_trend(rng, N, curvature, spread_positions(columns, N))).astype(np.float64)
     x64, w64 = x.astype(np.float64), weight.astype(np.float64)
     reference = np.maximum(x64 @ w64.T + bias, 0.0)
     scale = np.sqrt((x64 ** 2) @ (w64 ** 2).T)  # the products' scale; relu is 1-Lipschitz
@@ -89,14 +96,15 @@ def run(rows, seed):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, default=64, help=f"rows of x computed (of {ROWS})")
+    parser.add_argument("--rows", type=int, default=64, help=f"rows of x computed (of {ROWS}, evenly spread)")
+    parser.add_argument("--columns", type=int, default=N, help=f"output columns computed (of {N}, evenly spread)")
     parser.add_argument("--seeds", type=int, default=4)
     args = parser.parse_args()
-    print(f"{args.rows} of {ROWS} rows, K = {K}, N = {N}; bounds atol = rtol = {ATOL}, rel-L2 {REL_L2}")
+    print(f"{args.rows} of {ROWS} rows, {args.columns} of {N} columns, K = {K}; bounds atol = rtol = {ATOL}, rel-L2 {REL_L2}")
     print("| seed | a | γ | zeros | operands | rel-L2 | over kbv's bound | worst | over atol·S + rtol·|y| | worst | rel-L2 vs max(‖y‖, ‖S‖) |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for seed in range(args.seeds):
-        f = run(args.rows, seed)
+        f = run(args.rows, args.columns, seed)
         if "tf32" not in f:
             print(f"| {seed} | {f['a']:.2f} | {f['gamma']:.2f} | 100% | - | every output 0: degenerate, not gating | | | | | |")
             continue
