@@ -6,6 +6,7 @@ and with a build directory a whole run of the `sandbox` suite over a bundle of l
 Run: python3 bench/gpu/runner/test_runner.py [BUILD_DIR]   (ctest: bench_gpu_runner)"""
 import os
 import re
+import sqlite3
 import subprocess
 import sys
 import tarfile
@@ -22,6 +23,7 @@ import gtest  # noqa: E402
 import main  # noqa: E402
 from suites import calibrate  # noqa: E402
 from suites import corpus  # noqa: E402
+from suites import daemon  # noqa: E402
 from suites import tests as tests_suite  # noqa: E402
 
 BUILD = Path(sys.argv[1]).resolve() if len(sys.argv) > 1 else None
@@ -173,6 +175,22 @@ class WholeRunTest(unittest.TestCase):
             with tarfile.open(out / "logs.tar.gz") as logs:
                 self.assertIn("logs/sandbox-kbv_bench_sandbox.log", logs.getnames())
             self.assertEqual(sorted(p.name for p in out.iterdir()), ["logs.tar.gz", "sandbox.md"])
+
+
+class DaemonPhases(unittest.TestCase):
+    def test_phases_summed_over_the_stored_reports_largest_first(self):
+        with tempfile.TemporaryDirectory() as scratch:
+            database = Path(scratch) / "kbvd.sqlite3"
+            with sqlite3.connect(database) as db:
+                db.execute("CREATE TABLE verdicts(evaluation_id INTEGER, report_json TEXT)")
+                db.executemany("INSERT INTO verdicts VALUES(?, ?)", [
+                    (1, '{"environment": {"wall_s_by_phase": {"worker_start": 0.25, "timing.baselines": 1.0}}}'),
+                    (2, '{"environment": {"wall_s_by_phase": {"worker_start": 0.5}}}'),
+                    (3, None), (4, "not json"), (5, '{"verdict": "load_error"}')])
+            reports = daemon.stored_reports(database)
+            self.assertEqual(len(reports), 3)
+            self.assertEqual(daemon.phase_totals(reports), [("timing.baselines", 1.0), ("worker_start", 0.75)])
+            self.assertEqual(daemon.stored_reports(Path(scratch) / "missing.sqlite3"), [])
 
 
 if __name__ == "__main__":

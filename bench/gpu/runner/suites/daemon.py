@@ -2,11 +2,13 @@
 spare on) evaluates every honest CUDA example COPIES times (each copy made distinct by bytes
 appended after the ELF image, so kbvd evaluates each once), dropped at once with `kbv submit`;
 evaluations per hour from the first submit to the last verdict, and kbvd's time beyond the
-evaluators' own. Options: copies=N (default 2)."""
+evaluators' own, and where the evaluators' time went (each stored report's
+environment.wall_s_by_phase, summed). Options: copies=N (default 2)."""
 import json
 import os
 import shutil
 import signal
+import sqlite3
 import subprocess
 import time
 from pathlib import Path
@@ -47,6 +49,31 @@ def done_rows(ctx, socket, expected):
     answer = control(ctx, socket, "results", "--state", "done", "--limit", str(expected + 10))
     rows = answer.get("results", answer) if isinstance(answer, dict) else answer
     return rows if isinstance(rows, list) else []
+
+
+def stored_reports(database):
+    """Every `kbv eval` report kbvd's store holds (verdicts.report_json), read-only."""
+    if not Path(database).is_file():
+        return []
+    with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as db:
+        texts = [text for (text,) in db.execute("SELECT report_json FROM verdicts WHERE report_json IS NOT NULL")]
+    reports = []
+    for text in texts:
+        try:
+            reports.append(json.loads(text))
+        except ValueError:
+            continue
+    return reports
+
+
+def phase_totals(reports):
+    """(phase, seconds) of environment.wall_s_by_phase summed over `reports`, largest first."""
+    totals = {}
+    for report in reports:
+        phases = ((report or {}).get("environment") or {}).get("wall_s_by_phase") or {}
+        for phase, seconds in phases.items():
+            totals[phase] = totals.get(phase, 0.0) + float(seconds)
+    return sorted(totals.items(), key=lambda item: (-item[1], item[0]))
 
 
 def stop(kbvd):
@@ -131,6 +158,11 @@ def run(ctx, parts, options):
                          [[r.get("name"), (r.get("evaluation") or {}).get("verdict"), f"{(r.get('evaluation') or {}).get('evaluator_seconds') or 0:.2f}",
                            f"{(r.get('evaluation') or {}).get('speedup_vs_tf32') or 0:.2f}", ", ".join((r.get("evaluation") or {}).get("flags") or []) or "-"]
                           for r in sorted(rows, key=lambda r: r.get("name", ""))])
+        reports = stored_reports(root / "state" / "kbvd.sqlite3")
+        if reports:
+            body += ["", f"## Where the evaluators' time went ({len(reports)} stored reports, environment.wall_s_by_phase)", ""]
+            body += md_table(["phase", "total s", "per evaluation s"],
+                             [[phase, f"{seconds:.2f}", f"{seconds / len(reports):.3f}"] for phase, seconds in phase_totals(reports)])
     elif started:
         body += [f"Not all evaluations finished: {len(rows)} of {len(files)} done within {ALL_DONE_TIMEOUT_S} s (logs/daemon-kbvd.log)."]
     spec = "daemon" + (f":copies={copies}" if copies != DEFAULT_COPIES else "")
