@@ -11,6 +11,7 @@ import signal
 import sqlite3
 import subprocess
 import time
+from contextlib import closing
 from pathlib import Path
 
 from common import md_table
@@ -55,7 +56,7 @@ def stored_reports(database):
     """Every `kbv eval` report kbvd's store holds (verdicts.report_json), read-only."""
     if not Path(database).is_file():
         return []
-    with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as db:
+    with closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True)) as db:
         texts = [text for (text,) in db.execute("SELECT report_json FROM verdicts WHERE report_json IS NOT NULL")]
     reports = []
     for text in texts:

@@ -51,31 +51,29 @@ struct PaddedMatrix {
 
 // The padded form of one unaligned product (pad_mm): K and N rounded up with zeros (and M, when A
 // is stored transposed, since M is then its row length), each operand's stored leading dimension
-// aligned, the product into a padded C whose first m rows and n columns are copied out. nullopt
-// when the product is aligned already, batched, or too small to gain.
+// aligned, the product into a padded C [gemm.m, gemm.n] whose first m rows and n columns (the
+// call's own) are copied out. nullopt when the product is aligned already, batched, or too small
+// to gain.
 struct PaddedGemm {
   BlasGemm gemm;  // on the padded operands: k and n padded, m too when A is transposed
   PaddedMatrix a, b;
-  int64_t m = 0, n = 0, padded_m = 0, padded_n = 0;
-  size_t scratch_floats() const { return a.padded_count() + b.padded_count() + static_cast<size_t>(padded_m * padded_n); }
+  size_t scratch_floats() const { return a.padded_count() + b.padded_count() + static_cast<size_t>(gemm.m) * static_cast<size_t>(gemm.n); }
 };
 
 std::optional<PaddedGemm> padded_form(const BlasGemm& g) {
   const int64_t lda = g.transpose_a ? g.m : g.k, ldb = g.transpose_b ? g.k : g.n;
   const bool aligned = lda % kAlignedFloats == 0 && ldb % kAlignedFloats == 0 && g.n % kAlignedFloats == 0;
   if (aligned || g.batch != 1 || static_cast<double>(g.m) * g.n * g.k < kPadMinMultiplyAdds) return std::nullopt;
-  PaddedGemm p;
-  p.m = g.m, p.n = g.n, p.padded_n = aligned_up(g.n);
   // cuBLAS reads a transposed A's leading dimension from m (run_gemm), so m is padded with it.
-  p.padded_m = g.transpose_a ? aligned_up(g.m) : g.m;
-  const int64_t padded_k = aligned_up(g.k);
+  const int64_t padded_m = g.transpose_a ? aligned_up(g.m) : g.m, padded_n = aligned_up(g.n), padded_k = aligned_up(g.k);
+  PaddedGemm p;
   // A stored [m,k] (or [k,m]); B stored [k,n] (or [n,k]); the K axis and B's N axis padded with
   // zeros, every stored row padded to an aligned length.
-  p.a = g.transpose_a ? PaddedMatrix{g.k, g.m, padded_k, p.padded_m} : PaddedMatrix{g.m, g.k, g.m, padded_k};
-  p.b = g.transpose_b ? PaddedMatrix{g.n, g.k, p.padded_n, padded_k} : PaddedMatrix{g.k, g.n, padded_k, p.padded_n};
+  p.a = g.transpose_a ? PaddedMatrix{g.k, g.m, padded_k, padded_m} : PaddedMatrix{g.m, g.k, g.m, padded_k};
+  p.b = g.transpose_b ? PaddedMatrix{g.n, g.k, padded_n, padded_k} : PaddedMatrix{g.k, g.n, padded_k, padded_n};
   p.gemm = g;
-  p.gemm.m = static_cast<int>(p.padded_m);
-  p.gemm.n = static_cast<int>(p.padded_n);
+  p.gemm.m = static_cast<int>(padded_m);
+  p.gemm.n = static_cast<int>(padded_n);
   p.gemm.k = static_cast<int>(padded_k);
   p.gemm.a_offset = p.gemm.b_offset = p.gemm.c_offset = 0;
   return p;
@@ -91,8 +89,8 @@ class GemmStep final : public cuda::measure::NodeStep {
   }
 
   void run(std::span<const float* const> in, float* out, cudaStream_t stream) override {
-    if (padded_) return run_padded(*padded_, in[0] + calls_.front().a_offset, in[1] + calls_.front().b_offset,
-                                   out + calls_.front().c_offset, stream);
+    const BlasGemm& call = calls_.front();
+    if (padded_) return run_padded(*padded_, call, in[0] + call.a_offset, in[1] + call.b_offset, out + call.c_offset, stream);
     for (const BlasGemm& gemm : calls_) run_gemm(context_, gemm, in[0], in[1], out);
   }
 
@@ -106,15 +104,16 @@ class GemmStep final : public cuda::measure::NodeStep {
   }
 
  private:
-  void run_padded(const PaddedGemm& p, const float* a, const float* b, float* c, cudaStream_t stream) {
+  // `call`: the product as given, whose m rows and n columns of the padded C are its result.
+  void run_padded(const PaddedGemm& p, const BlasGemm& call, const float* a, const float* b, float* c, cudaStream_t stream) {
     auto* padded_a = static_cast<float*>(context_.scratch());
     float* padded_b = padded_a + p.a.padded_count();
     float* padded_c = padded_b + p.b.padded_count();
     p.a.fill(padded_a, a, stream);
     p.b.fill(padded_b, b, stream);
     run_gemm(context_, p.gemm, padded_a, padded_b, padded_c);
-    cuda::measure::check(cudaMemcpy2DAsync(c, static_cast<size_t>(p.n) * sizeof(float), padded_c, static_cast<size_t>(p.padded_n) * sizeof(float),
-                                           static_cast<size_t>(p.n) * sizeof(float), static_cast<size_t>(p.m), cudaMemcpyDeviceToDevice, stream),
+    cuda::measure::check(cudaMemcpy2DAsync(c, static_cast<size_t>(call.n) * sizeof(float), padded_c, static_cast<size_t>(p.gemm.n) * sizeof(float),
+                                           static_cast<size_t>(call.n) * sizeof(float), static_cast<size_t>(call.m), cudaMemcpyDeviceToDevice, stream),
                          "cudaMemcpy2DAsync (a padded GEMM's result)");
   }
 
