@@ -89,6 +89,11 @@ def failed_class(report):
     return None
 
 
+def error_scale_families(report):
+    """The families whose trials the default tolerance failed and the products' error scale judged."""
+    return [f["family"] for f in report.get("families", []) if f.get("trials_by_error_scale", 0) > 0]
+
+
 def verdict_word(candidates, met):
     return "not tried (no such candidate in this run)" if not candidates else "met" if met else "MISSED"
 
@@ -148,8 +153,10 @@ def main() -> int:
         failures = collections.Counter(f"{r.get('verdict')}({r.get('failed_family') or r.get('hack_pattern') or '-'})"
                                        for r in reports if r.get("verdict") != "pass")
         honest_met &= len(passed) == n and not flagged
+        by_scale = collections.Counter(family for r in reports for family in error_scale_families(r))
         extra = (" flags " + ", ".join(f"{k} x{v}" for k, v in flagged.items()) if flagged else "") + \
-                (" failed " + ", ".join(f"{k} x{v}" for k, v in failures.items()) if failures else "")
+                (" failed " + ", ".join(f"{k} x{v}" for k, v in failures.items()) if failures else "") + \
+                (" judged by the error scale on " + ", ".join(f"{k} x{v}" for k, v in by_scale.items()) if by_scale else "")
         print(f"{path.name:44} passed under {len(passed):>2} of {n} keys{extra}")
         for k, report in enumerate(reports):
             if report.get("verdict") != "pass" or report.get("flags"):

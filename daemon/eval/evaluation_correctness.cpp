@@ -99,6 +99,7 @@ void Evaluation::validate_and_check(DataPlane& plane, inputs::EpochPlan& plan) {
       const CompareResult comparison = plane.check_outputs(kSlot);
       compare_phase.reset();
       ++family.trials;
+      if (comparison.by_error_scale) ++family.trials_by_error_scale;
       family.max_abs_error = std::max(family.max_abs_error, comparison.max_abs_error);
       family.rel_l2_error = std::max(family.rel_l2_error, comparison.rel_l2_error);
       if (!comparison.passed && family.passed) {

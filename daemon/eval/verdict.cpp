@@ -40,7 +40,8 @@ nlohmann::json EvalResult::to_json() const {
     json entry = {{"family", family.family},       {"hidden", family.hidden},
                   {"gating", family.gating},       {"degenerate", family.degenerate},
                   {"baseline_passed", family.baseline_passed},
-                  {"trials", family.trials},       {"passed", family.passed},
+                  {"trials", family.trials},       {"trials_by_error_scale", family.trials_by_error_scale},
+                  {"passed", family.passed},
                   {"max_abs_error", finite_or_null(family.max_abs_error)},
                   {"rel_l2_error", finite_or_null(family.rel_l2_error)}};
     if (!family.detail.empty()) entry["detail"] = family.detail;

@@ -49,6 +49,7 @@ struct FamilyResult {
   std::string degenerate_reason;    // which trivial output passed
   bool baseline_passed = true;      // the fp32 baseline passed this family (problem validation)
   int trials = 0;
+  int trials_by_error_scale = 0;    // trials the default rule failed and the products' error scale judged
   bool passed = true;
   double max_abs_error = 0;
   double rel_l2_error = 0;

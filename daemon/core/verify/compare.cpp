@@ -27,7 +27,7 @@ void require_row_length(int64_t count, int64_t row_length, const char* who) {
 }
 
 CompareResult compare_output(const float* output, const double* reference, int64_t count, int64_t row_length,
-                             const Tolerance& tolerance) {
+                             const Tolerance& tolerance, const double* error_scale) {
   require_row_length(count, row_length, "compare_output");
   CompareResult result;
   result.elements = count;
@@ -46,7 +46,8 @@ CompareResult compare_output(const float* output, const double* reference, int64
   for (double& row : row_allowance)
     row = tolerance.atol * std::max(std::max(result.ref_rms, std::sqrt(row / static_cast<double>(row_length))), kTinyReferenceRms);
 
-  double err_sq = 0;
+  double err_sq = 0, scale_sq = 0;
+  result.by_error_scale = error_scale != nullptr;
   for (int64_t i = 0; i < count; ++i) {
     uint32_t bits;
     std::memcpy(&bits, &output[i], sizeof bits);
@@ -64,7 +65,8 @@ CompareResult compare_output(const float* output, const double* reference, int64
       bad = true;
     } else {
       const double diff = std::fabs(out - ref);
-      const double abs_allowance = row_length > 0 ? row_allowance[static_cast<size_t>(i / row_length)] : whole_allowance;
+      double abs_allowance = row_length > 0 ? row_allowance[static_cast<size_t>(i / row_length)] : whole_allowance;
+      if (error_scale != nullptr) abs_allowance = std::max(abs_allowance, tolerance.atol * error_scale[i]);
       const double allowed = abs_allowance + tolerance.rtol * std::fabs(ref);
       err_sq += diff * diff;
       result.max_abs_error = std::max(result.max_abs_error, diff);
@@ -76,8 +78,9 @@ CompareResult compare_output(const float* output, const double* reference, int64
       if (result.first_violation_index < 0) result.first_violation_index = i;
       ++result.violations;
     }
+    if (error_scale != nullptr && std::isfinite(error_scale[i])) scale_sq += error_scale[i] * error_scale[i];
   }
-  finish_comparison(result, err_sq, ref_sq, tolerance);
+  finish_comparison(result, err_sq, std::max(ref_sq, scale_sq), tolerance);
   return result;
 }
 
@@ -110,6 +113,7 @@ CompareResult merge_results(const std::vector<CompareResult>& parts) {
     merged.max_rel_error = std::max(merged.max_rel_error, part.max_rel_error);
     merged.rel_l2_error = std::max(merged.rel_l2_error, part.rel_l2_error);
     merged.ref_rms = std::max(merged.ref_rms, part.ref_rms);
+    merged.by_error_scale = merged.by_error_scale || part.by_error_scale;
   }
   return merged;
 }
@@ -123,6 +127,7 @@ std::string CompareResult::summary() const {
   if (violations > 0 && outliers_allowed > 0)
     text << " (up to " << outliers_allowed << " allowed within " << kOutlierBoundFactor << "x the bound; worst " << max_rel_error << "x)";
   text << ", max abs error " << max_abs_error << ", rel L2 error " << rel_l2_error;
+  if (by_error_scale) text << " (bounds by the products' error scale)";
   return text.str();
 }
 

@@ -27,8 +27,11 @@ struct CompareResult {
   int64_t first_violation_index = -1;
   double max_abs_error = 0;
   double max_rel_error = 0;               // max |out-ref| / (atol·rms + rtol·|ref|): > 1 fails
-  double rel_l2_error = 0;                // ||out-ref||_2 / ||ref||_2
+  double rel_l2_error = 0;                // ||out-ref||_2 / ||ref||_2 (by the error scale: / max(||ref||, ||S||))
   double ref_rms = 0;
+  // Judged with the products' error scale S (graph/error_scale_graph.hpp): each element's absolute
+  // allowance atol·max(rms, row rms, S), the relative L2 error against max(||ref||, ||S||).
+  bool by_error_scale = false;
   int64_t outliers_allowed = 0;           // violations tolerated (Tolerance::outlier_fraction)
   std::string summary() const;            // one line for verdict details
 };
@@ -58,12 +61,14 @@ void require_row_length(int64_t count, int64_t row_length, const char* who);
 
 // Compares `count` elements; `row_length` is local_rms_row_length(the output's shape), or 0 to
 // judge by the whole output's RMS alone (a flat buffer with no rows); require_row_length holds.
+// `error_scale`, when given, holds the output's error scale S, `count` values (by_error_scale).
 CompareResult compare_output(const float* output, const double* reference, int64_t count, int64_t row_length,
-                             const Tolerance& tolerance);
+                             const Tolerance& tolerance, const double* error_scale = nullptr);
 
 // Completes a result whose element counts and maxima are filled in: the relative L2 error
 // from the two sums (infinite when anything was unwritten or non-finite where the reference is
-// finite) and the verdict. Shared by the host comparison and the device one.
+// finite) and the verdict. Shared by the host comparison and the device one. `sum_sq_ref` is
+// max(Σ ref², Σ S²) when judged by the error scale.
 void finish_comparison(CompareResult& result, double sum_sq_error, double sum_sq_ref, const Tolerance& tolerance);
 
 // One result for several outputs: passed only if all passed; counts summed; errors the worst.

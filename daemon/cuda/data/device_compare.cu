@@ -184,9 +184,16 @@ __device__ __forceinline__ bool may_raise_max_ratio(double diff, double allowed,
   return !(bound >= DBL_MIN && diff < bound);
 }
 
-template <class Reference>
+// Where an error scale is given (kScaled), element i's absolute allowance is also at least
+// atol·S[i] (compare_output's statement).
+struct ErrorScale {
+  const double* values = nullptr;
+  double atol = 0;
+};
+
+template <class Reference, bool kScaled>
 __global__ void element_kernel(const float* output, const Reference* reference, int64_t count,
-                               const ReferenceStats* stats, RowAllowances rows, double rtol, uint32_t poison_bits,
+                               const ReferenceStats* stats, RowAllowances rows, ErrorScale scale, double rtol, uint32_t poison_bits,
                                ElementStats* partials) {
   const double whole_allowance = stats->abs_allowance;
   ElementStats local = empty_stats();
@@ -197,7 +204,9 @@ __global__ void element_kernel(const float* output, const Reference* reference, 
   for_each_element(
       count, [&](int64_t i) { return Pair{output[i], static_cast<double>(reference[i])}; },
       [&](int64_t i, Pair pair) {
-        const ElementVerdict v = judge_element(pair.raw, pair.ref, allowance_at(whole_allowance, rows, i), rtol, poison_bits);
+        double abs_allowance = allowance_at(whole_allowance, rows, i);
+        if constexpr (kScaled) abs_allowance = fmax(abs_allowance, scale.atol * scale.values[i]);
+        const ElementVerdict v = judge_element(pair.raw, pair.ref, abs_allowance, rtol, poison_bits);
         local.output_sum += static_cast<double>(pair.raw);
         if (v.unwritten) ++local.unwritten;
         if (v.nonfinite_counted) ++local.nonfinite;
@@ -260,14 +269,19 @@ RowAllowances row_allowances_of(const double* values, int64_t row_length) {
 // The element pass against summarised reference stats, then the figures on the host.
 template <class Reference>
 DeviceComparison element_pass(const float* output, const Reference* reference, const ReferenceStats* stats, RowAllowances rows, int64_t count,
-                              const Tolerance& tolerance, cudaStream_t stream) {
+                              const Tolerance& tolerance, cudaStream_t stream, const double* error_scale = nullptr) {
   DeviceComparison comparison;
   comparison.elements = count;
   const unsigned blocks = detail::grid_for(count);
   auto element_partials = DeviceBuffer<ElementStats>::on_stream(blocks, stream);
   auto element_total = DeviceBuffer<ElementStats>::on_stream(1, stream);
-  element_kernel<<<blocks, detail::kBlockThreads, 0, stream>>>(output, reference, count, stats, rows, tolerance.rtol, kPoisonBits,
-                                                               element_partials.get());
+  const ErrorScale scale{error_scale, tolerance.atol};
+  if (error_scale != nullptr)
+    element_kernel<Reference, true><<<blocks, detail::kBlockThreads, 0, stream>>>(output, reference, count, stats, rows, scale,
+                                                                                  tolerance.rtol, kPoisonBits, element_partials.get());
+  else
+    element_kernel<Reference, false><<<blocks, detail::kBlockThreads, 0, stream>>>(output, reference, count, stats, rows, scale,
+                                                                                   tolerance.rtol, kPoisonBits, element_partials.get());
   check_launch("element_kernel");
   element_finish_kernel<<<1, detail::kBlockThreads, 0, stream>>>(element_partials.get(), static_cast<int>(blocks), element_total.get());
   check_launch("element_finish_kernel");
@@ -288,12 +302,28 @@ DeviceComparison element_pass(const float* output, const Reference* reference, c
   comparison.sum_sq_ref = ref_stats.sum_sq_ref;
   comparison.ref_rms = ref_stats.rms;
   comparison.output_sum = totals.output_sum;
+  if (error_scale != nullptr) {
+    // Σ S² over finite values, through the reference's own summing kernels (a scale is ≥ 0).
+    auto partials = DeviceBuffer<double>::on_stream(blocks, stream);
+    auto scale_stats = DeviceBuffer<ReferenceStats>::on_stream(1, stream);
+    reference_squares_kernel<<<blocks, detail::kBlockThreads, 0, stream>>>(error_scale, count, partials.get());
+    check_launch("reference_squares_kernel (error scale)");
+    reference_finish_kernel<<<1, detail::kBlockThreads, 0, stream>>>(partials.get(), static_cast<int>(blocks), count, tolerance.atol,
+                                                                     scale_stats.get());
+    check_launch("reference_finish_kernel (error scale)");
+    ReferenceStats host_scale{};
+    check(cudaMemcpyAsync(&host_scale, scale_stats.get(), sizeof host_scale, cudaMemcpyDeviceToHost, stream),
+          "cudaMemcpyAsync (error scale sum)");
+    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (error scale sum)");
+    comparison.by_error_scale = true;
+    comparison.sum_sq_scale = host_scale.sum_sq_ref;
+  }
   return comparison;
 }
 
 template <class Reference>
 DeviceComparison compare_with(const float* output, const Reference* reference, int64_t count, int64_t row_length,
-                              const Tolerance& tolerance, cudaStream_t stream) {
+                              const Tolerance& tolerance, cudaStream_t stream, const double* error_scale = nullptr) {
   require_row_length(count, row_length, "device comparison");
   if (count <= 0) return DeviceComparison{};
   auto reference_partials = DeviceBuffer<double>::on_stream(detail::grid_for(count), stream);
@@ -301,7 +331,7 @@ DeviceComparison compare_with(const float* output, const Reference* reference, i
   auto row_allowances = DeviceBuffer<double>::on_stream(row_length > 0 ? static_cast<size_t>(count / row_length) : 0, stream);
   summarize_into(reference, count, row_length, tolerance.atol, reference_partials.get(), reference_stats.get(), row_allowances.get(), stream);
   return element_pass(output, reference, reference_stats.get(), row_allowances_of(row_allowances.get(), row_length), count, tolerance,
-                      stream);
+                      stream, error_scale);
 }
 
 // ---- trivial outputs -------------------------------------------------------------------------
@@ -447,15 +477,15 @@ DeviceComparison compare_on_device(const float* output, const double* reference,
 }
 
 DeviceComparison compare_on_device(const float* output, const float* reference, int64_t count, int64_t row_length,
-                                   const Tolerance& tolerance, cudaStream_t stream) {
-  return compare_with(output, reference, count, row_length, tolerance, stream);
+                                   const Tolerance& tolerance, cudaStream_t stream, const double* error_scale) {
+  return compare_with(output, reference, count, row_length, tolerance, stream, error_scale);
 }
 
 DeviceComparison compare_on_device(const float* output, const double* reference, const ReferenceSummary& summary, int64_t count,
-                                   int64_t row_length, const Tolerance& tolerance, cudaStream_t stream) {
+                                   int64_t row_length, const Tolerance& tolerance, cudaStream_t stream, const double* error_scale) {
   const ReferenceView view = summary.view(count, row_length, tolerance.atol);
   if (count <= 0) return DeviceComparison{};
-  return element_pass(output, reference, view.stats, view.rows, count, tolerance, stream);
+  return element_pass(output, reference, view.stats, view.rows, count, tolerance, stream, error_scale);
 }
 
 std::vector<bool> trivial_outputs_pass_on_device(const double* reference, const ReferenceSummary& summary, int64_t count,

@@ -32,6 +32,8 @@ struct DeviceComparison {
   double sum_sq_ref = 0;       // Σ ref² over finite reference values
   double ref_rms = 0;          // sqrt(sum_sq_ref / elements)
   double output_sum = 0;       // Σ out over every element (NaN/Inf included): a cheap fingerprint
+  bool by_error_scale = false; // judged with an error scale S (verify/compare.hpp)…
+  double sum_sq_scale = 0;     // …whose Σ S² over finite values this is
 };
 
 // Compares `count` elements on `stream` and waits for the result (synchronises the stream).
@@ -42,9 +44,10 @@ struct DeviceComparison {
 DeviceComparison compare_on_device(const float* output, const double* reference, int64_t count, int64_t row_length,
                                    const Tolerance& tolerance, cudaStream_t stream);
 // The same rule against an fp32 reference (widened exactly, element by element): how a timed
-// output is rechecked against the TF32 baseline's output without a widened fp64 copy of it.
+// output is rechecked against the TF32 baseline's output without a widened fp64 copy of it; with
+// an `error_scale` as the summarised overload below takes it.
 DeviceComparison compare_on_device(const float* output, const float* reference, int64_t count, int64_t row_length,
-                                   const Tolerance& tolerance, cudaStream_t stream);
+                                   const Tolerance& tolerance, cudaStream_t stream, const double* error_scale = nullptr);
 
 // The reference's half of every comparison against it: Σ ref² over its finite values, its RMS
 // and the absolute allowance atol·max(rms, kTinyReferenceRms). It stays on the device, where
@@ -91,9 +94,12 @@ class ReferenceSummary {
 };
 
 // compare_on_device against a reference summarised beforehand (same reference contents, same
-// tolerance.atol): one pass over output and reference, the same figures bit for bit.
+// tolerance.atol): one pass over output and reference, the same figures bit for bit. With an
+// `error_scale` (device, `count` values: graph/error_scale_graph.hpp) each element's absolute
+// allowance is atol·max(its row's, S) and Σ S² is summed too: compare_output's rule with a scale.
 DeviceComparison compare_on_device(const float* output, const double* reference, const ReferenceSummary& summary, int64_t count,
-                                   int64_t row_length, const Tolerance& tolerance, cudaStream_t stream);
+                                   int64_t row_length, const Tolerance& tolerance, cudaStream_t stream,
+                                   const double* error_scale = nullptr);
 
 // Outputs that need no work to produce, judged against a reference without being written:
 // each constant fills the output (zeros: 0.0f); each repeated input fills it in order and

@@ -1,6 +1,8 @@
 // data/device_compare_result.cpp — turns device comparison figures into the host's
 // CompareResult, with compare_output()'s rules for the relative L2 error and the verdict
 // (verify/compare.hpp's finish_comparison).
+#include <algorithm>
+
 #include "data/device_compare.hpp"
 
 namespace kbv::cuda {
@@ -15,7 +17,8 @@ CompareResult to_compare_result(const DeviceComparison& c, const Tolerance& tole
   result.max_abs_error = c.max_abs_error;
   result.max_rel_error = c.max_rel_error;
   result.ref_rms = c.ref_rms;
-  finish_comparison(result, c.sum_sq_error, c.sum_sq_ref, tolerance);
+  result.by_error_scale = c.by_error_scale;
+  finish_comparison(result, c.sum_sq_error, c.by_error_scale ? std::max(c.sum_sq_ref, c.sum_sq_scale) : c.sum_sq_ref, tolerance);
   return result;
 }
 

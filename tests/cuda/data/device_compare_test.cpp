@@ -152,6 +152,44 @@ TEST_F(DeviceCompareTest, MatchesHostCompareOutput) {
   }
 }
 
+// With an error scale (graph/error_scale_graph.hpp) both sides give the same figures and verdict:
+// scales below, near and far above |ref| (where the scale decides), zero, NaN and infinite ones.
+TEST_F(DeviceCompareTest, ErrorScaleMatchesHostCompareOutput) {
+  int decided_by_scale = 0;
+  for (const CompareCase& c : compare_cases()) {
+    SCOPED_TRACE(c.label);
+    const auto n = static_cast<int64_t>(c.reference.size());
+    std::vector<double> scale = random_normal(c.reference.size(), 77);
+    for (size_t i = 0; i < scale.size(); ++i) scale[i] = std::fabs(scale[i]) * std::pow(10.0, static_cast<double>(i % 5) - 2.0);
+    if (n > 3) {
+      scale[0] = 0;
+      scale[1] = kNaN;
+      scale[2] = kInf;
+    }
+    const CompareResult plain = compare_output(c.output.data(), c.reference.data(), n, c.row_length, c.tolerance);
+    const CompareResult host = compare_output(c.output.data(), c.reference.data(), n, c.row_length, c.tolerance, scale.data());
+    decided_by_scale += plain.violations != host.violations;
+    const auto output = upload(c.output);
+    const auto reference = upload(c.reference);
+    const auto device_scale = upload(scale);
+    ReferenceSummary summary;
+    summary.compute(reference.get(), n, c.row_length, c.tolerance.atol, stream());
+    const DeviceComparison raw = compare_on_device(output.get(), reference.get(), summary, n, c.row_length, c.tolerance, stream(),
+                                                   device_scale.get());
+    const CompareResult device = to_compare_result(raw, c.tolerance);
+    EXPECT_TRUE(device.by_error_scale && host.by_error_scale);
+    EXPECT_EQ(device.violations, host.violations);
+    EXPECT_EQ(device.first_violation_index, host.first_violation_index);
+    EXPECT_EQ(device.passed, host.passed) << "device: " << device.summary() << "\nhost:   " << host.summary();
+    EXPECT_EQ(device.max_abs_error, host.max_abs_error);
+    EXPECT_TRUE(same_double(device.max_rel_error, host.max_rel_error, kSumAgreement))
+        << "max_rel_error device " << device.max_rel_error << " host " << host.max_rel_error;
+    EXPECT_TRUE(same_double(device.rel_l2_error, host.rel_l2_error, kSumAgreement))
+        << "rel_l2_error device " << device.rel_l2_error << " host " << host.rel_l2_error;
+  }
+  EXPECT_GT(decided_by_scale, 0) << "no case where the scale changed a violation count: the agreement above would be vacuous";
+}
+
 TEST_F(DeviceCompareTest, CasesCoverBothVerdictsAndEveryCounter) {
   // Guards the test above against agreeing vacuously (both sides reporting nothing).
   bool some_pass = false, some_fail = false, nonfinite = false, unwritten = false;

@@ -10,6 +10,7 @@
 #include "data/device_inputs.hpp"
 #include "data/reference_graph.hpp"
 #include "gpu_test_support.hpp"
+#include "graph/error_scale_graph.hpp"
 #include "graph/run_graph.hpp"
 #include "inputs/generate.hpp"
 #include "ops/registry.hpp"
@@ -148,6 +149,23 @@ TEST_F(ReferenceGraphTest, HandBuiltGraphsMatchTheHostReference) {
     }
     expect_agreement(problem, inputs);
   }
+}
+
+// The products' error-scale graphs (graph/error_scale_graph.hpp) run on the device as on the host:
+// the data plane computes them there when a comparison fails by the default rule.
+TEST_F(ReferenceGraphTest, ErrorScaleGraphsMatchTheHostReference) {
+  uint64_t seed = 700;
+  int with_scale = 0;
+  for (const HandGraph& g : hand_graphs()) {
+    const ResolvedProblem problem = resolve_by_hand(g);
+    const std::optional<ErrorScaleGraph> scales = error_scale_graph(problem);
+    if (!scales) continue;
+    ++with_scale;
+    std::vector<std::vector<double>> inputs;
+    for (const Shape& shape : problem.input_shapes) inputs.push_back(random_normal(static_cast<size_t>(numel(shape)), seed++));
+    expect_agreement(scales->problem, inputs);
+  }
+  EXPECT_EQ(with_scale, 3) << "conv2d_relu_biasadd, matmul_scale_residual and gemm_bias_gelu have products";
 }
 
 TEST_F(ReferenceGraphTest, MissingOutputOrInputIsReported) {

@@ -1,0 +1,280 @@
+// error_scale_test.cpp — the products' error scale (graph/error_scale_graph.hpp): the graph
+// derived from a problem computes sqrt(Σ x²·w²) through products and propagates it through bias,
+// relu, scale and residual; a problem without a product has none; the comparison loosens by it only
+// where products cancel (an honest TF32-sized error passes, a bf16-sized one on a zero-mean output
+// still fails); and the host data plane judges by it exactly where the default rule fails.
+#include <gtest/gtest.h>
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <vector>
+
+#include "eval/arena_layout.hpp"
+#include "eval/host_data_plane.hpp"
+#include "graph/error_scale_graph.hpp"
+#include "graph/run_graph.hpp"
+#include "inputs/epoch_plan.hpp"
+#include "spec/problem.hpp"
+#include "verify/compare.hpp"
+
+namespace {
+
+kbv::ResolvedProblem bundled(const char* file) {
+  return kbv::resolve_problem(kbv::load_problem_file(std::filesystem::path(KBV_PROBLEMS_DIR) / file), "small");
+}
+
+kbv::ResolvedProblem inline_problem(const std::string& text) {
+  const auto path = std::filesystem::temp_directory_path() / ("kbv-error-scale-" + std::to_string(::getpid()) + ".yaml");
+  std::ofstream(path) << text;
+  kbv::Problem problem = kbv::load_problem_file(path);
+  std::filesystem::remove(path);
+  return kbv::resolve_problem(problem, "small");
+}
+
+std::vector<kbv::HostTensor<double>> random_inputs(const kbv::ResolvedProblem& problem, unsigned seed) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> normal;
+  std::vector<kbv::HostTensor<double>> inputs;
+  for (const auto& shape : problem.input_shapes) {
+    auto& tensor = inputs.emplace_back(shape);
+    for (double& v : tensor.data) v = normal(rng);
+  }
+  return inputs;
+}
+
+std::vector<const double*> pointers(const std::vector<kbv::HostTensor<double>>& tensors) {
+  std::vector<const double*> result;
+  for (const auto& t : tensors) result.push_back(t.data.data());
+  return result;
+}
+
+// sqrt(Σ_k x[r,k]²·w[c,k]²) for nn.Linear's layout (x [rows, K], w [cols, K]).
+double linear_scale(const kbv::HostTensor<double>& x, const kbv::HostTensor<double>& w, int64_t r, int64_t c) {
+  const int64_t k_extent = x.shape[1];
+  double sum = 0;
+  for (int64_t k = 0; k < k_extent; ++k) {
+    const double product = x.data[static_cast<size_t>(r * k_extent + k)] * w.data[static_cast<size_t>(c * k_extent + k)];
+    sum += product * product;
+  }
+  return std::sqrt(sum);
+}
+
+TEST(ErrorScaleGraph, AProductsScaleIsTheRootOfItsSquaredProductsThroughBiasAndRelu) {
+  const kbv::ResolvedProblem problem = bundled("kernelbench/kb_l2_76_gemm_add_relu.yaml");  // relu(x·Wᵀ + b)
+  const auto graph = kbv::error_scale_graph(problem);
+  ASSERT_TRUE(graph.has_value());
+  ASSERT_EQ(graph->scale_of_output, std::vector<int>{0});
+  ASSERT_EQ(graph->problem.output_shapes, problem.output_shapes);
+  const auto inputs = random_inputs(problem, 1);
+  const auto scales = kbv::run_reference_f64(graph->problem, pointers(inputs));
+  const int64_t cols = problem.output_shapes[0][1];
+  for (int64_t r = 0; r < problem.output_shapes[0][0]; ++r)
+    for (int64_t c = 0; c < cols; ++c)
+      ASSERT_NEAR(scales[0].data[static_cast<size_t>(r * cols + c)], linear_scale(inputs[0], inputs[1], r, c), 1e-12)
+          << "row " << r << " column " << c;
+}
+
+TEST(ErrorScaleGraph, AScaledResidualAddsBothPathsScales) {
+  const kbv::ResolvedProblem problem = bundled("matmul_scale_residual.yaml");  // y = 0.5·t0 + t0, t0 = x·Wᵀ + b
+  const auto graph = kbv::error_scale_graph(problem);
+  ASSERT_TRUE(graph.has_value());
+  const auto inputs = random_inputs(problem, 2);
+  const auto scales = kbv::run_reference_f64(graph->problem, pointers(inputs));
+  const int64_t cols = problem.output_shapes[0][1];
+  for (int64_t r = 0; r < 3; ++r)
+    for (int64_t c = 0; c < cols; ++c)
+      ASSERT_NEAR(scales[0].data[static_cast<size_t>(r * cols + c)], 1.5 * linear_scale(inputs[0], inputs[1], r, c), 1e-12);
+}
+
+TEST(ErrorScaleGraph, AProblemWithoutAProductHasNone) {
+  for (const char* file : {"relu.yaml", "softmax.yaml", "layernorm.yaml", "sum_dim1.yaml", "maxpool2d.yaml"})
+    EXPECT_FALSE(kbv::error_scale_graph(bundled(file)).has_value()) << file;
+}
+
+// A product feeding softmax has no error scale at softmax's output (the path ends there); a sum
+// over a product's relu has sqrt(Σ S²); an output that is the product itself has S.
+TEST(ErrorScaleGraph, APathEndsAtAnOpItCannotBoundAndReductionsSumInQuadrature) {
+  const kbv::ResolvedProblem problem = inline_problem(R"(name: paths
+level: 2
+inputs:
+  - {name: x, shape: [rows, k]}
+  - {name: w, shape: [cols, k]}
+outputs:
+  - {name: probabilities, shape: [rows, cols]}
+  - {name: total, shape: [rows, 1]}
+  - {name: product, shape: [rows, cols]}
+graph:
+  - {name: linear, op: linear, inputs: [x, w], output: product}
+  - {name: soft, op: softmax, inputs: [product], output: probabilities, attrs: {axis: 1}}
+  - {name: relu, op: relu, inputs: [product], output: r}
+  - {name: sum, op: sum, inputs: [r], output: total, attrs: {axis: 1}}
+tolerance: {atol: 1.0e-2, rtol: 1.0e-2, rel_l2: 2.0e-3}
+shapes:
+  default: {rows: 4, k: 16, cols: 5}
+  small: {rows: 4, k: 16, cols: 5}
+)");
+  const auto graph = kbv::error_scale_graph(problem);
+  ASSERT_TRUE(graph.has_value());
+  ASSERT_EQ(graph->scale_of_output, (std::vector<int>{-1, 0, 1}));
+  const auto inputs = random_inputs(problem, 3);
+  const auto scales = kbv::run_reference_f64(graph->problem, pointers(inputs));
+  for (int64_t r = 0; r < 4; ++r) {
+    double sum_sq = 0;
+    for (int64_t c = 0; c < 5; ++c) {
+      const double s = linear_scale(inputs[0], inputs[1], r, c);
+      sum_sq += s * s;
+      EXPECT_NEAR(scales[1].data[static_cast<size_t>(r * 5 + c)], s, 1e-12);
+    }
+    EXPECT_NEAR(scales[0].data[static_cast<size_t>(r)], std::sqrt(sum_sq), 1e-12);
+  }
+}
+
+const kbv::Tolerance kTensorCore{1e-2, 1e-2, 2e-3, 1e-7};  // the tensor-core class's tolerance
+
+// Outputs that are small differences of large products (|y| ~ 1e-3, S ~ 1): an error of TF32's
+// size, 2⁻¹¹·S, misses the bound set by the output's own RMS everywhere and is well inside
+// atol·S; the relative L2 error is judged against ‖S‖.
+TEST(CompareByErrorScale, AnHonestTf32ErrorWhereProductsCancelPassesOnlyByTheScale) {
+  constexpr int64_t kCount = 4096;
+  std::mt19937_64 rng(4);
+  std::normal_distribution<double> normal;
+  std::vector<double> reference(kCount), scale(kCount);
+  std::vector<float> output(kCount);
+  for (int64_t i = 0; i < kCount; ++i) {
+    reference[i] = 1e-3 * normal(rng);
+    scale[i] = 1.0 + 0.1 * std::fabs(normal(rng));
+    output[i] = static_cast<float>(reference[i] + std::ldexp(1.0, -11) * scale[i] * normal(rng));
+  }
+  const auto plain = kbv::compare_output(output.data(), reference.data(), kCount, 0, kTensorCore);
+  EXPECT_FALSE(plain.passed);
+  EXPECT_FALSE(plain.by_error_scale);
+  const auto scaled = kbv::compare_output(output.data(), reference.data(), kCount, 0, kTensorCore, scale.data());
+  EXPECT_TRUE(scaled.passed) << scaled.summary();
+  EXPECT_TRUE(scaled.by_error_scale);
+  EXPECT_LT(scaled.rel_l2_error, 1e-3) << "against ‖S‖, not ‖y‖";
+  EXPECT_NE(scaled.summary().find("error scale"), std::string::npos);
+}
+
+// On a zero-mean output S ≈ |y| (the products do not cancel): a bf16-sized error (3e-3 relative)
+// fails by the relative L2 error with the scale as without it.
+TEST(CompareByErrorScale, ABf16SizedErrorWithoutCancellationStillFails) {
+  constexpr int64_t kCount = 4096;
+  std::mt19937_64 rng(5);
+  std::normal_distribution<double> normal;
+  std::vector<double> reference(kCount), scale(kCount);
+  std::vector<float> output(kCount);
+  for (int64_t i = 0; i < kCount; ++i) {
+    reference[i] = normal(rng);
+    scale[i] = std::fabs(reference[i]) * (0.8 + 0.4 * std::fabs(normal(rng)) / 3.0) + 0.3;
+    output[i] = static_cast<float>(reference[i] * (1.0 + 3e-3 * normal(rng)));
+  }
+  const auto scaled = kbv::compare_output(output.data(), reference.data(), kCount, 0, kTensorCore, scale.data());
+  EXPECT_FALSE(scaled.passed) << scaled.summary();
+  EXPECT_GT(scaled.rel_l2_error, kTensorCore.rel_l2);
+}
+
+// A wrong element is wrong by the scale too: two elements beyond atol·S (more than the one
+// outlier 1e-7 of 1000 rounds up to, and one past kOutlierBoundFactor) fail.
+TEST(CompareByErrorScale, AnElementBeyondItsScaledAllowanceFails) {
+  std::vector<double> reference(1000, 1e-3), scale(1000, 1.0);
+  std::vector<float> output(reference.begin(), reference.end());
+  output[10] = static_cast<float>(1e-3 + 2 * kTensorCore.atol);   // 2× the scaled allowance
+  output[11] = static_cast<float>(1e-3 + 11 * kTensorCore.atol);  // 11×: beyond kOutlierBoundFactor
+  const auto scaled = kbv::compare_output(output.data(), reference.data(), 1000, 0, kTensorCore, scale.data());
+  EXPECT_FALSE(scaled.passed) << scaled.summary();
+  EXPECT_EQ(scaled.violations, 2);
+  EXPECT_EQ(scaled.first_violation_index, 10);
+}
+
+// The host data plane: an output within atol·S but beyond the default bound passes, reported as
+// judged by the error scale; one element past kOutlierBoundFactor·atol·S fails. relu(x·wᵀ) on the
+// normal family: relu zeroes half the outputs, so a zero output's products' scale is ~1.4× the
+// output's RMS, and several elements lie between the two bounds.
+TEST(HostDataPlaneErrorScale, JudgesByTheScaleExactlyWhereTheDefaultRuleFails) {
+  const kbv::ResolvedProblem problem = inline_problem(R"(name: relu_of_product
+level: 2
+inputs:
+  - {name: x, shape: [rows, k]}
+  - {name: w, shape: [cols, k], role: parameter, scale: inv_sqrt_fan_in}
+outputs:
+  - {name: y, shape: [rows, cols]}
+graph:
+  - {name: linear, op: linear, inputs: [x, w], output: t0}
+  - {name: relu, op: relu, inputs: [t0], output: y}
+tolerance: {atol: 1.0e-2, rtol: 1.0e-2, rel_l2: 2.0e-3}
+shapes:
+  default: {rows: 32, k: 64, cols: 48}
+  small: {rows: 32, k: 64, cols: 48}
+)");
+  const kbv::Tolerance& tolerance = problem.problem.tolerance;
+  const auto plane = kbv::eval::make_host_data_plane(problem);
+  const nlohmann::json setup = plane->allocate(1);
+  const size_t bytes = setup["arena_bytes"].get<size_t>();
+  void* base = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, plane->arena_fd(), 0);
+  ASSERT_NE(base, MAP_FAILED);
+  auto* arena = static_cast<unsigned char*>(base);
+  const kbv::eval::ArenaLayout layout = kbv::eval::layout_arena(problem, 1);
+  const kbv::inputs::FamilyDraw draw =
+      kbv::inputs::draw_family(kbv::inputs::SecretKey::from_bytes({7}), 0, problem.problem.name, kbv::inputs::Family::normal, 1);
+  plane->prepare(0, draw, 11);
+
+  // The trusted side's inputs and reference, read back; the scale from the derived graph.
+  std::vector<kbv::HostTensor<double>> inputs;
+  for (size_t i = 0; i < problem.input_shapes.size(); ++i) {
+    auto& input = inputs.emplace_back(problem.input_shapes[i]);
+    const auto* values = reinterpret_cast<const float*>(arena + layout.slots[0].inputs[i].offset);
+    for (size_t e = 0; e < input.data.size(); ++e) input.data[e] = values[e];
+  }
+  std::vector<double> reference;
+  plane->read_reference(0, 0, [&](std::span<const double> part) { reference.insert(reference.end(), part.begin(), part.end()); });
+  const auto graph = kbv::error_scale_graph(problem);
+  ASSERT_TRUE(graph.has_value());
+  const std::vector<double> scale = kbv::run_reference_f64(graph->problem, pointers(inputs))[0].data;
+
+  // Each element's default allowance atol·max(rms, row rms) + rtol·|ref| (verify/compare.hpp).
+  const int64_t cols = problem.output_shapes[0][1];
+  const auto count = static_cast<int64_t>(reference.size());
+  double total_sq = 0;
+  std::vector<double> row_sq(static_cast<size_t>(count / cols));
+  for (int64_t i = 0; i < count; ++i) {
+    total_sq += reference[i] * reference[i];
+    row_sq[static_cast<size_t>(i / cols)] += reference[i] * reference[i];
+  }
+  const double rms = std::sqrt(total_sq / static_cast<double>(count));
+  // Four elements moved halfway between their default allowance and atol·S, where the latter is
+  // 1.2× the former or more (more than the one outlier the tolerance excuses).
+  std::vector<float> output(reference.begin(), reference.end());
+  int64_t moved = 0, last_moved = -1;
+  for (int64_t i = 0; i < count && moved < 4; ++i) {
+    const double row_rms = std::sqrt(row_sq[static_cast<size_t>(i / cols)] / static_cast<double>(cols));
+    const double by_default = tolerance.atol * std::max(rms, row_rms) + tolerance.rtol * std::fabs(reference[i]);
+    const double by_scale = tolerance.atol * scale[i] + tolerance.rtol * std::fabs(reference[i]);
+    if (by_scale < 1.2 * by_default) continue;
+    output[i] = static_cast<float>(reference[i] + 0.5 * (by_default + by_scale));
+    ++moved;
+    last_moved = i;
+  }
+  ASSERT_EQ(moved, 4) << "this draw has too few elements whose products' scale exceeds their default allowance";
+  float* arena_output = reinterpret_cast<float*>(arena + layout.slots[0].outputs[0].offset);
+  std::memcpy(arena_output, output.data(), output.size() * sizeof(float));
+  const auto plain = kbv::compare_output(output.data(), reference.data(), count, kbv::local_rms_row_length(problem.output_shapes[0]), tolerance);
+  ASSERT_FALSE(plain.passed) << "the moved elements must miss the default rule: " << plain.summary();
+  const kbv::CompareResult judged = plane->check_outputs(0);
+  EXPECT_TRUE(judged.passed) << judged.summary();
+  EXPECT_TRUE(judged.by_error_scale);
+
+  arena_output[last_moved] = static_cast<float>(reference[static_cast<size_t>(last_moved)] +
+                                                11 * tolerance.atol * scale[static_cast<size_t>(last_moved)]);
+  const kbv::CompareResult wrong = plane->check_outputs(0);
+  EXPECT_FALSE(wrong.passed) << wrong.summary();
+  EXPECT_TRUE(wrong.by_error_scale);
+  ::munmap(base, bytes);
+}
+
+}  // namespace
