@@ -6,6 +6,9 @@ namespace kbv::ops::log_softmax {
 
 OpCases cases() {
   OpCases cases = softmax_like_cases();
+  // Rows the CUDA baseline holds on chip (softmax_resident_f32.cuh): full, and with empty lanes.
+  cases.samples.push_back({"resident_rows", {{9, 65536}}, {{"axis", 1}}});
+  cases.samples.push_back({"resident_partial_rows", {{6, 20000}}, {{"axis", -1}}});
   cases.costs = {{{{4096, 65536}}, {{"axis", 1}}, 2.0 * 4096 * 65536}};  // 2 per element
   const std::vector<double> expected = {-2.4076059644443806, -1.4076059644443804, -0.4076059644443804};
   cases.values = {{"log_softmax of 1, 2, 3", {{3}}, {{1, 2, 3}}, {}, expected},

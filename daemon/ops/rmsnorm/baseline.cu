@@ -18,7 +18,11 @@ class RmsNormStep final : public cuda::measure::NodeStep {
     baseline::reduce_like<baseline::kRmsNorm>(split_, eps_, in[0], out, stream);
   }
   std::string describe() const override {
-    return "kbv fused rmsnorm kernel " + baseline::split_text(split_);
+    // The path the launch takes when x and y are 16-byte aligned (as every buffer kbv allocates).
+    const bool float4_columns = split_.inner > 1 && split_.extent <= baseline::kCachedColumnExtent &&
+                                split_.inner % baseline::kFloat4Columns == 0;
+    return "kbv fused rmsnorm kernel " + baseline::split_text(split_) +
+           (float4_columns ? " (float4 columns, values in registers)" : "");
   }
 
  private:

@@ -14,7 +14,10 @@ OpCases cases() {
                    {"four_dims", {{3, 16, 4, 5}}, {{"axis", 1}}},
                    // extent 64 fills the cached column kernel's registers; 65 takes the two-read one
                    {"cached_columns_full", {{2, 64, 300}}, {{"axis", 1}}},
-                   {"long_columns", {{2, 65, 40}}, {{"axis", 1}}}};
+                   {"long_columns", {{2, 65, 40}}, {{"axis", 1}}},
+                   // inner a multiple of 128: the float4 column kernel, full and with a short last group
+                   {"float4_columns", {{3, 64, 256}}, {{"axis", 1}}},
+                   {"float4_columns_short", {{2, 37, 128}}, {{"axis", 1}}}};
   cases.shapes = {{{{112, 64, 512, 512}}, {}, {112, 64, 512, 512}}};
   cases.rejects = {{{{4}}, {}, "expected an axis in [-1, 0]"},
                    {{{4, 4}}, {{"eps", -1e-5}}, "eps >= 0"}};

@@ -1,6 +1,7 @@
 // ops/common/baseline/softmax_f32.cuh — the CUDA baseline kernels of softmax and log_softmax:
 // one kbv kernel per application with an online (max, sum of exp) reduction. inner == 1: one
-// block per row, warp-shuffle reductions (PyTorch's cunn_SoftMaxForward); inner > 1: 32 adjacent
+// block per row, warp-shuffle reductions (PyTorch's cunn_SoftMaxForward), rows of 16384–65536
+// floats held on chip instead (softmax_resident_f32.cuh); inner > 1: 32 adjacent
 // columns per block, the axis split over 8 thread rows (ops/common/baseline/axis_f32.cuh). The
 // row kernel also serves sdpa, whose causal rows see only their first min(i + 1, extent) columns
 // and write 0 past them (the −inf mask's exp).
@@ -14,6 +15,7 @@
 #include "measure/baseline/node_step.hpp"
 #include "measure/support/device_attributes.hpp"
 #include "ops/common/baseline/axis_f32.cuh"
+#include "ops/common/baseline/softmax_resident_f32.cuh"
 #include "ops/common/baseline/step_support.hpp"
 
 namespace kbv::ops::baseline {
@@ -138,7 +140,9 @@ void launch_softmax_rows(const float* x, float* y, int64_t rows, int64_t extent,
 template <bool kLog>
 void launch_softmax(const AxisSplit& split, unsigned grid, const float* x, float* y, cudaStream_t stream) {
   if (split.outer * split.extent * split.inner == 0) return;
-  if (split.inner == 1) {
+  if (split.inner == 1 && resident_rows(split.extent) && vectorizable(split.extent, x, y)) {
+    launch_softmax_resident<kLog>(x, y, split.outer, split.extent, stream);
+  } else if (split.inner == 1) {
     launch_softmax_rows<kLog>(x, y, split.outer, split.extent, 0, grid, stream);
   } else {
     softmax_column_kernel<kLog><<<column_grid(split), kColumnBlock, 0, stream>>>(
@@ -157,8 +161,13 @@ class SoftmaxStep final : public cuda::measure::NodeStep {
     launch_softmax<kLog>(split_, row_grid_, in[0], out, stream);
   }
   std::string describe() const override {
-    return std::string(kLog ? "kbv log_softmax kernel " : "kbv softmax kernel ") + split_text(split_) +
-           (split_.inner == 1 ? " rows in flight=" + std::to_string(row_grid_) : "");
+    std::string rows;
+    if (split_.inner == 1 && resident_rows(split_.extent))
+      rows = " rows held on chip (softmax_resident_f32.cuh; two-pass, rows in flight=" + std::to_string(row_grid_) +
+             ", if not 16-byte aligned)";
+    else if (split_.inner == 1)
+      rows = " rows in flight=" + std::to_string(row_grid_);
+    return std::string(kLog ? "kbv log_softmax kernel " : "kbv softmax kernel ") + split_text(split_) + rows;
   }
 
  private:
