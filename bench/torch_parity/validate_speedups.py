@@ -77,7 +77,7 @@ def measure_direct(torch, plugin, described, shapes, device, rounds):
     device = "cuda" if device == "cuda" else "cpu"  # kbv's host device is torch's cpu
     forward = graph_forward(torch, description, device)
     inputs = {spec["name"]: tensor.contiguous() for spec, tensor in zip(description["inputs"], forward.tensors)}
-    outputs = {spec["name"]: torch.empty(*spec["shape"], device=device) for spec in description["outputs"]}
+    outputs = {spec["name"]: torch.empty(tuple(spec["shape"]), device=device) for spec in description["outputs"]}  # () for a loss
     stream = torch.cuda.current_stream().cuda_stream if device == "cuda" else None
     candidate = plugin.call(inputs, outputs, described.get("attributes") or {}, stream)
     set_tf32(torch, True)
