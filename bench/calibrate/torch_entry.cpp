@@ -6,6 +6,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "calibration/library_sources.hpp"
 #include "calibration/problem_fingerprint.hpp"
 
 namespace kbv::calibrate {
@@ -72,6 +73,7 @@ calibration::CalibrationEntry make_entry(const ResolvedProblem& problem, const s
   entry.problem = problem.problem.name;
   entry.shape_set = problem.shape_set;
   entry.spec_sha256 = calibration::problem_fingerprint(problem);
+  entry.library_sources_sha256 = calibration::library_sources_sha256(problem.problem);
   entry.measured_at = measured_at;
   nlohmann::json library_evidence = nlohmann::json::object();
   for (const auto& [mode, measured] : library) {

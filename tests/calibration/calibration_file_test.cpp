@@ -51,7 +51,12 @@ TEST(CalibrationFile, TheRecordedFileLoadsAndRoundTrips) {
   ASSERT_NE(layernorm, nullptr);
   EXPECT_NEAR(layernorm->ratios.at("eager_tf32"), 8.33 / 0.255, 1e-9);
   EXPECT_EQ(h200.find("layernorm", "small"), nullptr);
+  EXPECT_TRUE(layernorm->library_sources_sha256.empty()) << "recorded before kbv wrote library_sources_sha256";
   EXPECT_EQ(to_json(calibration_from_json(to_json(file), "again")), to_json(file));
+  CalibrationFile with_sources = file;  // a newer entry's digest survives the round trip
+  with_sources.calibrations[1].entries[0].library_sources_sha256 = std::string(64, 'c');
+  const CalibrationFile again = calibration_from_json(to_json(with_sources), "again");
+  EXPECT_EQ(again.calibrations[1].entries[0].library_sources_sha256, std::string(64, 'c'));
 }
 
 TEST(CalibrationFile, BadFieldsAreNamedWithTheFix) {

@@ -147,6 +147,43 @@ TEST(DerivedSpeedups, HowAConvAlgorithmWasChosenIsNotAChangeOfLibrary) {
   EXPECT_TRUE(derive_speedups(in, kRecorded).baselines.at("eager_tf32").speedup);
 }
 
+// The recorded calibration with the torch 2.11 H200 layernorm entry's library sources digest set
+// to `digest`, in a temporary file.
+std::filesystem::path recorded_with_library_sources(const std::string& digest) {
+  nlohmann::json json;
+  std::ifstream(kRecorded) >> json;
+  for (auto& calibration : json["calibrations"])
+    if (calibration["device_name"] == "NVIDIA H200" && calibration["torch_version"] == "2.11.0+cu130")
+      for (auto& entry : calibration["entries"])
+        if (entry["problem"] == "layernorm") entry["library_sources_sha256"] = digest;
+  const auto path = std::filesystem::temp_directory_path() / ("kbv-calibration-sources-" + std::to_string(::getpid()) + ".json");
+  std::ofstream(path) << json.dump();
+  return path;
+}
+
+// A kernel changed under an unchanged description (the same "kbv … kernel" text) is caught by the
+// digest of the library's sources the calibration recorded; an entry without one (calibrated
+// before kbv recorded it) is still used, and the result says it was identified by description.
+TEST(DerivedSpeedups, ALibraryWhoseSourcesChangedSinceCalibrationIsStale) {
+  DerivationInputs in = layernorm_on_h200();
+  in.library_sources_sha256 = "aaaa0000000000000000000000000000000000000000000000000000000000aa";
+  const std::filesystem::path matching = recorded_with_library_sources(in.library_sources_sha256);
+  const DerivedSpeedups same = derive_speedups(in, matching);
+  EXPECT_TRUE(same.baselines.at("eager_tf32").speedup) << same.baselines.at("eager_tf32").reason;
+  EXPECT_EQ(same.calibration["library_sources"], "match");
+
+  in.library_sources_sha256 = "bbbb1111111111111111111111111111111111111111111111111111111111bb";
+  const DerivedSpeedups changed = derive_speedups(in, matching);
+  expect_all_null(changed, "kbv's library baseline code for layernorm changed since it was calibrated (sources aaaa00000000 then, bbbb11111111 now");
+  expect_all_null(changed, "fix: kbv calibrate --torch --problem layernorm --shapes default");
+  EXPECT_EQ(changed.calibration["library_sources"], "changed");
+  std::filesystem::remove(matching);
+
+  const DerivedSpeedups legacy = derive_speedups(in, kRecorded);
+  EXPECT_TRUE(legacy.baselines.at("eager_tf32").speedup) << legacy.baselines.at("eager_tf32").reason;
+  EXPECT_NE(legacy.calibration["library_sources"].get<std::string>().find("identified by its description only"), std::string::npos);
+}
+
 TEST(DerivedSpeedups, ABaselineThatFailedInTheCalibrationCarriesItsError) {
   DerivationInputs in = layernorm_on_h200();
   in.problem = "softmax";

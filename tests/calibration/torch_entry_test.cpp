@@ -2,6 +2,7 @@
 // the calibration entry made from a recorded reply: ratios per math mode, errors, drift.
 #include <gtest/gtest.h>
 
+#include "calibration/library_sources.hpp"
 #include "spec/catalog.hpp"
 #include "torch_entry.hpp"
 
@@ -50,6 +51,7 @@ TEST(TorchEntry, ARecordedReplyMakesRatiosAgainstTheLibraryInTheSameMathMode) {
   EXPECT_EQ(entry.problem, "layernorm");
   EXPECT_EQ(entry.shape_set, "default");
   EXPECT_EQ(entry.forward, "graph");
+  EXPECT_EQ(entry.library_sources_sha256, calibration::library_sources_sha256(problem.problem));  // what this build's library is
   EXPECT_DOUBLE_EQ(entry.library.at("tf32").median_s, 0.255e-3);
   EXPECT_EQ(entry.library.at("tf32").describe, "ln tf32\n");
   EXPECT_NEAR(entry.ratios.at("eager_tf32"), 8.33e-3 / 0.255e-3, 1e-9);

@@ -96,7 +96,14 @@ DerivedSpeedups derive_speedups(const DerivationInputs& in, const std::filesyste
   if (entry->spec_sha256 != in.spec_sha256) {
     stale = "problem " + in.problem + "'s graph or shapes changed since it was calibrated (spec hash " + entry->spec_sha256.substr(0, 12) +
             " then, " + in.spec_sha256.substr(0, 12) + " now; fix: " + recalibrate(in) + ")";
+  } else if (!entry->library_sources_sha256.empty() && entry->library_sources_sha256 != in.library_sources_sha256) {
+    stale = "kbv's library baseline code for " + in.problem + " changed since it was calibrated (sources " +
+            entry->library_sources_sha256.substr(0, 12) + " then, " + in.library_sources_sha256.substr(0, 12) + " now; fix: " + recalibrate(in) + ")";
   }
+  // An entry from before kbv recorded its library's sources: identified by the description alone.
+  out.calibration["library_sources"] = entry->library_sources_sha256.empty() ? "not recorded: the library is identified by its description only"
+                                       : entry->library_sources_sha256 == in.library_sources_sha256 ? "match"
+                                                                                                    : "changed";
   for (const TorchBaseline& baseline : torch_baselines()) {
     DerivedBaseline& derived = out.baselines[std::string(baseline.name)];
     const std::string name(baseline.name), mode(baseline.library_mode);

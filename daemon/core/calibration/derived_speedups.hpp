@@ -4,8 +4,8 @@
 //                            calibration of this GPU, driver and torch version)
 // Every way the calibration can be missing or stale (no file, another GPU, another driver,
 // another torch version than asked for, no entry for the problem, a problem whose graph or
-// shapes changed, a library baseline that changed) leaves the speedup null with the reason;
-// nothing stale is ever used.
+// shapes changed, a library baseline whose description or sources changed) leaves the speedup
+// null with the reason; nothing stale is ever used.
 #pragma once
 
 #include <filesystem>
@@ -22,6 +22,7 @@ struct DerivationInputs {
   std::string device;  // "cuda" or "host"
   std::string device_name, driver;
   std::string problem, shape_set, spec_sha256;
+  std::string library_sources_sha256;  // library_sources_sha256() of the problem in this build
   std::map<std::string, std::string> library_describe;  // math mode -> CudaBaseline::describe() now
   std::map<std::string, double> library_median_s;       // math mode -> interleaved median; absent when not timed
   std::optional<double> candidate_median_s;             // absent when not timed

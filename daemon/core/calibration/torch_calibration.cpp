@@ -71,6 +71,7 @@ class Reader {
     entry.problem = text(json, "problem", path);
     entry.shape_set = text(json, "shape_set", path);
     entry.spec_sha256 = text(json, "spec_sha256", path);
+    if (json.contains("library_sources_sha256")) entry.library_sources_sha256 = text(json, "library_sources_sha256", path);
     entry.measured_at = text(json, "measured_at", path);
     entry.forward = text(json, "forward", path);
     const nlohmann::json& library = member(json, "library", path + "library");
@@ -126,6 +127,7 @@ nlohmann::json entry_json(const CalibrationEntry& entry) {
   nlohmann::json out = {{"problem", entry.problem},     {"shape_set", entry.shape_set}, {"spec_sha256", entry.spec_sha256},
                         {"measured_at", entry.measured_at}, {"forward", entry.forward},     {"library", library},
                         {"ratios", entry.ratios}};
+  if (!entry.library_sources_sha256.empty()) out["library_sources_sha256"] = entry.library_sources_sha256;
   out["errors"] = entry.errors.empty() ? nlohmann::json::object() : nlohmann::json(entry.errors);
   out["evidence"] = entry.evidence;
   return out;

@@ -44,6 +44,9 @@ struct LibraryTime {
 struct CalibrationEntry {
   std::string problem, shape_set;
   std::string spec_sha256;  // problem_fingerprint() of the problem at this shape set
+  // library_sources_sha256() of the problem when it was calibrated; empty in calibrations made
+  // before kbv recorded it (their library is then identified by its description alone).
+  std::string library_sources_sha256;
   std::string measured_at;  // ISO 8601 UTC
   std::string forward;      // which PyTorch forward ran: "graph" or "kernelbench:level<L>/<file>"
   std::map<std::string, LibraryTime> library;  // by math mode
