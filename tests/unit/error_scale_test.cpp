@@ -8,6 +8,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -133,6 +134,50 @@ shapes:
     }
     EXPECT_NEAR(scales[0].data[static_cast<size_t>(r)], std::sqrt(sum_sq), 1e-12);
   }
+}
+
+// Two layers (an MLP): the second product's operand is the first's relu, an intermediate with an
+// error scale of its own, so its term is h² + S_h² with h recomputed inside the derived graph.
+TEST(ErrorScaleGraph, AProductOfAnIntermediateCarriesItsOperandsScale) {
+  const kbv::ResolvedProblem problem = inline_problem(R"(name: two_layers
+level: 3
+inputs:
+  - {name: x, shape: [rows, k]}
+  - {name: w1, shape: [hidden, k]}
+  - {name: b1, shape: [hidden]}
+  - {name: w2, shape: [cols, hidden]}
+outputs:
+  - {name: y, shape: [rows, cols]}
+graph:
+  - {name: fc1, op: linear, inputs: [x, w1, b1], output: t0}
+  - {name: act, op: relu, inputs: [t0], output: h}
+  - {name: fc2, op: linear, inputs: [h, w2], output: y}
+tolerance: {atol: 1.0e-2, rtol: 1.0e-2, rel_l2: 2.0e-3}
+shapes:
+  default: {rows: 3, k: 8, hidden: 6, cols: 5}
+  small: {rows: 3, k: 8, hidden: 6, cols: 5}
+)");
+  const auto graph = kbv::error_scale_graph(problem);
+  ASSERT_TRUE(graph.has_value());
+  const auto inputs = random_inputs(problem, 6);
+  const auto scales = kbv::run_reference_f64(graph->problem, pointers(inputs));
+  const auto& x = inputs[0];
+  const auto& w1 = inputs[1];
+  const auto& b1 = inputs[2];
+  const auto& w2 = inputs[3];
+  for (int64_t r = 0; r < 3; ++r)
+    for (int64_t c = 0; c < 5; ++c) {
+      double expected_sq = 0;
+      for (int64_t j = 0; j < 6; ++j) {
+        double pre = b1.data[static_cast<size_t>(j)];
+        for (int64_t k = 0; k < 8; ++k) pre += x.data[static_cast<size_t>(r * 8 + k)] * w1.data[static_cast<size_t>(j * 8 + k)];
+        const double h = std::max(pre, 0.0);
+        const double s_h = linear_scale(x, w1, r, j);  // relu passes the first product's scale
+        const double w = w2.data[static_cast<size_t>(c * 6 + j)];
+        expected_sq += (h * h + s_h * s_h) * w * w;
+      }
+      EXPECT_NEAR(scales[0].data[static_cast<size_t>(r * 5 + c)], std::sqrt(expected_sq), 1e-12) << r << ", " << c;
+    }
 }
 
 const kbv::Tolerance kTensorCore{1e-2, 1e-2, 2e-3, 1e-7};  // the tensor-core class's tolerance
