@@ -13,6 +13,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
+#include <cstdio>
 #include <random>
 #include <vector>
 
@@ -21,6 +23,7 @@
 #include "graph/error_scale_graph.hpp"
 #include "graph/run_graph.hpp"
 #include "inputs/epoch_plan.hpp"
+#include "spec/catalog.hpp"
 #include "spec/problem.hpp"
 #include "verify/compare.hpp"
 
@@ -178,6 +181,41 @@ shapes:
       }
       EXPECT_NEAR(scales[0].data[static_cast<size_t>(r * 5 + c)], std::sqrt(expected_sq), 1e-12) << r << ", " << c;
     }
+}
+
+// Every bundled problem (the curated ones and every KernelBench import) derives its error-scale
+// graph without an error; where it has one, the host engine runs it at the small shapes and every
+// scale is finite and nonnegative. A derivation that threw would fail the problem's evaluations.
+TEST(ErrorScaleGraph, EveryBundledProblemDerivesOneThatRuns) {
+  const kbv::ProblemCatalog catalog = kbv::ProblemCatalog::load(KBV_PROBLEMS_DIR);
+  int with_scale = 0, ran = 0;
+  for (const std::string& name : catalog.names()) {
+    const kbv::Problem& spec = catalog.get(name);
+    const std::string shape_set = spec.gpu_only_reason.empty() ? "small" : "default";
+    const kbv::ResolvedProblem problem = kbv::resolve_problem(spec, shape_set);
+    std::optional<kbv::ErrorScaleGraph> graph;
+    ASSERT_NO_THROW(graph = kbv::error_scale_graph(problem)) << name;
+    if (!graph) continue;
+    ++with_scale;
+    ASSERT_EQ(graph->scale_of_output.size(), problem.output_shapes.size()) << name;
+    if (!spec.gpu_only_reason.empty()) continue;  // default shapes: too large for the host in test time
+    std::vector<kbv::HostTensor<double>> inputs;
+    std::mt19937_64 rng(9);
+    std::normal_distribution<double> normal;
+    for (size_t i = 0; i < problem.input_shapes.size(); ++i) {
+      auto& tensor = inputs.emplace_back(problem.input_shapes[i]);
+      const kbv::IntegerRange& range = problem.input_ranges[i];
+      for (double& v : tensor.data)
+        v = problem.input_dtype(i) == kbv::DType::float32 ? normal(rng)
+                                                          : static_cast<double>(range.low + static_cast<int64_t>(rng() % static_cast<uint64_t>(std::max<int64_t>(1, range.high - range.low))));
+    }
+    const auto scales = kbv::run_reference_f64(graph->problem, pointers(inputs));
+    for (size_t o = 0; o < scales.size(); ++o)
+      for (double v : scales[o].data) ASSERT_TRUE(std::isfinite(v) && v >= 0) << name << " output " << o << ": " << v;
+    ++ran;
+  }
+  EXPECT_GT(with_scale, 20) << "the GEMM and convolution problems of KernelBench levels 2 and 3 have error scales";
+  std::printf("error-scale graphs: %d problems, %d run on the host\n", with_scale, ran);
 }
 
 const kbv::Tolerance kTensorCore{1e-2, 1e-2, 2e-3, 1e-7};  // the tensor-core class's tolerance
