@@ -262,6 +262,59 @@ TEST(CompareByErrorScale, ABf16SizedErrorWithoutCancellationStillFails) {
   EXPECT_GT(scaled.rel_l2_error, kTensorCore.rel_l2);
 }
 
+// float32 `value` rounded to `bits` mantissa bits (nearest, ties to even): TF32 keeps 10, bf16 7.
+double rounded_mantissa(double value, int bits) {
+  const auto f = static_cast<float>(value);
+  uint32_t word;
+  std::memcpy(&word, &f, sizeof word);
+  const int drop = 23 - bits;
+  word = (word + ((1u << (drop - 1)) - 1) + ((word >> drop) & 1u)) & ~((1u << drop) - 1);
+  float out;
+  std::memcpy(&out, &word, sizeof out);
+  return out;
+}
+
+// relu(x·wᵀ) on zero-mean inputs: relu zeroes half the outputs and their error with them, while
+// ||S|| keeps every product, so against ||S|| a bf16 GEMM's rel-L2 drops by √2 (2.35e-3 → 1.7e-3):
+// under the problem's 2e-3 it would pass by the error scale, which is why that rule's bound is
+// kErrorScaleRelL2Share of it. A TF32 GEMM (2e-4 against ||S||) passes it.
+TEST(CompareByErrorScale, ABf16GemmFailsByTheScaleEvenAfterARelu) {
+  constexpr int64_t kRows = 64, kK = 256, kCols = 64;
+  std::mt19937_64 rng(12);
+  std::normal_distribution<double> normal;
+  std::vector<double> x(kRows * kK), w(kCols * kK);
+  for (double& v : x) v = static_cast<float>(normal(rng));
+  for (double& v : w) v = static_cast<float>(normal(rng) / 16.0);
+  std::vector<double> reference(kRows * kCols), scale(kRows * kCols);
+  std::vector<float> bf16(kRows * kCols), tf32(kRows * kCols);
+  for (int64_t r = 0; r < kRows; ++r)
+    for (int64_t c = 0; c < kCols; ++c) {
+      double exact = 0, squares = 0, low = 0, high = 0;
+      for (int64_t k = 0; k < kK; ++k) {
+        const double a = x[static_cast<size_t>(r * kK + k)], b = w[static_cast<size_t>(c * kK + k)];
+        exact += a * b;
+        squares += a * a * b * b;
+        low += rounded_mantissa(a, 7) * rounded_mantissa(b, 7);
+        high += rounded_mantissa(a, 10) * rounded_mantissa(b, 10);
+      }
+      const auto i = static_cast<size_t>(r * kCols + c);
+      reference[i] = std::max(exact, 0.0);
+      scale[i] = std::sqrt(squares);  // relu passes the product's scale
+      bf16[i] = static_cast<float>(std::max(low, 0.0));
+      tf32[i] = static_cast<float>(std::max(high, 0.0));
+    }
+  const int64_t count = kRows * kCols;
+  const auto bf16_plain = kbv::compare_output(bf16.data(), reference.data(), count, kCols, kTensorCore);
+  EXPECT_FALSE(bf16_plain.passed) << bf16_plain.summary();
+  const auto bf16_scaled = kbv::compare_output(bf16.data(), reference.data(), count, kCols, kTensorCore, scale.data());
+  EXPECT_FALSE(bf16_scaled.passed) << bf16_scaled.summary();
+  EXPECT_GT(bf16_scaled.rel_l2_error, 1.3e-3) << "≈ 1.7e-3 against ||S||";
+  EXPECT_LT(bf16_scaled.rel_l2_error, kTensorCore.rel_l2) << "the problem's own bound would have let it pass";
+  const auto tf32_scaled = kbv::compare_output(tf32.data(), reference.data(), count, kCols, kTensorCore, scale.data());
+  EXPECT_TRUE(tf32_scaled.passed) << tf32_scaled.summary();
+  EXPECT_LT(tf32_scaled.rel_l2_error, 4e-4);
+}
+
 // A wrong element is wrong by the scale too: two elements beyond atol·S (more than the one
 // outlier 1e-7 of 1000 rounds up to, and one past kOutlierBoundFactor) fail.
 TEST(CompareByErrorScale, AnElementBeyondItsScaledAllowanceFails) {

@@ -80,8 +80,15 @@ CompareResult compare_output(const float* output, const double* reference, int64
     }
     if (error_scale != nullptr && std::isfinite(error_scale[i])) scale_sq += error_scale[i] * error_scale[i];
   }
-  finish_comparison(result, err_sq, std::max(ref_sq, scale_sq), tolerance);
+  if (error_scale != nullptr) finish_comparison(result, err_sq, scale_sq, error_scale_tolerance(tolerance));
+  else finish_comparison(result, err_sq, ref_sq, tolerance);
   return result;
+}
+
+Tolerance error_scale_tolerance(const Tolerance& tolerance) {
+  Tolerance scaled = tolerance;
+  scaled.rel_l2 *= kErrorScaleRelL2Share;
+  return scaled;
 }
 
 void finish_comparison(CompareResult& result, double sum_sq_error, double sum_sq_ref, const Tolerance& tolerance) {
@@ -127,7 +134,7 @@ std::string CompareResult::summary() const {
   if (violations > 0 && outliers_allowed > 0)
     text << " (up to " << outliers_allowed << " allowed within " << kOutlierBoundFactor << "x the bound; worst " << max_rel_error << "x)";
   text << ", max abs error " << max_abs_error << ", rel L2 error " << rel_l2_error;
-  if (by_error_scale) text << " (bounds by the products' error scale)";
+  if (by_error_scale) text << " (bounds by the products' error scale: rel L2 against its norm)";
   return text.str();
 }
 

@@ -18,7 +18,8 @@ CompareResult to_compare_result(const DeviceComparison& c, const Tolerance& tole
   result.max_rel_error = c.max_rel_error;
   result.ref_rms = c.ref_rms;
   result.by_error_scale = c.by_error_scale;
-  finish_comparison(result, c.sum_sq_error, c.by_error_scale ? std::max(c.sum_sq_ref, c.sum_sq_scale) : c.sum_sq_ref, tolerance);
+  if (c.by_error_scale) finish_comparison(result, c.sum_sq_error, c.sum_sq_scale, error_scale_tolerance(tolerance));
+  else finish_comparison(result, c.sum_sq_error, c.sum_sq_ref, tolerance);
   return result;
 }
 
