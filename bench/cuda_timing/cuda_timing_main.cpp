@@ -7,7 +7,7 @@
 //   2. kbv's median for cuBLAS SGEMM 4096³ in TF32 (and FP32), next to PyTorch's;
 //   3. for every problem in DIR at its default shapes: the TF32 and FP32 baseline medians,
 //      timed interleaved on rotating input sets, with noise, achieved bandwidth or FLOP rate,
-//      and what each node runs.
+//      and what each node runs; then the TF32 baseline's time by launch unit.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -102,7 +102,10 @@ ResolvedProblem square_matmul(int64_t n) {
 }
 
 // Times both baselines of `problem` interleaved on rotating inputs and prints the figures.
-void time_problem(const ResolvedProblem& problem, ColdTimer& timer) {
+// Runs of a problem's TF32 baseline timed unit by unit (CudaBaseline::time_units).
+constexpr int kUnitRuns = 11;
+
+void time_problem(const ResolvedProblem& problem, ColdTimer& timer, cudaStream_t stream) {
   size_t input_bytes = 0, output_bytes = 0;
   for (const Shape& s : problem.input_shapes) input_bytes += numel(s) * sizeof(float);
   for (const Shape& s : problem.output_shapes) output_bytes += numel(s) * sizeof(float);
@@ -158,6 +161,13 @@ void time_problem(const ResolvedProblem& problem, ColdTimer& timer) {
   if (fused) {
     print_result("tf32 unfused", results[2]);
     std::printf("  unfused/fused (tf32) = %.2fx\n", results[0].median_s > 0 ? results[2].median_s / results[0].median_s : 0);
+  }
+  // Where the TF32 baseline's time goes: which launch is far from bandwidth (or from the GEMM rate).
+  std::printf("  tf32 by launch unit (median of %d runs, events between units; later units may find their input in L2):\n", kUnitRuns);
+  for (const CudaBaseline::UnitTime& unit : tf32.time_units(input_sets[0], output_sets[0], stream, kUnitRuns)) {
+    const std::string what = unit.describe.substr(0, unit.describe.find('\n'));
+    std::printf("    %9.4f ms  %6.2f TB/s of its tensors  %s\n", unit.median_s * 1e3,
+                unit.median_s > 0 ? unit.bytes / unit.median_s / 1e12 : 0, what.c_str());
   }
   const double t = results[0].median_s, f = results[1].median_s;
   std::printf("  fp32/tf32 = %.2fx;  at the tf32 median: %.2f TB/s of compulsory bytes, "
@@ -216,7 +226,7 @@ int main(int argc, char** argv) {
     spin_noise(timer);
 
     std::printf("\n== 2. cuBLAS SGEMM 4096^3 through the baseline (one cublasSgemm)\n");
-    time_problem(square_matmul(4096), timer);
+    time_problem(square_matmul(4096), timer, stream.get());
 
     if (skip_problems) return 0;
     if (problems_dir.empty()) problems_dir = default_problems_directory();
@@ -227,7 +237,7 @@ int main(int argc, char** argv) {
       std::printf("\n-- %s\n", name.c_str());
       std::fflush(stdout);
       try {
-        time_problem(resolve_problem(catalog.get(name), "default"), timer);
+        time_problem(resolve_problem(catalog.get(name), "default"), timer, stream.get());
       } catch (const std::exception& e) {
         ++failures;
         std::printf("  FAILED: %s\n", e.what());

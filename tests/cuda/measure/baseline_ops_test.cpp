@@ -138,6 +138,28 @@ TEST_F(GpuTest, Tf32ModeRoundsAndFp32ModeDoesNot) {
 // torch.compile's pad_mm): its operands copied to 16-byte aligned rows with zero pads. Every
 // layout (A and B stored transposed or not), both math modes, against the fp64 reference; the
 // op cases are far below the size where the library pads.
+// CudaBaseline::time_units (benchmarks' view of where a run's time goes): one entry per launch
+// unit, a positive median, the bytes of the unit's tensors, and the same outputs as run().
+TEST_F(GpuTest, TimeUnitsTimesEveryLaunchUnitAndComputesWhatRunDoes) {
+  const ResolvedProblem problem = single_op_problem("matmul", {{64, 48}, {48, 40}}, {});
+  std::vector<measure::DeviceMemory> buffers;
+  std::vector<const float*> inputs;
+  for (size_t i = 0; i < problem.input_shapes.size(); ++i) {
+    buffers.push_back(upload(random_values(static_cast<size_t>(numel(problem.input_shapes[i])), 300 + i)));
+    inputs.push_back(buffers.back().as<float>());
+  }
+  const auto count = static_cast<size_t>(numel(problem.output_shapes[0]));
+  measure::DeviceMemory by_run(count * sizeof(float), "run output"), by_units(count * sizeof(float), "time_units output");
+  CudaBaseline baseline(problem, MathMode::fp32);
+  baseline.run(inputs, {by_run.as<float>()}, nullptr);
+  const std::vector<CudaBaseline::UnitTime> units = baseline.time_units(inputs, {by_units.as<float>()}, nullptr, 3);
+  ASSERT_EQ(units.size(), 1u);
+  EXPECT_GT(units[0].median_s, 0);
+  EXPECT_DOUBLE_EQ(units[0].bytes, (64.0 * 48 + 48.0 * 40 + 64.0 * 40) * sizeof(float));
+  EXPECT_EQ(download(by_units.get(), count), download(by_run.get(), count));
+  EXPECT_THROW((void)baseline.time_units({}, {by_units.as<float>()}, nullptr, 1), std::invalid_argument);
+}
+
 TEST_F(GpuTest, PaddedGemmMatchesTheReferenceInEveryLayout) {
   constexpr int64_t kM = 1031, kK = 1029, kN = 1027;  // 1.09e9 multiply-adds, none a multiple of 4
   for (const bool transpose_a : {false, true})

@@ -2,8 +2,10 @@
 // their steps and the buffer plan, then runs them.
 #include "measure/baseline/cuda_baseline.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
+#include "common/event.hpp"
 #include "measure/baseline/buffer_plan.hpp"
 #include "measure/baseline/elementwise_groups.hpp"
 #include "measure/baseline/library_context.hpp"
@@ -46,6 +48,27 @@ struct CudaBaseline::Impl {
                                   "' has no resolved shape");
     return it->second;
   }
+  void require_buffers(const std::vector<const float*>& inputs, const std::vector<float*>& outputs) const {
+    if (inputs.size() != problem.input_shapes.size() || outputs.size() != problem.output_shapes.size())
+      throw std::invalid_argument("baseline of " + problem.problem.name + ": got " + std::to_string(inputs.size()) + " inputs and " +
+                                  std::to_string(outputs.size()) + " outputs, expected " + std::to_string(problem.input_shapes.size()) +
+                                  " and " + std::to_string(problem.output_shapes.size()));
+  }
+  // A tensor's buffer in one call: an input, an output or an intermediate slot.
+  float* locate(const TensorLocation& where, const std::vector<const float*>& inputs, const std::vector<float*>& outputs) const {
+    switch (where.kind) {
+      case TensorLocation::Kind::input: return const_cast<float*>(inputs[where.index]);
+      case TensorLocation::Kind::output: return outputs[where.index];
+      case TensorLocation::Kind::slot: return slots[where.index].as<float>();
+    }
+    return nullptr;
+  }
+  // Enqueues launch unit `u` on `stream`.
+  void launch(size_t u, const std::vector<const float*>& inputs, const std::vector<float*>& outputs, cudaStream_t stream) {
+    gathered.clear();
+    for (const TensorLocation& source : unit_sources[u]) gathered.push_back(locate(source, inputs, outputs));
+    steps[u]->run(gathered, locate(unit_targets[u], inputs, outputs), stream);
+  }
   TensorLocation location_of(const std::string& name) const {
     auto it = plan.tensors.find(name);
     if (it == plan.tensors.end())
@@ -75,27 +98,40 @@ CudaBaseline& CudaBaseline::operator=(CudaBaseline&&) noexcept = default;
 void CudaBaseline::run(const std::vector<const float*>& inputs,
                        const std::vector<float*>& outputs, cudaStream_t stream) {
   Impl& s = *impl_;
-  if (inputs.size() != s.problem.input_shapes.size() ||
-      outputs.size() != s.problem.output_shapes.size())
-    throw std::invalid_argument("baseline of " + s.problem.problem.name + ": got " +
-                                std::to_string(inputs.size()) + " inputs and " +
-                                std::to_string(outputs.size()) + " outputs, expected " +
-                                std::to_string(s.problem.input_shapes.size()) + " and " +
-                                std::to_string(s.problem.output_shapes.size()));
-  const auto pointer = [&](const TensorLocation& where) -> float* {
-    switch (where.kind) {
-      case TensorLocation::Kind::input: return const_cast<float*>(inputs[where.index]);
-      case TensorLocation::Kind::output: return outputs[where.index];
-      case TensorLocation::Kind::slot: return s.slots[where.index].as<float>();
-    }
-    return nullptr;
-  };
+  s.require_buffers(inputs, outputs);
   s.context.bind_stream(stream);
-  for (size_t u = 0; u < s.steps.size(); ++u) {
-    s.gathered.clear();
-    for (const TensorLocation& source : s.unit_sources[u]) s.gathered.push_back(pointer(source));
-    s.steps[u]->run(s.gathered, pointer(s.unit_targets[u]), stream);
+  for (size_t u = 0; u < s.steps.size(); ++u) s.launch(u, inputs, outputs, stream);
+}
+
+std::vector<CudaBaseline::UnitTime> CudaBaseline::time_units(const std::vector<const float*>& inputs, const std::vector<float*>& outputs,
+                                                              cudaStream_t stream, int runs) {
+  Impl& s = *impl_;
+  s.require_buffers(inputs, outputs);
+  std::vector<Event> marks;
+  for (size_t u = 0; u <= s.steps.size(); ++u) marks.emplace_back();
+  std::vector<std::vector<double>> times(s.steps.size());
+  s.context.bind_stream(stream);
+  for (int run = 0; run < runs; ++run) {  // the units as run() launches them, an event after each
+    marks[0].record(stream);
+    for (size_t u = 0; u < s.steps.size(); ++u) {
+      s.launch(u, inputs, outputs, stream);
+      marks[u + 1].record(stream);
+    }
+    marks.back().synchronize();
+    for (size_t u = 0; u < s.steps.size(); ++u) times[u].push_back(marks[u + 1].elapsed_ms_since(marks[u]) * 1e-3);
   }
+  std::vector<UnitTime> result;
+  for (size_t u = 0; u < s.steps.size(); ++u) {
+    UnitTime unit;
+    unit.describe = s.steps[u]->describe();
+    std::vector<double>& samples = times[u];
+    std::sort(samples.begin(), samples.end());
+    unit.median_s = samples.empty() ? 0 : samples[samples.size() / 2];
+    for (const std::string& name : s.units[u].inputs) unit.bytes += static_cast<double>(numel(s.shape_of(name))) * sizeof(float);
+    unit.bytes += static_cast<double>(numel(s.shape_of(s.units[u].output))) * sizeof(float);
+    result.push_back(std::move(unit));
+  }
+  return result;
 }
 
 size_t CudaBaseline::workspace_bytes() const {

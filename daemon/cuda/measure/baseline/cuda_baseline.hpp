@@ -51,6 +51,18 @@ class CudaBaseline {
   // One line per launch: the node (nodes, for a fused chain), its op and what runs it.
   std::string describe() const;
 
+  // Where a run's time goes, for benchmarks (not the evaluator's timing): each launch unit's
+  // median over `runs` runs of the whole graph on `stream`, from events recorded between units,
+  // and the bytes its inputs and output hold (fp32). A unit after the first may find part of its
+  // input in L2 (the previous unit just wrote it): for large tensors a small effect.
+  struct UnitTime {
+    std::string describe;  // its describe() line
+    double median_s = 0;
+    double bytes = 0;
+  };
+  std::vector<UnitTime> time_units(const std::vector<const float*>& inputs, const std::vector<float*>& outputs, cudaStream_t stream,
+                                   int runs);
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
