@@ -459,9 +459,9 @@ class CudaDataPlane final : public DataPlane {
                                    stream_->get());
   }
   // The same, judged again by the products' error scale where the default rule fails and the
-  // output has one (verify/compare.hpp): the rule with the scale is never stricter, so this is the
-  // verdict of always judging with it, at no cost where the default passes (the scale is one more
-  // fp64 graph; the timed recheck does the same: recheck_timed). Trivial outputs and the
+  // output has one (verify/compare.hpp): an output fails only if it fails both rules, and the scale
+  // (one more fp64 graph) is computed only where the default one fails; the timed recheck does the
+  // same (recheck_timed). Trivial outputs and the
   // determinism check keep the default rule: a family where a trivial output passes only by the
   // error scale still gates (stricter), and two runs of one candidate share their rounding.
   cuda::DeviceComparison judge_against_reference(const float* output, size_t o, int slot) {

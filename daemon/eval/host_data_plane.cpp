@@ -199,11 +199,10 @@ class HostDataPlane final : public DataPlane {
   }
 
   // Output `o`'s values against the slot's reference; where the default rule fails and the output
-  // has an error scale, judged again with it (verify/compare.hpp). The rule with the scale is never
-  // stricter, so this is the verdict of always judging with it, at no cost where the default
-  // passes. Trivial outputs and the determinism check keep the default rule: a family where a
-  // trivial output passes only by the error scale still gates (stricter), and two runs of one
-  // candidate share their rounding.
+  // has an error scale, judged again with it (verify/compare.hpp): an output fails only if it fails
+  // both rules, and the scale is computed only where the default one fails. Trivial outputs and the
+  // determinism check keep the default rule: a family where a trivial output passes only by the
+  // error scale still gates (stricter), and two runs of one candidate share their rounding.
   CompareResult judge_against_reference(Slot& slot, const float* output, size_t o) {
     const double* reference = slot.reference[o].data.data();
     const auto count = static_cast<int64_t>(slot.reference[o].data.size());
