@@ -218,6 +218,63 @@ TEST(ErrorScaleGraph, EveryBundledProblemDerivesOneThatRuns) {
   std::printf("error-scale graphs: %d problems, %d run on the host\n", with_scale, ran);
 }
 
+// The propagation rules one by one, from one product t = x·wᵀ (S_t by hand) and a second one u:
+// a product by an exact tensor (S·|m|), a division by one (S/|d|, broadcast), a Lipschitz
+// activation (sigmoid: S/4), a layout op (transpose: Sᵀ), a min (the max of S along the axis), a
+// difference of two products (S_t + S_u).
+TEST(ErrorScaleGraph, EachRuleGivesItsValue) {
+  const kbv::ResolvedProblem problem = inline_problem(R"(name: rules
+level: 2
+inputs:
+  - {name: x, shape: [rows, k]}
+  - {name: w, shape: [cols, k]}
+  - {name: w2, shape: [cols, k]}
+  - {name: m, shape: [rows, cols]}
+  - {name: d, shape: [cols]}
+outputs:
+  - {name: times, shape: [rows, cols]}
+  - {name: over, shape: [rows, cols]}
+  - {name: squashed, shape: [rows, cols]}
+  - {name: turned, shape: [cols, rows]}
+  - {name: least, shape: [rows, 1]}
+  - {name: difference, shape: [rows, cols]}
+graph:
+  - {name: fc, op: linear, inputs: [x, w], output: t}
+  - {name: fc2, op: linear, inputs: [x, w2], output: u}
+  - {name: times, op: mul, inputs: [t, m], output: times}
+  - {name: over, op: div, inputs: [t, d], output: over}
+  - {name: squash, op: sigmoid, inputs: [t], output: squashed}
+  - {name: turn, op: transpose, inputs: [t], output: turned, attrs: {axis0: 0, axis1: 1}}
+  - {name: least, op: amin, inputs: [t], output: least, attrs: {axis: 1}}
+  - {name: difference, op: sub, inputs: [t, u], output: difference}
+tolerance: {atol: 1.0e-2, rtol: 1.0e-2, rel_l2: 2.0e-3}
+shapes:
+  default: {rows: 3, k: 8, cols: 5}
+  small: {rows: 3, k: 8, cols: 5}
+)");
+  const auto graph = kbv::error_scale_graph(problem);
+  ASSERT_TRUE(graph.has_value());
+  ASSERT_EQ(graph->scale_of_output, (std::vector<int>{0, 1, 2, 3, 4, 5}));
+  const auto inputs = random_inputs(problem, 8);
+  const auto scales = kbv::run_reference_f64(graph->problem, pointers(inputs));
+  const auto& m = inputs[3].data;
+  const auto& d = inputs[4].data;
+  for (int64_t r = 0; r < 3; ++r) {
+    double least = 0;
+    for (int64_t c = 0; c < 5; ++c) {
+      const auto i = static_cast<size_t>(r * 5 + c);
+      const double s_t = linear_scale(inputs[0], inputs[1], r, c), s_u = linear_scale(inputs[0], inputs[2], r, c);
+      EXPECT_NEAR(scales[0].data[i], s_t * std::fabs(m[i]), 1e-12);
+      EXPECT_NEAR(scales[1].data[i], s_t / std::fabs(d[static_cast<size_t>(c)]), 1e-9);
+      EXPECT_NEAR(scales[2].data[i], 0.25 * s_t, 1e-12);
+      EXPECT_NEAR(scales[3].data[static_cast<size_t>(c * 3 + r)], s_t, 1e-12);
+      EXPECT_NEAR(scales[5].data[i], s_t + s_u, 1e-12);
+      least = std::max(least, s_t);
+    }
+    EXPECT_NEAR(scales[4].data[static_cast<size_t>(r)], least, 1e-12);
+  }
+}
+
 const kbv::Tolerance kTensorCore{1e-2, 1e-2, 2e-3, 1e-7};  // the tensor-core class's tolerance
 
 // Outputs that are small differences of large products (|y| ~ 1e-3, S ~ 1): an error of TF32's
