@@ -94,9 +94,22 @@ HEADER = ["candidate", "problem", "verdict", "flags", "× TF32", "× FP32", "× 
           "wall s (process)", "expected", "match"]
 
 
+def error_scale_line(records):
+    """Which evaluations had trials the default tolerance rule failed and the products' error scale
+    judged again (families[].trials_by_error_scale; docs/problem-spec.md, Error scale)."""
+    used = []
+    for record in records:
+        families = [f"{f.get('family')} x{f['trials_by_error_scale']}" for f in ((record.get("report") or {}).get("families") or [])
+                    if f.get("trials_by_error_scale")]
+        if families:
+            used.append(f"{record['label']} ({', '.join(families)})")
+    return "Trials judged by the products' error scale (the default rule failed them): " + ("; ".join(used) if used else "none")
+
+
 def table(records):
-    """The table, then the detail of every record that is not what was expected."""
-    lines = md_table(HEADER, [row(r) for r in records])
+    """The table, which trials the error scale judged, then the detail of every record that is not
+    what was expected."""
+    lines = md_table(HEADER, [row(r) for r in records]) + ["", error_scale_line(records)]
     misses = [r for r in records if matches(r) == "NO"]
     if misses:
         lines += ["", "Not as expected:", ""]

@@ -109,6 +109,16 @@ class MatchTest(unittest.TestCase):
         self.assertIn("| libcuda_relu.so |", lines[2])
         self.assertEqual(lines[-1], "- libcuda_relu.so: family normal: 12 elements outside tolerance")
 
+    def test_the_table_says_which_trials_the_error_scale_judged(self):
+        judged = self.record("pass")
+        judged.update(label="libcuda_kb_l2_76.so", wall_s=2.0)
+        judged["report"]["families"] = [{"family": "trend", "trials_by_error_scale": 2}, {"family": "normal", "trials_by_error_scale": 0}]
+        plain = self.record("pass")
+        plain.update(label="libcuda_relu.so", wall_s=1.0)
+        self.assertEqual(evals.table([judged, plain])[-1],
+                         "Trials judged by the products' error scale (the default rule failed them): libcuda_kb_l2_76.so (trend x2)")
+        self.assertTrue(evals.table([plain])[-1].endswith("error scale (the default rule failed them): none"))
+
     def test_the_phase_table_names_the_largest_phases_first(self):
         record = {"label": "libcuda_sum_dim1.so", "report": {"wall_s": 5.26, "environment": {"wall_s_by_phase": {
             "worker_start": 0.3, "timing.calls": 2.5, "correctness.reference": 1.1, "note": "not a number"}}}}
