@@ -4,8 +4,10 @@
 # problem's digest is made from them). Arguments: -DOPS_DIR=daemon/ops -DMEASURE_DIR=daemon/cuda/measure
 # -DOUT=file.
 #
-# An op's own sources: its baseline face (baseline.cu/.cpp), or, for an elementwise op, its header
-# (which defines the function the fused and per-op kernels apply). Shared: everything under
+# An op's own sources: its baseline face (baseline.cu/.cpp) and the headers of its folder (an
+# elementwise op's defines the function the fused and per-op kernels apply; another's, such as
+# matmul_plan.hpp, what its baseline face includes): the files CMakeLists.txt makes this script
+# depend on. Shared: everything under
 # ops/common/baseline/ and cuda/measure/baseline/, and the headers in ops/common/ (axis splits,
 # elementwise parameters, convolution geometry) that the baselines include.
 
@@ -33,10 +35,7 @@ foreach(entry IN LISTS entries)
   if(NOT IS_DIRECTORY ${entry} OR op STREQUAL "common")
     continue()
   endif()
-  file(GLOB own LIST_DIRECTORIES false ${entry}/baseline.cu ${entry}/baseline.cpp)
-  if(NOT own AND EXISTS ${entry}/${op}.hpp)
-    set(own ${entry}/${op}.hpp)
-  endif()
+  file(GLOB own LIST_DIRECTORIES false ${entry}/baseline.cu ${entry}/baseline.cpp ${entry}/*.hpp)
   list(SORT own)
   kbv_digest_of_files(op_digest ${own})
   string(APPEND table "      {\"${op}\", \"${op_digest}\"},\n")
