@@ -325,11 +325,8 @@ class CudaDataPlane final : public DataPlane {
       // Two honest TF32 products differ by the products' rounding, not the output's: where the
       // default rule fails, judged again by the error scale of these timing inputs (computed from
       // their fp64 reference: a cost paid only here).
-      const int scale_index = error_scale_graph_ ? error_scale_graph_->scale_of_output.at(o) : -1;
-      if (!part.passed && scale_index >= 0) {
-        ensure_error_scale(slot);
-        part = judge(error_scales_.at(static_cast<size_t>(scale_index)).get());
-      }
+      if (!part.passed)
+        if (const double* scale = error_scale_of(o, slot)) part = judge(scale);
       parts.push_back(part);
     }
     return merge_results(parts);
@@ -453,10 +450,10 @@ class CudaDataPlane final : public DataPlane {
 
   // An fp32 output of the shape of output `o` against its fp64 reference, whose summary
   // ensure_reference() computed.
-  cuda::DeviceComparison compare_with_reference(const float* output, size_t o) {
+  cuda::DeviceComparison compare_with_reference(const float* output, size_t o, const double* error_scale = nullptr) {
     return cuda::compare_on_device(output, reference_outputs_[o].get(), reference_summaries_[o],
                                    static_cast<int64_t>(reference_outputs_[o].size()), row_length(o), problem_.problem.tolerance,
-                                   stream_->get());
+                                   stream_->get(), error_scale);
   }
   // The same, judged again by the products' error scale where the default rule fails and the
   // output has one (verify/compare.hpp): an output fails only if it fails both rules, and the scale
@@ -465,13 +462,10 @@ class CudaDataPlane final : public DataPlane {
   // determinism check keep the default rule: a family where a trivial output passes only by the
   // error scale still gates (stricter), and two runs of one candidate share their rounding.
   cuda::DeviceComparison judge_against_reference(const float* output, size_t o, int slot) {
-    cuda::DeviceComparison figures = compare_with_reference(output, o);
-    const int scale_index = error_scale_graph_ ? error_scale_graph_->scale_of_output.at(o) : -1;
-    if (scale_index < 0 || to_result(figures).passed) return figures;
-    ensure_error_scale(slot);
-    return cuda::compare_on_device(output, reference_outputs_[o].get(), reference_summaries_[o],
-                                   static_cast<int64_t>(reference_outputs_[o].size()), row_length(o), problem_.problem.tolerance,
-                                   stream_->get(), error_scales_.at(static_cast<size_t>(scale_index)).get());
+    const cuda::DeviceComparison figures = compare_with_reference(output, o);
+    if (to_result(figures).passed) return figures;
+    const double* scale = error_scale_of(o, slot);
+    return scale == nullptr ? figures : compare_with_reference(output, o, scale);
   }
   // Output `o`'s rows for the comparison's local RMS (verify/compare.hpp).
   int64_t row_length(size_t o) const { return local_rms_row_length(problem_.output_shapes.at(o)); }
@@ -498,11 +492,18 @@ class CudaDataPlane final : public DataPlane {
     reference_slot_ = slot;
   }
 
-  // The error-scale graph's outputs for the slot's current inputs (the reference's widened ones),
-  // computed on first need and kept until the reference is recomputed.
-  void ensure_error_scale(int slot) {
+  // Output `o`'s error scale for the slot's current inputs (device), or null when it has none.
+  // The error-scale graph runs on first need (from the reference's widened inputs) and its outputs
+  // are kept until the reference is recomputed.
+  const double* error_scale_of(size_t o, int slot) {
+    const int index = error_scale_graph_ ? error_scale_graph_->scale_of_output.at(o) : -1;
+    if (index < 0) return nullptr;
     ensure_reference(slot);
-    if (error_scale_slot_ == slot) return;
+    if (error_scale_slot_ != slot) compute_error_scales();
+    error_scale_slot_ = slot;
+    return error_scales_.at(static_cast<size_t>(index)).get();
+  }
+  void compute_error_scales() {
     if (error_scales_.empty())
       for (const Shape& shape : error_scale_graph_->problem.output_shapes) error_scales_.emplace_back(static_cast<size_t>(numel(shape)));
     std::vector<const double*> inputs;
@@ -510,7 +511,6 @@ class CudaDataPlane final : public DataPlane {
     std::vector<double*> outputs;
     for (auto& scale : error_scales_) outputs.push_back(scale.get());
     cuda::run_reference_graph_device(error_scale_graph_->problem, inputs, outputs, *reference_);
-    error_scale_slot_ = slot;
   }
 
   void load_ceilings() {

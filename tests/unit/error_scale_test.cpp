@@ -41,13 +41,17 @@ kbv::ResolvedProblem inline_problem(const std::string& text) {
   return kbv::resolve_problem(problem, "small");
 }
 
+// N(0, 1) for a float input; an int64 or bool input's values uniform in its range (at least {low}).
 std::vector<kbv::HostTensor<double>> random_inputs(const kbv::ResolvedProblem& problem, unsigned seed) {
   std::mt19937_64 rng(seed);
   std::normal_distribution<double> normal;
   std::vector<kbv::HostTensor<double>> inputs;
-  for (const auto& shape : problem.input_shapes) {
-    auto& tensor = inputs.emplace_back(shape);
-    for (double& v : tensor.data) v = normal(rng);
+  for (size_t i = 0; i < problem.input_shapes.size(); ++i) {
+    auto& tensor = inputs.emplace_back(problem.input_shapes[i]);
+    const kbv::IntegerRange& range = problem.input_ranges[i];
+    const auto values = static_cast<uint64_t>(std::max<int64_t>(1, range.high - range.low));
+    for (double& v : tensor.data)
+      v = problem.input_dtype(i) == kbv::DType::float32 ? normal(rng) : static_cast<double>(range.low + static_cast<int64_t>(rng() % values));
   }
   return inputs;
 }
@@ -199,16 +203,7 @@ TEST(ErrorScaleGraph, EveryBundledProblemDerivesOneThatRuns) {
     ++with_scale;
     ASSERT_EQ(graph->scale_of_output.size(), problem.output_shapes.size()) << name;
     if (!spec.gpu_only_reason.empty()) continue;  // default shapes: too large for the host in test time
-    std::vector<kbv::HostTensor<double>> inputs;
-    std::mt19937_64 rng(9);
-    std::normal_distribution<double> normal;
-    for (size_t i = 0; i < problem.input_shapes.size(); ++i) {
-      auto& tensor = inputs.emplace_back(problem.input_shapes[i]);
-      const kbv::IntegerRange& range = problem.input_ranges[i];
-      for (double& v : tensor.data)
-        v = problem.input_dtype(i) == kbv::DType::float32 ? normal(rng)
-                                                          : static_cast<double>(range.low + static_cast<int64_t>(rng() % static_cast<uint64_t>(std::max<int64_t>(1, range.high - range.low))));
-    }
+    const auto inputs = random_inputs(problem, 9);
     const auto scales = kbv::run_reference_f64(graph->problem, pointers(inputs));
     for (size_t o = 0; o < scales.size(); ++o)
       for (double v : scales[o].data) ASSERT_TRUE(std::isfinite(v) && v >= 0) << name << " output " << o << ": " << v;

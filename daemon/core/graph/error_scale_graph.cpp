@@ -72,11 +72,15 @@ class Builder {
       any = true;
       std::string name = scale->second;
       // An output must be a node's own result, once: a scale that is an input's name or another
-      // output's gets a copy (scale by 1).
+      // output's gets a copy (scale by 1). It keeps its node's name: the engines bind outputs by it.
       if (!produced_.contains(name) || taken_.contains(name)) name = emit("scale", {name}, {{"value", 1.0}});
       taken_.insert(name);
-      rename_output(name, "scale of " + output.name);
-      graph_.scale_of_output.push_back(static_cast<int>(graph_.problem.problem.outputs.size()) - 1);
+      TensorDecl decl;
+      decl.name = name;
+      for (int64_t dim : shape(name)) decl.dims.push_back(std::to_string(dim));
+      graph_.scale_of_output.push_back(static_cast<int>(graph_.problem.problem.outputs.size()));
+      graph_.problem.problem.outputs.push_back(std::move(decl));
+      graph_.problem.output_shapes.push_back(shape(name));
     }
     if (!any) return std::nullopt;
     // Drop nodes no output depends on (a path that was cut after some steps).
@@ -189,29 +193,6 @@ class Builder {
       return emit(op, parts, node.attrs);
     }
     return std::nullopt;
-  }
-
-  // Makes the derived graph's `tensor` (a node's output) the next declared output, named `name`.
-  void rename_output(const std::string& tensor, const std::string& name) {
-    for (Node& node : graph_.problem.problem.graph) {
-      if (node.output == tensor) node.output = name;
-      for (auto& input : node.inputs)
-        if (input == tensor) input = name;
-    }
-    graph_.problem.tensor_shapes[name] = graph_.problem.tensor_shapes.at(tensor);
-    graph_.problem.tensor_shapes.erase(tensor);
-    for (auto* table : {&scales_, &values_, &squares_})
-      for (auto& [key, value] : *table)
-        if (value == tensor) value = name;
-    produced_.erase(tensor);
-    produced_.insert(name);
-    taken_.erase(tensor);
-    taken_.insert(name);
-    TensorDecl decl;
-    decl.name = name;
-    for (int64_t dim : shape(name)) decl.dims.push_back(std::to_string(dim));
-    graph_.problem.problem.outputs.push_back(decl);
-    graph_.problem.output_shapes.push_back(shape(name));
   }
 
   void prune() {

@@ -303,14 +303,10 @@ DeviceComparison element_pass(const float* output, const Reference* reference, c
   comparison.ref_rms = ref_stats.rms;
   comparison.output_sum = totals.output_sum;
   if (error_scale != nullptr) {
-    // Σ S² over finite values, through the reference's own summing kernels (a scale is ≥ 0).
+    // Σ S² over finite values, summarised as a reference is (a scale is ≥ 0; no rows).
     auto partials = DeviceBuffer<double>::on_stream(blocks, stream);
     auto scale_stats = DeviceBuffer<ReferenceStats>::on_stream(1, stream);
-    reference_squares_kernel<<<blocks, detail::kBlockThreads, 0, stream>>>(error_scale, count, partials.get());
-    check_launch("reference_squares_kernel (error scale)");
-    reference_finish_kernel<<<1, detail::kBlockThreads, 0, stream>>>(partials.get(), static_cast<int>(blocks), count, tolerance.atol,
-                                                                     scale_stats.get());
-    check_launch("reference_finish_kernel (error scale)");
+    summarize_into(error_scale, count, 0, tolerance.atol, partials.get(), scale_stats.get(), nullptr, stream);
     ReferenceStats host_scale{};
     check(cudaMemcpyAsync(&host_scale, scale_stats.get(), sizeof host_scale, cudaMemcpyDeviceToHost, stream),
           "cudaMemcpyAsync (error scale sum)");

@@ -1,8 +1,6 @@
 // data/device_compare_result.cpp — turns device comparison figures into the host's
 // CompareResult, with compare_output()'s rules for the relative L2 error and the verdict
 // (verify/compare.hpp's finish_comparison).
-#include <algorithm>
-
 #include "data/device_compare.hpp"
 
 namespace kbv::cuda {

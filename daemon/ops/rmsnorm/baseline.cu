@@ -19,10 +19,8 @@ class RmsNormStep final : public cuda::measure::NodeStep {
   }
   std::string describe() const override {
     // The path the launch takes when x and y are 16-byte aligned (as every buffer kbv allocates).
-    const bool float4_columns = split_.inner > 1 && split_.extent <= baseline::kCachedColumnExtent &&
-                                split_.inner % baseline::kFloat4Columns == 0;
     return "kbv fused rmsnorm kernel " + baseline::split_text(split_) +
-           (float4_columns ? " (float4 columns, values in registers)" : "");
+           (baseline::float4_column_split(split_) ? " (float4 columns, values in registers)" : "");
   }
 
  private:

@@ -110,6 +110,25 @@ std::vector<CompareCase> compare_cases() {
 
 class DeviceCompareTest : public GpuTest {};
 
+// The device's verdict and figures against compare_output()'s on the same buffers: counts, the
+// verdict and the maxima exactly (the same statements on both sides), sums to kSumAgreement.
+void expect_same_comparison(const CompareResult& device, const CompareResult& host) {
+  EXPECT_EQ(device.elements, host.elements);
+  EXPECT_EQ(device.violations, host.violations);
+  EXPECT_EQ(device.nonfinite_where_ref_finite, host.nonfinite_where_ref_finite);
+  EXPECT_EQ(device.unwritten, host.unwritten);
+  EXPECT_EQ(device.first_violation_index, host.first_violation_index);
+  EXPECT_EQ(device.passed, host.passed) << "device: " << device.summary() << "\nhost:   " << host.summary();
+  EXPECT_EQ(device.by_error_scale, host.by_error_scale);
+  EXPECT_EQ(device.max_abs_error, host.max_abs_error);
+  EXPECT_TRUE(same_double(device.max_rel_error, host.max_rel_error, kSumAgreement))
+      << "max_rel_error device " << device.max_rel_error << " host " << host.max_rel_error;
+  EXPECT_TRUE(same_double(device.rel_l2_error, host.rel_l2_error, kSumAgreement))
+      << "rel_l2_error device " << device.rel_l2_error << " host " << host.rel_l2_error;
+  EXPECT_TRUE(same_double(device.ref_rms, host.ref_rms, kSumAgreement))
+      << "ref_rms device " << device.ref_rms << " host " << host.ref_rms;
+}
+
 TEST_F(DeviceCompareTest, MatchesHostCompareOutput) {
   for (const CompareCase& c : compare_cases()) {
     SCOPED_TRACE(c.label);
@@ -119,21 +138,7 @@ TEST_F(DeviceCompareTest, MatchesHostCompareOutput) {
     const auto reference = upload(c.reference);
     const DeviceComparison raw = compare_on_device(output.get(), reference.get(), n, c.row_length, c.tolerance, stream());
     const CompareResult device = to_compare_result(raw, c.tolerance);
-
-    EXPECT_EQ(device.elements, host.elements);
-    EXPECT_EQ(device.violations, host.violations);
-    EXPECT_EQ(device.nonfinite_where_ref_finite, host.nonfinite_where_ref_finite);
-    EXPECT_EQ(device.unwritten, host.unwritten);
-    EXPECT_EQ(device.first_violation_index, host.first_violation_index);
-    EXPECT_EQ(device.passed, host.passed) << "device: " << device.summary() << "\nhost:   " << host.summary();
-    // Elementwise figures are computed by the same statements on both sides: a max is exact.
-    EXPECT_EQ(device.max_abs_error, host.max_abs_error);
-    EXPECT_TRUE(same_double(device.max_rel_error, host.max_rel_error, kSumAgreement))
-        << "max_rel_error device " << device.max_rel_error << " host " << host.max_rel_error;
-    EXPECT_TRUE(same_double(device.rel_l2_error, host.rel_l2_error, kSumAgreement))
-        << "rel_l2_error device " << device.rel_l2_error << " host " << host.rel_l2_error;
-    EXPECT_TRUE(same_double(device.ref_rms, host.ref_rms, kSumAgreement))
-        << "ref_rms device " << device.ref_rms << " host " << host.ref_rms;
+    expect_same_comparison(device, host);
 
     double output_sum = 0, output_magnitude = 0, sum_sq_ref = 0;
     for (float v : c.output) {
@@ -178,14 +183,7 @@ TEST_F(DeviceCompareTest, ErrorScaleMatchesHostCompareOutput) {
                                                    device_scale.get());
     const CompareResult device = to_compare_result(raw, c.tolerance);
     EXPECT_TRUE(device.by_error_scale && host.by_error_scale);
-    EXPECT_EQ(device.violations, host.violations);
-    EXPECT_EQ(device.first_violation_index, host.first_violation_index);
-    EXPECT_EQ(device.passed, host.passed) << "device: " << device.summary() << "\nhost:   " << host.summary();
-    EXPECT_EQ(device.max_abs_error, host.max_abs_error);
-    EXPECT_TRUE(same_double(device.max_rel_error, host.max_rel_error, kSumAgreement))
-        << "max_rel_error device " << device.max_rel_error << " host " << host.max_rel_error;
-    EXPECT_TRUE(same_double(device.rel_l2_error, host.rel_l2_error, kSumAgreement))
-        << "rel_l2_error device " << device.rel_l2_error << " host " << host.rel_l2_error;
+    expect_same_comparison(device, host);
   }
   EXPECT_GT(decided_by_scale, 0) << "no case where the scale changed a violation count: the agreement above would be vacuous";
 }

@@ -217,9 +217,12 @@ __global__ void __launch_bounds__(kFloat4Lanes* kFloat4Groups)
   }
 }
 
+// The splits the float4 column kernel takes; it also needs x and y 16-byte aligned (float4_columns).
+inline bool float4_column_split(const AxisSplit& split) {
+  return split.inner > 1 && split.extent <= kCachedColumnExtent && split.inner % kFloat4Columns == 0;
+}
 inline bool float4_columns(const AxisSplit& split, const float* x, const float* y) {
-  const auto address = [](const float* p) { return reinterpret_cast<uintptr_t>(p); };
-  return split.extent <= kCachedColumnExtent && split.inner % kFloat4Columns == 0 && address(x) % 16 == 0 && address(y) % 16 == 0;
+  return float4_column_split(split) && device::aligned16(x) && device::aligned16(y);
 }
 
 template <int kKind>

@@ -15,6 +15,7 @@
 #include <cstdint>
 
 #include "common/cuda_error.hpp"
+#include "ops/common/baseline/axis_f32.cuh"
 #include "ops/common/baseline/device_math.cuh"
 
 namespace kbv::ops::baseline {
@@ -144,9 +145,7 @@ void allow_resident_shared_memory() {
 template <bool kLog>
 void launch_softmax_resident(const float* x, float* y, int64_t rows, int64_t extent, cudaStream_t stream) {
   allow_resident_shared_memory<kLog>();
-  constexpr int64_t kMaxBlocks = 2147483647;
-  const auto grid = static_cast<unsigned>(rows < kMaxBlocks ? rows : kMaxBlocks);
-  softmax_resident_kernel<kLog><<<grid, kResidentThreads, kResidentSharedBytes, stream>>>(x, y, rows, extent);
+  softmax_resident_kernel<kLog><<<row_blocks(rows), kResidentThreads, kResidentSharedBytes, stream>>>(x, y, rows, extent);
 }
 
 }  // namespace kbv::ops::baseline
