@@ -6,6 +6,8 @@
 #include <map>
 #include <set>
 
+#include "graph/error_scale_graph.hpp"
+
 namespace kbv::eval {
 namespace {
 
@@ -67,6 +69,11 @@ DeviceFootprint trusted_device_footprint(const ResolvedProblem& problem) {
   footprint.arena_bytes = 2 * (input_bytes + outputs * sizeof(float));
   footprint.reference_bytes = (inputs + outputs + intermediates) * sizeof(double);
   footprint.baseline_bytes = (2 * (outputs + intermediates) + widened) * sizeof(float);
+  if (const auto scale = error_scale_graph(problem)) {
+    double scales = 0;
+    for (const Shape& shape : scale->problem.output_shapes) scales += elements(shape);
+    footprint.error_scale_bytes = (scales + peak_live_intermediates(scale->problem)) * sizeof(double);
+  }
   return footprint;
 }
 
@@ -74,7 +81,7 @@ std::optional<std::string> why_it_does_not_fit(const ResolvedProblem& problem, c
   if (footprint.total() <= free_bytes) return std::nullopt;
   return "problem " + problem.problem.name + " at shape set '" + problem.shape_set + "' needs about " + gigabytes(footprint.total()) +
          " of device memory on the trusted side (arena of two slots " + gigabytes(footprint.arena_bytes) + ", fp64 reference " +
-         gigabytes(footprint.reference_bytes) + ", baselines " + gigabytes(footprint.baseline_bytes) + ", scratch reserve " +
+         gigabytes(footprint.reference_bytes) + ", baselines " + gigabytes(footprint.baseline_bytes) + ", products' error scale " + gigabytes(footprint.error_scale_bytes) + ", scratch reserve " +
          gigabytes(footprint.reserve_bytes) + ") and the device has " + gigabytes(free_bytes) +
          " free; nothing was run (fix: evaluate it on a GPU with more free memory, or at a smaller shape set with --shapes small)";
 }

@@ -21,8 +21,11 @@ struct DeviceFootprint {
   double arena_bytes = 0;      // two slots (one correctness, one timing) of inputs (at their element size) and fp32 outputs
   double reference_bytes = 0;  // fp64 copies of the inputs and outputs, and the reference graph's live intermediates at their peak
   double baseline_bytes = 0;   // the TF32 and FP32 baselines' outputs and live intermediates, and one fp32 copy of each int64/bool input
+  // The products' error scale (graph/error_scale_graph.hpp), fp64: its outputs, kept beside the
+  // reference, and its graph's live intermediates at their peak (it reads the reference's inputs).
+  double error_scale_bytes = 0;
   double reserve_bytes = kScratchReserveBytes;
-  double total() const { return arena_bytes + reference_bytes + baseline_bytes + reserve_bytes; }
+  double total() const { return arena_bytes + reference_bytes + baseline_bytes + error_scale_bytes + reserve_bytes; }
 };
 
 DeviceFootprint trusted_device_footprint(const ResolvedProblem& problem);

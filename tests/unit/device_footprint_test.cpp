@@ -21,6 +21,7 @@ TEST(DeviceFootprint, ReluAtKernelBenchsSizeIsItsTensorsByRole) {
   EXPECT_DOUBLE_EQ(f.arena_bytes, 2 * 2 * n * 4);     // two slots of x and y in fp32
   EXPECT_DOUBLE_EQ(f.reference_bytes, 2 * n * 8);     // fp64 x and y
   EXPECT_DOUBLE_EQ(f.baseline_bytes, 2 * n * 4);      // the TF32 and the FP32 baselines' y
+  EXPECT_DOUBLE_EQ(f.error_scale_bytes, 0);          // no product: no error scale
   EXPECT_DOUBLE_EQ(f.total(), f.arena_bytes + f.reference_bytes + f.baseline_bytes + kScratchReserveBytes);
 }
 
@@ -34,6 +35,11 @@ TEST(DeviceFootprint, IntermediatesCountAtTheirPeak) {
   const DeviceFootprint f = trusted_device_footprint(problem);
   EXPECT_DOUBLE_EQ(f.reference_bytes, (inputs + y + 2 * y) * 8);
   EXPECT_DOUBLE_EQ(f.baseline_bytes, 2 * (y + 2 * y) * 4);
+  // The products' error scale: S itself (y's size) and, while the convolution of squares runs, at
+  // least x² beside it, in fp64.
+  const double x = static_cast<double>(numel(problem.input_shapes[0]));
+  EXPECT_GE(f.error_scale_bytes, (y + x) * 8);
+  EXPECT_DOUBLE_EQ(f.total(), f.arena_bytes + f.reference_bytes + f.baseline_bytes + f.error_scale_bytes + kScratchReserveBytes);
 }
 
 TEST(DeviceFootprint, Int64InputsTakeTheirBytesInTheArenaAndAFloatCopyForTheBaselines) {

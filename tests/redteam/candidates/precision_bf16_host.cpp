@@ -1,23 +1,12 @@
 // redteam_precision_bf16_host — docs/threat-model.md, pattern 15 (precision downgrade), host matmul_square:
-// rounds both operands to bfloat16 (8-bit mantissa, round to nearest even) before multiplying,
-// accumulating in fp32 — the arithmetic of a bf16 tensor-core GEMM, in an fp32 task.
-// Expected: fail_correctness on a hidden zero-mean family: relative L2 error ≈ 2.3e-3 (8× TF32's)
-// against matmul_square's rel_l2 tolerance of 2e-3; it can pass the public U[0,1) family,
-// where the rounding errors average out against a large positive output.
+// rounds both operands to bfloat16 (bf16_round.hpp) before multiplying, accumulating in fp32 — the
+// arithmetic of a bf16 tensor-core GEMM, in an fp32 task.
+// Expected: fail_correctness: relative L2 error ≈ 2.3e-3 (8× TF32's) against the products' error
+// scale, over the error-scale rule's 1e-3 on every family (docs/problem-spec.md, Error scale); the
+// default rule alone would pass it on U[0,1), where the rounding errors average out against a large
+// positive output.
+#include "bf16_round.hpp"
 #include "redteam_common.hpp"
-
-#include <cstring>
-
-namespace {
-float to_bf16(float v) {
-  uint32_t bits = 0;
-  std::memcpy(&bits, &v, sizeof bits);
-  bits += 0x7fffu + ((bits >> 16) & 1u);  // round to nearest even on the 16 dropped bits
-  bits &= 0xffff0000u;
-  std::memcpy(&v, &bits, sizeof v);
-  return v;
-}
-}  // namespace
 
 KBV_CANDIDATE(KBV_PROBLEM, KBV_DEVICE_HOST, "redteam_precision_bf16_host")
 
@@ -31,8 +20,8 @@ kbv_status kbv_candidate_run(kbv::Call& call) {
     float* c_row = c + i * n;
     for (int64_t j = 0; j < n; ++j) c_row[j] = 0.0f;
     for (int64_t p = 0; p < k; ++p) {
-      const float a_ip = to_bf16(pa[i * k + p]);
-      for (int64_t j = 0; j < n; ++j) c_row[j] += a_ip * to_bf16(pb[p * n + j]);
+      const float a_ip = redteam::to_bf16(pa[i * k + p]);
+      for (int64_t j = 0; j < n; ++j) c_row[j] += a_ip * redteam::to_bf16(pb[p * n + j]);
     }
   }
   return KBV_STATUS_OK;
