@@ -90,16 +90,8 @@ def failed_class(report):
 
 
 def error_scale_families(report):
-    """The families with trials whose verdict the products' error scale gave, differing from the default rule's."""
+    """The families whose trials the default tolerance failed and the products' error scale judged."""
     return [f["family"] for f in report.get("families", []) if f.get("trials_by_error_scale", 0) > 0]
-
-
-def worst_versus_scale(reports):
-    """The largest rel-L2 against the products' error scale over every family of every report, and
-    that family: how close an honest candidate sits to the error-scale rule's bound (None: no scale)."""
-    figures = [(f["rel_l2_error_vs_scale"], f["family"]) for r in reports for f in r.get("families", [])
-               if f.get("rel_l2_error_vs_scale") is not None]
-    return max(figures) if figures else None
 
 
 def verdict_word(candidates, met):
@@ -162,11 +154,9 @@ def main() -> int:
                                        for r in reports if r.get("verdict") != "pass")
         honest_met &= len(passed) == n and not flagged
         by_scale = collections.Counter(family for r in reports for family in error_scale_families(r))
-        worst = worst_versus_scale(reports)
         extra = (" flags " + ", ".join(f"{k} x{v}" for k, v in flagged.items()) if flagged else "") + \
                 (" failed " + ", ".join(f"{k} x{v}" for k, v in failures.items()) if failures else "") + \
-                (" judged by the error scale on " + ", ".join(f"{k} x{v}" for k, v in by_scale.items()) if by_scale else "") + \
-                (f"; worst rel-L2 against the error scale {worst[0]:.2e} ({worst[1]})" if worst else "")
+                (" judged by the error scale on " + ", ".join(f"{k} x{v}" for k, v in by_scale.items()) if by_scale else "")
         print(f"{path.name:44} passed under {len(passed):>2} of {n} keys{extra}")
         for k, report in enumerate(reports):
             if report.get("verdict") != "pass" or report.get("flags"):

@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
-"""bench/tolerance/bf16_after_bias_relu.py — why kbv judges every output a product reaches by the
-products' error scale: a bf16 GEMM followed by a bias and a relu (KernelBench L2 #76's
-y = relu(x·Wᵀ + b), and every L2 problem of that form) stays under the tensor-core class's rel-L2
-bound of 2e-3 against ‖y‖ on every family, so the default rule alone lets the precision downgrade it
-is there to catch (docs/threat-model.md, pattern 15) pass.
+"""bench/tolerance/bf16_after_bias_relu.py — a known gap of kbv's tolerance rule: a bf16 GEMM followed
+by a bias and a relu (KernelBench L2 #76's y = relu(x·Wᵀ + b), and every L2 problem of that form)
+stays under the tensor-core class's rel-L2 bound of 2e-3 on zero-mean families, so the precision
+downgrade it is there to catch (docs/threat-model.md, pattern 15) passes.
 
 Why: bf16's rel-L2 on a plain GEMM is ≈ 2.35e-3 (thin margin over 2e-3 already); the relu zeroes
-half the outputs and their error, and the bias adds to ‖y‖ but not to the error: 1.6–1.8e-3. Against
+half the outputs and their error, and the bias adds to ‖y‖ but not to the error: 1.7–1.8e-3. Against
 the products' own scale S = sqrt(Σ x²w²) (graph/error_scale_graph.hpp) the figure does not depend on
-what follows the product: TF32 ≈ 2–3e-4, bf16 ≈ 1.5–2.3e-3 on every family here, and the error-scale
-rule's bound of 1e-3 on ‖err‖/‖S‖ (kErrorScaleRelL2Share, docs/problem-spec.md, Error scale)
-separates them. Operands are rounded (TF32 or bf16) and the products summed in fp64. numpy only:
+what follows the product: TF32 ≈ 2–3e-4, bf16 ≈ 1.7–2.3e-3 on every family here, so a bound of 1e-3
+on ‖err‖/‖S‖ (the error-scale rule's, kErrorScaleRelL2Share) would separate them here; kbv applies it
+only to an output that already failed the default rule, because on the GPU honest TF32 kernels err by
+up to 5.4e-3·‖S‖ on same-sign families: their fp32 accumulation, which this model (operands rounded,
+products summed in fp64) leaves out (docs/problem-spec.md, Known gap). numpy only:
 `python3 bench/tolerance/bf16_after_bias_relu.py [--k 8192] [--rows 256] [--columns 256]`."""
 import argparse
 
@@ -19,7 +20,6 @@ import numpy as np
 from tf32_model import tf32
 
 REL_L2 = 2e-3  # the tensor-core class's bound (docs/problem-spec.md)
-SCALE_REL_L2 = 1e-3  # the error-scale rule's: REL_L2 × kErrorScaleRelL2Share
 
 
 def bf16(values):
@@ -38,8 +38,8 @@ def main():
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
     k = args.k
-    print("| family | operands | rel-L2 vs ‖y‖ (bound 2e-3) | default rule | rel-L2 vs ‖S‖ (bound 1e-3) | error-scale rule |")
-    print("|---|---|---|---|---|---|")
+    print("| family | operands | rel-L2 vs ‖y‖ (bound 2e-3) | passes | rel-L2 vs ‖S‖ (1e-3) |")
+    print("|---|---|---|---|---|")
     for family in ("normal", "uniform01"):
         draw = rng.standard_normal if family == "normal" else rng.random
         x = draw((args.rows, k)).astype(np.float32)
@@ -51,8 +51,7 @@ def main():
             error = np.maximum(rounded(x) @ rounded(w).T + b, 0) - y
             versus_y = np.linalg.norm(error) / np.linalg.norm(y)
             versus_s = np.linalg.norm(error) / np.linalg.norm(scale)
-            print(f"| {family} | {name} | {versus_y:.2e} | {'passes' if versus_y <= REL_L2 else 'fails'} | {versus_s:.2e} | "
-                  f"{'passes' if versus_s <= SCALE_REL_L2 else 'fails'} |")
+            print(f"| {family} | {name} | {versus_y:.2e} | {'yes' if versus_y <= REL_L2 else 'no'} | {versus_s:.2e} |")
 
 
 if __name__ == "__main__":

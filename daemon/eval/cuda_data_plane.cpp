@@ -455,19 +455,17 @@ class CudaDataPlane final : public DataPlane {
                                    static_cast<int64_t>(reference_outputs_[o].size()), row_length(o), problem_.problem.tolerance,
                                    stream_->get(), error_scale);
   }
-  // The same by the default rule, and for an output that has an error scale by the error-scale rule
-  // too, whose verdict stands (verify/compare.hpp, judged_with_error_scale; the scale is one more
-  // fp64 graph per slot's inputs, kept until they change). The timed recheck uses the scale only
-  // where its default rule fails (recheck_timed). Trivial outputs and the determinism check keep
-  // the default rule: a family where a trivial output passes only by the error scale still gates
-  // (stricter), and two runs of one candidate share their rounding.
+  // The same, judged again by the products' error scale where the default rule fails and the
+  // output has one (verify/compare.hpp): an output fails only if it fails both rules, and the scale
+  // (one more fp64 graph) is computed only where the default one fails; the timed recheck does the
+  // same (recheck_timed). Trivial outputs and the
+  // determinism check keep the default rule: a family where a trivial output passes only by the
+  // error scale still gates (stricter), and two runs of one candidate share their rounding.
   cuda::DeviceComparison judge_against_reference(const float* output, size_t o, int slot) {
-    const cuda::DeviceComparison by_default = compare_with_reference(output, o);
+    const cuda::DeviceComparison figures = compare_with_reference(output, o);
+    if (to_result(figures).passed) return figures;
     const double* scale = error_scale_of(o, slot);
-    if (scale == nullptr) return by_default;
-    const cuda::DeviceComparison by_scale = compare_with_reference(output, o, scale);
-    const CompareResult verdict = judged_with_error_scale(to_result(by_default), to_result(by_scale));
-    return verdict.by_error_scale ? by_scale : by_default;
+    return scale == nullptr ? figures : compare_with_reference(output, o, scale);
   }
   // Output `o`'s rows for the comparison's local RMS (verify/compare.hpp).
   int64_t row_length(size_t o) const { return local_rms_row_length(problem_.output_shapes.at(o)); }

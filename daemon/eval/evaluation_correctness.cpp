@@ -102,7 +102,6 @@ void Evaluation::validate_and_check(DataPlane& plane, inputs::EpochPlan& plan) {
       if (comparison.by_error_scale) ++family.trials_by_error_scale;
       family.max_abs_error = std::max(family.max_abs_error, comparison.max_abs_error);
       family.rel_l2_error = std::max(family.rel_l2_error, comparison.rel_l2_error);
-      family.rel_l2_error_vs_scale = std::max(family.rel_l2_error_vs_scale, comparison.rel_l2_error_vs_scale);
       if (!comparison.passed && family.passed) {
         family.passed = false;
         family.detail = "trial " + std::to_string(trial) + ": " + comparison.summary();

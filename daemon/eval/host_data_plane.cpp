@@ -198,24 +198,24 @@ class HostDataPlane final : public DataPlane {
     return std::max(problem.flops / kHostCeilingFlopsPerSecond, problem.compulsory_bytes / kHostCeilingBytesPerSecond);
   }
 
-  // Output `o`'s values against the slot's reference: by the default rule, and for an output that
-  // has an error scale by the error-scale rule too, whose verdict stands (verify/compare.hpp,
-  // judged_with_error_scale; the scale is one more fp64 graph per slot). Trivial outputs and the
+  // Output `o`'s values against the slot's reference; where the default rule fails and the output
+  // has an error scale, judged again with it (verify/compare.hpp): an output fails only if it fails
+  // both rules, and the scale is computed only where the default one fails. Trivial outputs and the
   // determinism check keep the default rule: a family where a trivial output passes only by the
   // error scale still gates (stricter), and two runs of one candidate share their rounding.
   CompareResult judge_against_reference(Slot& slot, const float* output, size_t o) {
     const double* reference = slot.reference[o].data.data();
     const auto count = static_cast<int64_t>(slot.reference[o].data.size());
-    const CompareResult by_default = compare_output(output, reference, count, row_length(o), problem_.problem.tolerance);
+    CompareResult result = compare_output(output, reference, count, row_length(o), problem_.problem.tolerance);
     const int scale_index = error_scale_graph_ ? error_scale_graph_->scale_of_output.at(o) : -1;
-    if (scale_index < 0) return by_default;
+    if (result.passed || scale_index < 0) return result;
     if (slot.error_scale.empty()) {
       std::vector<const double*> inputs;
       for (const auto& input : slot.wide) inputs.push_back(input.data.data());
       slot.error_scale = run_reference_f64(error_scale_graph_->problem, inputs);
     }
-    return judged_with_error_scale(by_default, compare_output(output, reference, count, row_length(o), problem_.problem.tolerance,
-                                                              slot.error_scale.at(static_cast<size_t>(scale_index)).data.data()));
+    return compare_output(output, reference, count, row_length(o), problem_.problem.tolerance,
+                          slot.error_scale.at(static_cast<size_t>(scale_index)).data.data());
   }
 
   double time_fp32(int slot_index) {

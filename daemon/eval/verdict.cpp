@@ -43,8 +43,7 @@ nlohmann::json EvalResult::to_json() const {
                   {"trials", family.trials},       {"trials_by_error_scale", family.trials_by_error_scale},
                   {"passed", family.passed},
                   {"max_abs_error", finite_or_null(family.max_abs_error)},
-                  {"rel_l2_error", finite_or_null(family.rel_l2_error)},
-                  {"rel_l2_error_vs_scale", family.rel_l2_error_vs_scale < 0 ? json(nullptr) : finite_or_null(family.rel_l2_error_vs_scale)}};
+                  {"rel_l2_error", finite_or_null(family.rel_l2_error)}};
     if (!family.detail.empty()) entry["detail"] = family.detail;
     if (family.degenerate) entry["degenerate_reason"] = family.degenerate_reason;
     if (!family.family_class.empty()) entry["class"] = family.family_class;

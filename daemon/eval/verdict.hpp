@@ -49,11 +49,10 @@ struct FamilyResult {
   std::string degenerate_reason;    // which trivial output passed
   bool baseline_passed = true;      // the fp32 baseline passed this family (problem validation)
   int trials = 0;
-  int trials_by_error_scale = 0;    // trials whose verdict the products' error scale gave, differing from the default rule's
+  int trials_by_error_scale = 0;    // trials the default rule failed and the products' error scale judged
   bool passed = true;
   double max_abs_error = 0;
   double rel_l2_error = 0;
-  double rel_l2_error_vs_scale = -1;  // the worst trial's against the products' error scale; < 0: no output has one
   std::string detail;               // first failure, in words
 };
 

@@ -95,8 +95,8 @@ HEADER = ["candidate", "problem", "verdict", "flags", "× TF32", "× FP32", "× 
 
 
 def error_scale_line(records):
-    """Which evaluations had trials whose verdict the products' error scale gave, differing from the
-    default tolerance rule's (families[].trials_by_error_scale; docs/problem-spec.md, Error scale)."""
+    """Which evaluations had trials the default tolerance rule failed and the products' error scale
+    judged again (families[].trials_by_error_scale; docs/problem-spec.md, Error scale)."""
     used = []
     for record in records:
         families = [f"{f.get('family')} x{f['trials_by_error_scale']}" for f in ((record.get("report") or {}).get("families") or [])

@@ -91,17 +91,9 @@ Tolerance error_scale_tolerance(const Tolerance& tolerance) {
   return scaled;
 }
 
-CompareResult judged_with_error_scale(const CompareResult& by_default, const CompareResult& by_error_scale) {
-  if (!by_default.passed || !by_error_scale.passed) return by_error_scale;
-  CompareResult result = by_default;
-  result.rel_l2_error_vs_scale = by_error_scale.rel_l2_error_vs_scale;
-  return result;
-}
-
 void finish_comparison(CompareResult& result, double sum_sq_error, double sum_sq_ref, const Tolerance& tolerance) {
   result.rel_l2_error = sum_sq_ref > 0 ? std::sqrt(sum_sq_error / sum_sq_ref) : std::sqrt(sum_sq_error);
   if (result.nonfinite_where_ref_finite || result.unwritten) result.rel_l2_error = std::numeric_limits<double>::infinity();
-  if (result.by_error_scale) result.rel_l2_error_vs_scale = result.rel_l2_error;
   // Rounded up: an output of any size under a non-zero fraction may hold one rounding-tail
   // element. The honest TF32 wmma GEMM of gemm_bias_gelu missed the bound on 1 of 8.4·10⁶ elements
   // on rare_spikes, where two spike products cancel (docs/problem-spec.md, Outliers); rounding
@@ -129,7 +121,6 @@ CompareResult merge_results(const std::vector<CompareResult>& parts) {
     merged.rel_l2_error = std::max(merged.rel_l2_error, part.rel_l2_error);
     merged.ref_rms = std::max(merged.ref_rms, part.ref_rms);
     merged.by_error_scale = merged.by_error_scale || part.by_error_scale;
-    merged.rel_l2_error_vs_scale = std::max(merged.rel_l2_error_vs_scale, part.rel_l2_error_vs_scale);
   }
   return merged;
 }

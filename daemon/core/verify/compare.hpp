@@ -31,12 +31,8 @@ struct CompareResult {
   double ref_rms = 0;
   // Judged with the products' error scale S (graph/error_scale_graph.hpp): each element's absolute
   // allowance atol·max(rms, row rms, S), and the relative L2 error against ||S|| within
-  // rel_l2·kErrorScaleRelL2Share (error_scale_tolerance). After judged_with_error_scale: the
-  // verdict is that rule's and differs from the default rule's.
+  // rel_l2·kErrorScaleRelL2Share (error_scale_tolerance).
   bool by_error_scale = false;
-  // ||out − ref|| / ||S|| where the output has an error scale (whichever rule's figures are
-  // reported): how close it sits to the error-scale rule's bound; negative when it has none.
-  double rel_l2_error_vs_scale = -1;
   int64_t outliers_allowed = 0;           // violations tolerated (Tolerance::outlier_fraction)
   std::string summary() const;            // one line for verdict details
 };
@@ -75,15 +71,6 @@ constexpr double kErrorScaleRelL2Share = 0.5;
 
 // The tolerance the error-scale rule applies: the problem's with rel_l2 × kErrorScaleRelL2Share.
 Tolerance error_scale_tolerance(const Tolerance& tolerance);
-
-// The verdict on an output that has an error scale, from its comparison by the default rule and by
-// the error-scale rule: the error-scale rule's. Its elementwise allowance is never below the
-// default's, so the two differ only where the default fails by cancellation (a large ‖S‖ beside a
-// small output: the scale passes it) or where the default passes an output whose error is large
-// beside its products' (‖out − ref‖ / ‖S‖ over the bound: a precision below TF32's, e.g. bf16 after
-// a bias and a relu that hide half of its error from ‖y‖). Where both pass, the default rule's
-// figures are reported (by_error_scale false); otherwise the error-scale rule's (by_error_scale).
-CompareResult judged_with_error_scale(const CompareResult& by_default, const CompareResult& by_error_scale);
 
 // Compares `count` elements; `row_length` is local_rms_row_length(the output's shape), or 0 to
 // judge by the whole output's RMS alone (a flat buffer with no rows); require_row_length holds.

@@ -1,9 +1,8 @@
 // redteam_precision_bf16 — docs/threat-model.md, pattern 15 (precision downgrade), CUDA matmul_square: a
 // bf16 tensor-core GEMM (half_gemm.cuh) in an fp32 task.
-// Expected: fail_correctness: relative L2 error ≈ 2.3e-3 (8× TF32's) against the products' error
-// scale, over the error-scale rule's 1e-3 on every family (docs/problem-spec.md, Error scale); the
-// default rule alone would pass it on U[0,1), where the rounding errors average out against a large
-// positive output.
+// Expected: fail_correctness on a hidden zero-mean family: relative L2 error ≈ 2.3e-3 (8× TF32's)
+// against matmul_square's rel_l2 tolerance of 2e-3; it can pass the public U[0,1) family,
+// where the rounding errors average out against a large positive output.
 #include "half_gemm.cuh"
 
 KBV_CANDIDATE(KBV_PROBLEM, KBV_DEVICE_CUDA, "redteam_precision_bf16")
