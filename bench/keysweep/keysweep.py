@@ -94,6 +94,14 @@ def error_scale_families(report):
     return [f["family"] for f in report.get("families", []) if f.get("trials_by_error_scale", 0) > 0]
 
 
+def least_bf16_distance_ratio(reports):
+    """The smallest precision-check ratio (families[].bf16_distance_ratio: below 0.5 fails, honest kernels
+    sit at 1 or more) over every family of every report, and its family; None where none was checked."""
+    figures = [(f["bf16_distance_ratio"], f["family"]) for r in reports for f in r.get("families", [])
+               if f.get("bf16_distance_ratio") is not None]
+    return min(figures) if figures else None
+
+
 def verdict_word(candidates, met):
     return "not tried (no such candidate in this run)" if not candidates else "met" if met else "MISSED"
 
@@ -154,9 +162,11 @@ def main() -> int:
                                        for r in reports if r.get("verdict") != "pass")
         honest_met &= len(passed) == n and not flagged
         by_scale = collections.Counter(family for r in reports for family in error_scale_families(r))
+        least = least_bf16_distance_ratio(reports)
         extra = (" flags " + ", ".join(f"{k} x{v}" for k, v in flagged.items()) if flagged else "") + \
                 (" failed " + ", ".join(f"{k} x{v}" for k, v in failures.items()) if failures else "") + \
-                (" judged by the error scale on " + ", ".join(f"{k} x{v}" for k, v in by_scale.items()) if by_scale else "")
+                (" judged by the error scale on " + ", ".join(f"{k} x{v}" for k, v in by_scale.items()) if by_scale else "") + \
+                (f"; least bf16 distance ratio {least[0]:.3g} ({least[1]})" if least else "")
         print(f"{path.name:44} passed under {len(passed):>2} of {n} keys{extra}")
         for k, report in enumerate(reports):
             if report.get("verdict") != "pass" or report.get("flags"):

@@ -30,6 +30,7 @@
 #include "data/reference_context.hpp"
 #include "data/reference_graph.hpp"
 #include "graph/error_scale_graph.hpp"
+#include "graph/operand_rounding.hpp"
 #include "data/timing_inputs.hpp"
 #include "measure/baseline/cuda_baseline.hpp"
 #include "measure/baseline/math_mode.hpp"
@@ -72,7 +73,8 @@ std::string to_hex(const void* data, size_t bytes) {
 
 class CudaDataPlane final : public DataPlane {
  public:
-  CudaDataPlane(const ResolvedProblem& problem, int gpu) : problem_(problem), gpu_(gpu), error_scale_graph_(error_scale_graph(problem)) {
+  CudaDataPlane(const ResolvedProblem& problem, int gpu)
+      : problem_(problem), gpu_(gpu), error_scale_graph_(error_scale_graph(problem)), bf16_operands_(bf16_operand_inputs(problem)) {
     {
       auto step = setup_steps_.measure("cuda_context");  // ~0 when warm_up_cuda_device() ran during the worker's start
       cuda::check(cudaSetDevice(gpu), "cudaSetDevice");
@@ -234,6 +236,29 @@ class CudaDataPlane final : public DataPlane {
     std::vector<CompareResult> parts;
     for (size_t o = 0; o < place.outputs.size(); ++o) parts.push_back(to_result(judge_against_reference(at(place.outputs[o]), o, slot)));
     return merge_results(parts);
+  }
+
+  // The rounded reference is computed in the reference's own buffers (the widened inputs rounded
+  // in place), so the precision check needs no memory beyond the footprint; the reference is
+  // recomputed at its next use.
+  std::optional<OperandRoundingDistances> bf16_operand_distances(int slot) override {
+    if (!bf16_operands_) return std::nullopt;
+    ensure_reference(slot);
+    const SlotPlaces& place = places_.at(static_cast<size_t>(slot));
+    OperandRoundingDistances distances;
+    for (size_t o = 0; o < place.outputs.size(); ++o) distances.to_reference_sq += compare_with_reference(at(place.outputs[o]), o).sum_sq_error;
+    reference_slot_ = -1;  // from here on the buffers hold the rounded operands' reference
+    std::vector<const double*> inputs;
+    for (size_t i = 0; i < reference_inputs_.size(); ++i) {
+      if ((*bf16_operands_)[i]) cuda::round_to_bf16_in_place(reference_inputs_[i].get(), place.inputs[i].count, stream_->get());
+      inputs.push_back(reference_inputs_[i].get());
+    }
+    cuda::run_reference_graph_device(problem_, inputs, pointers(reference_outputs_), *reference_);
+    for (size_t o = 0; o < place.outputs.size(); ++o)
+      distances.to_rounded_sq += cuda::compare_on_device(at(place.outputs[o]), reference_outputs_[o].get(), place.outputs[o].count,
+                                                         row_length(o), problem_.problem.tolerance, stream_->get())
+                                     .sum_sq_error;
+    return distances;
   }
 
   CompareResult check_baseline(int slot) override {
@@ -434,8 +459,9 @@ class CudaDataPlane final : public DataPlane {
     widened_slot_ = slot;
     return result;
   }
-  static std::vector<float*> pointers(std::vector<cuda::DeviceBuffer<float>>& buffers) {
-    std::vector<float*> result;
+  template <class T>
+  static std::vector<T*> pointers(std::vector<cuda::DeviceBuffer<T>>& buffers) {
+    std::vector<T*> result;
     for (auto& buffer : buffers) result.push_back(buffer.get());
     return result;
   }
@@ -548,6 +574,7 @@ class CudaDataPlane final : public DataPlane {
   std::vector<cuda::ReferenceSummary> reference_summaries_;  // of reference_outputs_, for the problem's atol
   int reference_slot_ = -1;
   std::optional<ErrorScaleGraph> error_scale_graph_;    // nullopt: no output has an error scale
+  std::optional<std::vector<bool>> bf16_operands_;      // per input, rounded by the precision check; nullopt: no check
   std::vector<cuda::DeviceBuffer<double>> error_scales_;  // its outputs, allocated on first need…
   int error_scale_slot_ = -1;                             // …for this slot's current reference
   int tf32_slot_ = -1;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -15,6 +16,7 @@
 #include "inputs/epoch_plan.hpp"
 #include "spec/problem.hpp"
 #include "verify/compare.hpp"
+#include "verify/precision_signature.hpp"
 
 namespace kbv::eval {
 
@@ -55,6 +57,13 @@ class DataPlane {
   // under the problem's tolerance, the kept copy standing in for the reference.
   virtual void keep_outputs(int slot) = 0;
   virtual CompareResult compare_with_kept_outputs(int slot) = 0;
+  // The precision check (verify/precision_signature.hpp): the distances of the candidate's outputs
+  // in `slot` to the reference and to the reference of the slot's inputs with the product operands
+  // rounded to bf16 (graph/operand_rounding.hpp); nullopt where the problem has no such rounding.
+  // Call it last on the slot's current inputs: the CUDA device computes the rounded reference in the
+  // reference's own buffers (no memory beyond the footprint), so the next check recomputes the
+  // reference.
+  virtual std::optional<OperandRoundingDistances> bf16_operand_distances(int slot) = 0;
   // The fp32 baseline on the slot's pristine inputs, against the same reference.
   virtual CompareResult check_baseline(int slot) = 0;
   // Trivial outputs (zeros, a copy of an input, the reference's mean) against the reference:

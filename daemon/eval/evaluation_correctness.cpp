@@ -1,6 +1,6 @@
 // eval/evaluation_correctness.cpp — every family of the epoch: the problem's own validation
 // (the baseline passes, trivial outputs fail), the candidate's trials against the fp64
-// reference, run-to-run determinism, and the correctness verdict. Hidden families are walked
+// reference, run-to-run determinism, the precision check, and the correctness verdict. Hidden families are walked
 // class by class (inputs/stratified_walk.hpp): a family that cannot gate is reported and the
 // class's next family is checked instead, so every class that is not degenerate for the problem
 // gates in every epoch.
@@ -130,6 +130,18 @@ void Evaluation::validate_and_check(DataPlane& plane, inputs::EpochPlan& plan) {
             family.passed = false;
           } else {
             add_flag("bitwise_nondeterministic");
+          }
+        }
+      }
+      // The precision check on the first trial's inputs (verify/precision_signature.hpp), last:
+      // the CUDA device computes it in the reference's buffers.
+      if (trial == 0 && family.passed) {
+        auto phase = phases_.measure("correctness.precision_check");
+        if (const auto distances = plane.bf16_operand_distances(kSlot)) {
+          family.bf16_distance_ratio = distances->ratio();
+          if (distances->explained_by_rounding()) {
+            family.passed = false;
+            family.detail = "trial 0: " + distances->summary();
           }
         }
       }

@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "graph/error_scale_graph.hpp"
+#include "graph/operand_rounding.hpp"
 #include "graph/run_graph.hpp"
 #include "inputs/generate.hpp"
 #include "tensor/widen.hpp"
@@ -42,7 +43,8 @@ struct Slot : SlotPlaces {
 
 class HostDataPlane final : public DataPlane {
  public:
-  explicit HostDataPlane(const ResolvedProblem& problem) : problem_(problem), error_scale_graph_(error_scale_graph(problem)) {}
+  explicit HostDataPlane(const ResolvedProblem& problem)
+      : problem_(problem), error_scale_graph_(error_scale_graph(problem)), bf16_operands_(bf16_operand_inputs(problem)) {}
   ~HostDataPlane() override {
     if (base_ != MAP_FAILED) ::munmap(base_, bytes_);
     if (fd_ >= 0) ::close(fd_);
@@ -142,6 +144,32 @@ class HostDataPlane final : public DataPlane {
       parts.push_back(judge_against_reference(slot, output.data(), i));
     }
     return merge_results(parts);
+  }
+
+  std::optional<OperandRoundingDistances> bf16_operand_distances(int slot_index) override {
+    if (!bf16_operands_) return std::nullopt;
+    const Slot& slot = slots_.at(static_cast<size_t>(slot_index));
+    std::vector<HostTensor<double>> rounded;
+    rounded.reserve(slot.wide.size());  // the pointers below stay valid
+    std::vector<const double*> inputs;
+    for (size_t i = 0; i < slot.wide.size(); ++i) {
+      if (!(*bf16_operands_)[i]) {
+        inputs.push_back(slot.wide[i].data.data());
+        continue;
+      }
+      HostTensor<double>& copy = rounded.emplace_back(slot.wide[i]);
+      for (double& value : copy.data) value = round_to_bf16(static_cast<float>(value));  // exact fp32 values
+      inputs.push_back(copy.data.data());
+    }
+    const std::vector<HostTensor<double>> rounded_reference = run_reference_f64(problem_, inputs);
+    OperandRoundingDistances distances;
+    for (size_t o = 0; o < slot.outputs.size(); ++o) {
+      std::vector<float> output(static_cast<size_t>(slot.outputs[o].count));  // a private copy, as check_outputs
+      std::memcpy(output.data(), at(slot.outputs[o]), output.size() * sizeof(float));
+      add_operand_rounding_distances(distances, output.data(), slot.reference[o].data.data(), rounded_reference[o].data.data(),
+                                     slot.outputs[o].count);
+    }
+    return distances;
   }
 
   CompareResult check_baseline(int slot_index) override {
@@ -249,6 +277,7 @@ class HostDataPlane final : public DataPlane {
 
   const ResolvedProblem& problem_;
   std::optional<ErrorScaleGraph> error_scale_graph_;
+  std::optional<std::vector<bool>> bf16_operands_;  // per input, rounded by the precision check; nullopt: no check
   std::vector<Slot> slots_;
   std::vector<HostTensor<float>> baseline_outputs_;
   std::vector<std::vector<double>> kept_outputs_;  // keep_outputs(): a candidate's earlier outputs

@@ -43,7 +43,8 @@ nlohmann::json EvalResult::to_json() const {
                   {"trials", family.trials},       {"trials_by_error_scale", family.trials_by_error_scale},
                   {"passed", family.passed},
                   {"max_abs_error", finite_or_null(family.max_abs_error)},
-                  {"rel_l2_error", finite_or_null(family.rel_l2_error)}};
+                  {"rel_l2_error", finite_or_null(family.rel_l2_error)},
+                  {"bf16_distance_ratio", family.bf16_distance_ratio < 0 ? json(nullptr) : finite_or_null(family.bf16_distance_ratio)}};
     if (!family.detail.empty()) entry["detail"] = family.detail;
     if (family.degenerate) entry["degenerate_reason"] = family.degenerate_reason;
     if (!family.family_class.empty()) entry["class"] = family.family_class;

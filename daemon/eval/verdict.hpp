@@ -53,6 +53,9 @@ struct FamilyResult {
   bool passed = true;
   double max_abs_error = 0;
   double rel_l2_error = 0;
+  // The precision check's ‖out − ref_bf16‖ / ‖out − ref‖ on the first trial (verify/precision_signature.hpp):
+  // < kBf16ExplainedRatio fails; negative when not checked (no product operands to round, or the family failed first).
+  double bf16_distance_ratio = -1;
   std::string detail;               // first failure, in words
 };
 

@@ -96,6 +96,7 @@ INSTANTIATE_TEST_SUITE_P(
                       Expected{"late_launch_thread", "default", "hack_suspected", "thread_injection", std::nullopt},
                       Expected{"l2_persistence", "small", "pass", std::nullopt, std::nullopt},
                       Expected{"precision_bf16", "default", "fail_correctness", std::nullopt, std::nullopt},
+                      Expected{"precision_bf16_relu", "default", "fail_correctness", std::nullopt, std::nullopt},
                       Expected{"garbage_reads", "default", "fail_correctness", std::nullopt, std::nullopt},
                       Expected{"library_cublas", "default", "pass", std::nullopt, "calls_library"},
                       Expected{"device_oom", "default", "resource", std::nullopt, std::nullopt},

@@ -46,6 +46,7 @@ INSTANTIATE_TEST_SUITE_P(
                       Expected{"batch_and_skip", "fail_correctness", std::nullopt},
                       Expected{"phase_detection", "fail_correctness", std::nullopt},
                       Expected{"precision_bf16_host", "fail_correctness", std::nullopt},
+                      Expected{"precision_bf16_relu_host", "fail_correctness", std::nullopt},
                       Expected{"garbage_reads_host", "fail_correctness", std::nullopt},
                       Expected{"layernorm_identity", "fail_correctness", std::nullopt},
                       Expected{"known_seed_replay", "fail_correctness", std::nullopt},

@@ -20,8 +20,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "eval/arena_layout.hpp"
-#include "eval/host_data_plane.hpp"
+#include "mapped_host_plane.hpp"
 #include "graph/error_scale_graph.hpp"
 #include "graph/run_graph.hpp"
 #include "inputs/epoch_plan.hpp"
@@ -382,38 +381,6 @@ TEST(CompareByErrorScale, AnElementBeyondItsScaledAllowanceFails) {
   EXPECT_EQ(scaled.first_violation_index, 10);
 }
 
-// A host data plane with one slot, its arena mapped here as the worker maps it, and the slot's
-// inputs drawn from `family` under a fixed test key.
-class MappedHostPlane {
- public:
-  MappedHostPlane(const kbv::ResolvedProblem& problem, kbv::inputs::Family family, uint8_t key, uint64_t seed)
-      : plane_(kbv::eval::make_host_data_plane(problem)), layout_(kbv::eval::layout_arena(problem, 1)) {
-    bytes_ = plane_->allocate(1)["arena_bytes"].get<size_t>();
-    base_ = ::mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_SHARED, plane_->arena_fd(), 0);
-    if (base_ == MAP_FAILED) throw std::runtime_error("mmap of the host data plane's arena failed");
-    plane_->prepare(0, kbv::inputs::draw_family(kbv::inputs::SecretKey::from_bytes({key}), 0, problem.problem.name, family, 1), seed);
-  }
-  ~MappedHostPlane() { ::munmap(base_, bytes_); }
-  MappedHostPlane(const MappedHostPlane&) = delete;
-  MappedHostPlane& operator=(const MappedHostPlane&) = delete;
-
-  const float* input(size_t i) const { return reinterpret_cast<const float*>(arena() + layout_.slots[0].inputs[i].offset); }
-  float* output() { return reinterpret_cast<float*>(arena() + layout_.slots[0].outputs[0].offset); }
-  std::vector<double> reference() const {
-    std::vector<double> values;
-    plane_->read_reference(0, 0, [&](std::span<const double> part) { values.insert(values.end(), part.begin(), part.end()); });
-    return values;
-  }
-  kbv::eval::DataPlane& plane() { return *plane_; }
-
- private:
-  unsigned char* arena() const { return static_cast<unsigned char*>(base_); }
-  std::unique_ptr<kbv::eval::DataPlane> plane_;
-  kbv::eval::ArenaLayout layout_;
-  size_t bytes_ = 0;
-  void* base_ = nullptr;
-};
-
 // The host data plane: an output within atol·S but beyond the default bound passes, reported as
 // judged by the error scale; one element past kOutlierBoundFactor·atol·S fails. relu(x·wᵀ) on the
 // normal family: relu zeroes half the outputs, so a zero output's products' scale is ~1.4× the
@@ -435,7 +402,7 @@ shapes:
   small: {rows: 32, k: 64, cols: 48}
 )");
   const kbv::Tolerance& tolerance = problem.problem.tolerance;
-  MappedHostPlane mapped(problem, kbv::inputs::Family::normal, 7, 11);
+  kbv::test::MappedHostPlane mapped(problem, kbv::inputs::Family::normal, 7, 11);
 
   // The trusted side's inputs and reference, read back; the scale from the derived graph.
   std::vector<kbv::HostTensor<double>> inputs;

@@ -8,16 +8,11 @@
 #include <set>
 #include <string>
 
+#include "graph/products.hpp"
 #include "ops/registry.hpp"
 
 namespace kbv {
 namespace {
-
-// Products whose first two inputs are the operands (a third, the bias, adds no rounding of its own
-// beyond the output's).
-const std::set<std::string, std::less<>> kProducts = {"matmul",           "bmm",     "linear",           "conv1d",
-                                                      "conv2d",           "conv3d",  "conv_transpose1d", "conv_transpose2d",
-                                                      "conv_transpose3d"};
 
 // One-input ops that move or drop elements without arithmetic: applied to S as they are.
 const std::set<std::string, std::less<>> kLayoutUnary = {"flatten", "squeeze", "unsqueeze", "unflatten", "transpose",
@@ -152,7 +147,7 @@ class Builder {
     for (const auto& input : node.inputs) in.push_back(scale_of(input));
     const bool any_scaled = std::any_of(in.begin(), in.end(), [](const auto& s) { return s.has_value(); });
 
-    if (kProducts.contains(op)) {
+    if (is_product_op(op)) {
       const std::string products = emit(op, {operand_term(node.inputs[0]), operand_term(node.inputs[1])}, node.attrs);
       return emit("sqrt", {products}, {});
     }

@@ -26,6 +26,17 @@ __global__ void widen_kernel(const float* src, double* dst, int64_t count) {
   }
 }
 
+// round_to_bf16 (graph/operand_rounding.hpp) on the device: the fp32 value to bfloat16, nearest
+// even, NaN kept.
+__global__ void round_to_bf16_kernel(double* values, int64_t count) {
+  for (int64_t i = detail::global_thread_index(); i < count; i += detail::grid_stride()) {
+    const float value = static_cast<float>(values[i]);
+    uint32_t bits = __float_as_uint(value);
+    if (!isnan(value)) bits = (bits + 0x7fffu + ((bits >> 16) & 1u)) & 0xffff0000u;
+    values[i] = static_cast<double>(__uint_as_float(bits));
+  }
+}
+
 __global__ void generate_integer_kernel(int64_t* dst, int64_t count, inputs::Family family, inputs::FamilyParams params, uint64_t seed,
                                         uint32_t tensor_id, inputs::TensorAxes axes, int64_t low, int64_t high) {
   for (int64_t i = detail::global_thread_index(); i < count; i += detail::grid_stride())
@@ -104,6 +115,12 @@ void widen_f32_to_f64(const float* src, double* dst, int64_t count, cudaStream_t
   if (count <= 0) return;
   widen_kernel<<<detail::grid_for(count), detail::kBlockThreads, 0, stream>>>(src, dst, count);
   check_launch("widen_kernel");
+}
+
+void round_to_bf16_in_place(double* values, int64_t count, cudaStream_t stream) {
+  if (count <= 0) return;
+  round_to_bf16_kernel<<<detail::grid_for(count), detail::kBlockThreads, 0, stream>>>(values, count);
+  check_launch("round_to_bf16_kernel");
 }
 
 }  // namespace kbv::cuda

@@ -40,4 +40,8 @@ void widen_f32_to_f64(const float* src, double* dst, int64_t count, cudaStream_t
 void widen_to_f64(const void* src, DType dtype, double* dst, int64_t count, cudaStream_t stream);
 void widen_to_f32(const void* src, DType dtype, float* dst, int64_t count, cudaStream_t stream);
 
+// values[i] (each an fp32 value widened) rounded to bfloat16 in place, as graph/operand_rounding.hpp's
+// round_to_bf16: the precision check's rounded operands (verify/precision_signature.hpp).
+void round_to_bf16_in_place(double* values, int64_t count, cudaStream_t stream);
+
 }  // namespace kbv::cuda

@@ -1,11 +1,13 @@
 // tests/cuda/data/device_inputs_test.cpp — device-generated inputs are bit-identical to
 // generate_host() for every family (float32, and int64 and bool through generate_host_typed()),
 // the timing draw keeps every family's distribution and checksums what it wrote, and widening
-// (fp32, int64 and bool to fp64 and fp32) is exact.
+// (fp32, int64 and bool to fp64 and fp32) is exact, as is the precision check's bf16 rounding.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
+#include <limits>
 #include <string>
 #include <vector>
 #include <iomanip>
@@ -15,6 +17,7 @@
 #include "data/device_inputs.hpp"
 #include "data/timing_inputs.hpp"
 #include "gpu_test_support.hpp"
+#include "graph/operand_rounding.hpp"
 #include "inputs/family_names.hpp"
 #include "inputs/generate.hpp"
 
@@ -202,6 +205,27 @@ TEST_F(DeviceInputsTest, WideningIsExact) {
     wrong += std::memcmp(&expected, &back[i], sizeof expected) != 0;
   }
   EXPECT_EQ(wrong, 0) << wrong << " of " << kCount << " widened values differ from double(float)";
+}
+
+// The precision check's rounding (graph/operand_rounding.hpp) on the device equals the host's, bit
+// for bit, over every magnitude, ties, denormals, signed zero, infinities and NaN.
+TEST_F(DeviceInputsTest, Bf16RoundingEqualsTheHostsBitForBit) {
+  std::vector<float> values(kCount);
+  inputs::generate_host(values.data(), kCount, Family::wide_range, representative_params(Family::wide_range), 4, 2, geometry(), 1.0);
+  const float specials[] = {1.0f + std::ldexp(1.0f, -8), 1.0f + 3 * std::ldexp(1.0f, -8), 1e-45f, -0.0f, 3.4e38f,
+                            std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN()};
+  std::copy(std::begin(specials), std::end(specials), values.begin());
+  std::vector<double> wide(values.begin(), values.end());
+  DeviceBuffer<double> device(kCount);
+  ASSERT_EQ(cudaMemcpy(device.get(), wide.data(), kCount * sizeof(double), cudaMemcpyHostToDevice), cudaSuccess);
+  round_to_bf16_in_place(device.get(), kCount, stream());
+  const auto back = download(device.get(), kCount);
+  int64_t wrong = 0;
+  for (int64_t i = 0; i < kCount; ++i) {
+    const double expected = kbv::round_to_bf16(values[i]);
+    wrong += std::isnan(expected) ? !std::isnan(back[i]) : std::memcmp(&expected, &back[i], sizeof expected) != 0;
+  }
+  EXPECT_EQ(wrong, 0) << wrong << " of " << kCount << " rounded values differ from the host's round_to_bf16";
 }
 
 // int64 and bool inputs: the discrete draw of every family (inputs/discrete_families.hpp), with
