@@ -30,6 +30,7 @@ HOSTILE = {
         "redteam/libredteam_matmul_fp16_host.so": "magnitude",
         "redteam/libredteam_layernorm_biased_merge_host.so": None,
         "redteam/libredteam_precision_bf16_host.so": None,
+        "redteam/libredteam_precision_bf16_relu_host.so": None,
         "redteam/libredteam_layernorm_identity.so": None,
     },
     "cuda": {
@@ -38,6 +39,7 @@ HOSTILE = {
         "redteam/libredteam_matmul_fp16.so": "magnitude",
         "redteam/libredteam_layernorm_biased_merge.so": "structure",
         "redteam/libredteam_precision_bf16.so": None,
+        "redteam/libredteam_precision_bf16_relu.so": None,
         "redteam/libredteam_identity_public.so": None,
     },
 }

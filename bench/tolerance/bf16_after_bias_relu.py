@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""bench/tolerance/bf16_after_bias_relu.py — a known gap of kbv's tolerance rule: a bf16 GEMM followed
+"""bench/tolerance/bf16_after_bias_relu.py — what kbv's tolerance rule cannot catch: a bf16 GEMM followed
 by a bias and a relu (KernelBench L2 #76's y = relu(x·Wᵀ + b), and every L2 problem of that form)
 stays under the tensor-core class's rel-L2 bound of 2e-3 on zero-mean families, so the precision
-downgrade it is there to catch (docs/threat-model.md, pattern 15) passes.
+downgrade it is there to catch (docs/threat-model.md, pattern 15) passes; the precision check
+(verify/precision_signature.hpp, docs/problem-spec.md) catches it by the direction of its error.
 
 Why: bf16's rel-L2 on a plain GEMM is ≈ 2.35e-3 (thin margin over 2e-3 already); the relu zeroes
 half the outputs and their error, and the bias adds to ‖y‖ but not to the error: 1.7–1.8e-3. Against
