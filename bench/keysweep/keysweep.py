@@ -98,7 +98,7 @@ def error_scale_families(report):
 
 def least_bf16_distance_ratio(reports):
     """The smallest precision-check ratio (families[].bf16_distance_ratio: below 0.5 fails, honest kernels
-    sit at 1 or more) over every family of every report, and its family; None where none was checked."""
+    sit near or above 1) over every family of every report, and its family; None where none was checked."""
     figures = [(f["bf16_distance_ratio"], f["family"]) for r in reports for f in r.get("families", [])
                if f.get("bf16_distance_ratio") is not None]
     return min(figures) if figures else None
@@ -150,6 +150,8 @@ def main() -> int:
         on_target = sum(1 for r in reports if target_class and fails_its_class(r, target_class))
         hostile_met &= len(caught) == n
         note = f"; fails its class {target_class}'s family under {on_target}" if target_class else ""
+        least = least_bf16_distance_ratio(reports)
+        note += f"; least bf16 distance ratio {least[0]:.3g} ({least[1]})" if least else ""
         print(f"{path.name:44} caught under {len(caught):>2} of {n} keys{note}  "
               + ", ".join(f"{k} x{v}" for k, v in by.most_common()))
         for k, report in enumerate(reports):

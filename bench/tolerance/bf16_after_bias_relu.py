@@ -12,7 +12,7 @@ what follows the product: TF32 ≈ 2–3e-4, bf16 ≈ 1.7–2.3e-3 on every fami
 on ‖err‖/‖S‖ (the error-scale rule's, kErrorScaleRelL2Share) would separate them here; kbv applies it
 only to an output that already failed the default rule, because on the GPU honest TF32 kernels err by
 up to 5.4e-3·‖S‖ on same-sign families: their fp32 accumulation, which this model (operands rounded,
-products summed in fp64) leaves out (docs/problem-spec.md, Known gap). numpy only:
+products summed in fp64) leaves out (docs/problem-spec.md, Precision check). numpy only:
 `python3 bench/tolerance/bf16_after_bias_relu.py [--k 8192] [--rows 256] [--columns 256]`."""
 import argparse
 
