@@ -6,6 +6,7 @@
 #include "cli/generated_code.hpp"
 #include "cli/problem_lookup.hpp"
 #include "eval/class_probe.hpp"
+#include "graph/operand_rounding.hpp"
 #include "inputs/family_classes.hpp"
 
 namespace kbv::cli {
@@ -76,9 +77,21 @@ nlohmann::json describe_problem(const Problem& problem) {
           {"tolerance",
            {{"atol", tolerance.atol}, {"rtol", tolerance.rtol}, {"rel_l2", tolerance.rel_l2}, {"outlier_fraction", tolerance.outlier_fraction}}},
           {"shape_sets", shape_sets},
-          {"degenerate_classes", degenerate_classes_json(problem)}};
+          {"degenerate_classes", degenerate_classes_json(problem)},
+          {"precision_check", precision_check_json(problem)}};
   if (!problem.gpu_only_reason.empty()) described["gpu_only"] = problem.gpu_only_reason;
   return described;
+}
+
+nlohmann::json precision_check_json(const Problem& problem) {
+  // graph/operand_rounding.hpp: the inputs do not depend on the shape set; the default one always exists.
+  std::string why_not;
+  const auto rounded = bf16_operand_inputs(resolve_problem(problem, "default"), &why_not);
+  if (!rounded) return {{"runs", false}, {"why_not", why_not}};
+  nlohmann::json names = nlohmann::json::array();
+  for (size_t i = 0; i < rounded->size(); ++i)
+    if ((*rounded)[i]) names.push_back(problem.inputs[i].name);
+  return {{"runs", true}, {"rounded_inputs", names}};
 }
 
 nlohmann::json degenerate_classes_json(const Problem& problem) {
@@ -137,6 +150,15 @@ void print_problem(std::ostream& out, const nlohmann::json& described) {
   else if (described["degenerate_classes"].empty()) out << "  none\n";
   for (const auto& entry : described["degenerate_classes"])
     out << "  " << entry["class"].get<std::string>() << ": " << entry["reason"].get<std::string>() << "\n";
+  const auto& precision = described["precision_check"];
+  out << "precision check (docs/problem-spec.md)\n  ";
+  if (precision["runs"].get<bool>()) {
+    out << "reference again with";
+    for (const auto& name : precision["rounded_inputs"]) out << " " << name.get<std::string>();
+    out << " rounded to bf16: an output twice as near it as the reference fails\n";
+  } else {
+    out << "not run: " << precision["why_not"].get<std::string>() << "\n";
+  }
   if (described.contains("gpu_only")) out << "GPU only (no small set): " << described["gpu_only"].get<std::string>() << "\n";
   out << "shape sets (default: --device cuda; small: --device host)\n";
   for (const auto& [set_name, set] : described["shape_sets"].items()) {

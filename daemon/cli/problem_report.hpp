@@ -16,6 +16,9 @@ nlohmann::json describe_problem(const Problem& problem);
 // The classes of hidden families that are degenerate for `problem` ([{class, reason}]); null for
 // a GPU-only problem (the probe runs on the host at the small set).
 nlohmann::json degenerate_classes_json(const Problem& problem);
+// Whether the precision check runs on the problem (verify/precision_signature.hpp) and on which
+// inputs, or why not: {"runs": true, "rounded_inputs": [...]} or {"runs": false, "why_not": "..."}.
+nlohmann::json precision_check_json(const Problem& problem);
 void print_problem(std::ostream& out, const nlohmann::json& described);
 
 }  // namespace kbv::cli

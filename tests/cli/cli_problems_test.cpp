@@ -1,4 +1,5 @@
-// tests/cli/cli_problems_test.cpp — `kbv problems NAME` shows one problem in full, KernelBench's
+// tests/cli/cli_problems_test.cpp — `kbv problems NAME` shows one problem in full (the precision
+// check's inputs or why it does not run among it), KernelBench's
 // "L1/19" finds a problem wherever a problem is named, a wrong reference lists the known ones,
 // and --level / --source filter the list.
 #include <gtest/gtest.h>
@@ -25,6 +26,20 @@ TEST(CliProblems, NameShowsTheProblemInFull) {
     EXPECT_NE(result.out.find(expected), std::string::npos) << "missing '" << expected << "' in:\n" << result.out;
 }
 
+// Whether the precision check runs (docs/problem-spec.md, Precision check), on which inputs, or why not.
+TEST(CliProblems, NameSaysWhetherThePrecisionCheckRunsAndWhyNot) {
+  const CommandResult gemm = problems({"kb_l2_76_gemm_add_relu"});
+  ASSERT_EQ(gemm.exit_code, 0) << gemm.err;
+  EXPECT_NE(gemm.out.find("reference again with x gemm_weight rounded to bf16"), std::string::npos) << gemm.out;
+  const CommandResult mlp = problems({"kb_l3_1_mlp", "--json"});
+  ASSERT_EQ(mlp.exit_code, 0) << mlp.err;
+  const auto check = nlohmann::json::parse(mlp.out)["precision_check"];
+  EXPECT_FALSE(check["runs"].get<bool>());
+  EXPECT_NE(check["why_not"].get<std::string>().find("intermediate"), std::string::npos) << check.dump();
+  const CommandResult relu = problems({"relu"});
+  EXPECT_NE(relu.out.find("not run: no product"), std::string::npos) << relu.out;
+}
+
 TEST(CliProblems, NameAsJsonCarriesEveryPart) {
   const CommandResult result = problems({"conv2d_relu_biasadd", "--json"});
   ASSERT_EQ(result.exit_code, 0) << result.err;
@@ -42,6 +57,7 @@ TEST(CliProblems, NameAsJsonCarriesEveryPart) {
     EXPECT_TRUE(problem["shape_sets"][set]["inputs"].contains("weight")) << set;
   }
   EXPECT_EQ(problem["shape_sets"]["default"]["outputs"]["y"], nlohmann::json::array({128, 128, 126, 126}));
+  EXPECT_EQ(problem["precision_check"]["rounded_inputs"], nlohmann::json::array({"x", "weight"}));
 }
 
 TEST(CliProblems, KernelBenchReferenceFindsTheProblem) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "spec/problem.hpp"
@@ -15,7 +16,8 @@ namespace kbv {
 // is an intermediate (an MLP's second layer, whose bf16 rounding a reference from rounded inputs
 // cannot model), or an operand input that another op or a bias reads too (it would be rounded
 // there as well, which a bf16 kernel does not do).
-std::optional<std::vector<bool>> bf16_operand_inputs(const ResolvedProblem& problem);
+// `why_not`, when given, receives the reason where the result is nullopt (for `kbv problems NAME`).
+std::optional<std::vector<bool>> bf16_operand_inputs(const ResolvedProblem& problem, std::string* why_not = nullptr);
 
 // `value` rounded to bfloat16 (8 significant bits, round to nearest even, as __float2bfloat16 and
 // PyTorch's .to(torch.bfloat16)), held in a float. NaN stays NaN.
