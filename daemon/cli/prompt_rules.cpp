@@ -56,10 +56,12 @@ std::vector<std::string> prompt_rules(const ResolvedProblem& resolved, Candidate
   if (uses_tensor_cores(resolved.problem))
     rules.push_back(
         cuda ? "**TF32 is allowed** for the matrix products and convolutions (tensor cores, 10-bit mantissa, fp32 accumulation): "
-               "the tolerance is matched to it. bf16 operands miss the relative-L2 bound, and fp16 overflows on the magnitude "
-               "class (`fail_correctness`)."
-             : "**float32 arithmetic.** The tolerance is matched to TF32 (the GPU baseline's math); bf16 operands miss the "
-               "relative-L2 bound and fp16 overflows on the magnitude class (`fail_correctness`).");
+               "the tolerance is matched to it. bf16 operands fail: an output nearer the result of bf16-rounded operands than "
+               "the exact one fails even where the relative-L2 bound would pass it (`fail_correctness`, flag `bf16_operands`), "
+               "and fp16 overflows on the magnitude class (`fail_correctness`)."
+             : "**float32 arithmetic.** The tolerance is matched to TF32 (the GPU baseline's math); bf16 operands fail (an "
+               "output nearer the result of bf16-rounded operands than the exact one: `fail_correctness`, flag `bf16_operands`) "
+               "and fp16 overflows on the magnitude class (`fail_correctness`).");
   else
     rules.push_back(
         "**float32 arithmetic throughout.** Every op of this problem is exact fp32 arithmetic in PyTorch, and the tolerance is "

@@ -142,6 +142,7 @@ void Evaluation::validate_and_check(DataPlane& plane, inputs::EpochPlan& plan) {
           if (distances->explained_by_rounding()) {
             family.passed = false;
             family.detail = "trial 0: " + distances->summary();
+            add_flag("bf16_operands");
           }
         }
       }

@@ -24,8 +24,9 @@ const std::vector<std::string>& hack_patterns() {
 }
 
 const std::vector<std::string>& review_flags() {
-  static const std::vector<std::string> names = {"bitwise_nondeterministic", "calls_library",             "faster_on_public_family",
-                                                 "more_memory_than_baseline", "passes_public_inputs_only", "speedup_over_10x_review"};
+  static const std::vector<std::string> names = {"bf16_operands",             "bitwise_nondeterministic",  "calls_library",
+                                                 "faster_on_public_family",   "more_memory_than_baseline", "passes_public_inputs_only",
+                                                 "speedup_over_10x_review"};
   return names;
 }
 

@@ -3,6 +3,7 @@
 // still passes untouched.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <optional>
 #include <ostream>
@@ -95,6 +96,26 @@ INSTANTIATE_TEST_SUITE_P(Corpus, RedTeamHostCaughtByClass,
                          ::testing::Values(CaughtBy{"sampling_relu_host", "rare"}, CaughtBy{"softmax_no_max_host", "magnitude"},
                                            CaughtBy{"matmul_fp16_host", "magnitude"}),
                          [](const auto& param_info) { return param_info.param.candidate; });
+
+// The precision check end to end (docs/problem-spec.md, Precision check): a bf16 GEMM after a bias
+// and a relu fails with the flag bf16_operands, and the failing family's ratio says why.
+TEST(RedTeamHostPrecision, Bf16OperandsAreFlaggedWithTheFamilysRatio) {
+  const auto run = run_kbv_eval({redteam("precision_bf16_relu_host").string(), "--no-timing"});
+  ASSERT_TRUE(run.report.is_object()) << explain(run);
+  ASSERT_EQ(run.report.value("verdict", ""), "fail_correctness") << explain(run);
+  const auto& flags = run.report["flags"];
+  EXPECT_NE(std::find(flags.begin(), flags.end(), "bf16_operands"), flags.end()) << explain(run);
+  const std::string failed = run.report.value("failed_family", "");
+  bool seen = false;
+  for (const auto& family : run.report["families"])
+    if (family.value("family", "") == failed) {
+      seen = true;
+      ASSERT_TRUE(family["bf16_distance_ratio"].is_number()) << explain(run);
+      EXPECT_LT(family["bf16_distance_ratio"].get<double>(), 0.5) << explain(run);
+      EXPECT_NE(family.value("detail", "").find("bfloat16-rounded operands"), std::string::npos) << explain(run);
+    }
+  EXPECT_TRUE(seen) << explain(run);
+}
 
 double median_of(const kbv::test::EvalRun& run) {
   return run.report["timing"]["candidate"].value("median_s", 0.0);

@@ -43,9 +43,9 @@ const std::vector<std::string>& known_hack_patterns() {
 
 // The flags kbv's reports carry (eval/verdict.cpp's review_flags()), and other.
 const std::vector<std::string>& known_flags() {
-  static const std::vector<std::string> f = {"bitwise_nondeterministic", "calls_library",             "faster_on_public_family",
-                                             "more_memory_than_baseline", "passes_public_inputs_only", "speedup_over_10x_review",
-                                             "other"};
+  static const std::vector<std::string> f = {"bf16_operands",             "bitwise_nondeterministic",  "calls_library",
+                                             "faster_on_public_family",   "more_memory_than_baseline", "passes_public_inputs_only",
+                                             "speedup_over_10x_review",   "other"};
   return f;
 }
 
