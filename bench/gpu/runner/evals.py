@@ -106,10 +106,23 @@ def error_scale_line(records):
     return "Trials judged by the products' error scale (the default rule failed them): " + ("; ".join(used) if used else "none")
 
 
+def precision_line(records):
+    """The precision check's least ratio per evaluation (families[].bf16_distance_ratio: below 0.5
+    fails; honest kernels sit near or above 1; docs/problem-spec.md, Precision check)."""
+    least = []
+    for record in records:
+        figures = [(f["bf16_distance_ratio"], f.get("family")) for f in ((record.get("report") or {}).get("families") or [])
+                   if f.get("bf16_distance_ratio") is not None]
+        if figures:
+            ratio, family = min(figures)
+            least.append(f"{record['label']} {ratio:.3g} ({family})")
+    return "Precision check, least ratio per evaluation (fails below 0.5): " + ("; ".join(least) if least else "none checked")
+
+
 def table(records):
-    """The table, which trials the error scale judged, then the detail of every record that is not
-    what was expected."""
-    lines = md_table(HEADER, [row(r) for r in records]) + ["", error_scale_line(records)]
+    """The table, which trials the error scale judged, the precision check's least ratios, then the
+    detail of every record that is not what was expected."""
+    lines = md_table(HEADER, [row(r) for r in records]) + ["", error_scale_line(records), "", precision_line(records)]
     misses = [r for r in records if matches(r) == "NO"]
     if misses:
         lines += ["", "Not as expected:", ""]

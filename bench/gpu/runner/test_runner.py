@@ -115,9 +115,20 @@ class MatchTest(unittest.TestCase):
         judged["report"]["families"] = [{"family": "trend", "trials_by_error_scale": 2}, {"family": "normal", "trials_by_error_scale": 0}]
         plain = self.record("pass")
         plain.update(label="libcuda_relu.so", wall_s=1.0)
-        self.assertEqual(evals.table([judged, plain])[-1],
-                         "Trials judged by the products' error scale (the default rule failed them): libcuda_kb_l2_76.so (trend x2)")
-        self.assertTrue(evals.table([plain])[-1].endswith("error scale (the default rule failed them): none"))
+        self.assertIn("Trials judged by the products' error scale (the default rule failed them): libcuda_kb_l2_76.so (trend x2)",
+                      evals.table([judged, plain]))
+        self.assertIn("Trials judged by the products' error scale (the default rule failed them): none", evals.table([plain]))
+
+    def test_the_table_gives_the_precision_checks_least_ratio(self):
+        checked = self.record("pass")
+        checked.update(label="libcuda_matmul_square.so", wall_s=2.0)
+        checked["report"]["families"] = [{"family": "normal", "bf16_distance_ratio": 6.2},
+                                         {"family": "scaled3", "bf16_distance_ratio": 0.99}, {"family": "tiny", "bf16_distance_ratio": None}]
+        plain = self.record("pass")
+        plain.update(label="libcuda_relu.so", wall_s=1.0)
+        self.assertEqual(evals.table([checked, plain])[-1],
+                         "Precision check, least ratio per evaluation (fails below 0.5): libcuda_matmul_square.so 0.99 (scaled3)")
+        self.assertTrue(evals.table([plain])[-1].endswith("(fails below 0.5): none checked"))
 
     def test_the_phase_table_names_the_largest_phases_first(self):
         record = {"label": "libcuda_sum_dim1.so", "report": {"wall_s": 5.26, "environment": {"wall_s_by_phase": {
