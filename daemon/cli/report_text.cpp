@@ -8,6 +8,8 @@
 #include <sstream>
 #include <string>
 
+#include "verify/precision_signature.hpp"
+
 namespace kbv::cli {
 
 std::string format_seconds(double seconds) {
@@ -79,6 +81,16 @@ void print_summary(std::ostream& out, const eval::EvalResult& result) {
       out << (family.degenerate ? "degenerate" : !family.baseline_passed ? "baseline-fails" : family.passed ? "ok" : "FAIL");
     }
     out << "\n";
+    // The precision check's closest call (verify/precision_signature.hpp): the smallest ratio.
+    const eval::FamilyResult* closest = nullptr;
+    for (const auto& family : result.families)
+      if (family.bf16_distance_ratio >= 0 && (closest == nullptr || family.bf16_distance_ratio < closest->bf16_distance_ratio)) closest = &family;
+    if (closest != nullptr) {
+      char ratio[32];
+      std::snprintf(ratio, sizeof ratio, "%.3g", closest->bf16_distance_ratio);
+      out << "precision  bf16 check: least ratio " << ratio << " (family " << closest->family << "; fails below "
+          << kBf16ExplainedRatio << ")\n";
+    }
   }
   if (!result.classes.empty()) {
     // Which family tested each kind of input, and which kinds nothing tested.

@@ -85,6 +85,10 @@ TEST(EvalClasses, EveryClassGatesOnAFamilyOfItsOwnAndIsReported) {
   EXPECT_NE(summary.out.find("\nclasses    "), std::string::npos) << summary.out;
   for (const char* name : {"sign=", "shape=", "magnitude=", "small=", "rare=", "structure="}) EXPECT_NE(summary.out.find(name), std::string::npos) << summary.out;
   EXPECT_EQ(summary.out.find("untested"), std::string::npos) << summary.out;
+  EXPECT_EQ(summary.out.find("\nprecision  "), std::string::npos) << "relu has no product: " << summary.out;
+  text.argv[2] = host_candidate("matmul_square").string();
+  const CommandResult checked = run_command(text);
+  EXPECT_NE(checked.out.find("\nprecision  bf16 check: least ratio "), std::string::npos) << checked.out;
 
   Command problems;
   problems.argv = {kbv_binary().string(), "problems", "--json", "--classes"};
