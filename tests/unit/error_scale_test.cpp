@@ -12,7 +12,6 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <cstdio>
 #include <memory>
@@ -21,6 +20,7 @@
 #include <vector>
 
 #include "mapped_host_plane.hpp"
+#include "unit_test_support.hpp"
 #include "graph/error_scale_graph.hpp"
 #include "graph/run_graph.hpp"
 #include "inputs/epoch_plan.hpp"
@@ -30,16 +30,11 @@
 
 namespace {
 
+using kbv::test::inline_problem;
+using kbv::test::rounded_mantissa;
+
 kbv::ResolvedProblem bundled(const char* file) {
   return kbv::resolve_problem(kbv::load_problem_file(std::filesystem::path(KBV_PROBLEMS_DIR) / file), "small");
-}
-
-kbv::ResolvedProblem inline_problem(const std::string& text) {
-  const auto path = std::filesystem::temp_directory_path() / ("kbv-error-scale-" + std::to_string(::getpid()) + ".yaml");
-  std::ofstream(path) << text;
-  kbv::Problem problem = kbv::load_problem_file(path);
-  std::filesystem::remove(path);
-  return kbv::resolve_problem(problem, "small");
 }
 
 // N(0, 1) for a float input; an int64 or bool input's values uniform in its range (at least {low}).
@@ -313,18 +308,6 @@ TEST(CompareByErrorScale, ABf16SizedErrorWithoutCancellationStillFails) {
   const auto scaled = kbv::compare_output(output.data(), reference.data(), kCount, 0, kTensorCore, scale.data());
   EXPECT_FALSE(scaled.passed) << scaled.summary();
   EXPECT_GT(scaled.rel_l2_error, kTensorCore.rel_l2);
-}
-
-// float32 `value` rounded to `bits` mantissa bits (nearest, ties to even): TF32 keeps 10, bf16 7.
-double rounded_mantissa(double value, int bits) {
-  const auto f = static_cast<float>(value);
-  uint32_t word;
-  std::memcpy(&word, &f, sizeof word);
-  const int drop = 23 - bits;
-  word = (word + ((1u << (drop - 1)) - 1) + ((word >> drop) & 1u)) & ~((1u << drop) - 1);
-  float out;
-  std::memcpy(&out, &word, sizeof out);
-  return out;
 }
 
 // relu(x·wᵀ) on zero-mean inputs: relu zeroes half the outputs and their error with them, while

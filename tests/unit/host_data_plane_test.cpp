@@ -8,8 +8,6 @@
 #include <unistd.h>
 
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <vector>
 
 #include "eval/arena_layout.hpp"
@@ -18,6 +16,7 @@
 #include "inputs/generate.hpp"
 #include "spec/problem.hpp"
 #include "typed_problem.hpp"
+#include "unit_test_support.hpp"
 
 namespace {
 
@@ -40,13 +39,7 @@ shapes:
 
 class HostDataPlaneTest : public ::testing::Test {
  protected:
-  kbv::ResolvedProblem load(const char* text) {
-    const auto path = std::filesystem::temp_directory_path() / ("kbv-host-plane-" + std::to_string(::getpid()) + ".yaml");
-    std::ofstream(path) << text;
-    kbv::Problem problem = kbv::load_problem_file(path);
-    std::filesystem::remove(path);
-    return kbv::resolve_problem(problem, "small");
-  }
+  kbv::ResolvedProblem load(const char* text) { return kbv::test::inline_problem(text); }
   // The arena as the worker maps it.
   unsigned char* map(const kbv::eval::DataPlane& plane, size_t bytes) {
     void* base = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, plane.arena_fd(), 0);

@@ -9,45 +9,26 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <limits>
 #include <string>
 #include <vector>
 
-#include <unistd.h>
 
 #include "graph/operand_rounding.hpp"
 #include "graph/products.hpp"
 #include "mapped_host_plane.hpp"
 #include "spec/catalog.hpp"
+#include "unit_test_support.hpp"
 #include "verify/compare.hpp"
 #include "verify/precision_signature.hpp"
 
 namespace {
 
+using kbv::test::inline_problem;
+using kbv::test::rounded_mantissa;
+
 kbv::ResolvedProblem bundled(const std::string& name) {
   return kbv::resolve_problem(kbv::ProblemCatalog::load(KBV_PROBLEMS_DIR).get(name), "small");
-}
-
-kbv::ResolvedProblem inline_problem(const std::string& text) {
-  const auto path = std::filesystem::temp_directory_path() / ("kbv-precision-" + std::to_string(::getpid()) + ".yaml");
-  std::ofstream(path) << text;
-  kbv::Problem problem = kbv::load_problem_file(path);
-  std::filesystem::remove(path);
-  return kbv::resolve_problem(problem, "small");
-}
-
-// float32 `value` rounded to `bits` mantissa bits (nearest, ties to even): TF32 keeps 10, bf16 7.
-double rounded_mantissa(double value, int bits) {
-  const auto f = static_cast<float>(value);
-  uint32_t word;
-  std::memcpy(&word, &f, sizeof word);
-  const int drop = 23 - bits;
-  word = (word + ((1u << (drop - 1)) - 1) + ((word >> drop) & 1u)) & ~((1u << drop) - 1);
-  float out;
-  std::memcpy(&out, &word, sizeof out);
-  return out;
 }
 
 TEST(Bf16OperandInputs, AreTheProductsOperandInputsAndNeverABias) {
