@@ -20,6 +20,7 @@
 #include "cli/progress_line.hpp"
 #include "cli/report_text.hpp"
 #include "eval/evaluator.hpp"
+#include "eval/started_worker.hpp"
 #include "inputs/epoch_plan.hpp"
 #include "lifetime/stop_signals.hpp"
 
@@ -174,7 +175,15 @@ int eval_command(const std::vector<std::string>& args) {
     return bad_input(error.what(), json);
   }
 
+  // kbvd's warm spare starts its worker now, so the sandbox and the worker's device are up when the
+  // candidate comes; one that cannot start is started again, and reported, by the evaluation.
+  std::unique_ptr<eval::StartedWorker> started_early;
   if (wait_for_candidate) {
+    try {
+      started_early = std::make_unique<eval::StartedWorker>(base, *catalog);
+    } catch (const std::exception&) {
+      started_early.reset();
+    }
     std::string line;
     if (!std::getline(std::cin, line) || line.empty()) return bad_input("--wait-for-candidate: no candidate path on stdin", json);
     const auto tab = line.find('\t');
@@ -197,7 +206,7 @@ int eval_command(const std::vector<std::string>& args) {
     options_for.candidate = candidates[i];
     reporter.starting(i, candidates[i]);
     try {
-      reporter.finished(eval::evaluate(options_for, *catalog, *key));
+      reporter.finished(eval::evaluate(options_for, *catalog, *key, std::move(started_early)));
     } catch (const std::exception& error) {
       reporter.finished(refused(candidates[i], error.what(), options_for));
     }

@@ -21,6 +21,7 @@
 #include "eval/kernel_set_check.hpp"
 #include "eval/phase_clock.hpp"
 #include "eval/sample_checks.hpp"
+#include "eval/started_worker.hpp"
 #include "eval/timed_sample.hpp"
 #include "eval/wait_correction.hpp"
 #include "eval/worker_process.hpp"
@@ -36,8 +37,8 @@ std::string violation_text(const std::vector<int>& numbers);
 
 class Evaluation {
  public:
-  Evaluation(const EvalOptions& options, const ProblemCatalog& catalog, const inputs::SecretKey& key)
-      : options_(options), catalog_(catalog), key_(key) {}
+  Evaluation(const EvalOptions& options, const ProblemCatalog& catalog, const inputs::SecretKey& key, std::unique_ptr<StartedWorker> started)
+      : options_(options), catalog_(catalog), key_(key), started_(std::move(started)) {}
 
   EvalResult run();
 
@@ -57,6 +58,10 @@ class Evaluation {
   void worker_lost(const std::string& during, bool timed_out);
   std::optional<nlohmann::json> await(const std::string& during, double timeout_s);
   void evaluate_candidate();
+  // Starts the worker (or takes the one started early), copies the candidate where the worker
+  // loads it, checks and hashes the copy, and loads it: the worker's ready message or its
+  // load_failed, nullopt when the evaluation is decided.
+  std::optional<nlohmann::json> start_and_load();
 
   // evaluation_calls.cpp
   // One checked call of the candidate on `slot`: digests around it, thread count, sandbox.
@@ -129,6 +134,7 @@ class Evaluation {
   const inputs::SecretKey& key_;
   EvalResult result_;
   bool decided_ = false;
+  std::unique_ptr<StartedWorker> started_;  // the folders outlive the worker (declared first)
   std::unique_ptr<WorkerProcess> worker_;
   int baseline_threads_ = -1;
   double device_used_at_start_ = -1;

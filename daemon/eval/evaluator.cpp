@@ -16,7 +16,6 @@
 #include "eval/evaluation.hpp"
 #include "eval/failure_text.hpp"
 #include "eval/message_fields.hpp"
-#include "lifetime/owned_folder.hpp"
 #include "verify/checksum.hpp"
 
 namespace kbv::eval {
@@ -25,13 +24,6 @@ namespace {
 
 // The first ABI version that passes int64 and bool input tensors (kbv/plugin.h, History).
 constexpr uint32_t kFirstAbiWithIntegerInputs = 2;
-
-// The worker's scratch folder, $TMPDIR/kbv-scratch-<pid>-XXXXXX: removed however the evaluation
-// ends, by the next evaluation's sweep when this process was killed (lifetime/owned_folder.hpp).
-struct ScratchDir {
-  lifetime::OwnedFolder folder{std::filesystem::temp_directory_path(), "kbv-scratch-"};
-  const std::filesystem::path& path = folder.path();
-};
 
 }  // namespace
 
@@ -46,9 +38,6 @@ EvalResult Evaluation::run() {
     result_.detail = *problem;
     result_.input_error = true;
   } else {
-    result_.candidate_sha256 = sha256_file_hex(options_.candidate);
-    if (needs_compute_library(needed_libraries(options_.candidate))) add_flag("calls_library");
-    result_.candidate_build = read_build_record(options_.candidate).to_json();
     evaluate_candidate();
   }
   result_.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
@@ -102,30 +91,41 @@ std::optional<nlohmann::json> Evaluation::await(const std::string& during, doubl
   return message;
 }
 
-void Evaluation::evaluate_candidate() {
-  ScratchDir scratch;
-  WorkerLaunch launch;
-  launch.worker_binary = options_.worker_binary;
-  launch.candidate = std::filesystem::absolute(options_.candidate);
-  launch.device = options_.device;
-  launch.gpu = options_.gpu;
-  launch.scratch_dir = scratch.path;
-  launch.forbidden = {options_.key_file, catalog_.directory()};
-  launch.forbidden.insert(launch.forbidden.end(), options_.forbidden.begin(), options_.forbidden.end());
-  launch.sandbox = options_.sandbox;
+std::optional<nlohmann::json> Evaluation::start_and_load() {
+  if (started_ && !started_->alive()) started_.reset();  // a spare's worker that died waiting
+  const bool started_early = started_ != nullptr;
+  if (!started_) started_ = std::make_unique<StartedWorker>(options_, catalog_);
+  result_.environment["worker_started_early"] = started_early;
+  if (started_early) result_.environment["worker_started_before_candidate_s"] = started_->age_s();
+  result_.environment["device_warm_up_s"] = started_->device_warm_up_s();  // overlapping the worker's own start
+  worker_ = started_->take_worker();
+  // From here on the evaluation reads only the copy, the bytes the worker loads: a submitted file
+  // changed after this moment changes nothing.
+  std::string copy_error;
+  const std::optional<std::filesystem::path> copy = started_->place_candidate(options_.candidate, &copy_error);
+  std::optional<std::string> problem = copy ? check_candidate(*copy) : copy_error;
+  if (problem) {
+    decide(Verdict::load_error, *problem);
+    result_.input_error = true;
+    return std::nullopt;
+  }
+  result_.candidate_sha256 = sha256_file_hex(*copy);
+  if (needs_compute_library(needed_libraries(*copy))) add_flag("calls_library");
+  result_.candidate_build = read_build_record(*copy).to_json();
+  auto started = await("while starting the worker", options_.load_timeout_s);
+  if (!started) return std::nullopt;
+  if (started->value("type", "") != "started") return started;  // load_failed: the sandbox or the device
+  worker_->send({{"type", "load"}, {"file", copy->filename().string()}});
+  return await("while loading the candidate", options_.load_timeout_s);
+}
 
+void Evaluation::evaluate_candidate() {
   std::unique_ptr<DataPlane> plane;
   std::optional<ResolvedProblem> resolved;
   std::optional<nlohmann::json> ready;
-  double device_warm_up_s = 0;
   {
     auto phase = phases_.measure("worker_start");
-    worker_ = std::make_unique<WorkerProcess>(launch);
-    // While the worker starts, sandboxes itself and loads the candidate in its own process.
-    const auto warm_up_start = Clock::now();
-    warm_up_device(options_.device, options_.gpu);
-    device_warm_up_s = std::chrono::duration<double>(Clock::now() - warm_up_start).count();
-    ready = await("while loading the candidate", options_.load_timeout_s);
+    ready = start_and_load();
   }
   if (!ready) return finish_worker();
   const std::string type = ready->value("type", "");
@@ -219,9 +219,8 @@ void Evaluation::evaluate_candidate() {
   setup_phase.reset();
   baseline_threads_ = worker_->thread_count();
   device_used_at_start_ = plane->device_memory().used_bytes;
-  result_.environment = plane->environment();
+  result_.environment.update(plane->environment());
   if (options_.device == "cuda") result_.environment["trusted_device_footprint_bytes"] = footprint.total();
-  result_.environment["device_warm_up_s"] = device_warm_up_s;  // inside worker_start, overlapping the worker's own start
   result_.physical_floor_s = plane->physical_floor_s(*resolved);
 
   inputs::EpochPlan plan = inputs::plan_epoch(key_, options_.epoch, problem_name, kTrialsPerFamily);
@@ -253,7 +252,12 @@ void Evaluation::finish_worker() {
 }  // namespace detail
 
 EvalResult evaluate(const EvalOptions& options, const ProblemCatalog& catalog, const inputs::SecretKey& key) {
-  return detail::Evaluation(options, catalog, key).run();
+  return detail::Evaluation(options, catalog, key, nullptr).run();
+}
+
+EvalResult evaluate(const EvalOptions& options, const ProblemCatalog& catalog, const inputs::SecretKey& key,
+                    std::unique_ptr<StartedWorker> started) {
+  return detail::Evaluation(options, catalog, key, std::move(started)).run();
 }
 
 }  // namespace kbv::eval

@@ -125,7 +125,7 @@ WorkerProcess::WorkerProcess(const WorkerLaunch& launch) {
   posix_spawnattr_setsigmask(&attributes, &empty);
   posix_spawnattr_setsigdefault(&attributes, &all);
 
-  std::vector<std::string> args = {launch.worker_binary.string(), "--candidate", launch.candidate.string(),
+  std::vector<std::string> args = {launch.worker_binary.string(), "--candidate-dir", launch.candidate_dir.string(),
                                    "--device", launch.device, "--gpu", std::to_string(launch.gpu),
                                    "--scratch", launch.scratch_dir.string(), "--sandbox", launch.sandbox ? "on" : "off",
                                    "--parent-pid", std::to_string(::getpid())};
@@ -258,6 +258,8 @@ WorkerExit WorkerProcess::reap(std::chrono::milliseconds timeout) {
   drain_stderr();
   return exit_;
 }
+
+bool WorkerProcess::exited() const { return reaped_ || (pid_ > 0 && has_exited(pid_)); }
 
 int WorkerProcess::thread_count() const {
   const std::string path = "/proc/" + std::to_string(pid_) + "/task";

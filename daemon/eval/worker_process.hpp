@@ -27,7 +27,7 @@ namespace kbv::eval {
 
 struct WorkerLaunch {
   std::filesystem::path worker_binary;
-  std::filesystem::path candidate;
+  std::filesystem::path candidate_dir;  // read-only to the worker: its candidate is copied here (eval/started_worker.hpp)
   std::string device = "host";
   int gpu = 0;
   std::filesystem::path scratch_dir;
@@ -59,6 +59,8 @@ class WorkerProcess {
   // (then gone() is true).
   std::optional<nlohmann::json> receive(std::chrono::milliseconds timeout);
   bool gone() const { return gone_; }
+  // True once the worker process has exited (reaped or not), without reading a message.
+  bool exited() const;
 
   // Kills the process group (SIGKILL) and reaps the worker.
   WorkerExit kill_and_reap();

@@ -5,6 +5,11 @@
 // kMaxMessageBytes. Nothing the worker sends is trusted: the evaluator only uses it to know
 // that a call ended, and bounds every number it reports by its own observations.
 //
+//  worker → evaluator   {"type":"started"}: confined, device up, waiting for its candidate (a warm
+//                        spare's worker starts before kbvd has one)
+//  evaluator → worker   {"type":"load", "file"}: the candidate, copied by the evaluator into the
+//                        read-only folder the worker was started with (--candidate-dir); a file
+//                        name, no path
 //  worker → evaluator   {"type":"ready", "abi_version", "problem", "device", "candidate_name",
 //                        "sandbox":{"applied":[…], "unavailable":[…]}, "load_observed":{…}}
 //                       {"type":"load_failed", "kind":"load_error"|"abi_error"|"sandbox_error"|

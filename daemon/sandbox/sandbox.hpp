@@ -135,7 +135,8 @@ SandboxReport apply_sandbox(const SandboxPolicy& policy);
 // One line for logs: every path, namespace, limit and option of the policy.
 std::string describe_policy(const SandboxPolicy& policy);
 
-// The policy kbv-worker uses: scratch writable; the candidate, system libraries, LD_LIBRARY_PATH
+// The policy kbv-worker uses: scratch writable; the candidate (kbv-worker: the folder its
+// evaluator copies the candidate into), system libraries, LD_LIBRARY_PATH
 // directories, /proc/self, /sys and the NVIDIA driver's /proc files readable; `forbidden`
 // unreadable; CUDA devices only when `cuda`, and then no RLIMIT_AS: the worker sets it once
 // its device is up (address_space.hpp).

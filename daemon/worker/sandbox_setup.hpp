@@ -11,7 +11,7 @@ struct SandboxSettings {
   bool enabled = true;
   bool cuda = false;
   std::string scratch_dir;
-  std::string candidate;
+  std::string candidate;  // the read-only folder the evaluator copies the candidate into
   std::vector<std::string> forbidden;
 };
 

@@ -1,8 +1,10 @@
 // worker/worker_main.cpp — kbv-worker: the untrusted process that loads ONE candidate.
 //
 // Started by the evaluator with the control socket on fd 3 and the sandbox violation pipe on
-// fd 5; the host arena arrives with the setup message (protocol/messages.hpp). It confines itself, loads the candidate,
-// reports what the candidate declares, then runs the calls it is sent and exits. It holds
+// fd 5; the host arena arrives with the setup message (protocol/messages.hpp). It confines itself
+// and brings its device up before it knows its candidate (so a warm spare's worker is ready when
+// the candidate comes), then loads the candidate it is sent, reports what the candidate declares,
+// runs the calls it is sent and exits. It holds
 // nothing worth stealing: no reference output, no key, no results.
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -12,6 +14,7 @@
 #include <cstdio>
 #include <algorithm>
 #include <deque>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -80,7 +83,7 @@ int run_worker(const po::variables_map& options) {
   kbv::worker::SandboxSettings sandbox;
   sandbox.enabled = options["sandbox"].as<std::string>() != "off";
   sandbox.scratch_dir = options["scratch"].as<std::string>();
-  sandbox.candidate = options["candidate"].as<std::string>();
+  sandbox.candidate = options["candidate-dir"].as<std::string>();
   sandbox.forbidden = options.count("forbid") ? options["forbid"].as<std::vector<std::string>>() : std::vector<std::string>{};
   sandbox.cuda = device == KBV_DEVICE_CUDA;
   std::string sandbox_error;
@@ -113,11 +116,27 @@ int run_worker(const po::variables_map& options) {
   }
   if (!worker_device) worker_device = kbv::worker::make_host_device();
 
+  // Confined and up: the candidate may come now, copied by the evaluator into the read-only
+  // folder this worker was started with.
+  kbv::protocol::send_message(control, {{"type", "started"}});
+  std::filesystem::path candidate_file;
+  {
+    bool eof = false;
+    const auto message = kbv::protocol::receive_message(control, -1, &eof);
+    if (!message) return eof ? protocol::kWorkerExitOk : protocol::kWorkerExitControlLost;
+    const std::string type = message->value("type", "");
+    if (type == "exit") return protocol::kWorkerExitOk;
+    if (type != "load") return protocol::kWorkerExitUnknownMessage;
+    const std::string file = message->value("file", "");
+    if (file.empty() || file == "." || file == ".." || file.find('/') != std::string::npos) return protocol::kWorkerExitBadRequest;
+    candidate_file = std::filesystem::path(options["candidate-dir"].as<std::string>()) / file;
+  }
+
   // Loading runs the candidate's static initialisers and create(): what they allocate on the
   // device is held through every call and counts in its memory figure.
   std::optional<kbv::worker::LoadedPlugin> loaded;
   const json load_observed = worker_device->observe_untimed(
-      [&] { loaded.emplace(options["candidate"].as<std::string>(), kbv::worker::worker_host_api()); });
+      [&] { loaded.emplace(candidate_file.string(), kbv::worker::worker_host_api()); });
   kbv::worker::LoadedPlugin& plugin = *loaded;
   if (plugin.failure() != kbv::worker::LoadFailure::none) {
     const char* kind = plugin.failure() == kbv::worker::LoadFailure::abi_error ? "abi_error" : "load_error";
@@ -214,7 +233,7 @@ int main(int argc, char** argv) {
   // survives a crash that would lose a full buffer.
   if (::dup2(STDERR_FILENO, STDOUT_FILENO) >= 0) std::setvbuf(stdout, nullptr, _IOLBF, 0);
   po::options_description description("kbv-worker (started by kbv; not for direct use)");
-  description.add_options()("candidate", po::value<std::string>()->required(), "candidate .so")(
+  description.add_options()("candidate-dir", po::value<std::string>()->required(), "the read-only folder the candidate will be copied into")(
       "device", po::value<std::string>()->default_value("host"), "host or cuda")(
       "gpu", po::value<int>()->default_value(0), "CUDA device ordinal")(
       "scratch", po::value<std::string>()->default_value("/tmp"), "the only writable directory")(

@@ -125,6 +125,25 @@ std::vector<pid_t> processes_with(const std::vector<std::string>& words) {
   return found;
 }
 
+// The parent pid of `pid` (/proc/PID/stat), -1 when it is gone.
+pid_t parent_of(pid_t pid) {
+  const std::string stat = test::read_file("/proc/" + std::to_string(pid) + "/stat");
+  const size_t paren = stat.rfind(')');
+  if (paren == std::string::npos || paren + 4 >= stat.size()) return -1;
+  return static_cast<pid_t>(std::atol(stat.c_str() + paren + 4));  // after ") S "
+}
+
+// Live kbv-workers whose evaluator's command line contains every one of `words` (a worker's own
+// command line names its folders, not its candidate: it is started before the candidate is known),
+// and whose own contains `worker_word`.
+std::vector<pid_t> workers_of_evaluators_with(const std::vector<std::string>& words, const std::string& worker_word = "--candidate-dir") {
+  const std::vector<pid_t> evaluators = processes_with(words);
+  std::vector<pid_t> workers;
+  for (pid_t worker : processes_with({"kbv-worker", "--candidate-dir", worker_word}))
+    if (std::find(evaluators.begin(), evaluators.end(), parent_of(worker)) != evaluators.end()) workers.push_back(worker);
+  return workers;
+}
+
 // Live processes named `comm` whose cgroup path contains `cgroup_part`.
 std::vector<pid_t> processes_named(const std::string& comm, const std::string& cgroup_part) {
   std::vector<pid_t> found;
@@ -195,7 +214,7 @@ TEST_P(KbvEvalStopped, TakesItsBusyWorkerWithIt) {
                isolated ? isolated->path() : fs::path());
   ASSERT_GT(eval.pid(), 0);
   std::vector<pid_t> workers;
-  ASSERT_TRUE(test::wait_until([&] { return !(workers = processes_with({"kbv-worker", kHang.string(), tmp.string()})).empty(); }, 30s))
+  ASSERT_TRUE(test::wait_until([&] { return !(workers = workers_of_evaluators_with({"eval", kHang.string()}, tmp.string())).empty(); }, 30s))
       << test::read_file(dir.path() / "eval.log");
   std::this_thread::sleep_for(300ms);  // in the candidate's spinning call by now
   ASSERT_EQ(entries_starting(tmp, "kbv-scratch-").size(), 1u);
@@ -207,6 +226,7 @@ TEST_P(KbvEvalStopped, TakesItsBusyWorkerWithIt) {
   EXPECT_TRUE(all_gone(workers, 5s)) << "the worker outlived its evaluator (" << strsignal(sig) << ")";
   if (sig != SIGKILL) {
     EXPECT_TRUE(entries_starting(tmp, "kbv-scratch-").empty()) << "stopped by " << strsignal(sig) << ", it cleans up";
+    EXPECT_TRUE(entries_starting(tmp, "kbv-candidate-").empty()) << "stopped by " << strsignal(sig) << ", it cleans up";
     return;
   }
   // SIGKILL leaves scratch behind: the next evaluation sweeps it (its owner is gone).
@@ -215,6 +235,7 @@ TEST_P(KbvEvalStopped, TakesItsBusyWorkerWithIt) {
                                       " eval " KBV_HOST_RELU " --json");
   EXPECT_EQ(next.status, 0) << next.output;
   EXPECT_TRUE(entries_starting(tmp, "kbv-scratch-").empty()) << "the next evaluation swept what SIGKILL left";
+  EXPECT_TRUE(entries_starting(tmp, "kbv-candidate-").empty()) << "the next evaluation swept the candidate's copy SIGKILL left";
 }
 
 INSTANTIATE_TEST_SUITE_P(Signals, KbvEvalStopped, ::testing::Values(SIGKILL, SIGTERM, SIGINT),
@@ -237,7 +258,7 @@ TEST(Faults, KbvdKilledTakesTheBusyWorkerWithIt) {
   EXPECT_EQ(control::submit(kbvd.socket(), kHang)["result"], "queued");
   const auto objects = (dir.path() / "state" / "objects").string();
   std::vector<pid_t> workers;
-  ASSERT_TRUE(test::wait_until([&] { return !(workers = processes_with({"kbv-worker", objects})).empty(); }, 30s))
+  ASSERT_TRUE(test::wait_until([&] { return !(workers = workers_of_evaluators_with({"eval", objects})).empty(); }, 30s))
       << test::read_file(kbvd.log_file());
   kbvd.signal(SIGKILL);
   kbvd.wait_exit(5s);
