@@ -20,7 +20,7 @@
 #include "cli/progress_line.hpp"
 #include "cli/report_text.hpp"
 #include "eval/evaluator.hpp"
-#include "eval/started_worker.hpp"
+#include "eval/evaluation_session.hpp"
 #include "inputs/epoch_plan.hpp"
 #include "lifetime/stop_signals.hpp"
 
@@ -175,15 +175,13 @@ int eval_command(const std::vector<std::string>& args) {
     return bad_input(error.what(), json);
   }
 
+  // Consecutive candidates share what does not depend on them (eval/evaluation_session.hpp).
   // kbvd's warm spare starts its worker now, so the sandbox and the worker's device are up when the
   // candidate comes; one that cannot start is started again, and reported, by the evaluation.
-  std::unique_ptr<eval::StartedWorker> started_early;
+  eval::EvaluationSession session(base, *catalog);
   if (wait_for_candidate) {
-    try {
-      started_early = std::make_unique<eval::StartedWorker>(base, *catalog);
-    } catch (const std::exception&) {
-      started_early.reset();
-    }
+    session.set_candidates_after_this(1);
+    session.start_next_worker();
     std::string line;
     if (!std::getline(std::cin, line) || line.empty()) return bad_input("--wait-for-candidate: no candidate path on stdin", json);
     const auto tab = line.find('\t');
@@ -205,8 +203,9 @@ int eval_command(const std::vector<std::string>& args) {
     eval::EvalOptions options_for = base;
     options_for.candidate = candidates[i];
     reporter.starting(i, candidates[i]);
+    session.set_candidates_after_this(candidates.size() - i - 1);
     try {
-      reporter.finished(eval::evaluate(options_for, *catalog, *key, std::move(started_early)));
+      reporter.finished(eval::evaluate(options_for, *catalog, *key, session));
     } catch (const std::exception& error) {
       reporter.finished(refused(candidates[i], error.what(), options_for));
     }

@@ -142,6 +142,13 @@ class CudaDataPlane final : public DataPlane {
   }
 
   int arena_fd() const override { return -1; }
+
+  void scrub_arena() override {
+    cuda::check(cudaMemsetAsync(arena_.get(), 0, arena_.bytes(), stream_->get()), "cudaMemsetAsync (scrub the arena)");
+    stream_->synchronize();
+    reference_slot_ = tf32_slot_ = tf32_sums_slot_ = widened_slot_ = error_scale_slot_ = kept_slot_ = -1;
+    generated_digest_.reset();
+  }
   int slot_count() const override { return static_cast<int>(places_.size()); }
 
   void prepare(int slot, const inputs::FamilyDraw& draw, uint64_t seed) override {

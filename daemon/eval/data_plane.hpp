@@ -37,6 +37,10 @@ class DataPlane {
   virtual nlohmann::json allocate(int slots) = 0;
   // The fd the worker maps (host) or -1 (the CUDA device passes IPC handles in allocate()).
   virtual int arena_fd() const = 0;
+  // Zeroes every byte of the arena and forgets what was computed from its contents: a plane kept
+  // for the next candidate (eval/evaluation_session.hpp) shows its worker nothing the previous
+  // worker left there (a stash of outputs for the same seeds would otherwise reach it).
+  virtual void scrub_arena() = 0;
 
   // Generates the inputs of one family draw and seed into `slot` and computes the fp64
   // reference for them from a pristine private copy.

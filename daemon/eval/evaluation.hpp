@@ -21,6 +21,7 @@
 #include "eval/kernel_set_check.hpp"
 #include "eval/phase_clock.hpp"
 #include "eval/sample_checks.hpp"
+#include "eval/evaluation_session.hpp"
 #include "eval/started_worker.hpp"
 #include "eval/timed_sample.hpp"
 #include "eval/wait_correction.hpp"
@@ -37,8 +38,8 @@ std::string violation_text(const std::vector<int>& numbers);
 
 class Evaluation {
  public:
-  Evaluation(const EvalOptions& options, const ProblemCatalog& catalog, const inputs::SecretKey& key, std::unique_ptr<StartedWorker> started)
-      : options_(options), catalog_(catalog), key_(key), started_(std::move(started)) {}
+  Evaluation(const EvalOptions& options, const ProblemCatalog& catalog, const inputs::SecretKey& key, EvaluationSession& session)
+      : options_(options), catalog_(catalog), key_(key), session_(session) {}
 
   EvalResult run();
 
@@ -58,10 +59,13 @@ class Evaluation {
   void worker_lost(const std::string& during, bool timed_out);
   std::optional<nlohmann::json> await(const std::string& during, double timeout_s);
   void evaluate_candidate();
-  // Starts the worker (or takes the one started early), copies the candidate where the worker
-  // loads it, checks and hashes the copy, and loads it: the worker's ready message or its
+  // Starts the worker (or takes the one the session started early), copies the candidate where the
+  // worker loads it, checks and hashes the copy, and loads it: the worker's ready message or its
   // load_failed, nullopt when the evaluation is decided.
   std::optional<nlohmann::json> start_and_load();
+  // Nothing the candidate started can outlive its worker: its seccomp filter refused new
+  // processes, or it ran in a cgroup of its own (killed and emptied when it ends).
+  bool worker_leaves_nothing() const;
 
   // evaluation_calls.cpp
   // One checked call of the candidate on `slot`: digests around it, thread count, sandbox.
@@ -93,6 +97,9 @@ class Evaluation {
   // evaluation_correctness.cpp
   // Leaves in plan.families the families it checked, in result_.families' order.
   void validate_and_check(DataPlane& plane, inputs::EpochPlan& plan);
+  // The problem's own validation of `draw` on slot 0's current inputs (prepared from `seed`), or
+  // the session's record of it.
+  FamilyValidation validate_family(DataPlane& plane, const inputs::FamilyDraw& draw, uint64_t seed, bool* prepared);
 
   // evaluation_timing.cpp
   // Warm-up, then samples until the stop criterion is finished (timing::StopRule's evaluator
@@ -132,6 +139,7 @@ class Evaluation {
   const EvalOptions& options_;
   const ProblemCatalog& catalog_;
   const inputs::SecretKey& key_;
+  EvaluationSession& session_;
   EvalResult result_;
   bool decided_ = false;
   std::unique_ptr<StartedWorker> started_;  // the folders outlive the worker (declared first)
@@ -153,6 +161,8 @@ class Evaluation {
   nlohmann::json worker_sandbox_;   // the worker's sandbox report (ready message)
   KernelSetCheck kernel_sets_;  // phase detection over the traced calls' kernel names
   int call_id_ = 0;
+  int validations_reused_ = 0;
+  bool worker_had_cgroup_ = false;  // killing it ended everything the candidate started  // families whose problem validation the session already had
   // Host: whether the trusted time takes run queue waits out (the kernel has schedstat), and the
   // waits of the last call or ping (empty when not measured).
   bool wait_correction_ = false;

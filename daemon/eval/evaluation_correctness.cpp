@@ -15,6 +15,8 @@ namespace kbv::eval::detail {
 
 namespace {
 
+constexpr int kCorrectnessSlot = 0;  // every correctness trial reuses the same buffers, fresh contents
+
 std::string joined(const std::vector<std::string>& names, const char* separator) {
   std::string text;
   for (const auto& name : names) text += (text.empty() ? "" : separator) + name;
@@ -40,8 +42,31 @@ std::vector<ClassResult> class_results(const inputs::StratifiedWalk& walk) {
 
 }  // namespace
 
+FamilyValidation Evaluation::validate_family(DataPlane& plane, const inputs::FamilyDraw& draw, uint64_t seed, bool* prepared) {
+  // The same problem, shape set, epoch and draw validated earlier in this process: the answer
+  // cannot have changed (it does not depend on the candidate), and the inputs are prepared only
+  // when the candidate is called on them.
+  const std::string key = EvaluationSession::validation_key(result_.problem, result_.shape_set, options_,
+                                                             std::string(inputs::family_name(draw.family)), seed);
+  if (const FamilyValidation* known = session_.validation(key)) {
+    *prepared = false;
+    ++validations_reused_;
+    return *known;
+  }
+  {
+    auto phase = phases_.measure("correctness.prepare_inputs");
+    plane.prepare(kCorrectnessSlot, draw, seed);
+  }
+  *prepared = true;
+  auto phase = phases_.measure("correctness.reference_and_baseline_check");
+  FamilyValidation validation;
+  validation.baseline_passed = plane.check_baseline(kCorrectnessSlot).passed;
+  validation.trivial_outputs_passing = plane.trivial_outputs_that_pass(kCorrectnessSlot);
+  session_.remember_validation(key, validation);
+  return validation;
+}
+
 void Evaluation::validate_and_check(DataPlane& plane, inputs::EpochPlan& plan) {
-  constexpr int kSlot = 0;  // every correctness trial reuses the same buffers, fresh contents
   inputs::StratifiedWalk walk(plan);
   plan.families.clear();  // from here on: the families checked, in result_.families' order
   while (const inputs::FamilyDraw* next = walk.next()) {
@@ -54,24 +79,18 @@ void Evaluation::validate_and_check(DataPlane& plane, inputs::EpochPlan& plan) {
     plan.families.push_back(draw);
 
     // Problem validation on the first trial's inputs: the baseline must pass; trivial outputs must fail.
-    {
-      auto phase = phases_.measure("correctness.prepare_inputs");
-      plane.prepare(kSlot, draw, draw.trial_seeds.at(0));
-    }
+    bool prepared = false;
+    const FamilyValidation validation = validate_family(plane, draw, draw.trial_seeds.at(0), &prepared);
     std::string why_not;
-    {
-      auto phase = phases_.measure("correctness.reference_and_baseline_check");
-      family.baseline_passed = plane.check_baseline(kSlot).passed;
-      const auto trivial = plane.trivial_outputs_that_pass(kSlot);
-      if (!trivial.empty()) {
-        family.degenerate = true;
-        family.degenerate_reason = joined(trivial, ", ") + " passes";
-        why_not = family.degenerate_reason;
-      }
-      if (!family.baseline_passed) {
-        family.detail = "the fp32 baseline fails this family: the problem's tolerance is too strict for it";
-        why_not += (why_not.empty() ? "" : "; ") + std::string("the baseline fails it");
-      }
+    family.baseline_passed = validation.baseline_passed;
+    if (!validation.trivial_outputs_passing.empty()) {
+      family.degenerate = true;
+      family.degenerate_reason = joined(validation.trivial_outputs_passing, ", ") + " passes";
+      why_not = family.degenerate_reason;
+    }
+    if (!family.baseline_passed) {
+      family.detail = "the fp32 baseline fails this family: the problem's tolerance is too strict for it";
+      why_not += (why_not.empty() ? "" : "; ") + std::string("the baseline fails it");
     }
     family.gating = why_not.empty();
     walk.record(family.gating, why_not);
@@ -83,11 +102,11 @@ void Evaluation::validate_and_check(DataPlane& plane, inputs::EpochPlan& plan) {
     }
 
     for (size_t trial = 0; trial < draw.trial_seeds.size(); ++trial) {
-      if (trial > 0) {
+      if (trial > 0 || !prepared) {
         auto phase = phases_.measure("correctness.prepare_inputs");
-        plane.prepare(kSlot, draw, draw.trial_seeds[trial]);
+        plane.prepare(kCorrectnessSlot, draw, draw.trial_seeds[trial]);
       }
-      if (!checked_call(plane, kSlot)) {
+      if (!checked_call(plane, kCorrectnessSlot)) {
         family.passed = false;
         result_.families.push_back(family);
         result_.classes = class_results(walk);
@@ -96,7 +115,7 @@ void Evaluation::validate_and_check(DataPlane& plane, inputs::EpochPlan& plan) {
       }
       std::optional<PhaseClock::Scope> compare_phase;
       compare_phase.emplace(phases_, "correctness.compare");
-      const CompareResult comparison = plane.check_outputs(kSlot);
+      const CompareResult comparison = plane.check_outputs(kCorrectnessSlot);
       compare_phase.reset();
       ++family.trials;
       if (comparison.by_error_scale) ++family.trials_by_error_scale;
@@ -110,16 +129,16 @@ void Evaluation::validate_and_check(DataPlane& plane, inputs::EpochPlan& plan) {
       // that differ within the tolerance are reduction order (atomicAdd): an informational flag.
       // Outputs that differ beyond it, measured against each other, are a race: a failure.
       if (!draw.hidden && trial == 0) {
-        const std::string digest = plane.output_digest(kSlot);
-        plane.keep_outputs(kSlot);
-        if (!checked_call(plane, kSlot)) {
+        const std::string digest = plane.output_digest(kCorrectnessSlot);
+        plane.keep_outputs(kCorrectnessSlot);
+        if (!checked_call(plane, kCorrectnessSlot)) {
           result_.families.push_back(family);
           result_.classes = class_results(walk);
           return;
         }
-        const CompareResult again = plane.check_outputs(kSlot);
-        if (plane.output_digest(kSlot) != digest) {
-          const CompareResult between = plane.compare_with_kept_outputs(kSlot);
+        const CompareResult again = plane.check_outputs(kCorrectnessSlot);
+        if (plane.output_digest(kCorrectnessSlot) != digest) {
+          const CompareResult between = plane.compare_with_kept_outputs(kCorrectnessSlot);
           if (!again.passed && comparison.passed) {
             family.passed = false;
             family.detail = "a repeated call on the same inputs failed: " + again.summary();
@@ -137,7 +156,7 @@ void Evaluation::validate_and_check(DataPlane& plane, inputs::EpochPlan& plan) {
       // the CUDA device computes it in the reference's buffers.
       if (trial == 0 && family.passed) {
         auto phase = phases_.measure("correctness.precision_check");
-        if (const auto distances = plane.bf16_operand_distances(kSlot)) {
+        if (const auto distances = plane.bf16_operand_distances(kCorrectnessSlot)) {
           family.bf16_distance_ratio = distances->ratio();
           if (distances->explained_by_rounding()) {
             family.passed = false;

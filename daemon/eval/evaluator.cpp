@@ -92,13 +92,9 @@ std::optional<nlohmann::json> Evaluation::await(const std::string& during, doubl
 }
 
 std::optional<nlohmann::json> Evaluation::start_and_load() {
-  if (started_ && !started_->alive()) started_.reset();  // a spare's worker that died waiting
-  const bool started_early = started_ != nullptr;
+  started_ = session_.take_worker();  // a spare's, or one started during the previous candidate's correctness
+  bool started_early = started_ != nullptr;
   if (!started_) started_ = std::make_unique<StartedWorker>(options_, catalog_);
-  result_.environment["worker_started_early"] = started_early;
-  if (started_early) result_.environment["worker_started_before_candidate_s"] = started_->age_s();
-  result_.environment["device_warm_up_s"] = started_->device_warm_up_s();  // overlapping the worker's own start
-  worker_ = started_->take_worker();
   // From here on the evaluation reads only the copy, the bytes the worker loads: a submitted file
   // changed after this moment changes nothing.
   std::string copy_error;
@@ -112,16 +108,44 @@ std::optional<nlohmann::json> Evaluation::start_and_load() {
   result_.candidate_sha256 = sha256_file_hex(*copy);
   if (needs_compute_library(needed_libraries(*copy))) add_flag("calls_library");
   result_.candidate_build = read_build_record(*copy).to_json();
+  const nlohmann::json load = {{"type", "load"}, {"file", copy->filename().string()}};
+  std::optional<nlohmann::json> first_message = started_->take_first_message();
+  worker_ = started_->take_worker();
+  if (started_early) {
+    // A worker started early that is gone before it could take the candidate (it said nothing, or
+    // the load message found no reader) ran none of the candidate's code: a fresh one replaces it.
+    if (!first_message) first_message = worker_->receive(std::chrono::milliseconds(static_cast<int64_t>(options_.load_timeout_s * 1000)));
+    const std::string type = first_message ? first_message->value("type", "") : "";
+    if (type == "load_failed") return first_message;  // its sandbox or device: the same for a fresh one
+    if (type == "started" && worker_->send(load)) {
+      result_.environment["worker_started_early"] = true;
+      result_.environment["device_warm_up_s"] = started_->device_warm_up_s();
+      result_.environment["worker_started_before_candidate_s"] = started_->age_s();
+      return await("while loading the candidate", options_.load_timeout_s);
+    }
+    worker_.reset();
+    const auto first_folders = std::move(started_);  // hold the checked copy until it is copied again
+    started_ = std::make_unique<StartedWorker>(options_, catalog_);
+    if (!started_->place_candidate(*copy, &copy_error)) {  // the bytes already checked and hashed
+      decide(Verdict::load_error, copy_error);
+      result_.input_error = true;
+      return std::nullopt;
+    }
+    worker_ = started_->take_worker();
+    started_early = false;
+  }
+  result_.environment["worker_started_early"] = false;
+  result_.environment["device_warm_up_s"] = started_->device_warm_up_s();  // overlapping the worker's own start
   auto started = await("while starting the worker", options_.load_timeout_s);
   if (!started) return std::nullopt;
   if (started->value("type", "") != "started") return started;  // load_failed: the sandbox or the device
-  worker_->send({{"type", "load"}, {"file", copy->filename().string()}});
+  worker_->send(load);
   return await("while loading the candidate", options_.load_timeout_s);
 }
 
 void Evaluation::evaluate_candidate() {
   std::unique_ptr<DataPlane> plane;
-  std::optional<ResolvedProblem> resolved;
+  std::shared_ptr<const ResolvedProblem> resolved;  // shared: a kept plane refers to it
   std::optional<nlohmann::json> ready;
   {
     auto phase = phases_.measure("worker_start");
@@ -145,6 +169,7 @@ void Evaluation::evaluate_candidate() {
     decide(Verdict::crash, "the worker sent '" + type + "' instead of ready");
     return finish_worker();
   }
+  worker_had_cgroup_ = worker_->cgroup().has_value();
   result_.abi_version = ready->value("abi_version", 0u);
   result_.declared_problem = ready->value("problem", "");
   result_.candidate_name = ready->value("candidate_name", "");
@@ -184,7 +209,11 @@ void Evaluation::evaluate_candidate() {
       return finish_worker();
     }
   const std::string shape_set = options_.shape_set.value_or(options_.device == "host" ? "small" : "default");
-  resolved = resolve_problem(catalog_.get(problem_name), shape_set);
+  // The previous candidate's plane when it was for this problem (eval/evaluation_session.hpp), with
+  // the resolved problem it refers to.
+  std::optional<EvaluationSession::KeptPlane> kept = session_.take_plane(problem_name, shape_set, options_);
+  const bool plane_reused = kept.has_value();
+  resolved = plane_reused ? kept->problem : std::make_shared<const ResolvedProblem>(resolve_problem(catalog_.get(problem_name), shape_set));
   result_.problem = problem_name;
   result_.shape_set = shape_set;
   result_.level = resolved->problem.level;
@@ -193,7 +222,7 @@ void Evaluation::evaluate_candidate() {
 
   // A problem the device cannot hold is said so before anything is allocated (issue #16).
   const DeviceFootprint footprint = trusted_device_footprint(*resolved);
-  if (const std::optional<double> free_bytes = device_free_bytes(options_.device, options_.gpu)) {
+  if (const std::optional<double> free_bytes = device_free_bytes(options_.device, options_.gpu); free_bytes && !plane_reused) {
     if (const auto why = why_it_does_not_fit(*resolved, footprint, *free_bytes)) {
       decide(Verdict::resource, *why);
       return finish_worker();
@@ -201,8 +230,16 @@ void Evaluation::evaluate_candidate() {
   }
   std::optional<PhaseClock::Scope> setup_phase;
   setup_phase.emplace(phases_, "data_plane_and_worker_setup");
-  plane = make_data_plane(*resolved, options_.device, options_.gpu);
-  nlohmann::json setup = plane->allocate(1 + kTimingSlots);
+  nlohmann::json setup;
+  if (plane_reused) {
+    plane = std::move(kept->plane);
+    setup = std::move(kept->setup);
+    plane->scrub_arena();  // nothing the previous worker left in it reaches this one
+  } else {
+    plane = make_data_plane(*resolved, options_.device, options_.gpu);
+    setup = plane->allocate(1 + kTimingSlots);
+  }
+  const nlohmann::json allocated = setup;
   nlohmann::json attributes = nlohmann::json::object();
   for (const Node& node : resolved->problem.graph)
     for (const auto& [name, value] : node.attrs) attributes[node.name + "." + name] = value;
@@ -220,12 +257,18 @@ void Evaluation::evaluate_candidate() {
   baseline_threads_ = worker_->thread_count();
   device_used_at_start_ = plane->device_memory().used_bytes;
   result_.environment.update(plane->environment());
+  result_.environment["data_plane_reused"] = plane_reused;
   if (options_.device == "cuda") result_.environment["trusted_device_footprint_bytes"] = footprint.total();
   result_.physical_floor_s = plane->physical_floor_s(*resolved);
 
   inputs::EpochPlan plan = inputs::plan_epoch(key_, options_.epoch, problem_name, kTrialsPerFamily);
   phase_ = "correctness";
+  // The next candidate's worker starts now and is up before this one is timed: nothing of it
+  // runs while a candidate is timed.
+  session_.start_next_worker();
   validate_and_check(*plane, plan);
+  session_.wait_for_next_worker(options_.load_timeout_s);
+  result_.environment["family_validations_reused"] = validations_reused_;
   phase_ = "timing";
   if (!decided_ && !options_.skip_timing) time_contenders(*plane, plan);
   report_memory(*plane);
@@ -235,7 +278,17 @@ void Evaluation::evaluate_candidate() {
   if (peak_pool_bytes_ > 0 && result_.memory && result_.memory->is_object()) (*result_.memory)["candidate_pool_reserved_bytes"] = peak_pool_bytes_;
   if (kernel_sets_.traced_calls() > 0) result_.environment["kernel_sets_seen"] = kernel_sets_.distinct_sets();
   if (!decided_) decide(Verdict::pass, "correct on every gating family; timed against the baseline");
+  const bool left_nothing = worker_leaves_nothing();
   finish_worker();
+  session_.keep_plane(problem_name, shape_set, options_, {resolved, std::move(plane), allocated}, left_nothing);
+}
+
+bool Evaluation::worker_leaves_nothing() const {
+  if (worker_had_cgroup_) return true;
+  if (!worker_sandbox_.is_object() || !worker_sandbox_.contains("applied")) return false;
+  for (const auto& line : worker_sandbox_["applied"])
+    if (line.is_string() && line.get<std::string>().rfind("seccomp:", 0) == 0) return true;
+  return false;
 }
 
 void Evaluation::finish_worker() {
@@ -252,12 +305,12 @@ void Evaluation::finish_worker() {
 }  // namespace detail
 
 EvalResult evaluate(const EvalOptions& options, const ProblemCatalog& catalog, const inputs::SecretKey& key) {
-  return detail::Evaluation(options, catalog, key, nullptr).run();
+  EvaluationSession alone(options, catalog);
+  return detail::Evaluation(options, catalog, key, alone).run();
 }
 
-EvalResult evaluate(const EvalOptions& options, const ProblemCatalog& catalog, const inputs::SecretKey& key,
-                    std::unique_ptr<StartedWorker> started) {
-  return detail::Evaluation(options, catalog, key, std::move(started)).run();
+EvalResult evaluate(const EvalOptions& options, const ProblemCatalog& catalog, const inputs::SecretKey& key, EvaluationSession& session) {
+  return detail::Evaluation(options, catalog, key, session).run();
 }
 
 }  // namespace kbv::eval

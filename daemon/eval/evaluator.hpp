@@ -44,14 +44,13 @@ struct EvalOptions {
   bool keep_samples = false;              // every kept timing sample in the report (timing.samples)
 };
 
-class StartedWorker;
+class EvaluationSession;
 
 // Never throws for anything the candidate does; throws SpecError / std::runtime_error only
 // for a request that is wrong before any candidate runs (the caller maps those to exit 2).
 EvalResult evaluate(const EvalOptions& options, const ProblemCatalog& catalog, const inputs::SecretKey& key);
-// The same with a worker started for these options before the candidate was known (kbvd's warm
-// spare, eval/started_worker.hpp): used when it is still alive, else a fresh one is started.
-EvalResult evaluate(const EvalOptions& options, const ProblemCatalog& catalog, const inputs::SecretKey& key,
-                    std::unique_ptr<StartedWorker> started);
+// The same as one of consecutive evaluations that share what does not depend on the candidate
+// (eval/evaluation_session.hpp: the data plane, family validations, the next worker started early).
+EvalResult evaluate(const EvalOptions& options, const ProblemCatalog& catalog, const inputs::SecretKey& key, EvaluationSession& session);
 
 }  // namespace kbv::eval

@@ -70,6 +70,17 @@ class HostDataPlane final : public DataPlane {
 
   int arena_fd() const override { return fd_; }
 
+  void scrub_arena() override {
+    std::memset(base_, 0, bytes_);
+    for (Slot& slot : slots_) {
+      slot.pristine.clear();
+      slot.wide.clear();
+      slot.reference.clear();
+      slot.error_scale.clear();
+    }
+    kept_outputs_.clear();
+  }
+
   // Each input is generated in its own dtype, copied into the arena as the candidate's bytes and
   // widened here, the host's one conversion point, to float (baseline, trivial outputs) and
   // double (reference).

@@ -29,6 +29,11 @@ StartedWorker::StartedWorker(const EvalOptions& options, const ProblemCatalog& c
   device_warm_up_s_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - warm_up_start).count();
 }
 
+std::optional<nlohmann::json> StartedWorker::wait_until_started(std::chrono::milliseconds timeout) {
+  if (!first_message_ && worker_) first_message_ = worker_->receive(timeout);
+  return first_message_;
+}
+
 std::optional<std::filesystem::path> StartedWorker::place_candidate(const std::filesystem::path& candidate, std::string* error) const {
   const std::filesystem::path copy = candidate_folder_.path() / candidate.filename();
   std::error_code failure;

@@ -14,6 +14,9 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
+
+#include <nlohmann/json.hpp>
 
 #include "eval/evaluator.hpp"
 #include "eval/worker_process.hpp"
@@ -34,6 +37,12 @@ class StartedWorker {
   bool alive() const { return worker_ && !worker_->exited(); }
   // Hands the worker to the evaluation; the folders stay with this object, which must outlive it.
   std::unique_ptr<WorkerProcess> take_worker() { return std::move(worker_); }
+  // Waits at most `timeout` for the worker's first message ({"type":"started"}, or load_failed when
+  // its sandbox or device failed) and keeps it for the evaluation; returns it, or nullopt when none
+  // came (the worker died or is still starting).
+  std::optional<nlohmann::json> wait_until_started(std::chrono::milliseconds timeout);
+  // The message wait_until_started() kept, once; nullopt when it was not called or got none.
+  std::optional<nlohmann::json> take_first_message() { return std::exchange(first_message_, std::nullopt); }
 
   // Seconds this process spent bringing up its own device while the worker started.
   double device_warm_up_s() const { return device_warm_up_s_; }
@@ -46,6 +55,7 @@ class StartedWorker {
   std::unique_ptr<WorkerProcess> worker_;
   std::chrono::steady_clock::time_point spawned_;
   double device_warm_up_s_ = 0;
+  std::optional<nlohmann::json> first_message_;
 };
 
 }  // namespace kbv::eval

@@ -296,3 +296,30 @@ INSTANTIATE_TEST_SUITE_P(Examples, HonestCuda, ::testing::ValuesIn(honest_cuda_c
 });
 
 }  // namespace
+
+// Consecutive candidates in one kbv eval share the data plane (eval/evaluation_session.hpp): a
+// no-op after an honest relu (whose outputs for the same seeds were in the same device buffers)
+// fails, an illegal address in the middle leaves the shared plane usable, and the honest relu after
+// it passes on the kept plane, untouched.
+TEST(RedTeamCudaBatch, EachCandidateGetsItsVerdictOnASharedPlane) {
+  KBV_REQUIRE_GPU();
+  const auto honest = kbv::test::candidate_dir() / "cuda" / "libcuda_relu_vec4.so";
+  kbv::test::TempDir dir;
+  const auto second_honest = dir.path() / "libcuda_relu_vec4_again.so";
+  std::filesystem::copy_file(honest, second_honest);
+  const auto run = run_kbv_eval({honest.string(), redteam("noop").string(), redteam("illegal_address").string(), second_honest.string(),
+                                 "--device", "cuda", "--shapes", "small", "--timeout-s", "20"},
+                                {{"KBV_PROBLEMS_DIR", kbv::test::problems_dir().string()}});
+  std::vector<nlohmann::json> reports;
+  std::istringstream lines(run.result.out);
+  for (std::string line; std::getline(lines, line);)
+    if (!line.empty()) reports.push_back(nlohmann::json::parse(line, nullptr, false));
+  ASSERT_EQ(reports.size(), 4u) << explain(run);
+  const std::vector<std::string> verdicts = {"pass", "fail_correctness", "crash", "pass"};
+  for (size_t i = 0; i < reports.size(); ++i) {
+    ASSERT_TRUE(reports[i].is_object()) << i << explain(run);
+    EXPECT_EQ(reports[i].value("verdict", ""), verdicts[i]) << i << ": " << reports[i].value("detail", "");
+    EXPECT_EQ(reports[i]["environment"].value("data_plane_reused", false), i > 0) << i;
+  }
+  EXPECT_TRUE(reports[3]["flags"].empty()) << reports[3].dump(2);
+}

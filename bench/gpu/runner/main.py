@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import Context  # noqa: E402
 from suites import Outcome  # noqa: E402
 
-SUITES = ["calibrate", "tests", "corpus", "keysweep", "parity", "timing", "data", "daemon", "sandbox", "kernelbench"]
+SUITES = ["calibrate", "tests", "corpus", "batch", "keysweep", "parity", "timing", "data", "daemon", "sandbox", "kernelbench"]
 RESULTS_CEILINGS = "docs/results/ceilings.json"
 RESULTS_TORCH_CALIBRATION = "docs/results/torch-baselines.json"
 # The device tool returns at most this many files from OUT.

@@ -4,6 +4,7 @@ and with a build directory a whole run of the `sandbox` suite over a bundle of l
 (summary stamped, logs tarred, closing table printed).
 
 Run: python3 bench/gpu/runner/test_runner.py [BUILD_DIR]   (ctest: bench_gpu_runner)"""
+import json
 import os
 import re
 import sqlite3
@@ -21,6 +22,7 @@ sys.path.insert(0, str(HERE))
 import evals  # noqa: E402
 import gtest  # noqa: E402
 import main  # noqa: E402
+from suites import batch  # noqa: E402
 from suites import calibrate  # noqa: E402
 from suites import corpus  # noqa: E402
 from suites import daemon  # noqa: E402
@@ -212,6 +214,26 @@ class DaemonPhases(unittest.TestCase):
             self.assertEqual(len(reports), 3)
             self.assertEqual(daemon.phase_totals(reports), [("timing.baselines", 1.0), ("worker_start", 0.75)])
             self.assertEqual(daemon.stored_reports(Path(scratch) / "missing.sqlite3"), [])
+
+
+class BatchSummary(unittest.TestCase):
+    def test_first_and_later_candidates_and_the_shared_planes(self):
+        def report(wall, reused, worker_start):
+            return {"verdict": "pass", "wall_s": wall,
+                    "environment": {"data_plane_reused": reused, "wall_s_by_phase": {"worker_start": worker_start}}}
+        stdout = "\n".join(json.dumps(r) for r in [report(3.0, False, 0.4), report(2.0, True, 0.0), report(2.2, True, 0.02)])
+        reports = batch.reports_of(stdout + "\nnot json\n")
+        self.assertEqual(len(reports), 3)
+        row, ok = batch.summarize("libcuda_relu_vec4.so", reports, 7.5, 3)
+        self.assertTrue(ok)
+        self.assertEqual(row[:6], ["libcuda_relu_vec4.so", "pass", "3.00", "2.10", "2.50", "2/2"])
+        self.assertEqual(row[6], "0.40 / 0.01")
+        failed = dict(reports[2], verdict="crash")
+        self.assertFalse(batch.summarize("x", [reports[0], reports[1], failed], 7.5, 3)[1])
+        self.assertFalse(batch.summarize("x", reports[:2], 7.5, 3)[1], "a missing report is not a pass")
+
+    def test_the_suite_parses_its_options(self):
+        self.assertEqual(main.parse(["batch:copies=3,only=relu"]), [("batch", [], {"copies": "3", "only": "relu"})])
 
 
 if __name__ == "__main__":

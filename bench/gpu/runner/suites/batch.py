@@ -1,0 +1,91 @@
+"""bench/gpu/runner/suites/batch.py — throughput of consecutive candidates of one problem in one
+`kbv eval` (eval/evaluation_session.hpp: the data plane, the family validations and an early-started
+worker are shared; each candidate still gets its own sandboxed worker, fresh inputs and its own
+timing): for every honest CUDA example, COPIES distinct copies evaluated in one process. Prints per
+problem the first candidate's wall (what one evaluation alone costs, process start aside), the later
+ones' mean, and the whole run's evaluations per hour (issue #15's figure: >= 2000 on one H200).
+Options: copies=N (default 4), only=REGEX (examples whose file name matches)."""
+import json
+import re
+import statistics
+
+from common import md_table
+from suites import Outcome
+
+TITLE = "Consecutive candidates of one problem in one kbv eval"
+PARTS = []
+DEFAULT_COPIES = 4
+EVAL_TIMEOUT_S = 150  # per candidate (kbv eval's own call timeout is far below)
+THROUGHPUT_TARGET_PER_HOUR = 2000  # issue #15
+# The phases a shared session saves or hides, shown first and second candidate side by side.
+SHARED_PHASES = ["worker_start", "data_plane_and_worker_setup", "correctness.reference_and_baseline_check",
+                 "correctness.prepare_inputs"]
+
+
+def reports_of(stdout):
+    reports = []
+    for line in stdout.splitlines():
+        if line.startswith("{"):
+            try:
+                reports.append(json.loads(line))
+            except ValueError:
+                reports.append(None)
+    return reports
+
+
+def summarize(label, reports, process_wall_s, copies):
+    """One table row and the numbers behind it for one example's batch."""
+    verdicts = [(r or {}).get("verdict", "?") for r in reports]
+    walls = [(r or {}).get("wall_s", 0.0) for r in reports]
+    reused = sum(1 for r in reports[1:] if ((r or {}).get("environment") or {}).get("data_plane_reused"))
+    phases = [((r or {}).get("environment") or {}).get("wall_s_by_phase") or {} for r in reports]
+    later = walls[1:]
+
+    def phase_pair(name):
+        first = phases[0].get(name, 0.0) if phases else 0.0
+        rest = statistics.mean(p.get(name, 0.0) for p in phases[1:]) if len(phases) > 1 else 0.0
+        return f"{first:.2f} / {rest:.2f}"
+
+    row = [label, ",".join(sorted(set(verdicts))) or "-", f"{walls[0]:.2f}" if walls else "-",
+           f"{statistics.mean(later):.2f}" if later else "-", f"{process_wall_s / copies:.2f}", f"{reused}/{max(0, copies - 1)}"]
+    row += [phase_pair(name) for name in SHARED_PHASES]
+    return row, all(v == "pass" for v in verdicts) and len(reports) == copies
+
+
+def run(ctx, parts, options):
+    copies = int(options.get("copies", DEFAULT_COPIES))
+    pattern = re.compile(options["only"]) if options.get("only") else None
+    examples = [so for so in sorted((ctx.bundle / "candidates" / "cuda").glob("*.so")) if not pattern or pattern.search(so.name)]
+    scratch = ctx.out / "batch-candidates"
+    scratch.mkdir(parents=True, exist_ok=True)
+    rows, all_pass, total_wall, total_evals = [], True, 0.0, 0
+    for example in examples:
+        paths = []
+        for i in range(copies):
+            copy = scratch / f"{example.stem}_{i}.so"
+            copy.write_bytes(example.read_bytes() + bytes([i]))  # distinct files, as a sweep's are
+            paths.append(copy)
+        result = ctx.run("batch", [ctx.bin("kbv"), "eval", *paths, "--device", "cuda", "--json"], EVAL_TIMEOUT_S * copies)
+        reports = reports_of(result.stdout)
+        for path, report in zip(paths, reports):
+            ctx.append_jsonl("batch", {"label": path.name, "report": report})
+        row, ok = summarize(example.name, reports, result.wall_s, copies)
+        rows.append(row)
+        all_pass = all_pass and ok
+        total_wall += result.wall_s
+        total_evals += len(reports)
+        for path in paths:
+            path.unlink()
+    per_hour = 3600 * total_evals / total_wall if total_wall > 0 else 0
+    header = ["example", "verdicts", "first s", "later s (mean)", "process s / candidate", "plane shared"]
+    header += [f"{name} s (first / later)" for name in SHARED_PHASES]
+    body = [f"{copies} copies of each honest CUDA example (default sizes) in one `kbv eval` each.", "",
+            f"**{per_hour:.0f} evaluations per hour** ({total_evals} evaluations in {total_wall:.1f} s of `kbv eval` processes, "
+            f"process starts included; target >= {THROUGHPUT_TARGET_PER_HOUR}).", ""]
+    body += md_table(header, rows) + [""]
+    body += ["`first s`, `later s`: the reports' `wall_s`; `process s / candidate`: the kbv eval process's wall over the copies; "
+             "`plane shared`: later candidates whose report says `data_plane_reused`. Every report is in logs.tar.gz (logs/batch.jsonl)."]
+    spec = "batch" + (":" + ",".join(f"{k}={v}" for k, v in options.items()) if options else "")
+    ctx.write_summary("batch", TITLE, ctx.command_for(spec), body)
+    return Outcome(all_pass and bool(rows), f"{per_hour:.0f} evaluations/hour over {total_evals} ({copies} per example); "
+                                            f"{'all pass' if all_pass else 'NOT all pass'}")

@@ -1,0 +1,100 @@
+// batch_eval_test.cpp — consecutive candidates in one `kbv eval` (eval/evaluation_session.hpp)
+// share the data plane, the family validations and an early-started worker, and each still gets the
+// verdict it gets alone: a no-op after an honest candidate (whose outputs for the same seeds were in
+// the same buffers) fails, a crash or a hang in the middle changes nothing for the ones after it,
+// and a marker one candidate leaves in the shared arena does not reach the next.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "kbv_eval.hpp"
+
+namespace kbv::test {
+namespace {
+
+// --timeout-s for the batch that holds the hang: far above any honest small-shape call.
+constexpr const char* kHangTimeoutSeconds = "5";
+
+struct Expected {
+  std::string name;  // host_relu or hostile_<name>
+  std::string verdict;
+};
+
+std::filesystem::path candidate_path(const std::string& name) {
+  return name == "host_relu" ? host_candidate("relu") : hostile_candidate(name);
+}
+
+// Runs `kbv eval` on the candidates in order; one report per candidate, in order.
+std::vector<nlohmann::json> run_batch(const std::vector<std::string>& names, const TempDir& dir) {
+  std::vector<std::string> args;
+  for (size_t i = 0; i < names.size(); ++i) {
+    // Distinct files: kbv eval names each result by its path.
+    const std::filesystem::path copy = dir.path() / (std::to_string(i) + "_" + candidate_path(names[i]).filename().string());
+    std::filesystem::copy_file(candidate_path(names[i]), copy);
+    args.push_back(copy.string());
+  }
+  args.insert(args.end(), {"--problem", "relu", "--device", "host", "--shapes", "small", "--timeout-s", kHangTimeoutSeconds});
+  const EvalRun run = run_kbv_eval(args);
+  std::vector<nlohmann::json> reports;
+  std::istringstream lines(run.result.out);
+  for (std::string line; std::getline(lines, line);)
+    if (!line.empty()) reports.push_back(nlohmann::json::parse(line, nullptr, false));
+  EXPECT_EQ(reports.size(), names.size()) << explain(run);
+  return reports;
+}
+
+TEST(BatchEval, EachCandidateGetsTheVerdictItGetsAloneWhileTheBatchSharesItsPlane) {
+  const std::vector<Expected> batch = {
+      {"host_relu", "pass"},
+      {"relu_noop", "fail_correctness"},  // the honest outputs of the same seeds were in these buffers
+      {"host_relu", "pass"},
+      {"relu_mutates_input", "hack_suspected"},
+      {"relu_segfault", "crash"},
+      {"host_relu", "pass"},
+      {"relu_hang", "timeout"},
+      {"relu_identity_on_public", "fail_correctness"},
+      {"relu_cache_by_pointer", "fail_correctness"},
+      {"host_relu", "pass"},
+  };
+  TempDir dir;
+  std::vector<std::string> names;
+  for (const auto& item : batch) names.push_back(item.name);
+  const std::vector<nlohmann::json> reports = run_batch(names, dir);
+  ASSERT_EQ(reports.size(), batch.size());
+  int reused = 0, early = 0;
+  for (size_t i = 0; i < batch.size(); ++i) {
+    ASSERT_TRUE(reports[i].is_object()) << i;
+    EXPECT_EQ(reports[i]["verdict"], batch[i].verdict) << i << " " << batch[i].name << ": " << reports[i].value("detail", "");
+    const auto& environment = reports[i]["environment"];
+    if (i == 0) {
+      EXPECT_EQ(environment["data_plane_reused"], false);
+      EXPECT_EQ(environment["family_validations_reused"], 0);
+      continue;
+    }
+    EXPECT_EQ(environment["data_plane_reused"], true) << i << " " << batch[i].name;
+    reused += environment.value("family_validations_reused", 0) > 0;
+    early += environment.value("worker_started_early", false);
+  }
+  EXPECT_EQ(reused, static_cast<int>(batch.size()) - 1) << "every later candidate had the families validated already";
+  EXPECT_EQ(early, static_cast<int>(batch.size()) - 1) << "the next worker starts during a candidate's correctness phase";
+}
+
+TEST(BatchEval, AMarkerLeftInTheSharedArenaDoesNotReachTheNextCandidate) {
+  TempDir dir;
+  // The reader alone passes: what it looks for is not there.
+  const std::vector<nlohmann::json> alone = run_batch({"relu_stash_reader"}, dir);
+  ASSERT_EQ(alone.size(), 1u);
+  ASSERT_EQ(alone[0]["verdict"], "pass") << alone[0].dump(2);
+  TempDir batch_dir;
+  const std::vector<nlohmann::json> reports = run_batch({"relu_stash_writer", "relu_stash_reader", "relu_stash_writer", "relu_stash_reader"}, batch_dir);
+  ASSERT_EQ(reports.size(), 4u);
+  for (size_t i = 0; i < reports.size(); ++i) {
+    EXPECT_EQ(reports[i]["verdict"], "pass") << i << ": " << reports[i].value("detail", "");
+    if (i > 0) {
+      EXPECT_EQ(reports[i]["environment"]["data_plane_reused"], true) << i;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace kbv::test
