@@ -15,6 +15,11 @@
 namespace kbv::eval {
 
 namespace {
+// The largest file kbv treats as a candidate: every check reads it whole and the worker loads a
+// copy, so a huge (or sparse) file would fill memory and the temporary folder. Honest candidates,
+// CUDA fatbins for every architecture and a statically linked library included, stay far below.
+// kbvd refuses beyond its own watch.max_file_bytes (256 MiB by default) before this.
+constexpr uintmax_t kMaxCandidateBytes = uintmax_t{1} << 30;
 // Candidates are loaded into kbv-worker, built for the same machine as this binary.
 #if defined(__x86_64__)
 constexpr uint16_t kHostMachine = EM_X86_64;
@@ -63,6 +68,9 @@ std::optional<std::string> check_shared_object(const std::filesystem::path& path
   if (!std::filesystem::is_regular_file(path, error))
     return name + ": no such file (fix: pass the path of a built candidate .so)";
   const auto size = std::filesystem::file_size(path, error);
+  if (!error && size > kMaxCandidateBytes)
+    return name + ": " + std::to_string(size) + " bytes, more than the " + std::to_string(kMaxCandidateBytes >> 20) +
+           " MiB kbv reads as a candidate (fix: pass the built candidate .so; a file this large is not one)";
   std::ifstream in(path, std::ios::binary);
   Elf64_Ehdr header{};
   if (!in || error) return name + ": cannot be read (fix: check its permissions)";

@@ -1,6 +1,6 @@
 // bad_input_test.cpp — requests kbv cannot evaluate at all exit with status 2 and an error that
 // names the file (or problem) at fault: a text file named .so, a truncated ELF, a shared object
-// without kbv's export, a directory, a missing file, an unknown problem, a problem spec missing
+// without kbv's export, a file larger than any candidate, a directory, a missing file, an unknown problem, a problem spec missing
 // a required field.
 #include <gtest/gtest.h>
 
@@ -72,6 +72,18 @@ TEST(BadInput, DirectoryGivenAsACandidate) {
   const EvalRun run = run_kbv_eval(host_relu_args(dir.path()));
   expect_refused(run, dir.path().string());
   EXPECT_NE(run.result.err.find("is a directory"), std::string::npos) << explain(run);
+}
+
+// A real candidate grown to 2 GiB (sparse: no disk): refused by its size before any check reads it
+// whole or any copy is made.
+TEST(BadInput, AFileLargerThanAnyCandidateIsRefusedBeforeItIsRead) {
+  TempDir dir;
+  const auto huge = dir.path() / "libhuge.so";
+  std::filesystem::copy_file(host_candidate("relu"), huge);
+  std::filesystem::resize_file(huge, std::uintmax_t{2} << 30);
+  const EvalRun run = run_kbv_eval(host_relu_args(huge));
+  expect_refused(run, huge.string());
+  EXPECT_NE(run.result.err.find("MiB"), std::string::npos) << explain(run);
 }
 
 TEST(BadInput, MissingFile) {
