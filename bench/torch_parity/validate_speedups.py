@@ -14,7 +14,10 @@ Then `kbv eval CANDIDATE --device cuda --json` gives kbv's derived `speedup.vs_e
 KBV_TORCH_CALIBRATION at its file). The check: |derived / direct − 1| ≤ --tolerance (0.05).
 Beside it: kbv's candidate median against do_bench's, and kbv's estimated eager time
 (`baselines.eager_tf32.estimated_median_s`) against do_bench's eager median, so a miss shows
-whether the candidate's timing or the calibration moved.
+whether the candidate's timing or the calibration moved; and the SM clock (NVML, sampled every
+millisecond while do_bench ran each contender, median) beside the clock the calibration recorded
+for eager TF32, so a contender slowed by the power limit under do_bench's back-to-back calls (which
+kbv's protocol, with fresh inputs between samples, does not reach) shows as a lower clock.
 
 --device host runs the same on the CPU with host candidates and a perf_counter median: kbv has no
 PyTorch calibration there, so every row says why there is no derived figure (kbv's tests use it).
@@ -29,6 +32,7 @@ import json
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -36,6 +40,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "calibrate" / "python"))
 from kbv_plugin import DEVICE_CUDA, Plugin, PluginError  # noqa: E402
 from kbv_torch.forward import description_from_kbv_problems, graph_forward  # noqa: E402
+from kbv_torch.gpu_clock import NvmlClock  # noqa: E402
+
+# How often the SM clock is read while do_bench runs a contender.
+CLOCK_PERIOD_S = 0.001
 
 # A wrong output (another function, garbage from a wiring slip) differs by O(1) of the output's RMS;
 # TF32 rounding by ~1e-3.
@@ -66,13 +74,57 @@ def timer(torch, device):
     return host
 
 
+class ClockSampler:
+    """Reads `clock` (kbv_torch.gpu_clock.NvmlClock, or None) every CLOCK_PERIOD_S on a thread while
+    the with-block runs; median_mhz is None without a clock or a reading."""
+
+    def __init__(self, clock):
+        self._clock, self._readings, self._stop = clock, [], threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True) if clock else None
+
+    def _sample(self):
+        while not self._stop.is_set():
+            mhz = self._clock.current_mhz()
+            if mhz > 0:
+                self._readings.append(mhz)
+            self._stop.wait(CLOCK_PERIOD_S)
+
+    def __enter__(self):
+        if self._thread:
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        if self._thread:
+            self._thread.join()
+
+    @property
+    def median_mhz(self):
+        return statistics.median(self._readings) if self._readings else None
+
+
+def open_clock(torch, device):
+    """The NVML clock of torch's current CUDA device, or None (the host, no NVML)."""
+    if device != "cuda":
+        return None
+    properties = torch.cuda.get_device_properties(torch.cuda.current_device())
+    bus = getattr(properties, "pci_bus_id", None)
+    domain = getattr(properties, "pci_domain_id", 0)
+    device_id = getattr(properties, "pci_device_id", None)
+    if bus is None or device_id is None:
+        return None
+    return NvmlClock.open(f"{domain:08x}:{bus:02x}:{device_id:02x}.0")
+
+
 def set_tf32(torch, allowed):
     torch.backends.cuda.matmul.allow_tf32 = allowed
     torch.backends.cudnn.allow_tf32 = allowed
 
 
-def measure_direct(torch, plugin, described, shapes, device, rounds):
-    """(candidate ms, eager TF32 ms, direct speedup, worst output difference / RMS)."""
+def measure_direct(torch, plugin, described, shapes, device, rounds, clock=None):
+    """(candidate ms, eager TF32 ms, direct speedup, worst output difference / RMS, {contender: SM MHz
+    median while do_bench ran it, or None})."""
     description = description_from_kbv_problems(described, shapes)
     device = "cuda" if device == "cuda" else "cpu"  # kbv's host device is torch's cpu
     forward = graph_forward(torch, description, device)
@@ -92,17 +144,22 @@ def measure_direct(torch, plugin, described, shapes, device, rounds):
             worst = max(worst, float((got.double() - want.double()).abs().max()) / rms)
         bench = timer(torch, device)
         candidate_ms, eager_ms, ratios = [], [], []
+        clocks = {"candidate": [], "eager": []}
         for r in range(rounds):
             pair = {}
             for who in (("candidate", "eager") if r % 2 == 0 else ("eager", "candidate")):
-                pair[who] = bench(candidate if who == "candidate" else forward.eager)
+                with ClockSampler(clock) as sampler:
+                    pair[who] = bench(candidate if who == "candidate" else forward.eager)
+                if sampler.median_mhz:
+                    clocks[who].append(sampler.median_mhz)
             candidate_ms.append(pair["candidate"])
             eager_ms.append(pair["eager"])
             ratios.append(pair["eager"] / pair["candidate"])
     del inputs, outputs, expected, forward, candidate
     if device == "cuda":
         torch.cuda.empty_cache()
-    return statistics.median(candidate_ms), statistics.median(eager_ms), statistics.median(ratios), worst
+    mhz = {who: statistics.median(values) if values else None for who, values in clocks.items()}
+    return statistics.median(candidate_ms), statistics.median(eager_ms), statistics.median(ratios), worst, mhz
 
 
 def fmt(value, spec=".4f"):
@@ -139,12 +196,14 @@ def main(argv=None):
         print(f"validate_speedups.py: no {pattern} in {args.candidates}", file=sys.stderr)
         return 2
     header = ["candidate", "problem", "do_bench candidate ms", "do_bench eager TF32 ms", "direct eager/candidate", "kbv candidate ms",
-              "kbv eager TF32 ms (estimated)", "kbv vs_eager_tf32 (derived)", "derived/direct − 1", f"within {args.tolerance:.0%}"]
+              "kbv eager TF32 ms (estimated)", "kbv vs_eager_tf32 (derived)", "derived/direct − 1", f"within {args.tolerance:.0%}",
+              "SM MHz under do_bench: candidate / eager", "SM MHz, calibration's eager TF32"]
     print(f"torch {torch.__version__}" + (f", {torch.cuda.get_device_name()}" if device == "cuda" else ", CPU") + f"; shapes {shapes}; "
           f"{args.rounds} do_bench rounds per contender\n")
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
     misses, checked, notes = [], 0, []
+    clock = open_clock(torch, device)
     for path in candidates:
         try:
             plugin = Plugin.load(path)
@@ -158,7 +217,7 @@ def main(argv=None):
         checked += 1
         described = kbv_json(args.kbv, ["problems", plugin.problem, "--json"])
         try:
-            cand_ms, eager_ms, direct, worst = measure_direct(torch, plugin, described, shapes, device, args.rounds)
+            cand_ms, eager_ms, direct, worst, mhz = measure_direct(torch, plugin, described, shapes, device, args.rounds, clock)
         except (PluginError, RuntimeError, ValueError) as error:
             print(f"| {path.name} | {plugin.problem} | direct measurement failed: {error} |" + " |" * (len(header) - 3), flush=True)
             misses.append(path.name)
@@ -181,7 +240,8 @@ def main(argv=None):
                                  fmt(kbv_candidate * 1e3 if kbv_candidate else None),
                                  fmt(eager["estimated_median_s"] * 1e3 if eager.get("estimated_median_s") else None),
                                  fmt(derived, ".3f"), fmt(off * 100 if off is not None else None, "+.1f") + (" %" if off is not None else ""),
-                                 "yes" if ok else "NO"]) + " |", flush=True)
+                                 "yes" if ok else "NO", f"{fmt(mhz['candidate'], '.0f')} / {fmt(mhz['eager'], '.0f')}",
+                                 fmt(eager.get("sm_clock_mhz_median"), ".0f")]) + " |", flush=True)
     print()
     for note in notes:
         print(f"- {note}")
