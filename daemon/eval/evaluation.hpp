@@ -63,8 +63,9 @@ class Evaluation {
   // worker loads it, checks and hashes the copy, and loads it: the worker's ready message or its
   // load_failed, nullopt when the evaluation is decided.
   std::optional<nlohmann::json> start_and_load();
-  // Nothing the candidate started can outlive its worker: its seccomp filter refused new
-  // processes, or it ran in a cgroup of its own (killed and emptied when it ends).
+  // Nothing the candidate started can outlive its worker: it ran sandboxed, and its seccomp filter
+  // refused new processes or it ran in a cgroup of its own (killed and emptied when it ends; the
+  // sandbox keeps it from moving a child out).
   bool worker_leaves_nothing() const;
 
   // evaluation_calls.cpp

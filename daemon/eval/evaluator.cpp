@@ -284,6 +284,9 @@ void Evaluation::evaluate_candidate() {
 }
 
 bool Evaluation::worker_leaves_nothing() const {
+  // Without the sandbox (--no-sandbox, debugging only) a candidate may fork and move its child to
+  // a cgroup of this user's: nothing is shared then.
+  if (!options_.sandbox) return false;
   if (worker_had_cgroup_) return true;
   if (!worker_sandbox_.is_object() || !worker_sandbox_.contains("applied")) return false;
   for (const auto& line : worker_sandbox_["applied"])

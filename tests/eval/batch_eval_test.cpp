@@ -25,7 +25,8 @@ std::filesystem::path candidate_path(const std::string& name) {
 }
 
 // Runs `kbv eval` on the candidates in order; one report per candidate, in order.
-std::vector<nlohmann::json> run_batch(const std::vector<std::string>& names, const TempDir& dir) {
+std::vector<nlohmann::json> run_batch(const std::vector<std::string>& names, const TempDir& dir,
+                                      const std::vector<std::string>& extra_args = {}) {
   std::vector<std::string> args;
   for (size_t i = 0; i < names.size(); ++i) {
     // Distinct files: kbv eval names each result by its path.
@@ -34,6 +35,7 @@ std::vector<nlohmann::json> run_batch(const std::vector<std::string>& names, con
     args.push_back(copy.string());
   }
   args.insert(args.end(), {"--problem", "relu", "--device", "host", "--shapes", "small", "--timeout-s", kHangTimeoutSeconds});
+  args.insert(args.end(), extra_args.begin(), extra_args.end());
   const EvalRun run = run_kbv_eval(args);
   std::vector<nlohmann::json> reports;
   std::istringstream lines(run.result.out);
@@ -94,6 +96,16 @@ TEST(BatchEval, AMarkerLeftInTheSharedArenaDoesNotReachTheNextCandidate) {
       EXPECT_EQ(reports[i]["environment"]["data_plane_reused"], true) << i;
     }
   }
+}
+
+// Without the sandbox a candidate could fork and move its child out of the worker's cgroup, where
+// it would outlive the worker and reach the next arena: nothing is shared.
+TEST(BatchEval, NothingIsSharedWithoutTheSandbox) {
+  TempDir dir;
+  const std::vector<nlohmann::json> reports = run_batch({"host_relu", "host_relu"}, dir, {"--no-sandbox"});
+  ASSERT_EQ(reports.size(), 2u);
+  EXPECT_EQ(reports[1]["verdict"], "pass") << reports[1].dump(2);
+  EXPECT_EQ(reports[1]["environment"]["data_plane_reused"], false);
 }
 
 }  // namespace
