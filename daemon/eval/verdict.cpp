@@ -70,6 +70,7 @@ nlohmann::json EvalResult::to_json() const {
       {"schema_version", kResultSchemaVersion},
       {"kbv_version", KBV_VERSION},
       {"verdict", verdict_name(verdict)},
+      {"exit_status", exit_code()},
       {"detail", detail},
       {"hack_pattern", hack_pattern ? json(*hack_pattern) : json(nullptr)},
       {"failed_family", failed_family ? json(*failed_family) : json(nullptr)},

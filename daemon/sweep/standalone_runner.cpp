@@ -3,11 +3,18 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <deque>
 #include <fstream>
+#include <iterator>
+#include <limits>
 #include <memory>
+#include <set>
 #include <sstream>
 #include <thread>
+
+#include <nlohmann/json.hpp>
 
 #include "sched/devices.hpp"
 #include "sweep/evaluator_process.hpp"
@@ -30,12 +37,47 @@ std::string read_text(const fs::path& path) {
   return text.str();
 }
 
+// One child and the candidates it evaluates, in command-line order: `recorded` of them have their
+// verdict line; the next one is being evaluated since `current_since`.
 struct Running {
-  const PlannedEvaluation* item = nullptr;
+  std::vector<const PlannedEvaluation*> items;
+  std::size_t recorded = 0;
   std::string slot;
   fs::path out, err;
   std::unique_ptr<EvaluatorProcess> process;
+  std::chrono::steady_clock::time_point current_since;
+  std::size_t out_read = 0;  // bytes of `out` already split into lines
+  std::string partial;       // a line not yet ended
 };
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// The complete lines `out` gained since the last call.
+std::vector<std::string> new_lines(Running& running) {
+  std::ifstream in(running.out, std::ios::binary);
+  in.seekg(static_cast<std::streamoff>(running.out_read));
+  std::string chunk((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  running.out_read += chunk.size();
+  running.partial += chunk;
+  std::vector<std::string> lines;
+  for (std::size_t end; (end = running.partial.find('\n')) != std::string::npos;) {
+    lines.push_back(running.partial.substr(0, end));
+    running.partial.erase(0, end + 1);
+  }
+  return lines;
+}
+
+// The exit status `kbv eval` of this candidate alone would have given (its report's exit_status;
+// from the verdict for a report without one).
+int exit_status_of(const std::string& line) {
+  const auto report = nlohmann::json::parse(line, nullptr, false);
+  if (!report.is_object()) return 1;
+  if (report.contains("exit_status") && report["exit_status"].is_number_integer()) return report["exit_status"].get<int>();
+  const std::string verdict = report.value("verdict", "");
+  return verdict == "pass" ? 0 : verdict == "bad_input" ? 2 : 1;
+}
 
 }  // namespace
 
@@ -54,12 +96,14 @@ std::vector<std::string> standalone_slots(const StandaloneOptions& options) {
   return slots;
 }
 
-std::vector<std::string> evaluator_command(const StandaloneSettings& settings, const PlannedEvaluation& item, std::uint64_t epoch,
-                                           const std::string& slot) {
-  std::vector<std::string> argv = {settings.evaluator.string(), "eval", item.candidate.path.string(), "--json",
-                                   "--device", settings.options.device, "--epoch", std::to_string(epoch)};
+std::vector<std::string> evaluator_command(const StandaloneSettings& settings, const std::vector<const PlannedEvaluation*>& items,
+                                           std::uint64_t epoch, const std::string& slot) {
+  std::vector<std::string> argv = {settings.evaluator.string(), "eval"};
+  for (const PlannedEvaluation* item : items) argv.push_back(item->candidate.path.string());
+  argv.insert(argv.end(), {"--json", "--device", settings.options.device, "--epoch", std::to_string(epoch)});
   if (slot != kHostSlot) argv.insert(argv.end(), {"--gpu", slot});
-  if (!item.candidate.problem.empty()) argv.insert(argv.end(), {"--problem", item.candidate.problem});
+  // One batch is one problem (take_batch): the first item's stands for all.
+  if (!items.front()->candidate.problem.empty()) argv.insert(argv.end(), {"--problem", items.front()->candidate.problem});
   if (!settings.options.shapes.empty()) argv.insert(argv.end(), {"--shapes", settings.options.shapes});
   if (!settings.key_file.empty()) argv.insert(argv.end(), {"--key-file", settings.key_file.string()});
   if (!settings.problems_dir.empty()) argv.insert(argv.end(), {"--problems-dir", settings.problems_dir.string()});
@@ -72,44 +116,104 @@ RunResult run_standalone(const RunContext& context, const StandaloneSettings& se
   const auto slots = standalone_slots(settings.options);
   fs::create_directories(settings.scratch);
   std::vector<std::optional<Running>> busy(slots.size());
-  std::size_t next = 0;
+  // Plan order (grouped by problem); a candidate whose batch ended before it was evaluated comes
+  // back to the front, to be evaluated alone.
+  std::deque<const PlannedEvaluation*> queue(context.todo.begin(), context.todo.end());
+  std::set<const PlannedEvaluation*> alone;
   const auto stop_reason = [&]() -> std::string {
     if (context.stop && context.stop->load()) return kStoppedSignal;
     if (context.deadline && std::chrono::steady_clock::now() >= *context.deadline) return kStoppedWallBudget;
     return "";
   };
+  const auto take_batch = [&]() {
+    std::vector<const PlannedEvaluation*> batch{queue.front()};
+    queue.pop_front();
+    const auto room = [&] {
+      const auto size = static_cast<std::int64_t>(batch.size());
+      return size < settings.options.batch && (context.max_evaluations <= 0 || result.started + size < context.max_evaluations);
+    };
+    while (!alone.count(batch.front()) && !queue.empty() && !alone.count(queue.front()) && room() &&
+           queue.front()->candidate.problem == batch.front()->candidate.problem) {
+      batch.push_back(queue.front());
+      queue.pop_front();
+    }
+    return batch;
+  };
+  const auto record = [&](Running& running, const kbvd::ChildExit& exit, const std::string& out, const std::string& err) {
+    const PlannedEvaluation* item = running.items[running.recorded++];
+    const auto outcome = kbvd::decide_outcome(exit, out, err);
+    context.on_record(*item, record_from_outcome(item->candidate, item->role, context.epoch, outcome));
+    running.current_since = std::chrono::steady_clock::now();
+  };
+  const auto record_lines = [&](Running& running) {
+    for (const std::string& line : new_lines(running)) {
+      if (line.empty() || line.front() != '{' || running.recorded >= running.items.size()) continue;
+      kbvd::ChildExit exit;
+      exit.exit_code = exit_status_of(line);
+      exit.seconds = seconds_since(running.current_since);
+      record(running, exit, line, "");
+    }
+  };
+  // The candidates of a batch after the one its child ended on were never evaluated.
+  const auto requeue_rest = [&](Running& running) {
+    for (std::size_t i = running.items.size(); i-- > running.recorded;) {
+      alone.insert(running.items[i]);
+      queue.push_front(running.items[i]);
+    }
+    result.started -= static_cast<std::int64_t>(running.items.size() - running.recorded);
+    running.items.resize(running.recorded);
+  };
   for (;;) {
     if (const auto why = stop_reason(); !why.empty()) {
       // Unfinished evaluations leave no record: a later run evaluates them again.
       for (auto& running : busy) running.reset();
-      if (next < context.todo.size() || std::any_of(busy.begin(), busy.end(), [](const auto& r) { return r.has_value(); })) result.stopped_because = why;
+      if (!queue.empty() || std::any_of(busy.begin(), busy.end(), [](const auto& r) { return r.has_value(); })) result.stopped_because = why;
       break;
     }
-    for (std::size_t slot = 0; slot < slots.size() && next < context.todo.size(); ++slot) {
+    for (std::size_t slot = 0; slot < slots.size() && !queue.empty(); ++slot) {
       if (busy[slot]) continue;
       if (context.max_evaluations > 0 && result.started >= context.max_evaluations) break;
-      const PlannedEvaluation* item = context.todo[next++];
-      Running running{item, slots[slot], settings.scratch / (item->key() + ".out"), settings.scratch / (item->key() + ".err"), nullptr};
-      running.process = std::make_unique<EvaluatorProcess>(evaluator_command(settings, *item, context.epoch, slots[slot]), running.out, running.err);
+      Running running;
+      running.items = take_batch();
+      running.slot = slots[slot];
+      running.out = settings.scratch / (running.items.front()->key() + ".out");
+      running.err = settings.scratch / (running.items.front()->key() + ".err");
+      running.process = std::make_unique<EvaluatorProcess>(evaluator_command(settings, running.items, context.epoch, slots[slot]), running.out, running.err);
+      running.current_since = std::chrono::steady_clock::now();
+      result.started += static_cast<std::int64_t>(running.items.size());
       busy[slot] = std::move(running);
-      ++result.started;
     }
     bool any_running = false;
     for (auto& running : busy) {
       if (!running) continue;
-      const auto exit = running->process->poll(settings.options.timeout_s);
+      record_lines(*running);
+      // The candidate being evaluated has had timeout_s since the one before it ended.
+      std::optional<kbvd::ChildExit> exit;
+      if (running->recorded < running->items.size() && seconds_since(running->current_since) > settings.options.timeout_s) {
+        running->process->kill();
+        exit = kbvd::ChildExit{};
+        exit->timed_out = true;
+      } else {
+        exit = running->process->poll(std::numeric_limits<double>::infinity());
+      }
       if (!exit) {
         any_running = true;
         continue;
       }
-      const auto outcome = kbvd::decide_outcome(*exit, read_text(running->out), read_text(running->err));
-      context.on_record(*running->item, record_from_outcome(running->item->candidate, running->item->role, context.epoch, outcome));
+      record_lines(*running);
+      if (running->recorded < running->items.size()) {
+        // The child ended on this candidate: its exit and output are this candidate's verdict.
+        exit->timeout_s = settings.options.timeout_s;
+        exit->seconds = seconds_since(running->current_since);
+        record(*running, *exit, running->partial, read_text(running->err));
+        requeue_rest(*running);
+      }
       std::error_code error;
       fs::remove(running->out, error);
       fs::remove(running->err, error);
       running.reset();
     }
-    if (!any_running && next >= context.todo.size()) break;
+    if (!any_running && queue.empty()) break;
     if (!any_running && context.max_evaluations > 0 && result.started >= context.max_evaluations) {
       result.stopped_because = kStoppedEvaluationBudget;
       break;

@@ -1,5 +1,6 @@
-// sweep/standalone_runner.hpp — evaluate without kbvd (`kbv sweep --standalone`): one `kbv eval
-// --json` child per candidate, one at a time per GPU (or `jobs` at a time on the host device).
+// sweep/standalone_runner.hpp — evaluate without kbvd (`kbv sweep --standalone`): `kbv eval --json`
+// children, one at a time per GPU (or `jobs` at a time on the host device), each evaluating up to
+// `batch` consecutive candidates of one problem, every verdict recorded as its line appears.
 #pragma once
 
 #include <filesystem>
@@ -23,8 +24,8 @@ struct StandaloneSettings {
 // the host. Throws std::runtime_error (with the fix) when cuda has no GPU to use.
 std::vector<std::string> standalone_slots(const StandaloneOptions& options);
 
-// The command line of one evaluation.
-std::vector<std::string> evaluator_command(const StandaloneSettings& settings, const PlannedEvaluation& item,
+// The command line of one child: the candidates of one batch (one problem), in order.
+std::vector<std::string> evaluator_command(const StandaloneSettings& settings, const std::vector<const PlannedEvaluation*>& items,
                                            std::uint64_t epoch, const std::string& slot);
 
 RunResult run_standalone(const RunContext& context, const StandaloneSettings& settings);

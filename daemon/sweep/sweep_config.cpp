@@ -233,13 +233,14 @@ SweepConfig parse_sweep_config(const std::string& text, const fs::path& file) {
   config.kbvd.poll_interval_s = kbvd.number("poll_interval_s", config.kbvd.poll_interval_s, 0.05);
 
   const Fields standalone(file, top.get("standalone"), "standalone",
-                          {"device", "gpus", "jobs", "timeout_s", "shapes", "key_file", "extra_args"});
+                          {"device", "gpus", "jobs", "timeout_s", "batch", "shapes", "key_file", "extra_args"});
   auto& s = config.standalone;
   s.device = standalone.text("device", s.device);
   if (s.device != "host" && s.device != "cuda") fail(standalone.at("device"), "standalone.device", fmt::format("'{}' is not a device", s.device), "use host or cuda");
   if (standalone.has("gpus") && !(standalone.get("gpus").IsScalar() && standalone.get("gpus").Scalar() == "auto")) s.gpus = integers(standalone, "gpus");
   s.jobs = static_cast<int>(standalone.integer("jobs", s.jobs, 1));
   s.timeout_s = standalone.number("timeout_s", s.timeout_s, 1);
+  s.batch = static_cast<int>(standalone.integer("batch", s.batch, 1));
   s.shapes = standalone.text("shapes", "");
   s.key_file = standalone.path("key_file", {});
   s.extra_args = standalone.strings("extra_args");

@@ -53,6 +53,9 @@ struct StandaloneOptions {
   std::vector<int> gpus;        // cuda: the ordinals used, one evaluation at a time on each; empty = all visible
   int jobs = 1;                 // host: evaluations at once
   double timeout_s = 1800;      // one evaluation's wall-clock limit (then: verdict timeout)
+  // Consecutive candidates of one problem evaluated by one `kbv eval` (they share its data plane,
+  // family validations and an early-started worker: eval/evaluation_session.hpp); 1: one each.
+  int batch = 8;
   std::string shapes;           // empty: the evaluator's choice (small on host, default on cuda)
   std::filesystem::path key_file;  // empty: kbv's default key
   std::vector<std::string> extra_args;  // appended to every `kbv eval`

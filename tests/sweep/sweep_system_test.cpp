@@ -23,6 +23,7 @@
 #include "chromium_page.hpp"
 #include "client/control_client.hpp"
 #include "harness.hpp"
+#include "identity/sha256.hpp"
 #include "inputs/epoch_plan.hpp"
 #include "inputs/family_names.hpp"
 #include "inputs/secret_key.hpp"
@@ -497,6 +498,59 @@ TEST_F(SweepSystem, BudgetsStopEarlyAndTheNextRunFinishes) {
   const auto rest = kbv({"sweep", config.string(), "--epoch", epoch});
   EXPECT_EQ(rest.exit_code, 0) << rest.err;
   EXPECT_EQ(records(root() / "out", epoch_), 4u);
+}
+
+// Consecutive candidates of one problem share one `kbv eval` (standalone.batch): each still gets
+// the verdict it gets alone, recorded the moment its line appears; a candidate that outlives
+// standalone.timeout_s (counted from the verdict before it) is killed with the child and is
+// `timeout`, and the candidates after it in its batch are evaluated again, alone.
+TEST_F(SweepSystem, StandaloneBatchesOneProblemAndTimesOutEachCandidateOnItsOwn) {
+  const auto folder = root() / "cands";
+  // The plan orders one problem's candidates by sha256: trailers put a and b before the hang and
+  // d and e after it, so one batch holds all five and ends at the hang.
+  const auto sha256 = [](const fs::path& path) {
+    const std::string bytes = test::read_text(path);
+    kbvd::Sha256 hash;
+    hash.update(bytes.data(), bytes.size());
+    return hash.hex();
+  };
+  const std::string hang = sha256(place(kCandidates / "hostile" / "libhostile_relu_hang.so", folder, "c_hang.so", "problem: relu\n"));
+  const auto place_ordered = [&](const fs::path& from, const std::string& name, bool before_hang) {
+    for (int trailer = 0;; ++trailer) {
+      const std::string placed = sha256(place(from, folder, name, "problem: relu\n", name + std::to_string(trailer)));
+      if ((placed < hang) == before_hang) return;
+    }
+  };
+  place_ordered(host_example("relu"), "a_honest.so", true);
+  place_ordered(kCandidates / "hostile" / "libhostile_relu_noop.so", "b_noop.so", true);
+  place_ordered(host_example("relu"), "d_honest.so", false);
+  place_ordered(host_example("relu"), "e_honest.so", false);
+  place(host_example("gelu"), folder, "f_gelu.so", "problem: gelu\n");
+  // kbv eval's own call timeout is far above the sweep's: the hang is the sweep's to cut.
+  const auto config = sweep_file("sweep.yaml", fmt::format("output_dir: out\ncandidates: [{}]\nmode: standalone\nstandalone:\n  timeout_s: 6\n"
+                                                           "  batch: 8\n  key_file: {}\n  extra_args: [--timeout-s, '60']\n",
+                                                           folder.string(), key_file_.string()));
+  const auto run = kbv({"sweep", config.string(), "--epoch", std::to_string(epoch_)});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto results = root() / "out" / fmt::format("epoch-{}", epoch_) / "results";
+  std::map<std::string, json> by_file;
+  for (const auto& entry : fs::directory_iterator(results))
+    if (entry.path().extension() == ".json") {
+      const json record = load(entry.path());
+      by_file[fs::path(record["candidate"]["path"].get<std::string>()).filename().string()] = record;
+    }
+  ASSERT_EQ(by_file.size(), 6u);
+  EXPECT_EQ(by_file["a_honest.so"]["verdict"], "pass");
+  EXPECT_EQ(by_file["b_noop.so"]["verdict"], "fail_correctness") << "the honest outputs of the same seeds were in its buffers";
+  EXPECT_EQ(by_file["c_hang.so"]["verdict"], "timeout") << by_file["c_hang.so"].dump(1);
+  EXPECT_TRUE(by_file["c_hang.so"]["evaluator"]["timed_out"].get<bool>());
+  for (const char* name : {"d_honest.so", "e_honest.so", "f_gelu.so"}) EXPECT_EQ(by_file[name]["verdict"], "pass") << name << by_file[name].dump(1);
+  // a and b shared one kbv eval (whichever came second had the plane); d and e, whose batch ended
+  // at the hang, were evaluated alone.
+  EXPECT_NE(by_file["a_honest.so"]["evaluation"]["environment"]["data_plane_reused"], by_file["b_noop.so"]["evaluation"]["environment"]["data_plane_reused"]);
+  EXPECT_EQ(by_file["d_honest.so"]["evaluation"]["environment"]["data_plane_reused"], false);
+  EXPECT_EQ(by_file["e_honest.so"]["evaluation"]["environment"]["data_plane_reused"], false);
+  EXPECT_LT(by_file["a_honest.so"]["evaluator"]["seconds"].get<double>(), 6.0);
 }
 
 TEST_F(SweepSystem, BadInputStopsOnlyWhatItMust) {
