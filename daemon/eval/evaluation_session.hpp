@@ -8,7 +8,9 @@
 //     outputs pass it): a property of the problem, the shape set and the inputs, not of the
 //     candidate;
 //   - the next candidate's worker, started while this candidate's correctness is checked and up
-//     before its timing starts, so nothing of it runs while a candidate is timed.
+//     before its timing starts, so nothing of it runs while a candidate is timed (on CUDA only
+//     when CUPTI counts the candidate's memory: the next worker's contexts, ~1 GB, show in the
+//     device-wide view, so the `resource` threshold, half the free memory, moves by that much).
 // A plane is shared only when nothing a candidate started can outlive its worker and reach the next
 // candidate's arena: the worker's seccomp filter refused new processes, or its cgroup was emptied.
 #pragma once

@@ -175,7 +175,8 @@ void Evaluation::evaluate_candidate() {
   result_.candidate_name = ready->value("candidate_name", "");
   if (ready->contains("sandbox")) worker_sandbox_ = (*ready)["sandbox"];
   // What loading the candidate (create()) left on the device is held through every call.
-  if (const nlohmann::json load = ready->value("load_observed", nlohmann::json::object()); text_field(load, "trace") == "cupti") {
+  const bool load_traced = text_field(ready->value("load_observed", nlohmann::json::object()), "trace") == "cupti";
+  if (const nlohmann::json load = ready->value("load_observed", nlohmann::json::object()); load_traced) {
     held_candidate_bytes_ = std::max(0.0, number_field(load, "net_device_bytes"));
     peak_candidate_bytes_ = std::max(peak_candidate_bytes_, number_field(load, "peak_device_bytes"));
     peak_pool_bytes_ = std::max(peak_pool_bytes_, number_field(load, "peak_pool_bytes"));
@@ -264,8 +265,10 @@ void Evaluation::evaluate_candidate() {
   inputs::EpochPlan plan = inputs::plan_epoch(key_, options_.epoch, problem_name, kTrialsPerFamily);
   phase_ = "correctness";
   // The next candidate's worker starts now and is up before this one is timed: nothing of it
-  // runs while a candidate is timed.
-  session_.start_next_worker();
+  // runs while a candidate is timed. On CUDA only when the worker's trace counts this candidate's
+  // memory: the evaluator's own view is device-wide and would count the next worker's contexts
+  // (report_memory's fallback).
+  if (options_.device != "cuda" || load_traced) session_.start_next_worker();
   validate_and_check(*plane, plan);
   session_.wait_for_next_worker(options_.load_timeout_s);
   result_.environment["family_validations_reused"] = validations_reused_;
