@@ -98,6 +98,30 @@ TEST(ControlSocket, AStaleSocketIsReplacedALiveOneIsNot) {
   EXPECT_EQ(control::request(path, {{"cmd", "y"}})["echo"]["cmd"], "y") << "the live one is unharmed";
 }
 
+// A kbvd killed with SIGKILL while forking an evaluator leaves the listening socket open in the
+// child until PR_SET_PDEATHSIG ends it: a listener that goes away within the grace is stale.
+TEST(ControlSocket, AListenerThatGoesAwayWithinTheGraceIsStale) {
+  TempDir dir;
+  const auto path = dir.path() / "c.sock";
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  std::strncpy(addr.sun_path, path.c_str(), sizeof addr.sun_path - 1);
+  ASSERT_EQ(::bind(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr), 0);
+  ASSERT_EQ(::listen(fd, 4), 0);
+  std::thread orphan([fd] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    ::close(fd);
+  });
+  boost::asio::io_context io;
+  try {
+    ControlServer server(io, path, 0600, echo);
+  } catch (const std::runtime_error& e) {
+    ADD_FAILURE() << "a listener that closed after 300 ms was taken for a live kbvd: " << e.what();
+  }
+  orphan.join();
+}
+
 TEST(ControlSocket, StopLeavesAFileThatReplacedTheSocket) {
   TempDir dir;
   const auto path = dir.path() / "c.sock";

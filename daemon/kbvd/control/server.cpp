@@ -9,8 +9,10 @@
 #include <boost/asio/streambuf.hpp>
 #include <boost/asio/write.hpp>
 #include <cerrno>
+#include <chrono>
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
+#include <thread>
 
 namespace kbv::kbvd {
 namespace {
@@ -37,6 +39,11 @@ const char* file_type(mode_t mode) {
   return "file";
 }
 
+// How long a socket that still accepts connections is watched before it counts as another
+// kbvd's, and how often: a dead kbvd's orphaned child dies within milliseconds of it.
+constexpr auto kStaleListenerGrace = std::chrono::seconds(2);
+constexpr auto kStaleListenerPoll = std::chrono::milliseconds(50);
+
 // The socket path may hold a stale socket of a kbvd that died: that one alone is removed.
 void clear_stale_socket(asio::io_context& io, const fs::path& path) {
   struct stat st {};
@@ -48,12 +55,22 @@ void clear_stale_socket(asio::io_context& io, const fs::path& path) {
   if (!S_ISSOCK(st.st_mode)) refuse(fmt::format("a {} is there, not a socket", file_type(st.st_mode)));
   if (st.st_uid != ::geteuid()) refuse(fmt::format("the socket there belongs to uid {}, not to this kbvd's uid {}",
                                                    st.st_uid, ::geteuid()));
-  stream_protocol::socket probe(io);
-  boost::system::error_code connect_error;
-  probe.connect(stream_protocol::endpoint(path.string()), connect_error);
-  if (!connect_error)
-    throw std::runtime_error(fmt::format(
-        "{}: another kbvd is listening there; fix: stop it or set control.socket elsewhere", path.string()));
+  // A kbvd killed with SIGKILL can leave its listening socket open for a moment in a child caught
+  // between fork and exec (it holds kbvd's descriptors until PR_SET_PDEATHSIG ends it): a socket
+  // that still accepts is probed again for kStaleListenerGrace before it counts as another kbvd's.
+  const auto accepts = [&] {
+    stream_protocol::socket probe(io);
+    boost::system::error_code connect_error;
+    probe.connect(stream_protocol::endpoint(path.string()), connect_error);
+    return !connect_error;
+  };
+  const auto give_up = std::chrono::steady_clock::now() + kStaleListenerGrace;
+  while (accepts()) {
+    if (std::chrono::steady_clock::now() >= give_up)
+      throw std::runtime_error(fmt::format(
+          "{}: another kbvd is listening there; fix: stop it or set control.socket elsewhere", path.string()));
+    std::this_thread::sleep_for(kStaleListenerPoll);
+  }
   if (::unlink(path.c_str()) != 0 && errno != ENOENT)
     throw std::runtime_error(fmt::format("{}: cannot remove the stale socket: {}", path.string(), std::strerror(errno)));
 }
