@@ -132,7 +132,7 @@ int eval_command(const std::vector<std::string>& args) {
       "progress", po::value<std::string>()->default_value("auto"), "a status line on stderr while candidates run: auto (on a terminal), always or never")(
       "json", "print one JSON object per candidate on stdout (docs/result-schema.md)");
   po::options_description hidden;
-  hidden.add_options()("wait-for-candidate", "initialise, then read one line from stdin: PATH [TAB JSON options] (kbvd's warm spare)");
+  hidden.add_options()("wait-for-candidate", "initialise, then read lines from stdin until it closes, one candidate each: PATH [TAB JSON options] (kbvd's warm spare)");
 
   int exit_code = kExitOk;
   const auto parsed = parse_command_line(kHelp, options, args, exit_code, {{"candidate", -1}}, &hidden);
@@ -179,35 +179,57 @@ int eval_command(const std::vector<std::string>& args) {
   // kbvd's warm spare starts its worker now, so the sandbox and the worker's device are up when the
   // candidate comes; one that cannot start is started again, and reported, by the evaluation.
   eval::EvaluationSession session(base, *catalog);
+  // Each candidate's options: the command line's, and with --wait-for-candidate what its line adds.
+  std::vector<eval::EvalOptions> options_of;
+  std::vector<std::string> refusal_of;  // non-empty: this candidate's line could not be used
+  for (const std::string& candidate : candidates) {
+    options_of.push_back(base);
+    options_of.back().candidate = candidate;
+    refusal_of.emplace_back();
+  }
   if (wait_for_candidate) {
+    // kbvd's spare: one line per candidate, PATH [TAB JSON options], until kbvd closes stdin (it
+    // hands a spare consecutive candidates of one problem at once).
     session.set_candidates_after_this(1);
     session.start_next_worker();
-    std::string line;
-    if (!std::getline(std::cin, line) || line.empty()) return bad_input("--wait-for-candidate: no candidate path on stdin", json);
-    const auto tab = line.find('\t');
-    candidates = {line.substr(0, tab)};
-    if (tab != std::string::npos) {
-      const auto extra = nlohmann::json::parse(line.substr(tab + 1), nullptr, false);
-      if (extra.is_discarded() || !extra.is_object()) return bad_input("--wait-for-candidate: the options after the tab are not a JSON object", json);
-      try {
-        if (extra.contains("problem") && extra["problem"].is_string()) base.problem = resolve_problem_name(*catalog, extra["problem"].get<std::string>());
-      } catch (const std::exception& error) {
-        return bad_input(error.what(), json);
+    for (std::string line; std::getline(std::cin, line);) {
+      if (line.empty()) continue;
+      const auto tab = line.find('\t');
+      eval::EvalOptions line_options = base;
+      line_options.candidate = line.substr(0, tab);
+      std::string refusal;
+      if (tab != std::string::npos) {
+        const auto extra = nlohmann::json::parse(line.substr(tab + 1), nullptr, false);
+        if (extra.is_discarded() || !extra.is_object()) {
+          refusal = "--wait-for-candidate: the options after the tab are not a JSON object";
+        } else {
+          try {
+            if (extra.contains("problem") && extra["problem"].is_string()) line_options.problem = resolve_problem_name(*catalog, extra["problem"].get<std::string>());
+          } catch (const std::exception& error) {
+            refusal = error.what();
+          }
+          if (extra.contains("shapes") && extra["shapes"].is_string()) line_options.shape_set = extra["shapes"].get<std::string>();
+        }
       }
-      if (extra.contains("shapes") && extra["shapes"].is_string()) base.shape_set = extra["shapes"].get<std::string>();
+      candidates.push_back(line_options.candidate.string());
+      options_of.push_back(std::move(line_options));
+      refusal_of.push_back(std::move(refusal));
     }
+    if (candidates.empty()) return bad_input("--wait-for-candidate: no candidate path on stdin", json);
   }
 
   Reporter reporter(json, vm.count("verbose") != 0, candidates.size(), progress_mode);
   for (size_t i = 0; i < candidates.size(); ++i) {
-    eval::EvalOptions options_for = base;
-    options_for.candidate = candidates[i];
     reporter.starting(i, candidates[i]);
     session.set_candidates_after_this(candidates.size() - i - 1);
+    if (!refusal_of[i].empty()) {
+      reporter.finished(refused(candidates[i], refusal_of[i], options_of[i]));
+      continue;
+    }
     try {
-      reporter.finished(eval::evaluate(options_for, *catalog, *key, session));
+      reporter.finished(eval::evaluate(options_of[i], *catalog, *key, session));
     } catch (const std::exception& error) {
-      reporter.finished(refused(candidates[i], error.what(), options_for));
+      reporter.finished(refused(candidates[i], error.what(), options_of[i]));
     }
   }
   return reporter.done();

@@ -29,6 +29,7 @@ TEST(Config, DefaultsWithoutAFile) {
   EXPECT_EQ(c.epoch.origin_text, "2026-01-01");
   EXPECT_EQ(c.evaluator.command.filename(), "kbv");
   EXPECT_TRUE(c.evaluator.warm_spare);
+  EXPECT_EQ(c.evaluator.batch, 8);
   EXPECT_EQ(c.devices.kind, DeviceKind::automatic);
   EXPECT_FALSE(c.devices.gpus.has_value());
 }
@@ -78,6 +79,7 @@ TEST(Config, ErrorsNameFileFieldAndFix) {
       {"control:\n  mode: rw\n", "control.mode"},
       {"store:\n  synchronous: sometimes\n", "store.synchronous"},
       {"evaluator:\n  warm_spare: maybe\n", "evaluator.warm_spare"},
+      {"evaluator:\n  batch: 0\n", "evaluator.batch"},
       {"evaluator:\n  shapes: huge\n", "evaluator.shapes"},
       {"queue:\n  max_depth: 0\n", "queue.max_depth"},
       {"bogus:\n  x: 1\n", "bogus"},

@@ -9,6 +9,7 @@
 
 #include <csignal>
 #include <sstream>
+#include <thread>
 #include <cstring>
 
 #include "client/control_client.hpp"
@@ -89,6 +90,43 @@ TEST(Kbvd, WarmSpareTakesTheCandidateAndManifestProblemReachesIt) {
   EXPECT_EQ(row["sample_id"], "4");
   EXPECT_EQ(row["problem"], "gelu");
   EXPECT_EQ(row["tags"], json::array({"x"}));
+}
+
+// Queued candidates of one problem go to the warm spare together (evaluator.batch): one evaluator
+// evaluates them in turn, each verdict recorded as its line appears; when the evaluator dies on one
+// (a crash), that one is `crash` and the ones after it go back to the queue with no attempt counted.
+TEST(Kbvd, ABatchOfOneProblemSharesAnEvaluatorAndACrashHandsTheRestBack) {
+  TempDir dir;
+  KbvdProcess kbvd(dir.path(), "evaluator:\n  command: " KBVD_FAKE_EVALUATOR "\n  timeout_s: 20\n  batch: 8\n");
+  kbvd.start();
+  ASSERT_TRUE(test::wait_until([&] { return kbvd.status()["slots"][0]["spare"] == "warm"; }, 5s));
+  // The slot is busy for two seconds, so the relu candidates queue up behind it and leave as one batch.
+  test::write_file(kbvd.inbox() / "busy.so.yaml", "problem: gelu\n");
+  kbvd.drop("busy.so", "KBV_FAKE:sleep:2 busy");
+  ASSERT_TRUE(test::wait_until([&] { return kbvd.status()["slots"][0]["state"] == "busy"; }, 5s));
+  const std::vector<std::pair<std::string, std::string>> relu = {
+      {"p1.so", "KBV_FAKE:pass p1"}, {"c.so", "KBV_FAKE:crash c"}, {"p2.so", "KBV_FAKE:pass p2"}, {"f3.so", "KBV_FAKE:fail f3"}};
+  for (const auto& [name, bytes] : relu) {
+    test::write_file(kbvd.inbox() / (name + ".yaml"), "problem: relu\n");
+    kbvd.drop(name, bytes);
+    std::this_thread::sleep_for(50ms);  // one after another in the queue
+  }
+  ASSERT_TRUE(kbvd.wait_done(5, 40s)) << test::read_file(kbvd.log_file());
+  const auto rows = by_name(kbvd.results());
+  EXPECT_EQ(rows.at("busy.so")["evaluation"]["verdict"], "pass");
+  EXPECT_EQ(rows.at("p1.so")["evaluation"]["verdict"], "pass");
+  EXPECT_EQ(rows.at("c.so")["evaluation"]["verdict"], "crash");
+  EXPECT_EQ(rows.at("p2.so")["evaluation"]["verdict"], "pass");
+  EXPECT_EQ(rows.at("f3.so")["evaluation"]["verdict"], "fail_correctness");
+  const auto log = test::read_file(kbvd.fake_log());
+  EXPECT_NE(log.find("mode=batched"), std::string::npos) << "the relu candidates shared an evaluator:\n" << log;
+  const auto daemon_log = test::read_file(kbvd.log_file());
+  EXPECT_NE(daemon_log.find("handed back: its batch's evaluator ended before it"), std::string::npos) << daemon_log;
+  // Handed back, not failed: the attempt of each final evaluation is its first.
+  for (const char* name : {"p2.so", "f3.so"}) {
+    const auto shown = control::results_show(kbvd.socket(), rows.at(name)["sha256"]);
+    EXPECT_EQ(shown["evaluations"].back()["attempt"], 1) << name << " " << shown["evaluations"].dump();
+  }
 }
 
 TEST(Kbvd, BrokenSparesFallBackToColdStarts) {

@@ -32,9 +32,38 @@ mode=cold
 if [ "$wait_mode" = 1 ]; then
   [ "${FAKE_KBV_SPARE_FAIL:-0}" = 1 ] && { echo "fake_kbv: spare refuses to start" >&2; exit 3; }
   mode=spare
-  IFS=$'\t' read -r path options || { echo "fake_kbv: no candidate line on stdin" >&2; exit 2; }
+  mapfile -t lines
+  [ "${#lines[@]}" -gt 0 ] || { echo "fake_kbv: no candidate line on stdin" >&2; exit 2; }
+  if [ "${#lines[@]}" -gt 1 ]; then
+    # Several candidates (kbvd hands a spare a batch of one problem): each evaluated as a cold
+    # run of this script would, one JSON line each, as kbv eval prints them; a refused one is a
+    # bad_input line (exit_status 2) and the next goes on; a crash ends the whole evaluator.
+    status=0
+    for entry in "${lines[@]}"; do
+      IFS=$'\t' read -r one one_options <<<"$entry"
+      one_problem="$problem"
+      case "$one_options" in *'"problem":"'*) one_problem="${one_options#*\"problem\":\"}"; one_problem="${one_problem%%\"*}" ;; esac
+      args=(eval "$one" --json --device "$device" --epoch "$epoch")
+      [ -n "$gpu" ] && args+=(--gpu "$gpu")
+      [ -n "$one_problem" ] && args+=(--problem "$one_problem")
+      err_file=$(mktemp)
+      out=$(FAKE_KBV_BATCHED=1 "$0" "${args[@]}" 2>"$err_file")
+      code=$?
+      err=$(tr -d '"\\' <"$err_file" | tr '\n' ' '); rm -f "$err_file"
+      [ "$code" -gt 128 ] && kill -s "$((code - 128))" $$
+      if [ -z "$out" ] && [ "$code" = 2 ]; then
+        printf '{"kbv_version":"0.0-fake","verdict":"bad_input","exit_status":2,"detail":"%s","hack_pattern":null,"failed_family":null,"flags":[]}\n' "$err"
+      else
+        echo "$out"
+      fi
+      [ "$code" -gt "$status" ] && status=$code
+    done
+    exit "$status"
+  fi
+  IFS=$'\t' read -r path options <<<"${lines[0]}"
   case "$options" in *'"problem":"'*) problem="${options#*\"problem\":\"}"; problem="${problem%%\"*}" ;; esac
 fi
+[ "${FAKE_KBV_BATCHED:-0}" = 1 ] && mode=batched
 start="$EPOCHREALTIME"
 log() { [ -n "${FAKE_KBV_LOG:-}" ] && echo "$1 $(basename "$path") epoch=$epoch device=$device gpu=${gpu:--} mode=$mode problem=${problem:--} pid=$$ t=$EPOCHREALTIME$extra" >>"$FAKE_KBV_LOG"; return 0; }
 log start

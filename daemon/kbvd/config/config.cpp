@@ -25,6 +25,8 @@ namespace fs = std::filesystem;
 constexpr double kMaxSeconds = 7.0 * 24 * 3600;  // one week
 constexpr double kMaxEpochDays = 3660.0;         // ten years
 constexpr int kMaxGpus = 1024;
+// A batch beyond this holds queued candidates of other problems back for long.
+constexpr int kMaxBatch = 64;
 constexpr int kMaxAttempts = 100;
 constexpr int kMaxControlClients = 4096;
 
@@ -357,7 +359,7 @@ Config load_config(const std::filesystem::path& file, const std::vector<Override
 
   const Section evaluator(origin, top.get("evaluator"), "evaluator",
                           {"command", "extra_args", "timeout_s", "shapes", "key_file",
-                           "warm_spare", "max_attempts"});
+                           "warm_spare", "batch", "max_attempts"});
   c.evaluator.command = evaluator.path("command", default_evaluator_command());
   c.evaluator.extra_args = evaluator.strings("extra_args");
   c.evaluator.timeout_s = evaluator.number("timeout_s", 1800.0, 0.0, kMaxSeconds, "seconds");
@@ -387,6 +389,7 @@ Config load_config(const std::filesystem::path& file, const std::vector<Override
   const std::filesystem::path database = c.store.state_dir / "kbvd.sqlite3";
   c.evaluator.forbid = {database, database.string() + "-wal", database.string() + "-shm", c.watch.dir};
   c.evaluator.warm_spare = evaluator.boolean("warm_spare", true);
+  c.evaluator.batch = static_cast<int>(evaluator.integer("batch", 8, 1, kMaxBatch));
   c.evaluator.max_attempts = static_cast<int>(evaluator.integer("max_attempts", 3, 1, kMaxAttempts));
 
   const Section devices(origin, top.get("devices"), "devices", {"kind", "gpus", "dev_dir"});

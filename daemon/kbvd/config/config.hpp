@@ -48,6 +48,10 @@ struct EvaluatorConfig {
   // watch.dir), so no worker can read them even where Landlock is missing.
   std::vector<std::filesystem::path> forbid;
   bool warm_spare = true;
+  // Queued candidates of one problem (their manifests name it) handed to the warm spare at once:
+  // one evaluator evaluates them in turn and shares its data plane, family validations and an
+  // early-started worker between them (eval/evaluation_session.hpp); 1: one each.
+  int batch = 8;
   int max_attempts = 3;  // evaluations interrupted this often (daemon killed) end as crash
 };
 

@@ -223,6 +223,14 @@ void Child::read_stdout() {
     if (n > 0 && self->result_.out.size() < kMaxStdoutBytes)
       self->result_.out.append(self->out_buf_.data(),
                                std::min(n, kMaxStdoutBytes - self->result_.out.size()));
+    // With a line handler, each complete line goes to it and leaves `out`, which keeps only what
+    // follows the last one (the output of the candidate in flight when the child ends).
+    if (self->on_line_)
+      for (std::size_t end; (end = self->result_.out.find('\n')) != std::string::npos;) {
+        std::string line = self->result_.out.substr(0, end);
+        self->result_.out.erase(0, end + 1);
+        self->on_line_(line);
+      }
     if (ec) {
       self->out_eof_ = true;
       self->maybe_finish();
@@ -329,6 +337,12 @@ void Child::maybe_finish() {
   pidfd_.close(ignored);
   auto done = std::move(done_);
   if (done) done(result_);
+}
+
+bool Child::send_lines_and_close(const std::vector<std::string>& lines) {
+  std::string all;
+  for (const std::string& line : lines) all += line;
+  return send_line_and_close(all);
 }
 
 bool Child::send_line_and_close(const std::string& line) {

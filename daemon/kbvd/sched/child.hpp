@@ -62,6 +62,11 @@ class Child : public std::enable_shared_from_this<Child> {
 
   // Writes one line to stdin and closes it; false when the child is gone (EPIPE).
   bool send_line_and_close(const std::string& line);
+  // Writes the lines (each ending in a newline) and closes stdin; false when the child is gone.
+  bool send_lines_and_close(const std::vector<std::string>& lines);
+  // Each complete line of stdout, as it arrives, on the io_context; ChildResult::out then keeps
+  // only what follows the last line.
+  void set_on_line(std::function<void(const std::string&)> on_line) { on_line_ = std::move(on_line); }
   // Signals the whole process group (the evaluator and anything it started); SIGKILL also
   // reaches what left the group, through the cgroup.
   void kill_group(int sig);
@@ -79,6 +84,7 @@ class Child : public std::enable_shared_from_this<Child> {
 
   boost::asio::io_context& io_;
   Done done_;
+  std::function<void(const std::string&)> on_line_;
   pid_t pid_ = -1;
   std::int64_t start_ticks_ = 0;
   int stdin_fd_ = -1;

@@ -2,6 +2,7 @@
 #include "sched/scheduler.hpp"
 
 #include <chrono>
+#include <vector>
 #include <spdlog/spdlog.h>
 
 #include "sched/epoch.hpp"
@@ -62,7 +63,18 @@ void Scheduler::pump() {
                            [&] { job = store_.start_next(epoch, s->device().device, s->device().label, unix_now()); }))
         break;
       if (!job) break;
-      s->start(*job);
+      // Queued candidates of the same problem go with it to the warm spare, up to evaluator.batch:
+      // one evaluator shares its data plane, family validations and next worker between them.
+      std::vector<Job> jobs{*job};
+      while (!job->problem.empty() && jobs.size() < s->batch_capacity(epoch.number)) {
+        std::optional<Job> more;
+        if (!health_.attempt("start an evaluation", [&] {
+              more = store_.start_next_of_problem(epoch, s->device().device, s->device().label, unix_now(), job->problem);
+            }) || !more)
+          break;
+        jobs.push_back(*more);
+      }
+      s->start(jobs);
     }
     s->ensure_spare();
   }

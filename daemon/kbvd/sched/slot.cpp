@@ -50,57 +50,112 @@ Slot::~Slot() {
 
 bool Slot::can_take() const { return !active_ && spares_allowed_ && !evaluator_broken_; }
 
-void Slot::start(const Job& job) {
+bool Slot::spare_fits(std::int64_t epoch) const {
+  return spare_ && spare_->running() && spare_epoch_ == epoch && spare_generation_ == config_.generation();
+}
+
+std::size_t Slot::batch_capacity(std::int64_t epoch) const {
+  return spare_fits(epoch) ? static_cast<std::size_t>(config_.get().evaluator.batch) : 1;
+}
+
+void Slot::start(const std::vector<Job>& jobs) {
   const auto t0 = Clock::now();
   const auto& cfg = config_.get();
+  const Job& first = jobs.front();
   std::shared_ptr<Child> child;
-  const bool spare_fits = spare_ && spare_->running() && spare_epoch_ == job.epoch &&
-                          spare_generation_ == config_.generation();
-  if (spare_ && !spare_fits) retire_spare();
-  if (spare_fits) {
+  std::vector<Job> handed = jobs;
+  if (spare_ && !spare_fits(first.epoch)) retire_spare();
+  if (spare_fits(first.epoch)) {
     child = std::move(spare_);
     child->set_done([this](const ChildResult& r) { finish(r); });
-    if (!child->send_line_and_close(spare_line(job))) {
+    child->set_on_line([this](const std::string& line) { line_from_evaluator(line); });
+    std::vector<std::string> lines;
+    for (const Job& job : jobs) lines.push_back(spare_line(job));
+    if (!child->send_lines_and_close(lines)) {
       // The spare died before it could read: count it as such and start fresh.
       child->set_done([this](const ChildResult&) { metrics_.worker_exit("spare_exit"); });
+      child->set_on_line(nullptr);
       child->kill_group(SIGKILL);
       child.reset();
     }
   }
   if (!child) {
+    // A fresh evaluator takes the first job on its command line; the others wait for a spare.
+    for (std::size_t i = 1; i < handed.size(); ++i) requeue(handed[i], "handed back: no warm spare to take a batch");
+    handed.resize(1);
     try {
-      child = Child::spawn(io_, evaluator_argv(cfg.evaluator, device_, job.epoch, &job), false,
+      child = Child::spawn(io_, evaluator_argv(cfg.evaluator, device_, first.epoch, &first), false,
                            [this](const ChildResult& r) { finish(r); }, cgroups_.make());
     } catch (const SpawnError& e) {
-      requeue(job, e.what());
+      requeue(first, e.what());
       metrics_.worker_exit("exec_failed");
-      spdlog::error("slot {}: {}; candidate {} requeued", device_.label, e.what(), printable(job.name));
+      spdlog::error("slot {}: {}; candidate {} requeued", device_.label, e.what(), printable(first.name));
       back_off(e.what(), true);
       return;
     }
   }
   active_ = child;
-  job_ = job;
+  jobs_.assign(handed.begin(), handed.end());
   timed_out_ = aborted_ = false;
-  handed_over_ = busy_accounted_ = Clock::now();
-  // Recovery finds what this evaluation leaves behind by these; a store that refuses the write
-  // now still has the evaluation's row (recovery requeues it; the evaluator dies with kbvd).
-  health_.attempt("record the evaluator's process",
-                  [&] { store_.set_process(job.evaluation_id, child->pid(), child->start_ticks(), child->cgroup()); });
+  busy_accounted_ = Clock::now();
+  // Recovery finds what these evaluations leave behind by these; a store that refuses the write
+  // now still has the evaluations' rows (recovery requeues them; the evaluator dies with kbvd).
+  for (const Job& job : jobs_)
+    health_.attempt("record the evaluator's process",
+                    [&] { store_.set_process(job.evaluation_id, child->pid(), child->start_ticks(), child->cgroup()); });
   metrics_.set_in_flight(device_.label, true);
+  begin_current();
+  dispatch_seconds_ = seconds_since(t0);
+  spdlog::debug("slot {}: evaluating {} ({}), attempt {}{}", device_.label, printable(first.name), first.sha256.substr(0, 12),
+                first.attempt, jobs_.size() > 1 ? fmt::format(", and {} more of problem {} in the same evaluator", jobs_.size() - 1, first.problem) : "");
+  ensure_spare();
+}
+
+void Slot::begin_current() {
+  handed_over_ = Clock::now();
   deadline_.expires_after(std::chrono::duration_cast<Clock::duration>(
-      std::chrono::duration<double>(cfg.evaluator.timeout_s)));
+      std::chrono::duration<double>(config_.get().evaluator.timeout_s)));
   deadline_.async_wait([this](const boost::system::error_code& ec) {
     if (ec || !active_) return;
     timed_out_ = true;
     spdlog::warn("slot {}: {} exceeded evaluator.timeout_s; killing its process group and cgroup",
-                 device_.label, job_ ? printable(job_->name) : "?");
+                 device_.label, jobs_.empty() ? "?" : printable(jobs_.front().name));
     active_->kill_group(SIGKILL);
   });
-  dispatch_seconds_ = seconds_since(t0);
-  spdlog::debug("slot {}: evaluating {} ({}), attempt {}", device_.label, printable(job.name),
-                job.sha256.substr(0, 12), job.attempt);
-  ensure_spare();
+}
+
+void Slot::record(const Job& job, const Outcome& outcome, double seconds, Clock::time_point t0) {
+  const double now = unix_now();
+  if (!health_.attempt("record a verdict", [&] { store_.finish(job, outcome, now); }))
+    health_.keep({job, outcome, "", now});
+  metrics_.evaluation_finished(outcome);
+  metrics_.observe_overhead(dispatch_seconds_ + seconds_since(t0));
+  if (outcome.worker_exit == "completed" || outcome.worker_exit == "bad_input")
+    backoff_ = std::chrono::seconds(0);
+  // The detail holds the candidate's own stderr: one escaped line, never a forged log line.
+  spdlog::info("slot {}: {} ({}) -> {} in {:.2f} s{}", device_.label, printable(job.name),
+               job.sha256.substr(0, 12), outcome.verdict, seconds,
+               outcome.detail.empty() ? "" : ": " + printable(outcome.detail.substr(0, 200)));
+}
+
+void Slot::line_from_evaluator(const std::string& line) {
+  // A candidate is done: its verdict is recorded now, and the next one's deadline starts (after
+  // the last, the deadline still bounds the evaluator's exit; the slot is free when it has exited).
+  if (jobs_.empty() || line.empty() || line.front() != '{' || timed_out_ || aborted_) return;
+  const auto t0 = Clock::now();
+  const auto report = nlohmann::json::parse(line, nullptr, false);
+  ChildExit exit;
+  exit.exit_code = report.is_object() && report.contains("exit_status") && report["exit_status"].is_number_integer()
+                       ? report["exit_status"].get<int>()
+                       : (report.is_object() && report.value("verdict", "") == "pass" ? 0 : 1);
+  exit.timeout_s = config_.get().evaluator.timeout_s;
+  exit.seconds = seconds_since(handed_over_);
+  const Job job = jobs_.front();
+  jobs_.pop_front();
+  deadline_.cancel();
+  record(job, decide_outcome(exit, line, ""), exit.seconds, t0);
+  dispatch_seconds_ = 0;
+  begin_current();
 }
 
 void Slot::finish(const ChildResult& result) {
@@ -113,27 +168,24 @@ void Slot::finish(const ChildResult& result) {
   exit.timed_out = timed_out_;
   exit.timeout_s = config_.get().evaluator.timeout_s;
   exit.seconds = seconds_since(handed_over_);
-  const Job job = *job_;
+  std::deque<Job> jobs = std::move(jobs_);
+  jobs_.clear();
   active_.reset();
-  job_.reset();
   metrics_.set_in_flight(device_.label, false);
   if (aborted_) {
-    requeue(job, "kbvd stopped before the evaluation finished; requeued");
-    metrics_.worker_exit("drained");
-    spdlog::info("slot {}: {} interrupted by shutdown and requeued", device_.label, printable(job.name));
-  } else {
-    const auto outcome = decide_outcome(exit, result.out, result.err);
-    const double now = unix_now();
-    if (!health_.attempt("record a verdict", [&] { store_.finish(job, outcome, now); }))
-      health_.keep({job, outcome, "", now});
-    metrics_.evaluation_finished(outcome);
-    metrics_.observe_overhead(dispatch_seconds_ + seconds_since(t0));
-    if (outcome.worker_exit == "completed" || outcome.worker_exit == "bad_input")
-      backoff_ = std::chrono::seconds(0);
-    // The detail holds the candidate's own stderr: one escaped line, never a forged log line.
-    spdlog::info("slot {}: {} ({}) -> {} in {:.2f} s{}", device_.label, printable(job.name),
-                 job.sha256.substr(0, 12), outcome.verdict, exit.seconds,
-                 outcome.detail.empty() ? "" : ": " + printable(outcome.detail.substr(0, 200)));
+    for (const Job& job : jobs) {
+      requeue(job, "kbvd stopped before the evaluation finished; requeued");
+      metrics_.worker_exit("drained");
+      spdlog::info("slot {}: {} interrupted by shutdown and requeued", device_.label, printable(job.name));
+    }
+  } else if (!jobs.empty()) {
+    // The evaluator ended on the first: its exit and what it printed since the last verdict are
+    // that candidate's; the ones after it were never evaluated and go back to the queue.
+    record(jobs.front(), decide_outcome(exit, result.out, result.err), exit.seconds, t0);
+    for (std::size_t i = 1; i < jobs.size(); ++i) {
+      requeue(jobs[i], "handed back: its batch's evaluator ended before it (" + printable(jobs.front().name) + ")");
+      spdlog::info("slot {}: {} handed back: its batch's evaluator ended before it", device_.label, printable(jobs[i].name));
+    }
   }
   on_idle_();
 }
@@ -220,10 +272,10 @@ nlohmann::json Slot::status() const {
   s["device"] = device_.device;
   s["gpu"] = device_.gpu ? nlohmann::json(*device_.gpu) : nlohmann::json(nullptr);
   s["state"] = active_ ? "busy" : evaluator_broken_ ? "evaluator_unavailable" : "idle";
-  if (job_)
-    s["evaluation"] = {{"evaluation_id", job_->evaluation_id}, {"sha256", job_->sha256},
-                       {"name", job_->name}, {"attempt", job_->attempt},
-                       {"running_s", seconds_since(handed_over_)}};
+  if (!jobs_.empty())
+    s["evaluation"] = {{"evaluation_id", jobs_.front().evaluation_id}, {"sha256", jobs_.front().sha256},
+                       {"name", jobs_.front().name}, {"attempt", jobs_.front().attempt},
+                       {"running_s", seconds_since(handed_over_)}, {"queued_behind_in_batch", jobs_.size() - 1}};
   s["spare"] = spare_ ? "warm" : backing_off_ ? "backoff" : "none";
   s["last_error"] = last_error_.empty() ? nlohmann::json(nullptr) : nlohmann::json(last_error_);
   return s;

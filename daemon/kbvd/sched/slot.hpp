@@ -1,10 +1,12 @@
-// One evaluation slot (a GPU, or the host): runs one evaluation at a time and keeps a warm
-// spare evaluator started so the next candidate does not wait for CUDA start-up.
+// One evaluation slot (a GPU, or the host): runs one evaluator at a time (one candidate, or a batch
+// of one problem evaluated in turn) and keeps a warm spare evaluator started so the next candidate
+// does not wait for CUDA start-up.
 #pragma once
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -34,8 +36,12 @@ class Slot {
   bool can_take() const;  // idle, not draining, evaluator not known to be broken
   bool quiescent() const { return !active_ && !spare_; }
 
-  // Hands the job (its evaluation row already running) to the spare or a fresh evaluator.
-  void start(const Job& job);
+  // Hands the jobs (their evaluation rows already running; more than one only when
+  // batch_capacity() allowed it, all of one problem) to the spare, which evaluates them in turn
+  // and prints a verdict line for each, or the first to a fresh evaluator (the rest go back).
+  void start(const std::vector<Job>& jobs);
+  // How many jobs start() can hand over at once: evaluator.batch with a warm spare of `epoch`, else 1.
+  std::size_t batch_capacity(std::int64_t epoch) const;
   // Starts a warm spare if configured and none is there.
   void ensure_spare();
   // Shutdown: no more spares; the one there is ended.
@@ -50,7 +56,13 @@ class Slot {
   nlohmann::json status() const;
 
  private:
+  bool spare_fits(std::int64_t epoch) const;
   void finish(const ChildResult& result);
+  // A verdict line of a batch: its job is recorded, the next one's deadline starts.
+  void line_from_evaluator(const std::string& line);
+  // The deadline and hand-over time of the job at the front.
+  void begin_current();
+  void record(const Job& job, const Outcome& outcome, double seconds, std::chrono::steady_clock::time_point t0);
   void spare_ended(const std::shared_ptr<Child>& child, const ChildResult& result);
   void back_off(const std::string& why, bool broken);
   // Back to the queue without counting the attempt; kept for later when the store refuses.
@@ -71,7 +83,7 @@ class Slot {
   bool spares_allowed_ = true;
 
   std::shared_ptr<Child> active_;
-  std::optional<Job> job_;
+  std::deque<Job> jobs_;  // the evaluator's jobs in order; the front one is being evaluated
   bool timed_out_ = false, aborted_ = false;
   std::chrono::steady_clock::time_point handed_over_, busy_accounted_;
   boost::asio::steady_timer deadline_;

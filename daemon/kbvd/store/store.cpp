@@ -168,11 +168,23 @@ IngestResult Store::add_candidate(const NewCandidate& c, const SeenFile& f, doub
 
 std::optional<Job> Store::start_next(const EpochSpan& epoch, const std::string& device,
                                      const std::string& slot, double now) {
+  return start_next_where(epoch, device, slot, now, std::nullopt);
+}
+
+std::optional<Job> Store::start_next_of_problem(const EpochSpan& epoch, const std::string& device, const std::string& slot,
+                                                double now, const std::string& problem) {
+  return start_next_where(epoch, device, slot, now, problem);
+}
+
+std::optional<Job> Store::start_next_where(const EpochSpan& epoch, const std::string& device, const std::string& slot,
+                                           double now, const std::optional<std::string>& problem) {
   sqlite::Transaction tx(db_);
   auto next = db_.prepare(
       "SELECT q.candidate_id, q.attempts, c.sha256, c.name, c.stored_path, COALESCE(c.problem, '')"
       " FROM queue q JOIN candidates c ON c.id = q.candidate_id"
-      " WHERE q.state='waiting' ORDER BY q.seq LIMIT 1");
+      " WHERE q.state='waiting' AND (?1 IS NULL OR c.problem = ?1) ORDER BY q.seq LIMIT 1");
+  if (problem) next.bind(1, *problem);
+  else next.bind_null(1);
   if (!next.step()) return std::nullopt;
   Job job;
   job.candidate_id = next.int64(0);

@@ -82,6 +82,9 @@ class Store {
   // Scheduler side.
   std::optional<Job> start_next(const EpochSpan& epoch, const std::string& device,
                                 const std::string& slot, double now);
+  // The oldest waiting candidate whose manifest names `problem` (a batch for the slot's spare).
+  std::optional<Job> start_next_of_problem(const EpochSpan& epoch, const std::string& device, const std::string& slot,
+                                           double now, const std::string& problem);
   void set_process(std::int64_t evaluation_id, std::int64_t pgid, std::int64_t start_ticks,
                    const std::string& cgroup);
   void finish(const Job& job, const Outcome& outcome, double now);
@@ -103,6 +106,8 @@ class Store {
   nlohmann::json requeue(const std::string& id, double now);  // {"sha256","queued"} or throws
 
  private:
+  std::optional<Job> start_next_where(const EpochSpan& epoch, const std::string& device, const std::string& slot, double now,
+                                      const std::optional<std::string>& problem);
   std::int64_t resolve(const std::string& id);  // candidate id from sha prefix or number
   void create_schema();
   std::int64_t next_seq();
