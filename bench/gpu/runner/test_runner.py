@@ -216,6 +216,16 @@ class DaemonPhases(unittest.TestCase):
             self.assertEqual(daemon.stored_reports(Path(scratch) / "missing.sqlite3"), [])
 
 
+class DaemonManifests(unittest.TestCase):
+    def test_an_examples_problem_is_the_longest_name_its_stem_starts_with(self):
+        names = ["conv2d", "conv2d_relu_biasadd", "relu", "matmul_square", "kb_l2_12_gemm_multiply_leakyrelu"]
+        self.assertEqual(daemon.problem_of("libcuda_conv2d_relu_biasadd_implicit_gemm_tf32", names), "conv2d_relu_biasadd")
+        self.assertEqual(daemon.problem_of("libcuda_conv2d_implicit_gemm_tf32", names), "conv2d")
+        self.assertEqual(daemon.problem_of("libcuda_kb_l2_12_gemm_multiply_leakyrelu_wmma_tf32", names), "kb_l2_12_gemm_multiply_leakyrelu")
+        self.assertEqual(daemon.problem_of("libcuda_relu_vec4", names), "relu")
+        self.assertIsNone(daemon.problem_of("libcuda_unknown_thing", names))
+
+
 class BatchSummary(unittest.TestCase):
     def test_first_and_later_candidates_and_the_shared_planes(self):
         def report(wall, reused, worker_start):

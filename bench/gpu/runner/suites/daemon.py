@@ -3,7 +3,9 @@ spare on) evaluates every honest CUDA example COPIES times (each copy made disti
 appended after the ELF image, so kbvd evaluates each once), dropped at once with `kbv submit`;
 evaluations per hour from the first submit to the last verdict, and kbvd's time beyond the
 evaluators' own, and where the evaluators' time went (each stored report's
-environment.wall_s_by_phase, summed). Options: copies=N (default 2)."""
+environment.wall_s_by_phase, summed). Each copy is submitted with a manifest naming its problem, so
+kbvd hands a problem's queued copies to its warm spare together (evaluator.batch).
+Options: copies=N (default 2), manifests=0 (submit without manifests: one candidate per evaluator)."""
 import json
 import os
 import shutil
@@ -34,6 +36,14 @@ def config(ctx, root):
         "evaluator:", f"  command: {ctx.bin('kbv')}", f"  timeout_s: {EVALUATOR_TIMEOUT_S}", f"  key_file: {ctx.env['KBV_KEY_FILE']}",
         "devices:", "  kind: cuda",
         "log:", "  level: info", ""])
+
+
+def problem_of(example_stem, problem_names):
+    """The problem an example candidate (libcuda_<problem>_<variant>) is for: the longest problem
+    name its stem starts with, or None."""
+    stem = example_stem[len("libcuda_"):] if example_stem.startswith("libcuda_") else example_stem
+    matches = [name for name in problem_names if stem == name or stem.startswith(name + "_")]
+    return max(matches, key=len) if matches else None
 
 
 def control(ctx, socket, *args):
@@ -105,14 +115,25 @@ def run(ctx, parts, options):
         if not made.ok:
             ctx.write_summary("daemon", TITLE, ctx.command_for("daemon"), [f"kbv keygen failed: {made.status()}: {made.stderr[-500:]}"])
             return Outcome(False, "no key")
+    manifests = options.get("manifests", "1") != "0"
+    listed = ctx.run("daemon-problems", [ctx.bin("kbv"), "problems", "--json"], 60)
+    try:
+        problem_names = [p["name"] for p in json.loads(listed.stdout)] if manifests and listed.ok else []
+    except (ValueError, KeyError, TypeError):
+        problem_names = []
     files = []
     for so in sorted((ctx.bundle / "candidates" / "cuda").glob("*.so")):
+        problem = problem_of(so.stem, problem_names)
         for k in range(copies):
             copy = root / "staging" / f"{so.stem}_{k}.so"
             shutil.copy(so, copy)
             with open(copy, "ab") as f:
                 f.write(f"\nkbv-gpu-bench copy {k}\n".encode())
-            files.append(copy)
+            manifest = None
+            if problem:
+                manifest = root / "staging" / f"{so.stem}_{k}.yaml"
+                manifest.write_text(f"problem: {problem}\n")
+            files.append((copy, manifest))
     socket = root / "control.sock"
     log = open(ctx.logs / "daemon-kbvd.log", "w")
     kbvd = subprocess.Popen([str(ctx.bin("kbvd")), "--config", str(root / "kbvd.yaml")], stdout=log, stderr=subprocess.STDOUT,
@@ -125,8 +146,8 @@ def run(ctx, parts, options):
                 raise RuntimeError(f"kbvd did not answer on {socket} (exit {kbvd.poll()}); see logs/daemon-kbvd.log")
             time.sleep(0.5)
         started, start = True, time.monotonic()
-        for f in files:
-            ctx.run("daemon-control", [ctx.bin("kbv"), "submit", f, "--socket", socket], 30)
+        for f, manifest in files:
+            ctx.run("daemon-control", [ctx.bin("kbv"), "submit", f, "--socket", socket, *(["--manifest", manifest] if manifest else [])], 30)
         while time.monotonic() - start < ALL_DONE_TIMEOUT_S:
             rows = done_rows(ctx, socket, len(files))
             if len(rows) >= len(files):
@@ -143,7 +164,9 @@ def run(ctx, parts, options):
     verdicts = {}
     for e in evaluations:
         verdicts[e.get("verdict")] = verdicts.get(e.get("verdict"), 0) + 1
-    body += [f"{len(files)} candidates ({copies} distinct copies of each honest CUDA example), one CUDA slot, warm spare on.", ""]
+    with_manifest = sum(1 for _, manifest in files if manifest)
+    body += [f"{len(files)} candidates ({copies} distinct copies of each honest CUDA example), one CUDA slot, warm spare on; "
+             f"{with_manifest} submitted with a manifest naming their problem (kbvd batches those of one problem).", ""]
     if wall:
         per_hour = len(files) / wall * 3600
         body += md_table(["figure", "value"], [
@@ -166,7 +189,8 @@ def run(ctx, parts, options):
                              [[phase, f"{seconds:.2f}", f"{seconds / len(reports):.3f}"] for phase, seconds in phase_totals(reports)])
     elif started:
         body += [f"Not all evaluations finished: {len(rows)} of {len(files)} done within {ALL_DONE_TIMEOUT_S} s (logs/daemon-kbvd.log)."]
-    spec = "daemon" + (f":copies={copies}" if copies != DEFAULT_COPIES else "")
+    words = ([f"copies={copies}"] if copies != DEFAULT_COPIES else []) + ([] if manifests else ["manifests=0"])
+    spec = "daemon" + (":" + ",".join(words) if words else "")
     ctx.write_summary("daemon", TITLE, ctx.command_for(spec), body)
     passed = verdicts.get("pass", 0)
     ok = bool(wall) and passed == len(files)
