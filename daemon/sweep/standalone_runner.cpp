@@ -14,8 +14,6 @@
 #include <sstream>
 #include <thread>
 
-#include <nlohmann/json.hpp>
-
 #include "sched/devices.hpp"
 #include "sweep/evaluator_process.hpp"
 #include "sweep/result_record.hpp"
@@ -67,16 +65,6 @@ std::vector<std::string> new_lines(Running& running) {
     running.partial.erase(0, end + 1);
   }
   return lines;
-}
-
-// The exit status `kbv eval` of this candidate alone would have given (its report's exit_status;
-// from the verdict for a report without one).
-int exit_status_of(const std::string& line) {
-  const auto report = nlohmann::json::parse(line, nullptr, false);
-  if (!report.is_object()) return 1;
-  if (report.contains("exit_status") && report["exit_status"].is_number_integer()) return report["exit_status"].get<int>();
-  const std::string verdict = report.value("verdict", "");
-  return verdict == "pass" ? 0 : verdict == "bad_input" ? 2 : 1;
 }
 
 }  // namespace
@@ -139,19 +127,15 @@ RunResult run_standalone(const RunContext& context, const StandaloneSettings& se
     }
     return batch;
   };
-  const auto record = [&](Running& running, const kbvd::ChildExit& exit, const std::string& out, const std::string& err) {
+  const auto record_outcome = [&](Running& running, const kbvd::Outcome& outcome) {
     const PlannedEvaluation* item = running.items[running.recorded++];
-    const auto outcome = kbvd::decide_outcome(exit, out, err);
     context.on_record(*item, record_from_outcome(item->candidate, item->role, context.epoch, outcome));
     running.current_since = std::chrono::steady_clock::now();
   };
   const auto record_lines = [&](Running& running) {
     for (const std::string& line : new_lines(running)) {
       if (line.empty() || line.front() != '{' || running.recorded >= running.items.size()) continue;
-      kbvd::ChildExit exit;
-      exit.exit_code = exit_status_of(line);
-      exit.seconds = seconds_since(running.current_since);
-      record(running, exit, line, "");
+      record_outcome(running, kbvd::decide_line_outcome(line, seconds_since(running.current_since), settings.options.timeout_s));
     }
   };
   // The candidates of a batch after the one its child ended on were never evaluated.
@@ -205,7 +189,7 @@ RunResult run_standalone(const RunContext& context, const StandaloneSettings& se
         // The child ended on this candidate: its exit and output are this candidate's verdict.
         exit->timeout_s = settings.options.timeout_s;
         exit->seconds = seconds_since(running->current_since);
-        record(*running, *exit, running->partial, read_text(running->err));
+        record_outcome(*running, kbvd::decide_outcome(*exit, running->partial, read_text(running->err)));
         requeue_rest(*running);
       }
       std::error_code error;

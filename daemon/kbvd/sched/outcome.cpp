@@ -167,4 +167,20 @@ Outcome decide_outcome(const ChildExit& exit, const std::string& stdout_text,
   return o;
 }
 
+Outcome decide_line_outcome(const std::string& line, double seconds, double timeout_s) {
+  const auto report = json::parse(line, nullptr, false);
+  ChildExit exit;
+  exit.seconds = seconds;
+  exit.timeout_s = timeout_s;
+  if (!report.is_object()) {
+    exit.exit_code = 1;
+  } else if (report.contains("exit_status") && report["exit_status"].is_number_integer()) {
+    exit.exit_code = report["exit_status"].get<int>();
+  } else {
+    const std::string verdict = report.value("verdict", "");
+    exit.exit_code = verdict == "pass" ? 0 : verdict == "bad_input" ? 2 : 1;
+  }
+  return decide_outcome(exit, line, "");
+}
+
 }  // namespace kbv::kbvd

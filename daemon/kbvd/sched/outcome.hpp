@@ -41,4 +41,9 @@ struct Outcome {
 Outcome decide_outcome(const ChildExit& exit, const std::string& stdout_text,
                        const std::string& stderr_text);
 
+// One candidate's outcome from its JSON line, printed by an evaluator that evaluates several in
+// turn (it has not exited): the exit status is the one `kbv eval` of that candidate alone gives
+// (the report's exit_status; from the verdict for a report without one).
+Outcome decide_line_outcome(const std::string& line, double seconds, double timeout_s);
+
 }  // namespace kbv::kbvd

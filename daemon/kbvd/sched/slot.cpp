@@ -143,17 +143,11 @@ void Slot::line_from_evaluator(const std::string& line) {
   // the last, the deadline still bounds the evaluator's exit; the slot is free when it has exited).
   if (jobs_.empty() || line.empty() || line.front() != '{' || timed_out_ || aborted_) return;
   const auto t0 = Clock::now();
-  const auto report = nlohmann::json::parse(line, nullptr, false);
-  ChildExit exit;
-  exit.exit_code = report.is_object() && report.contains("exit_status") && report["exit_status"].is_number_integer()
-                       ? report["exit_status"].get<int>()
-                       : (report.is_object() && report.value("verdict", "") == "pass" ? 0 : 1);
-  exit.timeout_s = config_.get().evaluator.timeout_s;
-  exit.seconds = seconds_since(handed_over_);
+  const double seconds = seconds_since(handed_over_);
   const Job job = jobs_.front();
   jobs_.pop_front();
   deadline_.cancel();
-  record(job, decide_outcome(exit, line, ""), exit.seconds, t0);
+  record(job, decide_line_outcome(line, seconds, config_.get().evaluator.timeout_s), seconds, t0);
   dispatch_seconds_ = 0;
   begin_current();
 }
