@@ -175,8 +175,9 @@ void Evaluation::evaluate_candidate() {
   result_.candidate_name = ready->value("candidate_name", "");
   if (ready->contains("sandbox")) worker_sandbox_ = (*ready)["sandbox"];
   // What loading the candidate (create()) left on the device is held through every call.
-  const bool load_traced = text_field(ready->value("load_observed", nlohmann::json::object()), "trace") == "cupti";
-  if (const nlohmann::json load = ready->value("load_observed", nlohmann::json::object()); load_traced) {
+  const nlohmann::json load = ready->value("load_observed", nlohmann::json::object());
+  const bool load_traced = text_field(load, "trace") == "cupti";
+  if (load_traced) {
     held_candidate_bytes_ = std::max(0.0, number_field(load, "net_device_bytes"));
     peak_candidate_bytes_ = std::max(peak_candidate_bytes_, number_field(load, "peak_device_bytes"));
     peak_pool_bytes_ = std::max(peak_pool_bytes_, number_field(load, "peak_pool_bytes"));
