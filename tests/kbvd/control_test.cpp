@@ -24,11 +24,16 @@ using test::TempDir;
 
 nlohmann::json echo(const nlohmann::json& request) { return {{"ok", true}, {"echo", request}}; }
 
-int connect_to(const fs::path& path) {
-  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+sockaddr_un address_of(const fs::path& path) {
   sockaddr_un addr{};
   addr.sun_family = AF_UNIX;
   std::strncpy(addr.sun_path, path.c_str(), sizeof addr.sun_path - 1);
+  return addr;
+}
+
+int connect_to(const fs::path& path) {
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  const sockaddr_un addr = address_of(path);
   if (::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
     ::close(fd);
     return -1;
@@ -55,6 +60,15 @@ struct Running {
   }
 };
 
+// A unix stream socket bound at `path` (not listening); -1 when it cannot be made.
+int bound_socket(const fs::path& path) {
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  const sockaddr_un addr = address_of(path);
+  if (fd >= 0 && ::bind(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) == 0) return fd;
+  if (fd >= 0) ::close(fd);
+  return -1;
+}
+
 TEST(ControlSocket, ARegularFileAtThePathIsNeverRemoved) {
   TempDir dir;
   const auto path = dir.path() / "kbvd.sqlite3";
@@ -76,15 +90,10 @@ TEST(ControlSocket, ARegularFileAtThePathIsNeverRemoved) {
 TEST(ControlSocket, AStaleSocketIsReplacedALiveOneIsNot) {
   TempDir dir;
   const auto path = dir.path() / "c.sock";
-  {
-    // What a killed kbvd leaves: a socket file nobody listens on.
-    const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_un addr{};
-    addr.sun_family = AF_UNIX;
-    std::strncpy(addr.sun_path, path.c_str(), sizeof addr.sun_path - 1);
-    ASSERT_EQ(::bind(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr), 0);
-    ::close(fd);
-  }
+  // What a killed kbvd leaves: a socket file nobody listens on.
+  const int stale = bound_socket(path);
+  ASSERT_GE(stale, 0);
+  ::close(stale);
   ASSERT_TRUE(fs::is_socket(path));
   Running live(path);
   EXPECT_EQ(control::request(path, {{"cmd", "x"}})["echo"]["cmd"], "x");
@@ -103,11 +112,8 @@ TEST(ControlSocket, AStaleSocketIsReplacedALiveOneIsNot) {
 TEST(ControlSocket, AListenerThatGoesAwayWithinTheGraceIsStale) {
   TempDir dir;
   const auto path = dir.path() / "c.sock";
-  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_un addr{};
-  addr.sun_family = AF_UNIX;
-  std::strncpy(addr.sun_path, path.c_str(), sizeof addr.sun_path - 1);
-  ASSERT_EQ(::bind(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr), 0);
+  const int fd = bound_socket(path);
+  ASSERT_GE(fd, 0);
   ASSERT_EQ(::listen(fd, 4), 0);
   std::thread orphan([fd] {
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
