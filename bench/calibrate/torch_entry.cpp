@@ -68,13 +68,14 @@ double library_drift(const LibraryMeasurement& library) {
 }
 
 calibration::CalibrationEntry make_entry(const ResolvedProblem& problem, const std::map<std::string, LibraryMeasurement>& library,
-                                         const nlohmann::json& reply, const std::string& measured_at) {
+                                         const nlohmann::json& reply, const std::string& measured_at, double max_duty) {
   calibration::CalibrationEntry entry;
   entry.problem = problem.problem.name;
   entry.shape_set = problem.shape_set;
   entry.spec_sha256 = calibration::problem_fingerprint(problem);
   entry.library_sources_sha256 = calibration::library_sources_sha256(problem.problem);
   entry.measured_at = measured_at;
+  if (max_duty < 1.0) entry.max_duty = max_duty;
   nlohmann::json library_evidence = nlohmann::json::object();
   for (const auto& [mode, measured] : library) {
     if (measured.before_s <= 0 || measured.after_s <= 0) throw std::invalid_argument("library " + mode + " baseline has no median");

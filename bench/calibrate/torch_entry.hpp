@@ -33,9 +33,10 @@ nlohmann::json problem_description(const ResolvedProblem& problem);
 
 // The entry for one problem and shape set: ratios = each PyTorch median / the mean of the
 // library's medians before and after, in the baseline's math mode; PyTorch's errors, or the
-// reason it had no forward (a "skipped" reply: forward "none"), in `errors`.
+// reason it had no forward (a "skipped" reply: forward "none"), in `errors`. `max_duty`: the duty
+// both timers were paced to (the stop rule's; recorded only when below 1).
 calibration::CalibrationEntry make_entry(const ResolvedProblem& problem, const std::map<std::string, LibraryMeasurement>& library,
-                                         const nlohmann::json& reply, const std::string& measured_at);
+                                         const nlohmann::json& reply, const std::string& measured_at, double max_duty = 1.0);
 
 // Why PyTorch's side cannot time this problem here, decided before any device time is spent on
 // it: an imported problem's forward is KernelBench's Model file, which needs a checkout

@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 
+#include "calibration/clock_agreement.hpp"
 #include "calibration/torch_calibration.hpp"
 #include "data/device_inputs.hpp"
 #include "inputs/tensor_axes.hpp"
@@ -53,7 +54,7 @@ std::string utc_now() {
 nlohmann::json timing_json(const TimingResult& r) {
   return {{"median_s", r.median_s}, {"iqr_s", r.iqr_s}, {"min_s", r.min_s}, {"max_s", r.max_s}, {"samples", r.samples},
           {"noise", r.noise}, {"discarded_throttled", r.discarded_throttled}, {"sm_clock_mhz_median", r.sm_clock_mhz_median},
-          {"hit_wall_cap", r.hit_wall_cap}};
+          {"hit_wall_cap", r.hit_wall_cap}, {"gpu_seconds", r.gpu_seconds}, {"wall_seconds", r.wall_seconds}, {"duty", r.duty}};
 }
 
 // kbv's TF32 and FP32 baselines of one problem with their inputs (kbv's public family) and
@@ -130,7 +131,8 @@ nlohmann::json stop_rule_json(const timing::StopRule& rule) {
           {"warm_up_wall_seconds", rule.warm_up.wall_seconds},
           {"max_wall_seconds", rule.max_wall_seconds},
           {"throttle_threshold", rule.throttle_threshold},
-          {"throttle_recovery_seconds", rule.throttle_recovery_seconds}};
+          {"throttle_recovery_seconds", rule.throttle_recovery_seconds},
+          {"max_duty", rule.max_duty}};
 }
 
 std::string ms(double seconds) {
@@ -142,17 +144,30 @@ std::string ms(double seconds) {
 void print_entry(const calibration::CalibrationEntry& entry, const std::map<std::string, LibraryMeasurement>& library) {
   std::printf("%s %s (%s):", entry.problem.c_str(), entry.shape_set.c_str(), entry.forward.c_str());
   for (const auto& [mode, measured] : library)
-    std::printf("  library %s %s (before %s, after %s, drift %.1f %%)", mode.c_str(), ms(entry.library.at(mode).median_s).c_str(),
-                ms(measured.before_s).c_str(), ms(measured.after_s).c_str(), library_drift(measured) * 100);
+    std::printf("  library %s %s (before %s, after %s, drift %.1f %%; %.0f MHz, duty %.2f)", mode.c_str(), ms(entry.library.at(mode).median_s).c_str(),
+                ms(measured.before_s).c_str(), ms(measured.after_s).c_str(), library_drift(measured) * 100,
+                measured.before.value("sm_clock_mhz_median", 0.0), measured.before.value("duty", 0.0));
   std::printf("\n");
   for (const auto& baseline : calibration::torch_baselines()) {
     const std::string name(baseline.name);
     if (const auto ratio = entry.ratios.find(name); ratio != entry.ratios.end()) {
-      std::printf("    %-14s %s = %.4f x library %s\n", name.c_str(), ms(ratio->second * entry.library.at(std::string(baseline.library_mode)).median_s).c_str(),
-                  ratio->second, std::string(baseline.library_mode).c_str());
+      const nlohmann::json& torch = entry.evidence["torch"][name];
+      std::printf("    %-14s %s = %.4f x library %s (%.0f MHz, duty %.2f)\n", name.c_str(),
+                  ms(ratio->second * entry.library.at(std::string(baseline.library_mode)).median_s).c_str(), ratio->second,
+                  std::string(baseline.library_mode).c_str(), torch.value("sm_clock_mhz_median", 0.0), torch.value("duty", 0.0));
     } else {
       std::printf("    %-14s none: %s\n", name.c_str(), entry.errors.count(name) ? entry.errors.at(name).c_str() : "not measured");
     }
+  }
+  // The clocks and duties behind each ratio (calibration/clock_agreement.hpp): a ratio between
+  // two clocks measures the GPU's power state as much as the code.
+  for (const auto& baseline : calibration::torch_baselines()) {
+    const auto clocks = calibration::compare_clocks(entry, baseline);
+    if (!clocks || clocks->agree) continue;
+    const nlohmann::json& torch = entry.evidence["torch"][std::string(baseline.name)];
+    std::printf("    warning: %s ran at %.0f MHz (GPU duty %.2f), the library %s at %.0f MHz: its ratio compares two clocks\n",
+                std::string(baseline.name).c_str(), clocks->torch_mhz, torch.value("duty", 0.0), std::string(baseline.library_mode).c_str(),
+                clocks->library_mhz);
   }
   for (const auto& [mode, measured] : library)
     if (library_drift(measured) > kLibraryDriftWarning)
@@ -164,6 +179,10 @@ void print_entry(const calibration::CalibrationEntry& entry, const std::map<std:
 }  // namespace
 
 int run_torch_calibration(const TorchRunOptions& options) {
+  if (!(options.max_duty > 0 && options.max_duty <= 1)) {
+    std::fprintf(stderr, "kbv-calibrate --torch: --max-duty %g is not a share of the wall (fix: a number in (0, 1]; 1 times unpaced)\n", options.max_duty);
+    return 2;
+  }
   const ProblemCatalog catalog = ProblemCatalog::load(options.problems_dir);
   std::vector<std::string> names = options.problems.empty() ? catalog.names() : options.problems;
   for (const std::string& name : names)
@@ -212,10 +231,12 @@ int run_torch_calibration(const TorchRunOptions& options) {
               run.triton_version.empty() ? "none" : run.triton_version.c_str(), run.python.c_str(), hello.value("clock", "?").c_str());
 
   const cuda::measure::Stream stream = cuda::measure::make_stream(cudaStreamNonBlocking);
-  ColdTimer timer(stream.get());
+  ColdTimer timer(stream.get(), timing::StopRule::calibration(options.max_duty));
   const nlohmann::json stop_rule = stop_rule_json(timer.rule());
-  std::printf("cold timer: clock source %s, default SM clock %.0f MHz, L2 flush %zu MiB; writing %s after every problem\n\n",
-              timer.clock_source().c_str(), timer.default_clock_mhz(), timer.flush_bytes() >> 20, options.out.c_str());
+  std::printf("cold timer: clock source %s, default SM clock %.0f MHz, L2 flush %zu MiB; both timers paced to a GPU duty of %s; writing %s after every "
+              "problem\n\n",
+              timer.clock_source().c_str(), timer.default_clock_mhz(), timer.flush_bytes() >> 20,
+              options.max_duty < 1 ? std::to_string(options.max_duty).c_str() : "1 (unpaced)", options.out.c_str());
 
   calibration::CalibrationFile file;
   std::error_code missing;
@@ -277,7 +298,7 @@ int run_torch_calibration(const TorchRunOptions& options) {
         std::printf("%s %s: the library baseline kept no sample (throttled throughout): not recorded\n", name.c_str(), set.c_str());
         continue;
       }
-      calibration::CalibrationEntry entry = make_entry(resolved, measured, reply, utc_now());
+      calibration::CalibrationEntry entry = make_entry(resolved, measured, reply, utc_now(), options.max_duty);
       print_entry(entry, measured);
       if (entry.forward == "none") skipped.push_back(name + " " + set);
       complete += entry.ratios.size() == options.baselines.size();

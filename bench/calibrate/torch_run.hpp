@@ -1,13 +1,16 @@
 // bench/calibrate/torch_run.hpp — kbv-calibrate --torch: for every problem and shape set, kbv's
 // library baselines (TF32 and FP32) timed with the cold timer, then PyTorch's forward timed by a
 // Python process with kbv's protocol (eager TF32, eager FP32, torch.compile), then the library
-// again; the ratios go into the calibration file, saved after every problem.
+// again, both timers paced to one GPU duty; the ratios go into the calibration file, saved after
+// every problem.
 #pragma once
 
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "timing/stop_rule.hpp"
 
 namespace kbv::calibrate {
 
@@ -20,6 +23,7 @@ struct TorchRunOptions {
   std::vector<std::string> shape_sets;  // empty: every shape set of each problem
   std::optional<std::filesystem::path> kernelbench_dir;
   std::vector<std::string> baselines;   // PyTorch baselines to measure (default: all three)
+  double max_duty = timing::kCalibrationMaxDuty;  // both timers' pace (stop_rule.hpp); 1: unpaced
   int device = 0;
 };
 

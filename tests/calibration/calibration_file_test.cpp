@@ -57,6 +57,10 @@ TEST(CalibrationFile, TheRecordedFileLoadsAndRoundTrips) {
   with_sources.calibrations[1].entries[0].library_sources_sha256 = std::string(64, 'c');
   const CalibrationFile again = calibration_from_json(to_json(with_sources), "again");
   EXPECT_EQ(again.calibrations[1].entries[0].library_sources_sha256, std::string(64, 'c'));
+  EXPECT_FALSE(layernorm->max_duty) << "recorded before kbv paced its timers";
+  CalibrationFile paced = file;  // a paced entry's duty survives the round trip
+  paced.calibrations[1].entries[0].max_duty = 0.25;
+  EXPECT_EQ(calibration_from_json(to_json(paced), "again").calibrations[1].entries[0].max_duty, 0.25);
 }
 
 TEST(CalibrationFile, BadFieldsAreNamedWithTheFix) {
@@ -79,6 +83,11 @@ TEST(CalibrationFile, BadFieldsAreNamedWithTheFix) {
   bad = good;
   bad["calibrations"][1]["entries"][0]["library"].erase("fp32");
   EXPECT_NE(error_of(bad).find("library.fp32': missing: ratio eager_fp32 is relative to it"), std::string::npos) << error_of(bad);
+  bad = good;
+  bad["calibrations"][1]["entries"][0]["max_duty"] = 1.5;
+  EXPECT_NE(error_of(bad).find("'calibrations[1].entries[0].max_duty': expected a share of the wall in (0, 1]"), std::string::npos) << error_of(bad);
+  bad["calibrations"][1]["entries"][0]["max_duty"] = 0;
+  EXPECT_NE(error_of(bad).find("'calibrations[1].entries[0].max_duty': expected a positive number"), std::string::npos) << error_of(bad);
   bad = good;
   bad["calibrations"][0].erase("torch_version");
   EXPECT_NE(error_of(bad).find("'calibrations[0].torch_version': missing"), std::string::npos);

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 
 #include "calibration/derived_speedups.hpp"
 #include "calibration/torch_calibration.hpp"
@@ -147,16 +148,16 @@ TEST(DerivedSpeedups, HowAConvAlgorithmWasChosenIsNotAChangeOfLibrary) {
   EXPECT_TRUE(derive_speedups(in, kRecorded).baselines.at("eager_tf32").speedup);
 }
 
-// The recorded calibration with the torch 2.11 H200 layernorm entry's library sources digest set
-// to `digest`, in a temporary file.
-std::filesystem::path recorded_with_library_sources(const std::string& digest) {
+// The recorded calibration with the torch 2.11 H200 layernorm entry changed by `edit`, in a
+// temporary file.
+std::filesystem::path recorded_with_layernorm_entry(const std::function<void(nlohmann::json&)>& edit) {
   nlohmann::json json;
   std::ifstream(kRecorded) >> json;
   for (auto& calibration : json["calibrations"])
     if (calibration["device_name"] == "NVIDIA H200" && calibration["torch_version"] == "2.11.0+cu130")
       for (auto& entry : calibration["entries"])
-        if (entry["problem"] == "layernorm") entry["library_sources_sha256"] = digest;
-  const auto path = std::filesystem::temp_directory_path() / ("kbv-calibration-sources-" + std::to_string(::getpid()) + ".json");
+        if (entry["problem"] == "layernorm") edit(entry);
+  const auto path = std::filesystem::temp_directory_path() / ("kbv-calibration-edited-" + std::to_string(::getpid()) + ".json");
   std::ofstream(path) << json.dump();
   return path;
 }
@@ -167,7 +168,8 @@ std::filesystem::path recorded_with_library_sources(const std::string& digest) {
 TEST(DerivedSpeedups, ALibraryWhoseSourcesChangedSinceCalibrationIsStale) {
   DerivationInputs in = layernorm_on_h200();
   in.library_sources_sha256 = "aaaa0000000000000000000000000000000000000000000000000000000000aa";
-  const std::filesystem::path matching = recorded_with_library_sources(in.library_sources_sha256);
+  const std::filesystem::path matching =
+      recorded_with_layernorm_entry([&](nlohmann::json& entry) { entry["library_sources_sha256"] = in.library_sources_sha256; });
   const DerivedSpeedups same = derive_speedups(in, matching);
   EXPECT_TRUE(same.baselines.at("eager_tf32").speedup) << same.baselines.at("eager_tf32").reason;
   EXPECT_EQ(same.calibration["library_sources"], "match");
@@ -182,6 +184,35 @@ TEST(DerivedSpeedups, ALibraryWhoseSourcesChangedSinceCalibrationIsStale) {
   const DerivedSpeedups legacy = derive_speedups(in, kRecorded);
   EXPECT_TRUE(legacy.baselines.at("eager_tf32").speedup) << legacy.baselines.at("eager_tf32").reason;
   EXPECT_NE(legacy.calibration["library_sources"].get<std::string>().find("identified by its description only"), std::string::npos);
+}
+
+// A calibration made before kbv paced its timers says so, and each ratio shows the clocks its
+// two sides ran at; a paced one names its duty. The clocks come from the entry's evidence: here
+// the 2026-12-04 H200 bmm figures (library TF32 at 1680 and 1605 MHz, eager TF32 at 1980).
+TEST(DerivedSpeedups, TheResultSaysHowTheCalibrationWasPacedAndWhetherItsClocksAgreed) {
+  const DerivationInputs in = layernorm_on_h200();
+  const nlohmann::json unpaced = derive_speedups(in, kRecorded).to_json();
+  EXPECT_TRUE(unpaced["calibration"]["max_duty"].is_null());
+  EXPECT_EQ(unpaced["calibration"]["pacing"].get<std::string>().rfind("none: calibrated before kbv paced its timers", 0), 0u)
+      << unpaced["calibration"]["pacing"];
+  EXPECT_TRUE(unpaced["eager_tf32"]["clocks_mhz"].is_null()) << "the recorded entry has no clock readings";
+
+  const std::filesystem::path paced = recorded_with_layernorm_entry([](nlohmann::json& entry) {
+    entry["max_duty"] = 0.25;
+    entry["evidence"]["library"] = {{"tf32", {{"before", {{"sm_clock_mhz_median", 1680.0}}}, {"after", {{"sm_clock_mhz_median", 1605.0}}}}},
+                                    {"fp32", {{"before", {{"sm_clock_mhz_median", 1980.0}}}, {"after", {{"sm_clock_mhz_median", 1980.0}}}}}};
+    entry["evidence"]["torch"]["eager_tf32"]["sm_clock_mhz_median"] = 1980.0;
+    entry["evidence"]["torch"]["eager_fp32"]["sm_clock_mhz_median"] = 1965.0;
+  });
+  const DerivedSpeedups derived = derive_speedups(in, paced);
+  std::filesystem::remove(paced);
+  const nlohmann::json report = derived.to_json();
+  EXPECT_EQ(report["calibration"]["max_duty"], 0.25);
+  EXPECT_EQ(report["calibration"]["pacing"], "both timers paced to a GPU duty of at most 0.25");
+  EXPECT_EQ(report["eager_tf32"]["clocks_mhz"], (nlohmann::json{{"library", 1642.5}, {"torch", 1980.0}, {"agree", false}}));
+  EXPECT_EQ(report["eager_fp32"]["clocks_mhz"]["agree"], true) << "one 15 MHz NVML step apart";
+  EXPECT_TRUE(report["compiled_tf32"]["clocks_mhz"].is_null()) << "no clock recorded for torch.compile";
+  EXPECT_TRUE(derived.baselines.at("eager_tf32").speedup) << "the clocks are shown, the speedup still derived";
 }
 
 TEST(DerivedSpeedups, ABaselineThatFailedInTheCalibrationCarriesItsError) {

@@ -148,13 +148,17 @@ TEST(TorchSession, TheRealServerMeasuresAProblemOnTheCpuAndItsReplyMakesAnEntry)
   TorchSession session(options(KBV_TEST_TORCH_PYTHON, kPackage, "cpu"));
   EXPECT_FALSE(session.hello().value("torch_version", "").empty());
   // A short stop rule: the CPU is shared and the figures are not the point here.
-  const nlohmann::json stop_rule = {{"min_measured_seconds", 0.01}, {"warm_up_wall_seconds", 0.01}, {"max_wall_seconds", 1.0}};
+  // Paced as kbv-calibrate paces it: the server's timer idles so its timed share stays at most 0.5.
+  const nlohmann::json stop_rule = {{"min_measured_seconds", 0.01}, {"warm_up_wall_seconds", 0.01}, {"max_wall_seconds", 1.0}, {"max_duty", 0.5}};
   const nlohmann::json reply = session.request({{"type", "measure"}, {"problem", problem_description(problem)}, {"shape_set", "small"},
                                                 {"baselines", {"eager_tf32", "eager_fp32"}}, {"stop_rule", stop_rule}},
                                                300);
   ASSERT_EQ(reply.value("type", ""), "measured") << reply.dump();
   EXPECT_EQ(reply["forward"], "graph");
-  for (const char* name : {"eager_tf32", "eager_fp32"}) EXPECT_GT(reply["results"][name]["median_s"].get<double>(), 0) << reply.dump();
+  for (const char* name : {"eager_tf32", "eager_fp32"}) {
+    EXPECT_GT(reply["results"][name]["median_s"].get<double>(), 0) << reply.dump();
+    EXPECT_LE(reply["results"][name]["duty"].get<double>(), 0.5 * 1.001) << reply.dump();
+  }
 
   const std::map<std::string, LibraryMeasurement> library = {{"tf32", {2e-5, 2.2e-5, "tf32 library\n", {}, {}}},
                                                              {"fp32", {4e-5, 4e-5, "fp32 library\n", {}, {}}}};

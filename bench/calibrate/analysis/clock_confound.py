@@ -7,8 +7,9 @@ median NVML SM clock of its kept samples. A power-limited kernel (a large TF32 G
 at a lower clock, so when the two timers keep the GPU busy for different fractions of their wall
 time, the eager/library ratio measures the timers' duty cycles as much as the code.
 
-For every entry of a calibration file this prints the library TF32 median and clock, the eager
-TF32 median, clock and GPU duty (PyTorch's gpu_seconds over its sampling wall), the calibrated
+For every entry of a calibration file this prints the duty both timers were paced to (since kbv
+paced them: timing/duty_pace.hpp), the library TF32 median, clock and GPU duty (recorded since
+pacing), the eager TF32 median, clock and GPU duty (PyTorch's gpu_seconds over its sampling wall), the calibrated
 ratio eager/library, and the ratio with the library's time scaled to the eager's clock
 (time × library MHz / eager MHz: a compute-bound kernel's first-order dependence) — marked where
 the clocks differ by more than CLOCK_GAP. It reads the file only: no GPU, no torch.
@@ -20,12 +21,13 @@ import sys
 from pathlib import Path
 
 DEFAULT_FILE = Path(__file__).resolve().parents[3] / "docs" / "results" / "torch-baselines.json"
-# Clocks this far apart (relative) are a different operating point, not NVML's 15 MHz steps.
+# Clocks this far apart (relative) are a different operating point, not NVML's 15 MHz steps.  kbv: calibration::kClockAgreement.
 CLOCK_GAP = 0.02
 
 
 def rows(calibration):
-    """(problem, library ms, library MHz, eager ms, eager MHz, eager duty, ratio, clock-scaled ratio, gap) per entry."""
+    """(problem, library ms, library MHz, library duty, eager ms, eager MHz, eager duty, ratio, clock-scaled ratio, gap, paced duty)
+    per entry."""
     out = []
     for entry in calibration.get("entries", []):
         evidence = entry.get("evidence") or {}
@@ -35,10 +37,12 @@ def rows(calibration):
             continue
         library_mhz, eager_mhz = library.get("sm_clock_mhz_median") or 0, eager.get("sm_clock_mhz_median") or 0
         duty = eager["gpu_seconds"] / eager["wall_seconds"] if eager.get("wall_seconds") else None
+        library_duty = library.get("duty")  # recorded since kbv paced its timers
         ratio = eager["median_s"] / library["median_s"]
         scaled = eager["median_s"] / (library["median_s"] * library_mhz / eager_mhz) if library_mhz and eager_mhz else None
         gap = bool(library_mhz and eager_mhz and abs(library_mhz - eager_mhz) > CLOCK_GAP * eager_mhz)
-        out.append((entry.get("problem", "?"), library["median_s"] * 1e3, library_mhz, eager["median_s"] * 1e3, eager_mhz, duty, ratio, scaled, gap))
+        out.append((entry.get("problem", "?"), library["median_s"] * 1e3, library_mhz, library_duty, eager["median_s"] * 1e3, eager_mhz, duty, ratio,
+                    scaled, gap, entry.get("max_duty")))
     return out
 
 
@@ -56,13 +60,14 @@ def main(argv):
     for calibration in document.get("calibrations", []):
         print(f"{path.name}: {calibration.get('device_name', '?')}, torch {calibration.get('torch_version', '?')}, "
               f"measured {calibration.get('measured_at', '?')}\n")
-        print("| problem | library TF32 ms | MHz | eager TF32 ms | MHz | eager GPU duty | eager/library | at eager's clock | clocks differ |")
-        print("|---|---|---|---|---|---|---|---|---|")
+        print("| problem | paced to | library TF32 ms | MHz | GPU duty | eager TF32 ms | MHz | GPU duty | eager/library | at eager's clock "
+              "| clocks differ |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|")
         table = rows(calibration)
-        for problem, lib_ms, lib_mhz, eager_ms, eager_mhz, duty, ratio, scaled, gap in table:
-            print(f"| {problem} | {lib_ms:.4f} | {lib_mhz:.0f} | {eager_ms:.4f} | {eager_mhz:.0f} | {fmt(duty, '.2f')} | {ratio:.3f} | "
-                  f"{fmt(scaled, '.3f')} | {'YES' if gap else 'no'} |")
-        differing = [r[0] for r in table if r[8]]
+        for problem, lib_ms, lib_mhz, lib_duty, eager_ms, eager_mhz, duty, ratio, scaled, gap, paced in table:
+            print(f"| {problem} | {fmt(paced, 'g') if paced else 'unpaced'} | {lib_ms:.4f} | {lib_mhz:.0f} | {fmt(lib_duty, '.2f')} | {eager_ms:.4f} | "
+                  f"{eager_mhz:.0f} | {fmt(duty, '.2f')} | {ratio:.3f} | {fmt(scaled, '.3f')} | {'YES' if gap else 'no'} |")
+        differing = [r[0] for r in table if r[9]]
         print(f"\n{len(differing)} of {len(table)} entries compare eager and library at clocks more than {CLOCK_GAP:.0%} apart"
               + (f": {', '.join(differing)}" if differing else ""))
     return 0

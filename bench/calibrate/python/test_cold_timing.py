@@ -1,10 +1,10 @@
 """test_cold_timing.py — kbv_torch's cold timer on the host clock: contenders interleaved with their
 own warm-up and stop rule, the wall cap, a contender that raises, the throttle rule with a fake
-clock, the launch gate's overrun rule with a fake backend. Standard library only."""
+clock, the launch gate's overrun rule with a fake backend, pacing to a GPU duty. Standard library only."""
 import time
 import unittest
 
-from kbv_torch.cold_timing import ColdTimer, Contender, HostBackend
+from kbv_torch.cold_timing import ColdTimer, Contender, HostBackend, duty_pause_seconds
 from kbv_torch.stop_rule import StopRule
 
 QUICK = StopRule(min_measured_seconds=0.0, warm_up_wall_seconds=0.0, max_wall_seconds=5.0)
@@ -89,6 +89,31 @@ class LaunchGate(unittest.TestCase):
         backend = FakeBackend(lambda i: 0.01, overruns=10_000)
         results = ColdTimer(backend, QUICK).measure_interleaved([Contender("a", lambda: None)])
         self.assertIn("launch gate ended before the sample was enqueued", results["a"]["error"])
+
+
+class Pacing(unittest.TestCase):
+    """rule.max_duty, as kbv's timing::duty_pause_seconds (tests/unit/duty_pace_test.cpp)."""
+
+    def test_the_pause_matches_kbvs(self):
+        self.assertAlmostEqual(duty_pause_seconds(1e-3, 1.2e-3, 0.25), 4e-3 - 1.2e-3)
+        self.assertEqual(duty_pause_seconds(1e-3, 5e-3, 0.25), 0.0)
+        self.assertEqual(duty_pause_seconds(1e-3, 1e-3, 1.0), 0.0)
+        self.assertEqual(duty_pause_seconds(1e-3, 1e-3, 0.0), 0.0)
+        self.assertEqual(duty_pause_seconds(0.0, 1e-3, 0.25), 0.0)
+
+    def test_a_paced_rule_keeps_the_timed_share_of_the_wall_at_its_duty(self):
+        def timed(max_duty):
+            rule = StopRule(min_measured_seconds=0.02, warm_up_wall_seconds=0.0, max_wall_seconds=5.0, max_duty=max_duty)
+            return ColdTimer(HostBackend(), rule).measure_interleaved([Contender("a", lambda: time.sleep(0.002))])["a"]
+        paced, unpaced = timed(0.25), timed(1.0)
+        self.assertLessEqual(paced["duty"], 0.25 * 1.001)
+        self.assertGreater(paced["duty"], 0.15, "the pause is what the duty asks, not much more")
+        self.assertGreater(unpaced["duty"], 0.8, "unpaced, a host sample is nearly all of its wall")
+        self.assertGreaterEqual(paced["wall_seconds"], 4 * paced["gpu_seconds"] * 0.999)
+
+    def test_kbv_calibrate_sends_the_duty_in_its_stop_rule(self):
+        self.assertEqual(StopRule.from_request({"max_duty": 0.25}).max_duty, 0.25)
+        self.assertEqual(StopRule.from_request({}).max_duty, 1.0, "a request without it is not paced")
 
 
 if __name__ == "__main__":

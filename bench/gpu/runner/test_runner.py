@@ -157,22 +157,30 @@ class CalibrationTest(unittest.TestCase):
     RECORDED = REPO / "tests/calibration/data/h200_torch_2.11.json"
 
     def test_the_torch_parts_options_parse(self):
-        (suite, parts, options), = main.parse(["calibrate:torch,problems=relu+gelu,shapes=default,compile=0"])
+        (suite, parts, options), = main.parse(["calibrate:torch,problems=relu+gelu,shapes=default,compile=0,max_duty=1"])
         self.assertEqual((suite, parts), ("calibrate", ["torch"]))
-        self.assertEqual(options, {"problems": "relu+gelu", "shapes": "default", "compile": "0"})
+        self.assertEqual(options, {"problems": "relu+gelu", "shapes": "default", "compile": "0", "max_duty": "1"})
         (_, parts, options), = main.parse(["parity:validation,rounds=5"])
         self.assertEqual((parts, options), (["validation"], {"rounds": "5"}))
 
     def test_the_summary_table_judges_the_library_against_the_faster_pytorch(self):
-        rows, met, judged = calibrate.calibration_rows(self.RECORDED, "2026-11-01T00:00:00Z")  # not the 2.10 calibration of 2026-10
-        by_problem = {(row[0], row[9]) for row in rows}
+        rows, met, judged, clocks_apart = calibrate.calibration_rows(self.RECORDED, "2026-11-01T00:00:00Z")  # not the 2.10 calibration of 2026-10
+        by_problem = {(row[0], row[10]) for row in rows}
         self.assertEqual(len(rows), 5)  # four H200 entries, one A100
         self.assertIn(("layernorm", "0.802"), by_problem)  # 0.255 ms against compile's 0.318
         self.assertIn(("rmsnorm", "1.965 NO"), by_problem)  # 7.23 ms against compile's 3.68: not hard to beat
         softmax = next(row for row in rows if row[0] == "softmax")
         self.assertIn("BackendCompilerFailed", softmax[7])
-        self.assertEqual(softmax[9], "0.779")  # only eager is there to judge against
+        self.assertEqual(softmax[10], "0.779")  # only eager is there to judge against
         self.assertEqual((met, judged), (4, 5))
+        self.assertEqual(softmax[9], "-", "the recorded file has no clock readings")
+        self.assertEqual(clocks_apart, [])
+
+    def test_the_summary_names_entries_whose_two_sides_ran_at_different_clocks(self):
+        rows, _, _, clocks_apart = calibrate.calibration_rows(REPO / "docs/results/torch-baselines.json", "")
+        self.assertEqual(sorted(clocks_apart), ["bmm", "gemm_bias_gelu", "matmul_scale_residual", "matmul_square"])
+        bmm = next(row for row in rows if row[0] == "bmm")
+        self.assertEqual(bmm[9], "1642 / 1980", "the library's before and after clocks (1680, 1605) against eager's")
 
 
 @unittest.skipUnless(BUILD, "needs BUILD_DIR (the ctest passes it)")

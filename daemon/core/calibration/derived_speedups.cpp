@@ -3,6 +3,7 @@
 #include "calibration/derived_speedups.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <set>
 
 #include "calibration/torch_calibration.hpp"
@@ -13,6 +14,12 @@ namespace {
 std::string joined(const std::set<std::string>& items) {
   std::string text;
   for (const std::string& item : items) text += (text.empty() ? "" : ", ") + item;
+  return text;
+}
+
+std::string share_text(double share) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", share);
   return text;
 }
 
@@ -104,9 +111,17 @@ DerivedSpeedups derive_speedups(const DerivationInputs& in, const std::filesyste
   out.calibration["library_sources"] = entry->library_sources_sha256.empty() ? "not recorded: the library is identified by its description only"
                                        : entry->library_sources_sha256 == in.library_sources_sha256 ? "match"
                                                                                                     : "changed";
+  // Whether both timers ran the GPU at one duty (timing/duty_pace.hpp): before they did, a
+  // power-limited GEMM's library time was taken at a lower clock than PyTorch's.
+  out.calibration["max_duty"] = entry->max_duty ? nlohmann::json(*entry->max_duty) : nlohmann::json(nullptr);
+  out.calibration["pacing"] = entry->max_duty ? "both timers paced to a GPU duty of at most " + share_text(*entry->max_duty)
+                                              : std::string("none: calibrated before kbv paced its timers to one GPU duty; a power-limited "
+                                                            "GEMM's ratio may compare two clocks (see each baseline's clocks_mhz; fix: ") +
+                                                    recalibrate(in) + ")";
   for (const TorchBaseline& baseline : torch_baselines()) {
     DerivedBaseline& derived = out.baselines[std::string(baseline.name)];
     const std::string name(baseline.name), mode(baseline.library_mode);
+    derived.clocks = compare_clocks(*entry, baseline);
     if (!stale.empty()) {
       derived.reason = stale;
       continue;
@@ -156,6 +171,10 @@ nlohmann::json DerivedSpeedups::to_json() const {
                                        {"ratio_to_library", number(derived.ratio)},
                                        {"library", baseline.library_mode},
                                        {"estimated_median_s", number(derived.estimated_median_s)},
+                                       {"clocks_mhz", derived.clocks ? nlohmann::json{{"library", derived.clocks->library_mhz},
+                                                                                      {"torch", derived.clocks->torch_mhz},
+                                                                                      {"agree", derived.clocks->agree}}
+                                                                     : nlohmann::json(nullptr)},
                                        {"reason", derived.reason.empty() ? nlohmann::json(nullptr) : nlohmann::json(derived.reason)}};
   }
   return out;

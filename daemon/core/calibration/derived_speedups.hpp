@@ -15,6 +15,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "calibration/clock_agreement.hpp"
+
 namespace kbv::calibration {
 
 // What the evaluation knows when it derives.
@@ -34,6 +36,9 @@ struct DerivedBaseline {
   std::optional<double> ratio;                // the calibration's baseline / library
   std::optional<double> estimated_median_s;   // library median × ratio: the baseline's time here
   std::string reason;                         // why speedup is null; empty when it is not
+  // The SM clocks the ratio's two sides were timed at (clock_agreement.hpp); nullopt when the
+  // calibration recorded no clock for one of them.
+  std::optional<ClockComparison> clocks;
 };
 
 struct DerivedSpeedups {

@@ -73,6 +73,10 @@ class Reader {
     entry.spec_sha256 = text(json, "spec_sha256", path);
     if (json.contains("library_sources_sha256")) entry.library_sources_sha256 = text(json, "library_sources_sha256", path);
     entry.measured_at = text(json, "measured_at", path);
+    if (json.contains("max_duty")) {
+      entry.max_duty = positive(json["max_duty"], path + "max_duty");
+      if (*entry.max_duty > 1) fail(path + "max_duty", "expected a share of the wall in (0, 1]");
+    }
     entry.forward = text(json, "forward", path);
     const nlohmann::json& library = member(json, "library", path + "library");
     if (!library.is_object() || library.empty()) fail(path + "library", "expected an object of math modes");
@@ -128,6 +132,7 @@ nlohmann::json entry_json(const CalibrationEntry& entry) {
                         {"measured_at", entry.measured_at}, {"forward", entry.forward},     {"library", library},
                         {"ratios", entry.ratios}};
   if (!entry.library_sources_sha256.empty()) out["library_sources_sha256"] = entry.library_sources_sha256;
+  if (entry.max_duty) out["max_duty"] = *entry.max_duty;
   out["errors"] = entry.errors.empty() ? nlohmann::json::object() : nlohmann::json(entry.errors);
   out["evidence"] = entry.evidence;
   return out;

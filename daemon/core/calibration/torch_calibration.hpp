@@ -48,6 +48,9 @@ struct CalibrationEntry {
   // before kbv recorded it (their library is then identified by its description alone).
   std::string library_sources_sha256;
   std::string measured_at;  // ISO 8601 UTC
+  // The GPU duty both timers were paced to (StopRule::max_duty; timing/duty_pace.hpp says why);
+  // nullopt in calibrations made before kbv paced them, whose GEMM ratios may compare two clocks.
+  std::optional<double> max_duty;
   std::string forward;      // which PyTorch forward ran: "graph" or "kernelbench:level<L>/<file>"
   std::map<std::string, LibraryTime> library;  // by math mode
   std::map<std::string, double> ratios;        // baseline name -> its median / the library's

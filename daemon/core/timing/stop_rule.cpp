@@ -59,4 +59,10 @@ StopRule StopRule::evaluator_host(double wall_budget_seconds) {
   return rule;
 }
 
+StopRule StopRule::calibration(double max_duty) {
+  StopRule rule = nvbench_defaults();
+  rule.max_duty = max_duty;
+  return rule;
+}
+
 }  // namespace kbv::timing

@@ -41,6 +41,13 @@ struct WarmUpRule {
   size_t max_calls = 0;      // calls
 };
 
+// The GPU duty `kbv calibrate --torch` paces both of its timers to. In the 2026-12-04 H200
+// calibration every PyTorch contender sampled at 0.00–0.39 of its wall and ran at 1980 MHz (the
+// top clock) throughout, while the unpaced library (≈ 1) ran its TF32 GEMMs at 1680–1860 MHz
+// (docs/results/torch-baselines.json; bench/calibrate/analysis/clock_confound.py): 0.25 is below
+// the busiest duty seen at the top clock, and costs a calibration 4× the library's GPU time in wall.
+inline constexpr double kCalibrationMaxDuty = 0.25;
+
 // A default StopRule is NVBench's (nvbench_defaults()).
 struct StopRule {
   std::variant<StdrelParams, HostBudgetParams> criterion = StdrelParams{};
@@ -51,6 +58,10 @@ struct StopRule {
   size_t max_calls = std::numeric_limits<size_t>::max();  // calls, warm-up and throttled ones included
   double throttle_threshold = 0.75;          // NVBench --throttle-threshold default: share of the default SM clock
   double throttle_recovery_seconds = 0.05;   // NVBench --throttle-recovery-delay default
+  // The largest share of the sampling wall the timed work may take: after each sample (warm-up
+  // included) the timer idles until the sample's timed window is at most this share of its wall
+  // (duty_pace.hpp says why). 1 (NVBench's and the evaluator's): no pacing.
+  double max_duty = 1.0;
 
   // What the cold timer uses for each baseline.
   static StopRule nvbench_defaults() { return {}; }
@@ -60,6 +71,9 @@ struct StopRule {
   // The evaluator on the host device: the host budget, no warm-up, no throttle, no wall cap
   // beyond the budget, at most 2000 calls.
   static StopRule evaluator_host(double wall_budget_seconds);
+  // kbv calibrate --torch: NVBench's rule paced to `max_duty` (default kCalibrationMaxDuty), sent
+  // as is to PyTorch's timer, so the library and PyTorch are timed with the GPU in one state.
+  static StopRule calibration(double max_duty);
 };
 
 }  // namespace kbv::timing

@@ -73,5 +73,29 @@ TEST_F(GpuTest, InterleavedCallablesGetRunningCallIndices) {
   EXPECT_LT(results[0].median_s, results[1].median_s);
 }
 
+// A rule with max_duty idles after each sample: the GPU works at most that share of the wall,
+// and the unpaced timer, on the same work, works far more of it (calibration's pacing,
+// timing/duty_pace.hpp).
+TEST_F(GpuTest, APacedRuleKeepsTheGpuBusyAtMostItsDuty) {
+  const measure::Stream stream = measure::make_stream(cudaStreamNonBlocking);
+  auto quick = [](double max_duty) {
+    StopRule rule = StopRule::calibration(max_duty);
+    rule.criterion = timing::StdrelParams{.min_measured_seconds = 0.05};
+    rule.warm_up.wall_seconds = 0.01;
+    return rule;
+  };
+  constexpr double kDuty = 0.2;
+  ColdTimer paced(stream.get(), quick(kDuty)), unpaced(stream.get(), quick(1.0));
+  const auto spin = [&](cudaStream_t s, uint64_t) { launch_spin_ns(1'000'000, s); };
+  const TimingResult a = paced.measure(spin), b = unpaced.measure(spin);
+  std::printf("1 ms spin: paced to %.2f: duty %.3f, wall %.3f s, %zu samples, median %.4f ms; unpaced: duty %.3f, wall %.3f s, "
+              "%zu samples, median %.4f ms\n",
+              kDuty, a.duty, a.wall_seconds, a.samples, a.median_s * 1e3, b.duty, b.wall_seconds, b.samples, b.median_s * 1e3);
+  EXPECT_LE(a.duty, kDuty * 1.001);
+  EXPECT_GT(a.duty, kDuty * 0.8) << "the pause is what the duty asks, not more (host sleep overshoot aside)";
+  EXPECT_GT(b.duty, 0.5) << "an unpaced 1 ms sample with its flush and gate takes little more than 1 ms of wall";
+  EXPECT_NEAR(a.median_s, b.median_s, kAllowedRelativeError * b.median_s) << "pacing changes the wall, not a globaltimer spin's time";
+}
+
 }  // namespace
 }  // namespace kbv::cuda::measure_testing

@@ -15,6 +15,12 @@ and the gate grows.
 Nothing in this process sets a persisting-L2 access window (PyTorch has no API for one), so the
 reset kbv's flusher makes before each sample has nothing to undo here.
 
+Pacing: with rule.max_duty below 1, each sample (warm-up included) is followed by an idle pause
+so its timed window is at most that share of its wall, as kbv's C++ timer does
+(core/timing/duty_pace.hpp): kbv-calibrate paces both timers to one duty, so the GPU runs the
+library and PyTorch at one clock (docs/torch-calibration.md, "Known confound"). The launch gate
+counts as idle: it is one spinning thread.
+
 A HostBackend (perf_counter, no flush, no gate) lets the sampling run on a CPU in tests."""
 import time
 
@@ -35,6 +41,13 @@ MAX_RECOVERY_STEP_SECONDS = 0.5
 MAX_OVERRUNS_IN_A_ROW = 20
 # How long the gate's cycle rate is measured over, once per timer.
 GATE_CALIBRATION_SECONDS = 0.02
+
+
+def duty_pause_seconds(busy_seconds, elapsed_seconds, max_duty):
+    """kbv's timing::duty_pause_seconds: the idle after a sample that keeps busy ≤ max_duty × wall."""
+    if max_duty >= 1.0 or max_duty <= 0.0 or busy_seconds <= 0.0:
+        return 0.0
+    return max(0.0, busy_seconds / max_duty - elapsed_seconds)
 
 
 class HostBackend:
@@ -125,7 +138,7 @@ class _Series:
         self.warmup_calls, self.warmup_wall = 0, 0.0
         self.discarded_throttled, self.streak = 0, 0
         self.recovery = rule.throttle_recovery_seconds
-        self.wall, self.next_call = 0.0, 0
+        self.wall, self.busy, self.next_call = 0.0, 0.0, 0
         self.done, self.capped = False, False
         self.stopped = "not_finished"
 
@@ -143,10 +156,15 @@ class ColdTimer:
                 return seconds
         raise RuntimeError(f"the launch gate ended before the sample was enqueued {MAX_OVERRUNS_IN_A_ROW} times in a row")
 
+    def _pace(self, seconds, begin):
+        pause = duty_pause_seconds(seconds, time.perf_counter() - begin, self.rule.max_duty)
+        if pause > 0:
+            time.sleep(pause)
+
     def _warm_up(self, contender, series):
         while series.warmup_calls == 0 or series.warmup_wall < self.rule.warm_up_wall_seconds:
             begin = time.perf_counter()
-            self._one(contender, series)
+            self._pace(self._one(contender, series), begin)
             series.warmup_calls += 1
             series.warmup_wall += time.perf_counter() - begin
 
@@ -167,6 +185,8 @@ class ColdTimer:
             if mhz > 0:
                 series.clocks.append(mhz)
             series.criterion.add(seconds)
+        self._pace(seconds, begin)
+        series.busy += seconds
         series.wall += time.perf_counter() - begin
         series.stopped = series.criterion.reason()
         if series.stopped != "not_finished":
@@ -207,6 +227,7 @@ class ColdTimer:
                 continue
             figures = summarize(s.kept)
             figures.update({"noise": s.criterion.noise(), "gpu_seconds": sum(s.kept), "wall_seconds": s.wall,
+                            "duty": s.busy / s.wall if s.wall > 0 else 0.0,
                             "warmup_calls": s.warmup_calls, "discarded_throttled": s.discarded_throttled,
                             "hit_wall_cap": s.capped, "stopped": s.stopped,
                             "sm_clock_mhz_median": summarize(s.clocks)["median_s"]})

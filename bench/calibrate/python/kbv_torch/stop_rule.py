@@ -25,6 +25,7 @@ class StopRule:
     max_wall_seconds: float = 15.0
     throttle_threshold: float = 0.75
     throttle_recovery_seconds: float = 0.05
+    max_duty: float = 1.0
 
     @classmethod
     def from_request(cls, fields):

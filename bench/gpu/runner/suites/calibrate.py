@@ -11,8 +11,10 @@
             Options: problems=a+b (default: every problem), shapes=default+small (default:
             every shape set), compile=0 (eager only), kernelbench=DIR (KernelBench/ of a
             checkout, for imported problems), python=PATH (default python3), timeout=S
-            (default 540). The summary's last column is the issue #13 target: kbv's TF32 library
-            baseline against the faster of eager TF32 and torch.compile (≤ 1.05 is hard to beat)."""
+            (default 540), max_duty=D (both timers' GPU duty; default kbv's 0.25, 1: unpaced).
+            The summary shows the SM clock each side's TF32 ran at (library / eager, MHz: they
+            should agree once paced) and, last, the issue #13 target: kbv's TF32 library baseline
+            against the faster of eager TF32 and torch.compile (≤ 1.05 is hard to beat)."""
 import json
 import shutil
 
@@ -22,6 +24,7 @@ from suites import Outcome
 TITLE = "Device ceilings and PyTorch calibration (kbv calibrate)"
 PARTS = ["ceilings", "torch"]
 HARD_TO_BEAT = 1.05  # issue #13: the library within 5 % of the faster of eager and compiled
+CLOCK_AGREEMENT = 0.02  # kbv's calibration::kClockAgreement
 
 
 def run_ceilings(ctx):
@@ -44,7 +47,7 @@ def run_ceilings(ctx):
 def calibration_rows(path, since):
     """Table rows for the entries measured at or after `since` (this run's), and how many of them
     meet the hard-to-beat target."""
-    rows, met, judged = [], 0, 0
+    rows, met, judged, clocks_apart = [], 0, 0, []
     for calibration in json.loads(path.read_text()).get("calibrations", []):
         for entry in calibration.get("entries", []):
             if entry.get("measured_at", "") < since:
@@ -59,11 +62,19 @@ def calibration_rows(path, since):
                 judged += 1
                 met += target <= HARD_TO_BEAT
             cell = lambda name: f"{ms[name]:.4f} ({ratios[name]:.3f})" if name in ms else "- (" + entry.get("errors", {}).get(name, "?")[:120] + ")"
-            drift = max((f.get("drift", 0) for f in (entry.get("evidence", {}).get("library") or {}).values()), default=0)
+            evidence = entry.get("evidence", {})
+            drift = max((f.get("drift", 0) for f in (evidence.get("library") or {}).values()), default=0)
+            tf32 = (evidence.get("library") or {}).get("tf32") or {}
+            library_clocks = [f.get("sm_clock_mhz_median", 0) for f in (tf32.get("before") or {}, tf32.get("after") or {}) if f.get("sm_clock_mhz_median")]
+            library_mhz = sum(library_clocks) / len(library_clocks) if library_clocks else 0
+            eager_mhz = ((evidence.get("torch") or {}).get("eager_tf32") or {}).get("sm_clock_mhz_median") or 0
+            if library_mhz and eager_mhz and abs(library_mhz - eager_mhz) > CLOCK_AGREEMENT * eager_mhz:
+                clocks_apart.append(entry["problem"])
+            clocks = f"{library_mhz:.0f} / {eager_mhz:.0f}" if library_mhz and eager_mhz else "-"
             rows.append([entry["problem"], entry["shape_set"], entry.get("forward", "?"), f"{library.get('tf32', 0) * 1e3:.4f}",
                          f"{library.get('fp32', 0) * 1e3:.4f}", cell("eager_tf32"), cell("eager_fp32"), cell("compiled_tf32"),
-                         f"{drift * 100:.1f} %", f"{target:.3f}" + ("" if target <= HARD_TO_BEAT else " NO") if target is not None else "-"])
-    return rows, met, judged
+                         f"{drift * 100:.1f} %", clocks, f"{target:.3f}" + ("" if target <= HARD_TO_BEAT else " NO") if target is not None else "-"])
+    return rows, met, judged, clocks_apart
 
 
 def run_torch(ctx, options):
@@ -77,6 +88,8 @@ def run_torch(ctx, options):
         argv.append("--no-compile")
     if options.get("kernelbench"):
         argv += ["--kernelbench", options["kernelbench"]]
+    if options.get("max_duty"):
+        argv += ["--max-duty", options["max_duty"]]
     result = ctx.run("calibrate-torch", argv, int(options.get("timeout", 540)))
     body = ["## PyTorch calibration", "", f"`{' '.join(str(a) for a in argv[1:])}`", ""]
     body += code_block(result.stdout + (f"\n{result.status()}: {result.stderr[-3000:]}" if not result.ok else ""), limit_lines=200)
@@ -84,13 +97,16 @@ def run_torch(ctx, options):
         return False, f"no calibration written ({result.status()})", body
     shutil.copy(ctx.torch_calibration, ctx.out / "torch-baselines.json")
     ctx.use_torch_calibration(f"merged by this run's calibrate:torch into OUT/torch-baselines.json")
-    rows, met, judged = calibration_rows(ctx.torch_calibration, since)
+    rows, met, judged, clocks_apart = calibration_rows(ctx.torch_calibration, since)
     body += ["", "Medians in ms (ratio to kbv's library baseline in the same math mode: TF32 for eager TF32 and torch.compile, "
-             "FP32 for eager FP32); drift: how far the library's median moved across PyTorch's measurement; last column: "
+             "FP32 for eager FP32); drift: how far the library's median moved across PyTorch's measurement; clocks: the SM clock "
+             "(MHz) of the library's TF32 samples and of eager TF32's, which a paced run keeps together; last column: "
              "kbv's TF32 library baseline / the faster of eager TF32 and torch.compile (issue #13: ≤ 1.05).", ""]
     body += md_table(["problem", "shapes", "forward", "library TF32", "library FP32", "eager TF32", "eager FP32", "compiled TF32",
-                      "drift", "library / faster"], rows)
-    return result.ok, f"{len(rows)} entries; library within 5 % of the faster PyTorch on {met} of {judged}", body
+                      "drift", "clocks", "library / faster"], rows)
+    body += ["", f"Clocks more than {CLOCK_AGREEMENT:.0%} apart: {', '.join(clocks_apart) if clocks_apart else 'none'}."]
+    return (result.ok, f"{len(rows)} entries; library within 5 % of the faster PyTorch on {met} of {judged}; clocks apart on {len(clocks_apart)}",
+            body)
 
 
 def run(ctx, parts, options):

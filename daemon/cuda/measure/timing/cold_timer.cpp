@@ -13,6 +13,7 @@
 #include "measure/timing/l2_flush.hpp"
 #include "measure/timing/launch_gate.hpp"
 #include "measure/timing/sm_clock.hpp"
+#include "timing/duty_pace.hpp"
 #include "timing/sample_stats.hpp"
 #include "timing/stop_criterion.hpp"
 #include "timing/warm_up.hpp"
@@ -47,6 +48,7 @@ struct Series {
   int throttle_streak = 0;
   double recovery_delay;
   double wall = 0;
+  double busy = 0;  // timed windows of every sample, throttled ones included (warm-up excluded)
   uint64_t next_call = 0;
   bool done = false;
   bool capped = false;
@@ -78,10 +80,17 @@ struct ColdTimer::Impl {
     return ms * kSecondsPerMs;
   }
 
+  // Idles so that this sample's timed window is at most rule.max_duty of its wall (duty_pace.hpp).
+  void pace(double seconds, Clock::time_point begin) const {
+    const double pause = timing::duty_pause_seconds(seconds, seconds_since(begin), rule.max_duty);
+    if (pause > 0) std::this_thread::sleep_for(std::chrono::duration<double>(pause));
+  }
+
   void warm_up(const TimedCall& call, Series& series) {
     while (!series.warm_up.done()) {
       const auto begin = Clock::now();
       const double seconds = cold_sample(call, series.next_call++);
+      pace(seconds, begin);
       series.warm_up.add(seconds, seconds_since(begin));
     }
   }
@@ -104,6 +113,8 @@ struct ColdTimer::Impl {
       if (mhz > 0) series.clocks.push_back(mhz);
       series.criterion->add({.seconds = seconds, .measured_seconds = seconds, .wall_seconds = seconds_since(begin)});
     }
+    pace(seconds, begin);
+    series.busy += seconds;
     series.wall += seconds_since(begin);
     if (series.criterion->finished()) {
       series.done = true;
@@ -126,6 +137,7 @@ struct ColdTimer::Impl {
     result.noise = series.criterion->noise();
     result.gpu_seconds = std::accumulate(series.kept.begin(), series.kept.end(), 0.0);
     result.wall_seconds = series.wall;
+    result.duty = series.wall > 0 ? series.busy / series.wall : 0;
     result.warmup_calls = series.warm_up.calls();
     result.hit_wall_cap = series.capped;
     return result;

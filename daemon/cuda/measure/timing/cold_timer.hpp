@@ -6,7 +6,8 @@
 // stop_rule.hpp, default StopRule::nvbench_defaults()) sets the rest: warm-up first; samples
 // taken below its throttle threshold of the default SM clock are discarded (after a pause for
 // the GPU to recover); sampling stops when its criterion is finished (stop_criterion.hpp) or at
-// its wall cap.
+// its wall cap. A rule with max_duty < 1 idles after each sample so the GPU works at most that
+// share of the wall (timing/duty_pace.hpp; kbv calibrate --torch).
 //
 // Several callables (a candidate and its TF32 and FP32 baselines) are timed interleaved,
 // round-robin, each with its own stop rule state, so drift in clocks or temperature hits them
@@ -41,6 +42,7 @@ struct TimingResult {
   double noise = 0;                // relative standard deviation of the kept samples (the criterion's)
   double gpu_seconds = 0;          // sum of kept samples
   double wall_seconds = 0;         // sampling wall time of this callable (warm-up excluded)
+  double duty = 0;                 // timed windows of its samples (throttled ones too) / wall_seconds
   size_t warmup_calls = 0;
   bool hit_wall_cap = false;       // stopped by max_wall_seconds (or max_calls), not by the criterion
 };
