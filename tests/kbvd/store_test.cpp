@@ -141,6 +141,66 @@ TEST(Store, RecoveryRequeuesThenGivesUp) {
   EXPECT_EQ(shown["evaluations"].size(), 3u);
 }
 
+// kbvd killed while a warm spare evaluated a batch of three: the first had its verdict, the
+// second was being evaluated, the third waited behind it. Recovery counts the second's attempt
+// only; the third, never begun, goes back as if on its first try, however often that happens,
+// and is never given up as a crash. A lone evaluation of another process counts as before.
+TEST(Store, RecoveryCountsOnlyTheBatchMemberThatHadBegun) {
+  TempDir dir;
+  const auto db = dir.path() / "db";
+  auto start_batch = [](Store& s, const std::string& problem, std::int64_t pgid, double now) {
+    std::vector<Job> batch;
+    while (auto job = s.start_next_of_problem(kEpoch, "host", "host", now, problem)) batch.push_back(*job);
+    for (const Job& job : batch) s.set_process(job.evaluation_id, pgid, 7, "");
+    return batch;
+  };
+  {
+    Store s(db, "normal");
+    for (const char* sha : {"1111111101", "1111111102", "1111111103", "2222222201"}) {
+      NewCandidate c = candidate(sha, std::string(sha) + ".so");
+      c.manifest = Manifest{"m", "1", sha[0] == '1' ? "relu" : "gelu", {}};
+      s.add_candidate(c, seen(c.name, std::stoll(sha)), 1);
+    }
+    const std::vector<Job> relu = start_batch(s, "relu", 4242, 2);
+    ASSERT_EQ(relu.size(), 3u);
+    s.finish(relu[0], passed(), 3);  // its verdict is in; the second is under way, the third waits
+    ASSERT_EQ(start_batch(s, "gelu", 5151, 2).size(), 1u);
+  }  // the daemon dies
+  {
+    Store s(db, "normal");
+    const auto r = s.recover(3, 10);
+    EXPECT_EQ(r.requeued, 3);
+    EXPECT_EQ(r.not_begun, 1);
+    EXPECT_EQ(r.leftovers.size(), 2u) << "each evaluator process listed once";
+    const auto waited = s.results_show("1111111103")["evaluations"];
+    ASSERT_EQ(waited.size(), 1u);
+    EXPECT_EQ(waited[0]["note"], "daemon stopped before its turn in the batch came");
+    EXPECT_EQ(s.results_show("1111111102")["evaluations"][0]["note"], "daemon stopped during the evaluation");
+  }
+  for (int kill = 2; kill <= 3; ++kill) {
+    {
+      Store s(db, "normal");
+      if (kill == 3) {
+        EXPECT_EQ(s.recover(3, 10.0 * kill).not_begun, 1);
+      }
+      const std::vector<Job> relu = start_batch(s, "relu", 4242 + kill, 10.0 * kill);
+      ASSERT_EQ(relu.size(), 2u);
+      EXPECT_EQ(relu[0].name, "1111111102.so");
+      EXPECT_EQ(relu[0].attempt, kill) << "the member under way counts each interruption";
+      EXPECT_EQ(relu[1].attempt, 1) << "the member that never began is on its first attempt every time";
+    }  // the daemon dies again
+  }
+  Store s(db, "normal");
+  const auto r = s.recover(3, 100);
+  EXPECT_EQ(r.given_up, 1) << "interrupted three times while being evaluated";
+  EXPECT_EQ(r.not_begun, 1);
+  EXPECT_EQ(s.results_show("1111111102")["evaluation"]["verdict"], "crash");
+  EXPECT_EQ(s.results_show("1111111103")["state"], "queued");
+  const auto next = s.start_next_of_problem(kEpoch, "host", "host", 101, "relu");
+  ASSERT_TRUE(next);
+  EXPECT_EQ(next->attempt, 1);
+}
+
 TEST(Store, InterruptRefundsTheAttempt) {
   TempDir dir;
   Store s(dir.path() / "db", "normal");

@@ -214,8 +214,8 @@ void Daemon::step_recover() {
   const auto recover = [this, max_attempts] {
     const auto report = store_->recover(max_attempts, unix_now());
     if (report.requeued || report.given_up)
-      spdlog::warn("recovered from an interrupted run: {} evaluations requeued, {} given up after "
-                   "evaluator.max_attempts", report.requeued, report.given_up);
+      spdlog::warn("recovered from an interrupted run: {} evaluations requeued ({} of them waiting in a batch, not yet begun: "
+                   "attempt not counted), {} given up after evaluator.max_attempts", report.requeued, report.not_begun, report.given_up);
   };
   if (!health_->attempt("recover interrupted evaluations", recover)) health_->recovery_pending(recover);
 }

@@ -6,6 +6,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
+#include <optional>
+#include <utility>
 
 #include "store/schema.hpp"
 
@@ -271,14 +274,36 @@ RecoveryReport Store::recover(int max_attempts, double now) {
   struct Row {
     std::int64_t evaluation, candidate;
     int attempts;
+    std::optional<std::pair<std::int64_t, std::int64_t>> process;  // pgid, start ticks
   };
   std::vector<Row> rows;
+  // A batch's evaluations share one evaluator process, which takes them in the order of their
+  // ids (start_next_where inserts them so), and each verdict is recorded as it comes: of those
+  // one process left running, only the lowest had begun.
+  std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> begun_of_process;
   while (running.step()) {
-    rows.push_back({running.int64(0), running.int64(1), static_cast<int>(running.int64(4))});
-    if (!running.is_null(2) && !running.is_null(3))
-      report.leftovers.push_back({running.int64(2), running.int64(3), running.text(5)});
+    Row row{running.int64(0), running.int64(1), static_cast<int>(running.int64(4)), std::nullopt};
+    if (!running.is_null(2) && !running.is_null(3)) {
+      row.process = std::pair{running.int64(2), running.int64(3)};
+      const auto [at, first] = begun_of_process.emplace(*row.process, row.evaluation);
+      if (first) report.leftovers.push_back({running.int64(2), running.int64(3), running.text(5)});
+      else at->second = std::min(at->second, row.evaluation);
+    }
+    rows.push_back(row);
   }
   for (const auto& r : rows) {
+    if (r.process && begun_of_process.at(*r.process) != r.evaluation) {
+      // Waiting behind another candidate of its batch: never evaluated, so the attempt does not
+      // count (as Store::interrupt).
+      db_.prepare("UPDATE evaluations SET state='interrupted', finished_at=?,"
+                  " note='daemon stopped before its turn in the batch came' WHERE id=?")
+          .bind(1, now).bind(2, r.evaluation)
+          .run();
+      db_.prepare("UPDATE queue SET attempts=MAX(attempts-1, 0) WHERE candidate_id=?").bind(1, r.candidate).run();
+      ++report.requeued;
+      ++report.not_begun;
+      continue;
+    }
     if (r.attempts >= max_attempts) {
       db_.prepare("UPDATE evaluations SET state='done', finished_at=?,"
                   " note='interrupted' WHERE id=?")

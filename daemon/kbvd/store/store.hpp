@@ -59,6 +59,7 @@ struct LeftoverProcess {
 
 struct RecoveryReport {
   int requeued = 0;       // interrupted evaluations put back in the queue
+  int not_begun = 0;      // of those, batch members that had not begun: their attempt is not counted
   int given_up = 0;       // interrupted max_attempts times: recorded as crash
   std::vector<LeftoverProcess> leftovers;
 };
