@@ -3,7 +3,8 @@
 // device reference stays within seconds on an H200. The comparison columns: a poisoned output
 // (non-finite branch), zeros (finite branch) in two passes, the reference's summary, zeros
 // against the summary (one pass), every trivial output of a family in one pass, and a recheck
-// (fp32 against fp32); then the exact draw of the problem's inputs for each input family.
+// (fp32 against fp32); then the exact draw of the problem's inputs for each input family, and
+// the timing draw (a timing sample's fresh inputs) for each, beside a memset of the same bytes.
 //
 //   kbv_bench_cuda_data [--shapes default|small] [problem ...]
 #include <cuda_runtime_api.h>
@@ -20,6 +21,7 @@
 #include "data/device_compare.hpp"
 #include "data/device_inputs.hpp"
 #include "data/poison.hpp"
+#include "data/timing_inputs.hpp"
 #include "data/reference_graph.hpp"
 #include "data/reference_ops.hpp"
 #include "inputs/epoch_plan.hpp"
@@ -137,6 +139,31 @@ void run_problem(const kbv::ResolvedProblem& problem, cudaStream_t stream) {
     by_family += item;
   }
   std::printf("  generate by family (ms):%s\n", by_family.c_str());
+  // The timing draw of every input, family by family: what each timing sample pays before the
+  // candidate is called (timing.prepare_inputs), with its checksum in the same pass; beside it a
+  // memset of the same bytes, the write-bandwidth floor no draw can beat.
+  DeviceBuffer<unsigned long long> sums(problem.input_shapes.size());
+  const float floor_ms = time_ms(stream, [&] {
+    for (size_t i = 0; i < problem.input_shapes.size(); ++i)
+      kbv::cuda::check(cudaMemsetAsync(inputs_f32[i].get(), 0, inputs_f32[i].bytes(), stream), "cudaMemsetAsync");
+  });
+  std::string timing_by_family;
+  for (uint32_t f = 0; f < kbv::inputs::kFamilyCount; ++f) {
+    const auto family = static_cast<kbv::inputs::Family>(f);
+    const kbv::inputs::FamilyDraw draw = kbv::inputs::draw_family(public_key, 0, problem.problem.name, family, 0);
+    const float ms = time_ms(stream, [&] {
+      for (size_t i = 0; i < problem.input_shapes.size(); ++i) {
+        const kbv::Shape& shape = problem.input_shapes[i];
+        kbv::cuda::generate_timing_inputs_on_device(inputs_f32[i].get(), kbv::numel(shape), family, draw.params, kSeed, static_cast<uint32_t>(i),
+                                                    kbv::inputs::axes_of_shape(shape.data(), shape.size()), problem.input_scale(i), kSeed,
+                                                    sums.get() + i, stream);
+      }
+    });
+    char item[64];
+    std::snprintf(item, sizeof item, " %s %.2f", std::string(kbv::inputs::family_name(family)).c_str(), ms);
+    timing_by_family += item;
+  }
+  std::printf("  timing draw by family (ms; memset of the same bytes %.2f):%s\n", floor_ms, timing_by_family.c_str());
   // A lone convolution (conv1d/2d/3d, conv_transpose1d/2d/3d): its fp64 reference (im2col in
   // chunks, then Dgemm) at several im2col budgets; small chunks can stay in L2 (60 MiB on the
   // H200) between im2col and the GEMM.
