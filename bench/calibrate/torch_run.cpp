@@ -233,10 +233,10 @@ int run_torch_calibration(const TorchRunOptions& options) {
   const cuda::measure::Stream stream = cuda::measure::make_stream(cudaStreamNonBlocking);
   ColdTimer timer(stream.get(), timing::StopRule::calibration(options.max_duty));
   const nlohmann::json stop_rule = stop_rule_json(timer.rule());
-  std::printf("cold timer: clock source %s, default SM clock %.0f MHz, L2 flush %zu MiB; both timers paced to a GPU duty of %s; writing %s after every "
-              "problem\n\n",
-              timer.clock_source().c_str(), timer.default_clock_mhz(), timer.flush_bytes() >> 20,
-              options.max_duty < 1 ? std::to_string(options.max_duty).c_str() : "1 (unpaced)", options.out.c_str());
+  std::printf("cold timer: clock source %s, default SM clock %.0f MHz, L2 flush %zu MiB; both timers paced to a GPU duty of %g%s; writing %s after "
+              "every problem\n\n",
+              timer.clock_source().c_str(), timer.default_clock_mhz(), timer.flush_bytes() >> 20, options.max_duty,
+              options.max_duty < 1 ? "" : " (unpaced)", options.out.c_str());
 
   calibration::CalibrationFile file;
   std::error_code missing;

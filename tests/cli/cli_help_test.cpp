@@ -70,6 +70,19 @@ TEST(CliHelp, UnknownOptionNamesItAndPointsAtHelp) {
   }
 }
 
+// PyTorch's calibration options mean nothing to the ceilings run: refused by name before any
+// device is touched, --max-duty (the pace of both timers) among them.
+TEST(CliHelp, CalibratesTorchOnlyOptionsNeedTorch) {
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"calibrate", "--max-duty", "0.5"},
+                                               std::vector<std::string>{"calibrate", "--no-compile"}}) {
+    const CommandResult result = kbv(args);
+    EXPECT_EQ(result.exit_code, 2) << args[1];
+    EXPECT_NE(result.err.find(args[1] + " needs --torch"), std::string::npos) << result.err;
+  }
+  const CommandResult help = kbv({"calibrate", "--help"});
+  EXPECT_NE(help.out.find("--max-duty"), std::string::npos) << help.out;
+}
+
 TEST(CliHelp, UnknownCommandIsAUsageError) {
   const CommandResult result = kbv({"evaluate"});
   EXPECT_EQ(result.exit_code, 2);
