@@ -146,6 +146,7 @@ class Evaluation {
   std::unique_ptr<StartedWorker> started_;  // the folders outlive the worker (declared first)
   std::unique_ptr<WorkerProcess> worker_;
   int baseline_threads_ = -1;
+  int threads_before_load_ = -1;  // the worker's, just before it was sent the candidate
   double device_used_at_start_ = -1;
   double device_held_by_candidate_ = 0;
   std::optional<double> last_kernel_span_s_;  // the last traced call: first kernel start to last kernel end

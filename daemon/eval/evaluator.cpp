@@ -117,6 +117,7 @@ std::optional<nlohmann::json> Evaluation::start_and_load() {
     if (!first_message) first_message = worker_->receive(std::chrono::milliseconds(static_cast<int64_t>(options_.load_timeout_s * 1000)));
     const std::string type = first_message ? first_message->value("type", "") : "";
     if (type == "load_failed") return first_message;  // its sandbox or device: the same for a fresh one
+    if (type == "started") threads_before_load_ = worker_->thread_count();
     if (type == "started" && worker_->send(load)) {
       result_.environment["worker_started_early"] = true;
       result_.environment["device_warm_up_s"] = started_->device_warm_up_s();
@@ -139,6 +140,7 @@ std::optional<nlohmann::json> Evaluation::start_and_load() {
   auto started = await("while starting the worker", options_.load_timeout_s);
   if (!started) return std::nullopt;
   if (started->value("type", "") != "started") return started;  // load_failed: the sandbox or the device
+  threads_before_load_ = worker_->thread_count();
   worker_->send(load);
   return await("while loading the candidate", options_.load_timeout_s);
 }
@@ -257,6 +259,17 @@ void Evaluation::evaluate_candidate() {
   }
   setup_phase.reset();
   baseline_threads_ = worker_->thread_count();
+  // kbv's own threads (CUDA's, CUPTI's) are up before the worker says `started`; one that loading
+  // or create() added outlives every call and can finish a call's work after it returned
+  // (kbv/plugin.h: create() must not start threads). The per-call check below only sees threads
+  // added after this count.
+  if (threads_before_load_ > 0 && baseline_threads_ > threads_before_load_) {
+    decide(Verdict::hack_suspected, "the worker had " + std::to_string(threads_before_load_) + " threads before the candidate was loaded and " +
+                                        std::to_string(baseline_threads_) + " after its load and create(): a thread started there can finish "
+                                        "a call's work after the call returns",
+           "thread_injection");
+    return finish_worker();
+  }
   device_used_at_start_ = plane->device_memory().used_bytes;
   result_.environment.update(plane->environment());
   result_.environment["data_plane_reused"] = plane_reused;

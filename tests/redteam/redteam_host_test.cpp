@@ -43,6 +43,8 @@ INSTANTIATE_TEST_SUITE_P(
     Corpus, RedTeamHost,
     ::testing::Values(Expected{"thread_injection", "hack_suspected", "thread_injection"},
                       Expected{"background_spin", "hack_suspected", "thread_injection"},
+                      Expected{"thread_at_create", "hack_suspected", "thread_injection"},
+                      Expected{"thread_at_load", "hack_suspected", "thread_injection"},
                       Expected{"lazy_output", "fail_correctness", std::nullopt},
                       Expected{"batch_and_skip", "fail_correctness", std::nullopt},
                       Expected{"phase_detection", "fail_correctness", std::nullopt},
