@@ -40,7 +40,7 @@ const CommandHelp kHelp = {
 
 int bad_input(const std::string& message, bool json) {
   std::cerr << "kbv eval: " << message << "\n";
-  if (json) std::cout << nlohmann::json{{"schema_version", eval::kResultSchemaVersion}, {"verdict", "bad_input"}, {"error", message}}.dump() << "\n";
+  if (json) std::cout << nlohmann::json{{"schema_version", eval::kResultSchemaVersion}, {"verdict", "bad_input"}, {"error", message}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   return kExitBadInput;
 }
 
@@ -74,7 +74,8 @@ class Reporter {
     progress_.clear();
     if (result.input_error) std::cerr << "kbv eval: " << result.detail << "\n";
     if (json_) {
-      std::cout << result.to_json().dump() << std::endl;
+      // A detail may quote the candidate's output, which need not be UTF-8 (U+FFFD replaces it).
+      std::cout << result.to_json().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
     } else if (count_ == 1) {
       print_summary(std::cout, result);
     } else {

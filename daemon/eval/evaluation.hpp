@@ -56,7 +56,8 @@ class Evaluation {
   }
 
   // The worker stopped answering: classify why, in the taxonomy's words.
-  void worker_lost(const std::string& during, bool timed_out);
+  // `limit_s`: the limit the worker did not answer within (named in a timeout's detail).
+  void worker_lost(const std::string& during, bool timed_out, double limit_s);
   std::optional<nlohmann::json> await(const std::string& during, double timeout_s);
   void evaluate_candidate();
   // Starts the worker (or takes the one the session started early), copies the candidate where the

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <cstdio>
 #include <filesystem>
 
 #include "eval/candidate_build.hpp"
@@ -45,10 +46,12 @@ EvalResult Evaluation::run() {
   return std::move(result_);
 }
 
-void Evaluation::worker_lost(const std::string& during, bool timed_out) {
+void Evaluation::worker_lost(const std::string& during, bool timed_out, double limit_s) {
   if (timed_out) {
     result_.worker_exit = exit_json(worker_->kill_and_reap());
-    decide(Verdict::timeout, "no answer within " + std::to_string(options_.call_timeout_s) + " s " + during + "; the worker's process group was killed");
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%g", limit_s);
+    decide(Verdict::timeout, "no answer within " + std::string(limit) + " s " + during + "; the worker's process group was killed");
     return;
   }
   const WorkerExit exit = worker_->reap(std::chrono::milliseconds(2000));
@@ -84,10 +87,10 @@ std::optional<nlohmann::json> Evaluation::await(const std::string& during, doubl
     worker_error_ = text_field(*message, "error");
     if (worker_error_.empty()) worker_error_ = "(no text)";
     worker_candidate_error_ = text_field(*message, "candidate_error");
-    worker_lost(during, false);
+    worker_lost(during, false, timeout_s);
     return std::nullopt;
   }
-  if (!message) worker_lost(during, !worker_->gone());
+  if (!message) worker_lost(during, !worker_->gone(), timeout_s);
   return message;
 }
 

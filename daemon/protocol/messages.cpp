@@ -26,7 +26,9 @@ const char* worker_exit_meaning(int status) {
 }
 
 bool send_message(int fd, const nlohmann::json& message, int pass_fd) {
-  std::string text = message.dump();
+  // Text from the candidate (its name, set_error(), an exception's what()) need not be UTF-8: an
+  // invalid sequence becomes U+FFFD rather than an exception that ends the sender.
+  std::string text = message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   if (text.size() > kMaxMessageBytes) return false;
   iovec part{text.data(), text.size()};
   msghdr header{};

@@ -12,6 +12,7 @@
 #include <boost/program_options.hpp>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <algorithm>
 #include <deque>
 #include <filesystem>
@@ -73,6 +74,16 @@ namespace protocol = kbv::protocol;
 
 nlohmann::json to_json(const kbv::worker::ConfinementReport& report) {
   return {{"applied", report.applied}, {"unavailable", report.unavailable}};
+}
+
+// A name the plugin gives (its problem, its own label), at most kMaxPluginNameBytes of it: a
+// megabyte-long name would outgrow the control socket's message and stall the load.
+constexpr size_t kMaxPluginNameBytes = 256;
+std::string bounded_text(const char* text) {
+  if (!text) return "";
+  const size_t length = strnlen(text, kMaxPluginNameBytes + 1);
+  if (length <= kMaxPluginNameBytes) return std::string(text, length);
+  return std::string(text, kMaxPluginNameBytes) + "… (cut at " + std::to_string(kMaxPluginNameBytes) + " bytes)";
 }
 
 int run_worker(const po::variables_map& options) {
@@ -144,13 +155,19 @@ int run_worker(const po::variables_map& options) {
     return protocol::kWorkerExitLoadFailed;
   }
   const kbv_plugin_info& info = plugin.info();
-  kbv::protocol::send_message(control, {{"type", "ready"},
-                                        {"abi_version", info.abi_version},
-                                        {"problem", std::string(info.problem)},
-                                        {"device", info.device == KBV_DEVICE_CUDA ? "cuda" : "host"},
-                                        {"candidate_name", info.candidate_name ? std::string(info.candidate_name) : ""},
-                                        {"sandbox", to_json(confinement)},
-                                        {"load_observed", load_observed}});
+  const bool sent = kbv::protocol::send_message(control, {{"type", "ready"},
+                                                          {"abi_version", info.abi_version},
+                                                          {"problem", bounded_text(info.problem)},
+                                                          {"device", info.device == KBV_DEVICE_CUDA ? "cuda" : "host"},
+                                                          {"candidate_name", bounded_text(info.candidate_name)},
+                                                          {"sandbox", to_json(confinement)},
+                                                          {"load_observed", load_observed}});
+  if (!sent) {
+    kbv::protocol::send_message(control, {{"type", "load_failed"}, {"kind", "load_error"},
+                                          {"error", "the worker could not report the loaded candidate to the evaluator (its message exceeds " +
+                                                        std::to_string(kbv::protocol::kMaxMessageBytes) + " bytes)"}});
+    return protocol::kWorkerExitLoadFailed;
+  }
 
   std::deque<SlotCall> slots;
   std::deque<std::string> attribute_names;

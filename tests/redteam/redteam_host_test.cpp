@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <optional>
 #include <ostream>
@@ -167,6 +168,30 @@ TEST(RedTeamHostContained, ContentCachingNeverHits) {
   const auto caching = run_kbv_eval({redteam("cache_content_hash").string()});
   ASSERT_EQ(caching.report.value("verdict", ""), "pass") << explain(caching);
   EXPECT_GT(median_of(caching), 0.5 * median_of(honest)) << "a cache hit: contents repeated across samples\n" << explain(caching);
+}
+
+// Text the candidate hands kbv (its name, an error, its stderr) need not be UTF-8 nor short: it
+// reaches the result with U+FFFD in place of an invalid byte, names are cut at 256 bytes, and
+// the verdict is the candidate's own, never a crash of kbv's encoder or a stalled load.
+TEST(RedTeamHostCandidateText, InvalidUtf8AndLongNamesKeepTheVerdict) {
+  const auto refused = run_kbv_eval({redteam("utf8_error_text").string(), "--no-timing"});
+  ASSERT_TRUE(refused.report.is_object()) << explain(refused);
+  EXPECT_EQ(refused.report.value("verdict", ""), "fail_correctness") << explain(refused);
+  EXPECT_NE(refused.report.value("detail", "").find("not yet \xEF\xBF\xBD"), std::string::npos) << explain(refused);
+
+  for (const char* honest : {"utf8_name", "long_name", "stderr_split_utf8"}) {
+    const auto start = std::chrono::steady_clock::now();
+    const auto run = run_kbv_eval({redteam(honest).string(), "--no-timing", "--timeout-s", "10"});
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    ASSERT_TRUE(run.report.is_object()) << honest << ": " << explain(run);
+    EXPECT_EQ(run.report.value("verdict", ""), "pass") << honest << ": " << explain(run);
+    EXPECT_EQ(run.result.exit_code, 0) << honest << ": " << explain(run);
+    EXPECT_LT(seconds, 30) << honest << ": no load that waits out a limit";
+  }
+  const auto named = run_kbv_eval({redteam("utf8_name").string(), "--no-timing"});
+  EXPECT_EQ(named.report["candidate"].value("name", ""), "bad\xEF\xBF\xBD") << explain(named);
+  const auto long_named = run_kbv_eval({redteam("long_name").string(), "--no-timing"});
+  EXPECT_EQ(long_named.report["candidate"].value("name", ""), std::string(256, 'A') + "\xE2\x80\xA6 (cut at 256 bytes)") << explain(long_named);
 }
 
 TEST(RedTeamHostAftermath, AnHonestCandidatePassesAfterTheCorpus) {
