@@ -211,6 +211,37 @@ TEST(Kbvd, SighupReloadsAndKeepsTheOldConfigOnErrors) {
   EXPECT_NE(test::read_file(kbvd.log_file()).find("evaluator.timeout_s"), std::string::npos);
 }
 
+// A watch folder kbvd cannot use never takes it down: a reload that names a regular file is
+// refused before anything changes (the old folder is still watched), and a watch folder
+// replaced by a file while kbvd runs is an error at each rescan until the folder is back, when
+// what was dropped is taken.
+TEST(Kbvd, AnUnusableWatchFolderNeverStopsTheDaemon) {
+  TempDir dir;
+  KbvdProcess kbvd(dir.path(), "watch:\n  dir: " + (dir.path() / "inbox").string() + "\n  rescan_interval_s: 0.2\n  settle_s: 0.2\n");
+  kbvd.start();
+  test::write_file(dir.path() / "not-a-folder", "");
+  auto yaml = test::read_file(kbvd.config_file());
+  const std::string inbox = (dir.path() / "inbox").string();
+  const auto at = yaml.find("dir: " + inbox);
+  ASSERT_NE(at, std::string::npos) << yaml;
+  yaml.replace(at, 5 + inbox.size(), "dir: " + (dir.path() / "not-a-folder").string());
+  test::write_file(kbvd.config_file(), yaml);
+  kbvd.signal(SIGHUP);
+  ASSERT_TRUE(test::wait_until([&] { return test::read_file(kbvd.log_file()).find("reload failed") != std::string::npos; }, 5s));
+  EXPECT_NE(test::read_file(kbvd.log_file()).find("not-a-folder is not a folder"), std::string::npos) << test::read_file(kbvd.log_file());
+  kbvd.drop("still-watched.so", "KBV_FAKE:pass the old folder");
+  ASSERT_TRUE(kbvd.wait_done(1, 10s)) << "the running configuration was kept";
+
+  std::filesystem::rename(kbvd.inbox(), dir.path() / "inbox.away");
+  test::write_file(kbvd.inbox(), "");  // the folder is now a file
+  ASSERT_TRUE(test::wait_until([&] { return test::read_file(kbvd.log_file()).find("retrying every") != std::string::npos; }, 5s));
+  EXPECT_NO_THROW(kbvd.status()) << "kbvd is still up";
+  std::filesystem::remove(kbvd.inbox());
+  std::filesystem::rename(dir.path() / "inbox.away", kbvd.inbox());
+  kbvd.drop("after-the-folder-came-back.so", "KBV_FAKE:pass the folder is back");
+  EXPECT_TRUE(kbvd.wait_done(2, 10s));
+}
+
 TEST(Kbvd, SigtermFinishesInFlightWork) {
   TempDir dir;
   KbvdProcess kbvd(dir.path(), "shutdown:\n  drain_timeout_s: 20\n");

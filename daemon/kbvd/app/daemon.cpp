@@ -310,6 +310,10 @@ void Daemon::reload() {
   try {
     Config next = load_config(command_line_.config_file, command_line_.overrides);
     const auto& now = config_->get();
+    // Checked before anything is replaced, as start-up checks it: a watch folder kbvd cannot use
+    // would otherwise take the daemon down at the next rescan.
+    if (const auto problem = folder_problem(next.watch.dir); !problem.empty())
+      throw ConfigError(fmt::format("watch.dir: {}; fix: create it for kbvd's user or choose another path", problem));
     for (const auto& field : restart_only_changes(now, next))
       spdlog::warn("reload: {} changed; it takes effect after a restart", field);
     next.store = now.store;

@@ -214,8 +214,12 @@ void Watcher::rescan() {
     }
     std::sort(found.begin(), found.end());  // oldest first: FIFO in the order they were dropped
     for (const auto& f : found) note(f.second, false);
-  } catch (const fs::filesystem_error& e) {
-    spdlog::error("rescan of {} failed: {}", dir.string(), e.what());
+  } catch (const std::exception& e) {
+    // The folder vanished, became a file, or cannot be made: kbvd keeps running and tries again
+    // at the next rescan (what is queued is not lost; nothing new is taken meanwhile).
+    spdlog::error("rescan of {} failed: {}; retrying every {} s", dir.string(), e.what(), config_.get().watch.rescan_interval_s);
+    if (watch_descriptor_ >= 0 && inotify_.is_open()) ::inotify_rm_watch(inotify_.native_handle(), watch_descriptor_);
+    watch_descriptor_ = -1;  // watched again once the folder is back
   }
   schedule_settle_check();
   schedule_rescan();
