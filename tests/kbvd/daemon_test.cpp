@@ -353,6 +353,27 @@ TEST(Kbvd, BadManifestWaitsForItsFix) {
   EXPECT_EQ(kbvd.results()[0]["model"], "fixed");
 }
 
+// Another model's copy of a candidate (the same bytes under another name, with its own manifest)
+// is one candidate with the first drop's model and problem: its verdict is never re-labelled.
+TEST(Kbvd, TheSameBytesDroppedAgainKeepTheirFirstManifest) {
+  TempDir dir;
+  KbvdProcess kbvd(dir.path());
+  kbvd.start();
+  test::write_file(kbvd.inbox() / "a.so.yaml", "model: model-A\nproblem: relu\n");
+  kbvd.drop("a.so", "KBV_FAKE:pass the same bytes");
+  ASSERT_TRUE(kbvd.wait_done(1, 10s));
+  test::write_file(kbvd.inbox() / "copy.so.yaml", "model: model-B\nproblem: gelu\n");
+  kbvd.drop("copy.so", "KBV_FAKE:pass the same bytes");
+  ASSERT_TRUE(test::wait_until([&] { return test::read_file(kbvd.log_file()).find("its manifest differs from the one recorded and is not used") !=
+                                            std::string::npos; }, 5s))
+      << test::read_file(kbvd.log_file());
+  const auto rows = kbvd.results();
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0]["model"], "model-A");
+  EXPECT_EQ(rows[0]["problem"], "relu");
+  EXPECT_EQ(rows[0]["evaluation"]["verdict"], "pass");
+}
+
 TEST(Kbvd, MissingEvaluatorKeepsCandidatesQueued) {
   TempDir dir;
   KbvdProcess kbvd(dir.path(), "evaluator:\n  command: /nonexistent/kbv\n");

@@ -229,15 +229,41 @@ TEST(Store, AFixedManifestRequeuesOnlyABadInputVerdict) {
   s.add_candidate(wrong, seen("w.so", 1), 1);
   s.finish(*s.start_next(kEpoch, "host", "host", 2), bad_input(), 3);
   const Manifest fixed{"m", "1", "relu", {"t"}};
-  EXPECT_EQ(s.refresh_manifest("cdcdcdcd01", fixed, true, 4), ManifestRefresh::requeued);
+  EXPECT_EQ(s.refresh_manifest("cdcdcdcd01", fixed, ManifestSource::same_file, 4), ManifestRefresh::requeued);
   EXPECT_EQ(s.waiting_count(), 1);
   EXPECT_EQ(s.results_show("cdcdcdcd")["problem"], "relu");
-  EXPECT_EQ(s.refresh_manifest("cdcdcdcd01", fixed, true, 5), ManifestRefresh::unchanged);
-  // A passed candidate takes the new fields but is not evaluated again.
-  s.add_candidate(candidate("efefefef01", "p.so"), seen("p.so", 2), 6);
+  EXPECT_EQ(s.refresh_manifest("cdcdcdcd01", fixed, ManifestSource::same_file, 5), ManifestRefresh::unchanged);
+  // A passed candidate takes its own file's new model, sample and tags but keeps the problem its
+  // verdict was measured for, and is not evaluated again.
+  NewCandidate passing = candidate("efefefef01", "p.so");
+  passing.manifest = Manifest{"m", "1", "relu", {}};
+  s.add_candidate(passing, seen("p.so", 2), 6);
   s.finish(*s.start_next(kEpoch, "host", "host", 7), bad_input(), 8);  // the wrong one's second run
   s.finish(*s.start_next(kEpoch, "host", "host", 9), passed(), 10);
-  EXPECT_EQ(s.refresh_manifest("efefefef01", fixed, true, 11), ManifestRefresh::updated);
+  EXPECT_EQ(s.refresh_manifest("efefefef01", Manifest{"m2", "1", "relu", {"t"}}, ManifestSource::same_file, 11), ManifestRefresh::updated);
+  EXPECT_EQ(s.results_show("efefefef")["model"], "m2");
+  EXPECT_EQ(s.refresh_manifest("efefefef01", Manifest{"m2", "1", "gelu", {"t"}}, ManifestSource::same_file, 12), ManifestRefresh::kept_problem);
+  EXPECT_EQ(s.results_show("efefefef")["problem"], "relu") << "the verdict was measured as relu";
+  EXPECT_EQ(s.waiting_count(), 0);
+}
+
+// The same bytes dropped under another name with another manifest (another model's copy): the
+// first drop's manifest stands, whatever state the candidate is in, unless it fixes a bad_input.
+TEST(Store, BytesDroppedAgainNeverRelabelTheCandidate) {
+  TempDir dir;
+  Store s(dir.path() / "db", "normal");
+  NewCandidate first = candidate("abcdabcd01", "a.so");
+  first.manifest = Manifest{"model-A", "1", "relu", {}};
+  s.add_candidate(first, seen("a.so", 1), 1);
+  const Manifest other{"model-B", "7", "gelu", {"copied"}};
+  EXPECT_EQ(s.refresh_manifest("abcdabcd01", other, ManifestSource::another_file, 2), ManifestRefresh::kept) << "waiting";
+  const auto job = s.start_next(kEpoch, "host", "host", 3);
+  EXPECT_EQ(s.refresh_manifest("abcdabcd01", other, ManifestSource::another_file, 4), ManifestRefresh::kept) << "running";
+  s.finish(*job, passed(), 5);
+  EXPECT_EQ(s.refresh_manifest("abcdabcd01", other, ManifestSource::another_file, 6), ManifestRefresh::kept) << "passed";
+  const auto shown = s.results_show("abcdabcd");
+  EXPECT_EQ(shown["model"], "model-A");
+  EXPECT_EQ(shown["problem"], "relu");
   EXPECT_EQ(s.waiting_count(), 0);
 }
 

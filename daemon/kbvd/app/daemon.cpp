@@ -438,7 +438,7 @@ json Daemon::cmd_requeue(const json& request) {
   }
   json answer;
   const bool written = health_->attempt("requeue a candidate", [&] {
-    if (manifest) store_->refresh_manifest(shown["sha256"], *manifest, false, unix_now());
+    if (manifest) store_->refresh_manifest(shown["sha256"], *manifest, ManifestSource::requeue, unix_now());
     answer = store_->requeue(shown["sha256"], unix_now());
   });
   if (!written)

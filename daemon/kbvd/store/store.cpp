@@ -78,12 +78,11 @@ void Store::set_seen_manifest(const std::string& name, const std::string& manife
   db_.prepare("UPDATE seen_files SET manifest_sig=? WHERE name=?").bind(1, manifest_sig).bind(2, name).run();
 }
 
-ManifestRefresh Store::refresh_manifest(const std::string& sha256, const Manifest& m, bool requeue_bad_input,
-                                        double now) {
+ManifestRefresh Store::refresh_manifest(const std::string& sha256, const Manifest& m, ManifestSource source, double now) {
   sqlite::Transaction tx(db_);
   auto get = db_.prepare(
       "SELECT c.id, COALESCE(c.model, ''), COALESCE(c.sample_id, ''), COALESCE(c.problem, ''), c.tags_json,"
-      " (SELECT 1 FROM queue WHERE candidate_id=c.id),"
+      " (SELECT state FROM queue WHERE candidate_id=c.id),"
       " (SELECT v.verdict FROM evaluations e JOIN verdicts v ON v.evaluation_id=e.id"
       "   WHERE e.candidate_id=c.id AND e.state='done' ORDER BY e.id DESC LIMIT 1)"
       " FROM candidates c WHERE c.sha256=?");
@@ -91,10 +90,16 @@ ManifestRefresh Store::refresh_manifest(const std::string& sha256, const Manifes
   if (!get.step()) return ManifestRefresh::unchanged;
   const std::int64_t id = get.int64(0);
   const std::string tags = json(m.tags).dump();
-  if (get.text(1) == m.model && get.text(2) == m.sample_id && get.text(3) == m.problem && get.text(4) == tags)
+  const std::string recorded_problem = get.text(3);
+  if (get.text(1) == m.model && get.text(2) == m.sample_id && recorded_problem == m.problem && get.text(4) == tags)
     return ManifestRefresh::unchanged;
-  const bool queued = !get.is_null(5);
-  const bool bad_input = get.optional_text(6).value_or("") == "bad_input";
+  const std::optional<std::string> queue_state = get.optional_text(5);
+  const std::optional<std::string> verdict = get.optional_text(6);
+  const bool fixes_bad_input = verdict == "bad_input" && !queue_state;
+  if (source == ManifestSource::another_file && !fixes_bad_input) return ManifestRefresh::kept;
+  // Measured, or being measured, as the recorded problem: that label stays with the verdict.
+  const bool problem_fixed = queue_state == "running" || (verdict && *verdict != "bad_input");
+  const bool keep_problem = source != ManifestSource::requeue && problem_fixed && recorded_problem != m.problem;
   auto update = db_.prepare("UPDATE candidates SET model=?, sample_id=?, problem=?, tags_json=? WHERE id=?");
   auto text_or_null = [&](int i, const std::string& v) {
     if (v.empty()) update.bind_null(i);
@@ -102,10 +107,10 @@ ManifestRefresh Store::refresh_manifest(const std::string& sha256, const Manifes
   };
   text_or_null(1, m.model);
   text_or_null(2, m.sample_id);
-  text_or_null(3, m.problem);
+  text_or_null(3, keep_problem ? recorded_problem : m.problem);
   update.bind(4, tags).bind(5, id).run();
-  ManifestRefresh result = ManifestRefresh::updated;
-  if (requeue_bad_input && bad_input && !queued) {
+  ManifestRefresh result = keep_problem ? ManifestRefresh::kept_problem : ManifestRefresh::updated;
+  if (fixes_bad_input && source != ManifestSource::requeue) {
     db_.prepare("INSERT INTO queue(candidate_id, seq, state, reason, enqueued_at) VALUES(?, ?, 'waiting', 'manifest', ?)")
         .bind(1, id).bind(2, next_seq()).bind(3, now)
         .run();

@@ -35,7 +35,17 @@ struct NewCandidate {
 
 enum class IngestResult { queued, duplicate };
 // What a changed manifest did to a known candidate.
-enum class ManifestRefresh { unchanged, updated, requeued };
+enum class ManifestRefresh {
+  unchanged,
+  updated,       // the fields were taken
+  requeued,      // taken, and queued again: its last verdict was bad_input
+  kept,          // not taken: the bytes came under another name, and their first manifest stands
+  kept_problem,  // model, sample_id and tags taken; the problem kept: a verdict was measured as it
+};
+// Where a manifest for bytes kbvd already has comes from: the file's own sidecar changed, the
+// bytes were dropped under another name, or `kbv requeue` read the sidecar again (the candidate
+// is about to be evaluated again: every field is taken, and the caller queues it).
+enum class ManifestSource { same_file, another_file, requeue };
 
 // A candidate handed to a slot: the evaluation row already exists in state running.
 struct Job {
@@ -74,11 +84,13 @@ class Store {
   std::optional<std::string> sha_of_seen(const std::string& name);
   std::optional<SeenFile> seen(const std::string& name);
   void set_seen_manifest(const std::string& name, const std::string& manifest_sig);
-  // Takes the manifest's fields for the candidate with `sha256`. With `requeue_bad_input`, a
-  // candidate whose latest verdict is bad_input (e.g. an unknown problem) and that is not queued
-  // goes back to the queue when the manifest changed.
-  ManifestRefresh refresh_manifest(const std::string& sha256, const Manifest& manifest, bool requeue_bad_input,
-                                   double now);
+  // A changed manifest for the candidate with `sha256`. A candidate whose latest verdict is
+  // bad_input (e.g. an unknown problem) and that is not queued takes it whole and goes back to
+  // the queue, from either source. Otherwise a verdict measured (or an evaluation running) under
+  // one problem is never re-labelled: the same file's manifest may change model, sample_id and
+  // tags but not the problem; bytes dropped under another name never rewrite the manifest the
+  // first drop gave (identical bytes are one candidate, credited to whoever dropped them first).
+  ManifestRefresh refresh_manifest(const std::string& sha256, const Manifest& manifest, ManifestSource source, double now);
 
   // Scheduler side.
   std::optional<Job> start_next(const EpochSpan& epoch, const std::string& device,

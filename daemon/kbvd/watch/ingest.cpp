@@ -262,11 +262,19 @@ IngestReport Ingestor::ingest(const std::string& name) {
   rejected_.erase(name);
   report.status = result == IngestResult::queued ? IngestStatus::queued : IngestStatus::duplicate;
   metrics_.candidate_ingested(result == IngestResult::queued ? "queued" : "duplicate");
-  // The same bytes again, now with a manifest that fixes what made them bad input.
-  if (result == IngestResult::duplicate && candidate.manifest &&
-      store_.refresh_manifest(candidate.sha256, *candidate.manifest, true, unix_now()) == ManifestRefresh::requeued) {
-    report.status = IngestStatus::requeued;
-    report.message = "its manifest changed; queued again (its last verdict was bad_input)";
+  // The same bytes again: with a manifest that fixes what made them bad input, queued again;
+  // any other manifest leaves the one their first drop gave (Store::refresh_manifest).
+  if (result == IngestResult::duplicate && candidate.manifest) {
+    const auto refreshed = store_.refresh_manifest(candidate.sha256, *candidate.manifest, ManifestSource::another_file, unix_now());
+    if (refreshed == ManifestRefresh::requeued) {
+      report.status = IngestStatus::requeued;
+      report.message = "its manifest changed; queued again (its last verdict was bad_input)";
+    } else if (refreshed == ManifestRefresh::kept) {
+      report.message = "the same bytes are already a candidate; their first manifest stands and this one is not used";
+      spdlog::warn("{}: the same bytes as a known candidate (sha256 {}); its manifest differs from the one recorded and is not used "
+                   "(identical bytes are one candidate, credited to their first drop)",
+                   printable(name), candidate.sha256.substr(0, 12));
+    }
   }
   return report;
 }
@@ -287,12 +295,16 @@ IngestReport Ingestor::manifest_changed(const std::string& name, const FileStamp
       return reject(name, stamp, fmt::format("{}: problem: '{}' is not one of the evaluator's problems; fix: correct it "
                                              "(kbv problems lists them)", printable(path.string()),
                                              printable(manifest->problem)));
-    const auto refreshed = store_.refresh_manifest(report.sha256, *manifest, true, unix_now());
+    const auto refreshed = store_.refresh_manifest(report.sha256, *manifest, ManifestSource::same_file, unix_now());
     if (refreshed == ManifestRefresh::requeued) {
       report.status = IngestStatus::requeued;
       report.message = "its manifest changed; queued again (its last verdict was bad_input)";
     } else if (refreshed == ManifestRefresh::updated) {
       report.message = "its manifest changed: model, sample_id, problem and tags updated";
+    } else if (refreshed == ManifestRefresh::kept_problem) {
+      report.message = "its manifest changed: model, sample_id and tags updated; the problem is kept, as its verdict was measured for it";
+      spdlog::warn("{}: its manifest names another problem, but a verdict was measured (or is being measured) for the recorded one; "
+                   "the problem is kept", printable(name));
     }
   }
   rejected_.erase(name);
