@@ -15,6 +15,7 @@
 #include <optional>
 
 #include "cli/command_line.hpp"
+#include "cli/option_types.hpp"
 #include "cli/paths.hpp"
 #include "cli/problem_lookup.hpp"
 #include "cli/progress_line.hpp"
@@ -120,12 +121,12 @@ int eval_command(const std::vector<std::string>& args) {
       "device", po::value<std::string>()->default_value("host"), "host or cuda")(
       "gpu", po::value<int>()->default_value(0), "CUDA device ordinal")(
       "shapes", po::value<std::string>()->value_name("SET"), "shape set (default: small on host, default on cuda)")(
-      "epoch", po::value<uint64_t>()->value_name("N"), "epoch number (default: the current week since 2026-01-01)")(
+      "epoch", po::value<Unsigned>()->value_name("N"), "epoch number (default: the current week since 2026-01-01)")(
       "key-file", po::value<std::string>()->value_name("F"), "secret key (default: $KBV_KEY_FILE or ~/.local/state/kbv/secret.key; created if missing)")(
       "problems-dir", po::value<std::string>()->value_name("DIR"), "problem specs directory (default: $KBV_PROBLEMS_DIR, else the installed or bundled problems/)")(
-      "timeout-s", po::value<double>()->default_value(10.0), "wall-clock limit for one call of the candidate")(
+      "timeout-s", po::value<PositiveSeconds>()->default_value(PositiveSeconds{10.0}, "10"), "wall-clock limit for one call of the candidate (seconds > 0)")(
       "forbid", po::value<std::vector<std::string>>()->composing()->value_name("PATH"), "a path the worker must not read (repeatable; the key and problems are always)")(
-      "timing-budget-s", po::value<double>()->default_value(0.5), "host: wall-clock cap on the timing phase")(
+      "timing-budget-s", po::value<PositiveSeconds>()->default_value(PositiveSeconds{0.5}, "0.5"), "host: wall-clock cap on the timing phase (seconds > 0)")(
       "no-timing", "check correctness only")(
       "samples", "report every kept timing sample (timing.samples: seconds per contender, SM clock ratio, order, family)")(
       "no-sandbox", "run the worker without its sandbox (debugging only)")(
@@ -152,15 +153,15 @@ int eval_command(const std::vector<std::string>& args) {
   if (base.device != "host" && base.device != "cuda") return bad_input("--device must be host or cuda, got '" + base.device + "'", json);
   base.gpu = vm["gpu"].as<int>();
   if (vm.count("shapes")) base.shape_set = vm["shapes"].as<std::string>();
-  base.call_timeout_s = vm["timeout-s"].as<double>();
-  base.timing_budget_s = vm["timing-budget-s"].as<double>();
+  base.call_timeout_s = vm["timeout-s"].as<PositiveSeconds>().value;
+  base.timing_budget_s = vm["timing-budget-s"].as<PositiveSeconds>().value;
   base.skip_timing = vm.count("no-timing") != 0;
   base.keep_samples = vm.count("samples") != 0;
   base.sandbox = vm.count("no-sandbox") == 0;
   if (vm.count("forbid"))
     for (const std::string& path : vm["forbid"].as<std::vector<std::string>>()) base.forbidden.emplace_back(std::filesystem::absolute(path));
   base.worker_binary = default_worker_binary();
-  base.epoch = vm.count("epoch") ? vm["epoch"].as<uint64_t>() : inputs::epoch_at(std::chrono::system_clock::now());
+  base.epoch = vm.count("epoch") ? vm["epoch"].as<Unsigned>().value : inputs::epoch_at(std::chrono::system_clock::now());
   base.key_file = vm.count("key-file") ? std::filesystem::path(vm["key-file"].as<std::string>()) : inputs::default_key_path();
 
   std::optional<ProblemCatalog> catalog;

@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command_line.hpp"
+#include "cli/option_types.hpp"
 #include "cli/paths.hpp"
 #include "cli/problem_lookup.hpp"
 #include "eval/data_plane_factory.hpp"
@@ -111,8 +112,8 @@ int export_command(const std::vector<std::string>& args) {
       "gpu", po::value<int>()->default_value(0), "CUDA device ordinal")(
       "family", po::value<std::string>()->default_value("uniform01"),
       "input family (default: the public uniform01; a hidden family needs the secret key and is named in the output)")(
-      "seed", po::value<uint64_t>()->default_value(kDefaultExportSeed), "the draw's seed (default: the fixed 0x6b627678)")(
-      "epoch", po::value<uint64_t>(), "hidden family only: the epoch whose parameters to use (default: the current week)")(
+      "seed", po::value<Unsigned>()->default_value(Unsigned{kDefaultExportSeed}, std::to_string(kDefaultExportSeed)), "the draw's seed (default: the fixed 0x6b627678)")(
+      "epoch", po::value<Unsigned>(), "hidden family only: the epoch whose parameters to use (default: the current week)")(
       "key-file", po::value<std::string>()->value_name("F"), "hidden family only: secret key (default: $KBV_KEY_FILE or ~/.local/state/kbv/secret.key)")(
       "problems-dir", po::value<std::string>()->value_name("DIR"), "problem specs directory (default: $KBV_PROBLEMS_DIR, else the installed or bundled problems/)");
   int exit_code = kExitOk;
@@ -127,7 +128,7 @@ int export_command(const std::vector<std::string>& args) {
     const int gpu = vm["gpu"].as<int>();
     const std::string problem_text = vm["problem"].as<std::string>();
     const std::string family_text = vm["family"].as<std::string>();
-    const uint64_t seed = vm["seed"].as<uint64_t>();
+    const uint64_t seed = vm["seed"].as<Unsigned>().value;
     const fs::path out = vm["out"].as<std::string>();
 
     const ProblemCatalog catalog = ProblemCatalog::open(vm.count("problems-dir") ? fs::path(vm["problems-dir"].as<std::string>()) : default_problems_dir());
@@ -155,7 +156,7 @@ int export_command(const std::vector<std::string>& args) {
       // The hidden parameters come from the key: keep this process out of reach like kbv eval.
       ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
       const fs::path key_file = vm.count("key-file") ? fs::path(vm["key-file"].as<std::string>()) : inputs::default_key_path();
-      epoch = vm.count("epoch") ? vm["epoch"].as<uint64_t>() : inputs::epoch_at(std::chrono::system_clock::now());
+      epoch = vm.count("epoch") ? vm["epoch"].as<Unsigned>().value : inputs::epoch_at(std::chrono::system_clock::now());
       const inputs::SecretKey key = inputs::SecretKey::load(key_file);
       draw = inputs::draw_family(key, epoch, problem_name, *family, 0);
     }

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "cli/command_line.hpp"
+#include "cli/option_types.hpp"
 #include "client/control_client.hpp"
 #include "sweep/report/report_builder.hpp"
 #include "sweep/report/report_sources.hpp"
@@ -34,7 +35,7 @@ int report_command(const std::vector<std::string>& args) {
       "epoch from kbvd's store. Exit status: 0 written and every planned evaluation has a verdict, 1 written but some\n"
       "have none (shards missing, budget), 2 usage or nothing to report from (docs/report-schema.md)."};
   po::options_description options;
-  options.add_options()("epoch", po::value<uint64_t>()->value_name("N"), "the epoch (default: the folder's newest, or kbvd's current)")(
+  options.add_options()("epoch", po::value<Unsigned>()->value_name("N"), "the epoch (default: the folder's newest, or kbvd's current)")(
       "out", po::value<std::string>()->value_name("DIR"), "write the reports here only")(
       "previous", po::value<std::string>()->value_name("REPORT.json"), "compare with this report (default for a folder: its previous sweep)")(
       "no-previous", "compare with nothing")(
@@ -57,11 +58,11 @@ int report_command(const std::vector<std::string>& args) {
     if (from_kbvd) {
       const std::filesystem::path socket = vm.count("socket") ? std::filesystem::path(vm["socket"].as<std::string>()) : control::default_socket_path();
       std::optional<uint64_t> epoch;
-      if (vm.count("epoch")) epoch = vm["epoch"].as<uint64_t>();
+      if (vm.count("epoch")) epoch = vm["epoch"].as<Unsigned>().value;
       input = sweep::report::input_from_kbvd(socket, epoch, vm["window"].as<int>());
     } else {
       folder.emplace(std::filesystem::absolute(folder_arg.front()));
-      const auto epoch = vm.count("epoch") ? vm["epoch"].as<uint64_t>() : sweep::report::latest_planned_epoch(*folder);
+      const auto epoch = vm.count("epoch") ? vm["epoch"].as<Unsigned>().value : sweep::report::latest_planned_epoch(*folder);
       input = sweep::report::input_from_folder(*folder, epoch);
       if (!vm.count("previous") && !vm.count("no-previous"))
         input.previous = sweep::report::previous_report(*folder, epoch, input.plan_id, &input.previous_run);

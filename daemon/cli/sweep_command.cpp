@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "cli/command_line.hpp"
+#include "cli/option_types.hpp"
 #include "cli/paths.hpp"
 #include "sweep/sweep_engine.hpp"
 
@@ -44,14 +45,14 @@ int sweep_command(const std::vector<std::string>& args) {
   options.add_options()("standalone", "evaluate here, one `kbv eval` per candidate, instead of through kbvd")(
       "kbvd", "evaluate through kbvd's queue (the default unless the file says mode: standalone)")(
       "socket", po::value<std::string>()->value_name("PATH"), "kbvd's control socket (default: kbvd.socket, $KBV_SOCKET, /run/kbvd/control.sock)")(
-      "epoch", po::value<uint64_t>()->value_name("N"), "the epoch (standalone; through kbvd it must be kbvd's own)")(
+      "epoch", po::value<Unsigned>()->value_name("N"), "the epoch (standalone; through kbvd it must be kbvd's own)")(
       "output", po::value<std::string>()->value_name("DIR"), "output folder (default: output_dir)")(
       "device", po::value<std::string>()->value_name("D"), "standalone: host or cuda")(
       "gpus", po::value<std::string>()->value_name("0,1"), "standalone cuda: GPU ordinals (one evaluation at a time on each)")(
       "jobs", po::value<int>()->value_name("N"), "standalone host: evaluations at once")(
       "key-file", po::value<std::string>()->value_name("F"), "standalone: the secret key")(
       "budget-evaluations", po::value<int64_t>()->value_name("N"), "start at most N evaluations")(
-      "budget-wall-s", po::value<double>()->value_name("S"), "start no evaluation after S seconds, and stop those running")(
+      "budget-wall-s", po::value<PositiveSeconds>()->value_name("S"), "start no evaluation after S seconds, and stop those running")(
       "shard", po::value<std::string>()->value_name("I/N"), "evaluate shard I of N (grouped by problem); no report unless --report")(
       "report", "write the reports even for one shard of several")(
       "no-report", "do not write the reports")(
@@ -76,7 +77,7 @@ int sweep_command(const std::vector<std::string>& args) {
   if (vm.count("standalone")) o.mode = sweep::Mode::standalone;
   if (vm.count("kbvd")) o.mode = sweep::Mode::kbvd;
   if (vm.count("socket")) o.socket = vm["socket"].as<std::string>();
-  if (vm.count("epoch")) o.epoch = vm["epoch"].as<uint64_t>();
+  if (vm.count("epoch")) o.epoch = vm["epoch"].as<Unsigned>().value;
   if (vm.count("output")) o.output_dir = vm["output"].as<std::string>();
   if (vm.count("key-file")) o.key_file = vm["key-file"].as<std::string>();
   if (vm.count("device")) {
@@ -95,7 +96,7 @@ int sweep_command(const std::vector<std::string>& args) {
     if (*o.jobs < 1) return usage_error("sweep", "--jobs must be at least 1");
   }
   if (vm.count("budget-evaluations")) o.budget_evaluations = vm["budget-evaluations"].as<int64_t>();
-  if (vm.count("budget-wall-s")) o.budget_wall_s = vm["budget-wall-s"].as<double>();
+  if (vm.count("budget-wall-s")) o.budget_wall_s = vm["budget-wall-s"].as<PositiveSeconds>().value;
   if (o.budget_evaluations.value_or(0) < 0 || o.budget_wall_s.value_or(0) < 0) return usage_error("sweep", "budgets cannot be negative (0 means no limit)");
   if (vm.count("shard")) {
     try {

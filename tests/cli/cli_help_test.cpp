@@ -83,6 +83,22 @@ TEST(CliHelp, CalibratesTorchOnlyOptionsNeedTorch) {
   EXPECT_NE(help.out.find("--max-duty"), std::string::npos) << help.out;
 }
 
+// Numbers Boost would take wrongly are usage errors naming the option: "-1" is not an epoch
+// (read unsigned, it became 2^64 − 1), and 0, negative or NaN seconds are no limit.
+TEST(CliHelp, NegativeEpochsAndNonPositiveSecondsAreRefused) {
+  const std::vector<std::vector<std::string>> refused = {
+      {"eval", "x.so", "--epoch", "-1"},          {"eval", "x.so", "--epoch", "12abc"},
+      {"eval", "x.so", "--timeout-s", "0"},       {"eval", "x.so", "--timeout-s", "nan"},
+      {"eval", "x.so", "--timing-budget-s", "-5"}, {"export", "--problem", "relu", "--out", "o", "--seed", "-1"},
+      {"export", "--problem", "relu", "--out", "o", "--epoch", "-5"}, {"report", "folder", "--epoch", "-1"},
+      {"sweep", "s.yaml", "--epoch", "-1"},        {"sweep", "s.yaml", "--budget-wall-s", "-2"}};
+  for (const auto& args : refused) {
+    const CommandResult result = kbv(args);
+    EXPECT_EQ(result.exit_code, 2) << args[0] << " " << args[args.size() - 2] << " " << args.back();
+    EXPECT_NE(result.err.find("for option '" + args[args.size() - 2] + "' is invalid"), std::string::npos) << result.err;
+  }
+}
+
 TEST(CliHelp, UnknownCommandIsAUsageError) {
   const CommandResult result = kbv({"evaluate"});
   EXPECT_EQ(result.exit_code, 2);
