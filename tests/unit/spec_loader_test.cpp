@@ -116,6 +116,48 @@ TEST_F(SpecLoaderTest, UnknownAttributeIsRejected) {
   expect_error(write("relu.yaml", text), {"attrs.stride", "no attribute"});
 }
 
+// Sizes whose product wraps int64 (3 × 6148914691236517206 is 2 elements after the wrap, 2^32 ×
+// 2^32 is 0) or a literal past int64 are refused by name, never evaluated as the wrapped size.
+TEST_F(SpecLoaderTest, ShapesWhoseElementCountOverflowsAreRefused) {
+  std::string text = kGoodRelu;
+  text.replace(text.find("small: {batch: 2, dim: 3}"), 25, "small: {batch: 3, dim: 6148914691236517206}");
+  expect_error(write("a.yaml", text), {"inputs[0].shape", "more than 2^40 elements", "shape set 'small'"});
+  text = kGoodRelu;
+  text.replace(text.find("small: {batch: 2, dim: 3}"), 25, "small: {batch: 4294967296, dim: 4294967296}");
+  expect_error(write("b.yaml", text), {"inputs[0].shape", "more than 2^40 elements"});
+  text = kGoodRelu;
+  text.replace(text.find("{name: x, shape: [batch, dim]"), 29, "{name: x, shape: [99999999999999999999, dim]");
+  expect_error(write("c.yaml", text), {"inputs[0].shape[0]", "beyond int64"});
+}
+
+// A key that is a list or a map names no field: refused with the map it is in, as a SpecError
+// (a catalog skips such an imported file and loads the others).
+TEST_F(SpecLoaderTest, AKeyThatIsAListIsNamedWithItsMap) {
+  expect_error(write("a.yaml", std::string(kGoodRelu) + "? [a, b]\n: 3\n"), {"(top level)", "key that is a list or a map"});
+  std::string text = kGoodRelu;
+  text.replace(text.find("small: {batch: 2, dim: 3}"), 25, "small: {batch: 2, dim: 3, [q]: 3}");
+  expect_error(write("b.yaml", text), {"shapes.small", "key that is a list or a map"});
+  text = kGoodRelu;
+  text.replace(text.find("output: y}"), 10, "output: y, attrs: {[axis]: 1}}");
+  expect_error(write("c.yaml", text), {"graph[0].attrs", "key that is a list or a map"});
+}
+
+// Names that would make one tensor or attribute stand for two: duplicate node names (a
+// candidate would receive only the last node's attributes), an output listed twice, an output
+// that is an input.
+TEST_F(SpecLoaderTest, DuplicateNodeAndOutputNamesAreRefused) {
+  std::string text = kGoodRelu;
+  text.replace(text.find("  - {name: y, shape: [batch, dim]}\n"), 0, "  - {name: y, shape: [batch, dim]}\n");
+  expect_error(write("a.yaml", text), {"outputs[1].name", "duplicate output name 'y'"});
+  text = kGoodRelu;
+  text.replace(text.find("  - {name: y, shape: [batch, dim]}\n"), 35, "  - {name: x, shape: [batch, dim]}\n");
+  expect_error(write("b.yaml", text), {"outputs[0].name", "'x' is an input"});
+  text = kGoodRelu;
+  text.replace(text.find("  - {name: relu, op: relu, inputs: [x], output: y}"), 50,
+               "  - {name: r, op: relu, inputs: [x], output: t}\n  - {name: r, op: relu, inputs: [t], output: y}");
+  expect_error(write("c.yaml", text), {"graph[1].name", "duplicate node name 'r'"});
+}
+
 TEST_F(SpecLoaderTest, SyntaxErrorGivesTheLine) {
   expect_error(write("broken.yaml", "name: [unclosed\n"), {"line"});
 }
@@ -349,6 +391,9 @@ TEST_F(CatalogKernelBenchTest, MalformedImportIsSkippedWithItsErrorAndTheOthersL
   const std::string error = catalog.load_errors().at("kb_l1_20_leakyrelu").what();
   for (const std::string& fragment : {bad_path.string(), std::string("graph[0].op"), std::string("frobnicate"), std::string("fix:")})
     EXPECT_NE(error.find(fragment), std::string::npos) << error;
+  // A key that is a list is the file's error too, not the catalog's.
+  write_imported("kb_l1_99_x.yaml", "name: kb_l1_99_x\nlevel: 1\n? [a, b]\n: 3\n");
+  EXPECT_EQ(kbv::ProblemCatalog::load(dir_).names(), (std::vector<std::string>{"kb_l1_19_relu", "relu"}));
   // Asking for it by name gives the file's own error, not "unknown problem".
   try {
     catalog.get("kb_l1_20_leakyrelu");

@@ -3,6 +3,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <optional>
@@ -59,13 +61,19 @@ class Parser {
     fail(field, "expected true or false", "write true or false");
   }
 
+  // A map key as text; a key that is a list or a map (`? [a, b]`, `[q]: 3`) names nothing.
+  std::string key(const YAML::Node& node, const std::string& map_field) const {
+    if (!node.IsScalar()) fail(map_field.empty() ? "(top level)" : map_field, "has a key that is a list or a map", "write each key as a plain name");
+    return node.as<std::string>();
+  }
+
   // Fails on a key of `map` that is not in `known` (a misspelt optional field would otherwise
   // be ignored without a word).
   void only_known_keys(const YAML::Node& map, const std::string& prefix, std::initializer_list<const char*> known) const {
     std::string list;
     for (const char* key : known) list += (list.empty() ? "" : ", ") + std::string(key);
     for (auto it = map.begin(); it != map.end(); ++it) {
-      const std::string key = it->first.as<std::string>();
+      const std::string key = this->key(it->first, prefix.empty() ? "" : prefix.substr(0, prefix.size() - 1));
       bool found = false;
       for (const char* candidate : known) found |= key == candidate;
       if (!found) fail(prefix + key, "unknown field", "remove it or correct its spelling; the fields are: " + list);
@@ -171,7 +179,7 @@ class Parser {
     if (YAML::Node attrs = yaml["attrs"]) {
       if (!attrs.IsMap()) fail(field + ".attrs", "expected a map", "write {name: value}");
       for (auto it = attrs.begin(); it != attrs.end(); ++it) {
-        const std::string key = it->first.as<std::string>();
+        const std::string key = this->key(it->first, field + ".attrs");
         if (!result.attrs.count(key)) {
           std::string known;
           for (const auto& [name, value] : op->attribute_defaults()) known += (known.empty() ? "" : ", ") + name;
@@ -258,12 +266,12 @@ void parse_provenance(const Parser& parser, const YAML::Node& root, Problem& pro
     if (YAML::Node globals = kb["globals"]) {
       if (!globals.IsMap()) parser.fail("kernelbench.globals", "expected a map of shape sets", "write globals: {small: {batch_size: 4}}");
       for (auto set = globals.begin(); set != globals.end(); ++set) {
-        const std::string set_name = set->first.as<std::string>();
+        const std::string set_name = parser.key(set->first, "kernelbench.globals");
         const std::string field = "kernelbench.globals." + set_name;
         if (!set->second.IsMap()) parser.fail(field, "expected a map {global: size}", "write {batch_size: 4, input_shape: [8]}");
         auto& values = ref.globals[set_name];
         for (auto value = set->second.begin(); value != set->second.end(); ++value) {
-          const std::string name = value->first.as<std::string>();
+          const std::string name = parser.key(value->first, field);
           std::vector<int64_t> sizes;
           if (value->second.IsSequence()) {
             for (size_t i = 0; i < value->second.size(); ++i) sizes.push_back(parser.integer(value->second[i], field + "." + name + "[" + std::to_string(i) + "]"));
@@ -295,7 +303,22 @@ void parse_provenance(const Parser& parser, const YAML::Node& root, Problem& pro
 
 }  // namespace
 
+namespace {
+Problem parse_problem_file(const std::filesystem::path& path);
+}  // namespace
+
 Problem load_problem_file(const std::filesystem::path& path) {
+  try {
+    return parse_problem_file(path);
+  } catch (const YAML::Exception& error) {
+    // A conversion the parser's own checks did not foresee: still the file's fault, named.
+    throw SpecError(path.string(), "(YAML at line " + std::to_string(error.mark.line + 1) + ")", error.msg,
+                    "write the field as docs/problem-spec.md shows it");
+  }
+}
+
+namespace {
+Problem parse_problem_file(const std::filesystem::path& path) {
   const std::string file = path.string();
   Parser parser(file);
   YAML::Node root;
@@ -357,12 +380,12 @@ Problem load_problem_file(const std::filesystem::path& path) {
   const YAML::Node shapes = parser.require(root, "shapes", "shapes", "add shapes: {default: {...}, small: {...}}");
   if (!shapes.IsMap()) parser.fail("shapes", "expected a map of shape sets", "write shapes: {default: {...}, small: {...}}");
   for (auto it = shapes.begin(); it != shapes.end(); ++it) {
-    const std::string set_name = it->first.as<std::string>();
+    const std::string set_name = parser.key(it->first, "shapes");
     const std::string field = "shapes." + set_name;
     if (!it->second.IsMap()) parser.fail(field, "expected a map {symbol: size}", "write {batch: 16, dim: 4096}");
     auto& symbols = problem.shape_sets[set_name];
     for (auto sym = it->second.begin(); sym != it->second.end(); ++sym) {
-      const std::string symbol = sym->first.as<std::string>();
+      const std::string symbol = parser.key(sym->first, field);
       const int64_t value = parser.integer(sym->second, field + "." + symbol);
       if (value <= 0) parser.fail(field + "." + symbol, "must be positive", "use a size of at least 1");
       symbols[symbol] = value;
@@ -413,15 +436,44 @@ Problem load_problem_file(const std::filesystem::path& path) {
     if (!known.insert(node.output).second)
       parser.fail("graph[" + std::to_string(i) + "].output", "tensor '" + node.output + "' is written twice", "give each node its own output name");
   }
-  for (size_t i = 0; i < problem.outputs.size(); ++i)
-    if (!known.count(problem.outputs[i].name))
-      parser.fail("outputs[" + std::to_string(i) + "].name", "no graph node produces '" + problem.outputs[i].name + "'",
-                  "add a node whose output is this name");
+  // Node names key the attributes candidates receive (<name>.<attr>): two nodes of one name would
+  // hand a candidate only the last one's.
+  std::set<std::string> node_names;
+  for (size_t i = 0; i < problem.graph.size(); ++i)
+    if (!node_names.insert(problem.graph[i].name).second)
+      parser.fail("graph[" + std::to_string(i) + "].name", "duplicate node name '" + problem.graph[i].name + "'",
+                  "give each node its own name (its attributes reach candidates as <name>.<attr>)");
+  std::set<std::string> output_names;
+  for (size_t i = 0; i < problem.outputs.size(); ++i) {
+    const std::string& name = problem.outputs[i].name;
+    const std::string field = "outputs[" + std::to_string(i) + "].name";
+    if (!output_names.insert(name).second) parser.fail(field, "duplicate output name '" + name + "'", "list each output once");
+    const bool is_input = std::any_of(problem.inputs.begin(), problem.inputs.end(), [&](const TensorDecl& in) { return in.name == name; });
+    if (is_input) parser.fail(field, "'" + name + "' is an input", "name the output of the graph node that computes it");
+    if (!known.count(name)) parser.fail(field, "no graph node produces '" + name + "'", "add a node whose output is this name");
+  }
 
   // Resolving every shape set now reports shape errors at load time, not mid-evaluation.
   for (const auto& [set_name, symbols] : problem.shape_sets) (void)resolve_problem(problem, set_name);
   return problem;
 }
+}  // namespace
+
+namespace {
+// A tensor past this many elements (4 TiB of float32) fits no device kbv runs on; the bound also
+// keeps every byte count (elements × 8) far inside int64, where a product of sizes could
+// otherwise wrap to a small or zero size and be evaluated as such.
+constexpr int64_t kMaxTensorElements = int64_t{1} << 40;
+
+// Throws when `shape` holds more than kMaxTensorElements elements (checked without overflowing).
+void check_element_count(const Shape& shape, const std::string& file, const std::string& field, const std::string& shape_set) {
+  int64_t count = 1;
+  for (const int64_t size : shape)
+    if (__builtin_mul_overflow(count, size, &count) || count > kMaxTensorElements)
+      throw SpecError(file, field, "has more than 2^40 elements in shape set '" + shape_set + "'",
+                      "use sizes whose product is at most 1099511627776 (4 TiB of float32)");
+}
+}  // namespace
 
 ResolvedProblem resolve_problem(const Problem& problem, const std::string& shape_set) {
   auto set = problem.shape_sets.find(shape_set);
@@ -439,9 +491,12 @@ ResolvedProblem resolve_problem(const Problem& problem, const std::string& shape
     for (size_t d = 0; d < decl.dims.size(); ++d) {
       const std::string& dim = decl.dims[d];
       char* end = nullptr;
+      errno = 0;
       const long long literal = std::strtoll(dim.c_str(), &end, 10);
       if (!dim.empty() && end && *end == '\0') {
-        if (literal <= 0) throw SpecError(problem.file, field + ".shape[" + std::to_string(d) + "]", "must be positive", "use a size of at least 1");
+        if (literal <= 0 || errno == ERANGE)
+          throw SpecError(problem.file, field + ".shape[" + std::to_string(d) + "]", errno == ERANGE ? "is beyond int64" : "must be positive",
+                          "use a size of at least 1 and at most 2^40");
         shape.push_back(literal);
         continue;
       }
@@ -452,6 +507,7 @@ ResolvedProblem resolve_problem(const Problem& problem, const std::string& shape
                         "add " + dim + ": <size> under shapes." + shape_set);
       shape.push_back(symbol->second);
     }
+    check_element_count(shape, problem.file, field + ".shape", shape_set);
     return shape;
   };
 
@@ -517,6 +573,7 @@ ResolvedProblem resolve_problem(const Problem& problem, const std::string& shape
       throw SpecError(problem.file, field, std::string(error.what()) + " in shape set '" + shape_set + "'",
                       "declare the input's dtype and range as the op reads it (docs/problem-spec.md)");
     }
+    check_element_count(out, problem.file, field + " output", shape_set);
     resolved.flops += op->flops(in, out, node.attrs);
     resolved.tensor_shapes[node.output] = out;
   }
