@@ -1,7 +1,9 @@
 // eval/data_plane_factory.cpp — host or CUDA data plane by name, with device errors explained.
 #include "eval/data_plane_factory.hpp"
 
+#include <fstream>
 #include <stdexcept>
+#include <string>
 
 #include "eval/device_diagnosis.hpp"
 #include "eval/host_data_plane.hpp"
@@ -38,11 +40,24 @@ void warm_up_device(const std::string& device, int gpu) noexcept {
 #endif
 }
 
+namespace {
+// The kernel's estimate of memory available without swapping (/proc/meminfo's MemAvailable).
+std::optional<double> host_available_bytes() noexcept {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  double kilobytes = 0;
+  std::string unit;
+  while (meminfo >> key >> kilobytes >> unit)
+    if (key == "MemAvailable:") return kilobytes * 1024;
+  return std::nullopt;
+}
+}  // namespace
+
 std::optional<double> device_free_bytes(const std::string& device, int gpu) noexcept {
+  if (device == "host") return host_available_bytes();
 #ifdef KBV_HAVE_CUDA_PLANE
   if (device == "cuda") return cuda_free_bytes(gpu);
 #else
-  (void)device;
   (void)gpu;
 #endif
   return std::nullopt;

@@ -77,13 +77,19 @@ DeviceFootprint trusted_device_footprint(const ResolvedProblem& problem) {
   return footprint;
 }
 
-std::optional<std::string> why_it_does_not_fit(const ResolvedProblem& problem, const DeviceFootprint& footprint, double free_bytes) {
+std::optional<std::string> why_it_does_not_fit(const ResolvedProblem& problem, const DeviceFootprint& footprint, double free_bytes,
+                                               const std::string& device) {
   if (footprint.total() <= free_bytes) return std::nullopt;
+  const bool host = device == "host";
   return "problem " + problem.problem.name + " at shape set '" + problem.shape_set + "' needs about " + gigabytes(footprint.total()) +
-         " of device memory on the trusted side (arena of two slots " + gigabytes(footprint.arena_bytes) + ", fp64 reference " +
-         gigabytes(footprint.reference_bytes) + ", baselines " + gigabytes(footprint.baseline_bytes) + ", products' error scale " + gigabytes(footprint.error_scale_bytes) + ", scratch reserve " +
-         gigabytes(footprint.reserve_bytes) + ") and the device has " + gigabytes(free_bytes) +
-         " free; nothing was run (fix: evaluate it on a GPU with more free memory, or at a smaller shape set with --shapes small)";
+         (host ? " of memory" : " of device memory") + " on the trusted side (arena of two slots " + gigabytes(footprint.arena_bytes) +
+         ", fp64 reference " + gigabytes(footprint.reference_bytes) + ", baselines " + gigabytes(footprint.baseline_bytes) +
+         ", products' error scale " + gigabytes(footprint.error_scale_bytes) + ", scratch reserve " + gigabytes(footprint.reserve_bytes) +
+         ") and " + (host ? "the host has " + gigabytes(free_bytes) + " available" : "the device has " + gigabytes(free_bytes) + " free") +
+         "; nothing was run (fix: " +
+         (host ? std::string("evaluate it at a smaller shape set, --shapes small (the host's default), or on a GPU")
+               : std::string("evaluate it on a GPU with more free memory, or at a smaller shape set with --shapes small")) +
+         ")";
 }
 
 }  // namespace kbv::eval

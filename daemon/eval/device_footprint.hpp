@@ -31,7 +31,8 @@ struct DeviceFootprint {
 DeviceFootprint trusted_device_footprint(const ResolvedProblem& problem);
 
 // Empty when the footprint fits `free_bytes`; otherwise the verdict's detail: the problem and
-// shape set, each figure in GB, the free memory, and the fix.
-std::optional<std::string> why_it_does_not_fit(const ResolvedProblem& problem, const DeviceFootprint& footprint, double free_bytes);
+// shape set, each figure in GB, the free memory of `device` ("cuda" or "host"), and the fix.
+std::optional<std::string> why_it_does_not_fit(const ResolvedProblem& problem, const DeviceFootprint& footprint, double free_bytes,
+                                               const std::string& device = "cuda");
 
 }  // namespace kbv::eval

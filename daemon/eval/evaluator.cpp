@@ -227,10 +227,13 @@ void Evaluation::evaluate_candidate() {
   result_.flops = resolved->flops;
   result_.compulsory_bytes = resolved->compulsory_bytes;
 
-  // A problem the device cannot hold is said so before anything is allocated (issue #16).
-  const DeviceFootprint footprint = trusted_device_footprint(*resolved);
+  // A problem the device cannot hold is said so before anything is allocated (issue #16); on the
+  // host, against the memory the kernel says is available (a shape set of 40 GB tensors was a
+  // load_error blamed on the candidate when the worker could not map the arena).
+  DeviceFootprint footprint = trusted_device_footprint(*resolved);
+  if (options_.device == "host") footprint.reserve_bytes = 0;  // no CUDA contexts or library workspaces there
   if (const std::optional<double> free_bytes = device_free_bytes(options_.device, options_.gpu); free_bytes && !plane_reused) {
-    if (const auto why = why_it_does_not_fit(*resolved, footprint, *free_bytes)) {
+    if (const auto why = why_it_does_not_fit(*resolved, footprint, *free_bytes, options_.device)) {
       decide(Verdict::resource, *why);
       return finish_worker();
     }

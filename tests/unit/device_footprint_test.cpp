@@ -62,6 +62,11 @@ TEST(DeviceFootprint, TooLargeIsNamedWithItsFiguresAndTheFix) {
   EXPECT_NE(why->find("40.0 GB free"), std::string::npos) << *why;
   EXPECT_NE(why->find("fp64 reference 25.8 GB"), std::string::npos) << *why;
   EXPECT_NE(why->find("--shapes small"), std::string::npos) << *why;
+  // The host's wording: its available memory, not a device's (relu at KernelBench's size, say).
+  const auto on_host = why_it_does_not_fit(relu, f, 8e9, "host");
+  ASSERT_TRUE(on_host.has_value());
+  EXPECT_NE(on_host->find("of memory on the trusted side"), std::string::npos) << *on_host;
+  EXPECT_NE(on_host->find("the host has 8.0 GB available"), std::string::npos) << *on_host;
 }
 
 }  // namespace
