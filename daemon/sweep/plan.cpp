@@ -190,7 +190,7 @@ fs::path shard_status_path(const SweepFolder& folder, const Plan& plan, const Sh
   return folder.plans_dir(plan.epoch) / fmt::format("{}.shard-{}.json", plan.plan_id, shard.name());
 }
 
-std::optional<Plan> load_latest_plan(const SweepFolder& folder, std::uint64_t epoch) {
+std::optional<Plan> load_latest_plan(const SweepFolder& folder, std::uint64_t epoch, std::vector<DamagedPlan>* damaged) {
   std::optional<Plan> latest;
   std::error_code error;
   const auto dir = folder.plans_dir(epoch);
@@ -201,8 +201,8 @@ std::optional<Plan> load_latest_plan(const SweepFolder& folder, std::uint64_t ep
     try {
       Plan plan = Plan::from_json(read_json_file(entry.path()));
       if (!latest || std::tie(plan.created_at, plan.plan_id) > std::tie(latest->created_at, latest->plan_id)) latest = std::move(plan);
-    } catch (const std::exception&) {
-      continue;  // a damaged plan file is not the latest plan
+    } catch (const std::exception& e) {
+      if (damaged) damaged->push_back({entry.path(), e.what()});
     }
   }
   return latest;

@@ -72,8 +72,16 @@ Plan make_plan(const PlanRequest& request, Discovery discovery);
 std::filesystem::path plan_path(const SweepFolder& folder, const Plan& plan);
 std::filesystem::path shard_status_path(const SweepFolder& folder, const Plan& plan, const ShardSpec& shard);
 
-// The newest plan of an epoch (by creation time), or nullopt when the epoch has none.
-std::optional<Plan> load_latest_plan(const SweepFolder& folder, std::uint64_t epoch);
+// A plan file that cannot be read, and why.
+struct DamagedPlan {
+  std::filesystem::path file;
+  std::string error;
+};
+
+// The newest readable plan of an epoch (by creation time), or nullopt when the epoch has none.
+// Plan files that cannot be read go into `damaged` (when given): one of them may have been the
+// latest, so a caller must say so rather than report an older plan as if it were.
+std::optional<Plan> load_latest_plan(const SweepFolder& folder, std::uint64_t epoch, std::vector<DamagedPlan>* damaged = nullptr);
 
 // A public, stable id of the secret key (a keyed hash: it reveals nothing of the key), so a
 // report can say which key an epoch's families came from.

@@ -3,6 +3,9 @@
 // file check, and sbatch's answers and failures (a fake sbatch).
 #include <sys/stat.h>
 
+#include <algorithm>
+#include <functional>
+
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
@@ -179,6 +182,37 @@ TEST_F(SlurmFolder, TheReportRefusesShardsThatDisagreeOnTheEpochAndNamesEachShar
     EXPECT_TRUE(contains(error.what(), "disagree on the epoch")) << error.what();
     EXPECT_TRUE(contains(error.what(), "shard 2 says epoch 10")) << error.what();
     EXPECT_TRUE(contains(error.what(), "fix:")) << error.what();
+  }
+}
+
+// A plan file that cannot be read may have been the latest: the report of the newest readable
+// plan says so in its issues, and with no readable plan the error names the damaged files
+// (the report once fell back silently and left out what the damaged plan held).
+TEST_F(SlurmFolder, ADamagedPlanIsNamedNeverSilentlySkipped) {
+  plan_.shard_count = 1;
+  test::write_text(plan_path(folder_, plan_), plan_.to_json().dump());
+  Plan newer = plan_;
+  newer.plan_id = "fedcba9876543210";
+  newer.created_at = "2099-01-01T00:00:00Z";
+  const fs::path damaged = plan_path(folder_, newer);
+  test::write_text(damaged, newer.to_json().dump().substr(0, 100));
+  const auto input = report::input_from_folder(folder_, plan_.epoch);
+  EXPECT_EQ(input.plan_id, plan_.plan_id);
+  const auto issue = std::find_if(input.issues.begin(), input.issues.end(), [&](const auto& i) { return i.file == damaged.string(); });
+  ASSERT_NE(issue, input.issues.end()) << "no issue names " << damaged;
+  EXPECT_TRUE(contains(issue->problem, "is a plan that cannot be read")) << issue->problem;
+  EXPECT_TRUE(contains(issue->fix, "delete it")) << issue->fix;
+
+  fs::remove(plan_path(folder_, plan_));
+  for (const auto& ask : {std::function<void()>([&] { report::input_from_folder(folder_, plan_.epoch); }),
+                          std::function<void()>([&] { report::latest_planned_epoch(folder_); })}) {
+    try {
+      ask();
+      FAIL() << "no readable plan is an error";
+    } catch (const report::SourceError& error) {
+      EXPECT_TRUE(contains(error.what(), damaged.string())) << error.what();
+      EXPECT_TRUE(contains(error.what(), "fix: delete the damaged plan files")) << error.what();
+    }
   }
 }
 

@@ -65,18 +65,31 @@ void add_shards(const SweepFolder& folder, const Plan& plan, const std::map<std:
   }
 }
 
+// Every plan of an epoch is damaged: which files, and the fix.
+std::string damaged_plans_error(const std::vector<DamagedPlan>& damaged, std::uint64_t epoch) {
+  std::string listed;
+  for (const auto& bad : damaged) listed += (listed.empty() ? "" : "; ") + bad.file.string() + ": " + bad.error;
+  return fmt::format("no plan of epoch {} can be read ({}); fix: delete the damaged plan files and run kbv sweep again to plan anew", epoch, listed);
+}
+
 }  // namespace
 
 std::uint64_t latest_planned_epoch(const SweepFolder& folder) {
   const auto epochs = folder.epochs();
-  for (auto it = epochs.rbegin(); it != epochs.rend(); ++it)
-    if (load_latest_plan(folder, *it)) return *it;
+  for (auto it = epochs.rbegin(); it != epochs.rend(); ++it) {
+    std::vector<DamagedPlan> damaged;
+    if (load_latest_plan(folder, *it, &damaged)) return *it;
+    // The newest epoch's plans exist but none can be read: an older epoch is not what was asked.
+    if (!damaged.empty()) throw SourceError(damaged_plans_error(damaged, *it));
+  }
   throw SourceError(fmt::format("{}: no sweep has been planned here (no epoch-N/plans/*.json); fix: run kbv sweep with this output_dir first",
                                 folder.root().string()));
 }
 
 ReportInput input_from_folder(const SweepFolder& folder, std::uint64_t epoch) {
-  const auto plan = load_latest_plan(folder, epoch);
+  std::vector<DamagedPlan> damaged;
+  const auto plan = load_latest_plan(folder, epoch, &damaged);
+  if (!plan && !damaged.empty()) throw SourceError(damaged_plans_error(damaged, epoch));
   if (!plan)
     throw SourceError(fmt::format("{}: no sweep plan for epoch {}; fix: run kbv sweep for that epoch, or name another with --epoch",
                                   folder.plans_dir(epoch).string(), epoch));
@@ -91,6 +104,11 @@ ReportInput input_from_folder(const SweepFolder& folder, std::uint64_t epoch) {
   input.key_id = plan->key_id;
   input.reverify_epochs = plan->reverify_epochs;
   input.issues = plan->issues;
+  for (const auto& bad : damaged)
+    input.issues.push_back({bad.file.string(), "(file)",
+                            "is a plan that cannot be read (" + bad.error + "); it may have been the latest, so this report, of plan " + plan->plan_id +
+                                ", may leave out what it planned",
+                            "delete it, or run the sweep again to plan anew"});
   for (const auto& path : unreadable)
     input.issues.push_back({path, "(file)", "is not a readable result record", "remove it; the next sweep evaluates that candidate again"});
   for (const auto& item : plan->items) {
