@@ -149,9 +149,18 @@ RunResult run_standalone(const RunContext& context, const StandaloneSettings& se
   };
   for (;;) {
     if (const auto why = stop_reason(); !why.empty()) {
-      // Unfinished evaluations leave no record: a later run evaluates them again.
-      for (auto& running : busy) running.reset();
-      if (!queue.empty() || std::any_of(busy.begin(), busy.end(), [](const auto& r) { return r.has_value(); })) result.stopped_because = why;
+      // Verdicts already printed are kept; unfinished evaluations leave no record (a later run
+      // evaluates them again) and are not counted as evaluated by this run.
+      bool abandoned = false;
+      for (auto& running : busy) {
+        if (!running) continue;
+        record_lines(*running);
+        const auto unfinished = static_cast<std::int64_t>(running->items.size() - running->recorded);
+        result.started -= unfinished;
+        abandoned = abandoned || unfinished > 0;
+        running.reset();
+      }
+      if (!queue.empty() || abandoned) result.stopped_because = why;
       break;
     }
     for (std::size_t slot = 0; slot < slots.size() && !queue.empty(); ++slot) {

@@ -500,6 +500,23 @@ TEST_F(SweepSystem, BudgetsStopEarlyAndTheNextRunFinishes) {
   EXPECT_EQ(records(root() / "out", epoch_), 4u);
 }
 
+// A wall budget that ends the sweep while its only evaluation runs (a hang, cut after the call
+// timeout only) says why in the report and counts nothing as evaluated by this run: the
+// abandoned evaluation left no record (the report used to give no reason and count it).
+TEST_F(SweepSystem, AWallBudgetThatAbandonsTheRunningEvaluationSaysSo) {
+  const auto folder = root() / "cands";
+  place(kCandidates / "hostile" / "libhostile_relu_hang.so", folder, "hang.so", "problem: relu\n");
+  const auto config = sweep_file("sweep.yaml", fmt::format("output_dir: out\ncandidates: [{}]\n{}", folder.string(), standalone_section(1)));
+  const auto run = kbv({"sweep", config.string(), "--epoch", std::to_string(epoch_), "--budget-wall-s", "0.5"});
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_NE(run.err.find("0 of 1 evaluations have a verdict (0 evaluated by this run)"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("budget.wall_s"), std::string::npos) << run.err;
+  const auto report = load(root() / "out" / "report.json");
+  ASSERT_TRUE(report["completeness"]["stopped_because"].is_string()) << report["completeness"].dump();
+  EXPECT_NE(report["completeness"]["stopped_because"].get<std::string>().find("budget.wall_s"), std::string::npos);
+  EXPECT_EQ(records(root() / "out", epoch_), 0u);
+}
+
 // Consecutive candidates of one problem share one `kbv eval` (standalone.batch): each still gets
 // the verdict it gets alone, recorded the moment its line appears; a candidate that outlives
 // standalone.timeout_s (counted from the verdict before it) is killed with the child and is
