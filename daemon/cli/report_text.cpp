@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string>
 
+#include "client/printable.hpp"
 #include "verify/precision_signature.hpp"
 
 namespace kbv::cli {
@@ -64,7 +65,10 @@ std::string build_note(const eval::EvalResult& result) {
 }  // namespace
 
 void print_summary(std::ostream& out, const eval::EvalResult& result) {
-  out << "candidate  " << result.candidate_path;
+  // Text that can carry the candidate's own words (the detail quotes set_error() and its output)
+  // or odd bytes (a path) is printed escaped: an escape sequence cannot drive the terminal nor a
+  // newline forge a verdict line (client/printable.hpp).
+  out << "candidate  " << control::printable(result.candidate_path);
   if (!result.candidate_sha256.empty()) out << "  (sha256 " << result.candidate_sha256.substr(0, 12) << ")";
   out << "\n";
   if (!result.problem.empty())
@@ -73,7 +77,7 @@ void print_summary(std::ostream& out, const eval::EvalResult& result) {
   out << "verdict    " << upper(eval::verdict_name(result.verdict));
   if (result.hack_pattern) out << " [" << *result.hack_pattern << "]";
   if (result.failed_family) out << " (family " << *result.failed_family << ")";
-  out << "\n           " << result.detail << "\n";
+  out << "\n           " << control::printable(result.detail) << "\n";
   if (!result.families.empty()) {
     out << "families  ";
     for (const auto& family : result.families) {
@@ -135,7 +139,7 @@ void print_table_header(std::ostream& out) {
 
 void print_table_row(std::ostream& out, const eval::EvalResult& result) {
   char line[512];
-  const std::string name = std::filesystem::path(result.candidate_path).filename().string();
+  const std::string name = control::printable(std::filesystem::path(result.candidate_path).filename().string());
   std::string why = result.hack_pattern ? *result.hack_pattern : result.failed_family ? *result.failed_family : "";
   std::snprintf(line, sizeof line, "%-34s %-22s %-18s %-22s %12s %10s %10s\n", name.c_str(),
                 (result.problem.empty() ? result.declared_problem : result.problem).c_str(),
@@ -144,7 +148,7 @@ void print_table_row(std::ostream& out, const eval::EvalResult& result) {
                 eager_speedup_text(result).c_str());
   out << line;
   // A candidate that could not be evaluated says why on the next line.
-  if (result.input_error || result.verdict == eval::Verdict::bad_input) out << "    " << result.detail << "\n";
+  if (result.input_error || result.verdict == eval::Verdict::bad_input) out << "    " << control::printable(result.detail) << "\n";
   if (const std::string note = build_note(result); !note.empty()) out << "    note: " << note << "\n";
 }
 
@@ -156,7 +160,7 @@ void print_table_footer(std::ostream& out, const std::vector<eval::EvalResult>& 
     if (result.input_error || result.verdict == eval::Verdict::bad_input) refused.push_back(&result);
   if (refused.empty()) return;
   out << refused.size() << " could not be evaluated (exit status 2; the others' verdicts stand):\n";
-  for (const auto* result : refused) out << "  " << result->candidate_path << "\n";
+  for (const auto* result : refused) out << "  " << control::printable(result->candidate_path) << "\n";
 }
 
 void print_worker_output(std::ostream& out, const eval::EvalResult& result) {
@@ -166,7 +170,7 @@ void print_worker_output(std::ostream& out, const eval::EvalResult& result) {
   }
   out << "worker stderr (last " << result.worker_stderr_tail.size() << " bytes):\n";
   std::istringstream lines(result.worker_stderr_tail);
-  for (std::string line; std::getline(lines, line);) out << "  | " << line << "\n";
+  for (std::string line; std::getline(lines, line);) out << "  | " << control::printable(line) << "\n";
 }
 
 }  // namespace kbv::cli

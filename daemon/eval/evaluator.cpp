@@ -300,7 +300,9 @@ void Evaluation::evaluate_candidate() {
   // counts (the pool rounds each up to its granularity and may keep it after cudaFreeAsync).
   if (peak_pool_bytes_ > 0 && result_.memory && result_.memory->is_object()) (*result_.memory)["candidate_pool_reserved_bytes"] = peak_pool_bytes_;
   if (kernel_sets_.traced_calls() > 0) result_.environment["kernel_sets_seen"] = kernel_sets_.distinct_sets();
-  if (!decided_) decide(Verdict::pass, "correct on every gating family; timed against the baseline");
+  if (!decided_)
+    decide(Verdict::pass, options_.skip_timing ? "correct on every gating family; not timed (--no-timing)"
+                                               : "correct on every gating family; timed against the baseline");
   const bool left_nothing = worker_leaves_nothing();
   finish_worker();
   session_.keep_plane(problem_name, shape_set, options_, {resolved, std::move(plane), allocated}, left_nothing);

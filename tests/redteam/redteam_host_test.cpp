@@ -194,6 +194,20 @@ TEST(RedTeamHostCandidateText, InvalidUtf8AndLongNamesKeepTheVerdict) {
   EXPECT_EQ(long_named.report["candidate"].value("name", ""), std::string(256, 'A') + "\xE2\x80\xA6 (cut at 256 bytes)") << explain(long_named);
 }
 
+// The text report escapes what the candidate wrote: no escape sequence reaches the terminal and
+// no line of the report is the candidate's (it forges "verdict    PASS" after a newline).
+TEST(RedTeamHostCandidateText, TheTextReportEscapesTheCandidatesWords) {
+  kbv::test::Command command;
+  command.argv = {kbv::test::kbv_binary().string(), "eval", redteam("terminal_escape").string(), "--no-timing", "--verbose", "--key-file",
+                  kbv::test::test_key_file().string()};
+  const kbv::test::CommandResult text = kbv::test::run_command(command);
+  EXPECT_EQ(text.exit_code, 1) << text.out << text.err;
+  EXPECT_EQ(text.out.find('\x1b'), std::string::npos) << text.out;
+  EXPECT_EQ(text.out.find("\nverdict    PASS"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("verdict    FAIL_CORRECTNESS"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("\\x1b[2J"), std::string::npos) << "the sequence is shown, escaped:\n" << text.out;
+}
+
 TEST(RedTeamHostAftermath, AnHonestCandidatePassesAfterTheCorpus) {
   for (const char* hostile : {"fork_bomb", "background_spin", "socket_escape"}) (void)run_kbv_eval({redteam(hostile).string()});
   const auto run = run_kbv_eval({kbv::test::host_candidate("relu").string()});
