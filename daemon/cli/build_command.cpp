@@ -57,7 +57,9 @@ CompileRequest request_from(const po::variables_map& values, const std::vector<s
   CompileRequest request;
   request.source = sources.front();
   std::error_code error;
-  if (!fs::is_regular_file(request.source, error)) throw BuildError(request.source.string() + ": no such file (fix: name the candidate's .cu or .cpp source)");
+  if (!fs::exists(request.source, error)) throw BuildError(request.source.string() + ": no such file (fix: name the candidate's .cu or .cpp source)");
+  if (!fs::is_regular_file(request.source, error))
+    throw BuildError(request.source.string() + ": not a regular file (fix: name the candidate's .cu or .cpp source, not a folder or device)");
   const std::string extension = request.source.extension().string();
   if (extension != ".cu" && !is_cpp_extension(extension))
     throw BuildError(request.source.string() + ": a candidate source ends in .cu (CUDA) or .cpp, .cc, .cxx (C++), not '" + extension + "'");

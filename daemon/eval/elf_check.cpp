@@ -65,8 +65,9 @@ std::optional<std::string> check_shared_object(const std::filesystem::path& path
   std::error_code error;
   if (std::filesystem::is_directory(path, error))
     return name + ": is a directory, not a candidate (fix: pass the path of a built candidate .so inside it)";
+  if (!std::filesystem::exists(path, error)) return name + ": no such file (fix: pass the path of a built candidate .so)";
   if (!std::filesystem::is_regular_file(path, error))
-    return name + ": no such file (fix: pass the path of a built candidate .so)";
+    return name + ": not a regular file (a pipe, a device or a socket; fix: pass the path of a built candidate .so)";
   const auto size = std::filesystem::file_size(path, error);
   if (!error && size > kMaxCandidateBytes)
     return name + ": " + std::to_string(size) + " bytes, more than the " + std::to_string(kMaxCandidateBytes >> 20) +

@@ -56,6 +56,8 @@ class Evaluation {
   }
 
   // The worker stopped answering: classify why, in the taxonomy's words.
+  // `text` with the path of kbv's private copy of the candidate replaced by the path submitted.
+  std::string as_submitted(std::string text) const;
   // `limit_s`: the limit the worker did not answer within (named in a timeout's detail).
   void worker_lost(const std::string& during, bool timed_out, double limit_s);
   std::optional<nlohmann::json> await(const std::string& during, double timeout_s);
@@ -148,6 +150,7 @@ class Evaluation {
   std::unique_ptr<WorkerProcess> worker_;
   int baseline_threads_ = -1;
   int threads_before_load_ = -1;  // the worker's, just before it was sent the candidate
+  std::string candidate_copy_;    // the copy the worker loads (StartedWorker::place_candidate)
   double device_used_at_start_ = -1;
   double device_held_by_candidate_ = 0;
   std::optional<double> last_kernel_span_s_;  // the last traced call: first kernel start to last kernel end

@@ -46,6 +46,14 @@ EvalResult Evaluation::run() {
   return std::move(result_);
 }
 
+std::string Evaluation::as_submitted(std::string text) const {
+  // The worker loads kbv's private copy; the user knows the file they named.
+  if (candidate_copy_.empty()) return text;
+  for (size_t at = text.find(candidate_copy_); at != std::string::npos; at = text.find(candidate_copy_, at + options_.candidate.string().size()))
+    text.replace(at, candidate_copy_.size(), options_.candidate.string());
+  return text;
+}
+
 void Evaluation::worker_lost(const std::string& during, bool timed_out, double limit_s) {
   if (timed_out) {
     result_.worker_exit = exit_json(worker_->kill_and_reap());
@@ -108,6 +116,7 @@ std::optional<nlohmann::json> Evaluation::start_and_load() {
     result_.input_error = true;
     return std::nullopt;
   }
+  candidate_copy_ = copy->string();
   result_.candidate_sha256 = sha256_file_hex(*copy);
   if (needs_compute_library(needed_libraries(*copy))) add_flag("calls_library");
   result_.candidate_build = read_build_record(*copy).to_json();
@@ -167,7 +176,7 @@ void Evaluation::evaluate_candidate() {
       return finish_worker();
     }
     decide(kind == "abi_error" ? Verdict::abi_error : kind == "sandbox_error" ? Verdict::resource : Verdict::load_error,
-           error.empty() ? "the candidate could not be loaded" : error);
+           error.empty() ? "the candidate could not be loaded" : as_submitted(error));
     return finish_worker();
   }
   if (type != "ready") {
@@ -204,7 +213,10 @@ void Evaluation::evaluate_candidate() {
     return finish_worker();
   }
   if (!catalog_.contains(problem_name)) {
-    decide(Verdict::load_error, "the candidate declares unknown problem '" + problem_name + "' (fix: build it for one of kbv's problems: kbv problems)");
+    // Either side can be wrong: the candidate's problem, or the folder of problems kbv was given.
+    decide(Verdict::load_error, "the candidate declares problem '" + problem_name + "', which is not among the problems in " +
+                                    catalog_.directory().string() + " (fix: build it for one of them, as kbv problems lists them, or point "
+                                    "--problems-dir at the folder holding " + problem_name + ".yaml)");
     return finish_worker();
   }
   // ABI 1 passes float32 tensors only (kbv/plugin.h, History).

@@ -68,6 +68,15 @@ TEST_P(HostileHostCandidate, GetsItsVerdict) {
 INSTANTIATE_TEST_SUITE_P(Corpus, HostileHostCandidate, ::testing::ValuesIn(hostile_cases()),
                          [](const ::testing::TestParamInfo<HostileCase>& param_info) { return param_info.param.name; });
 
+// A load or ABI error names the file the user gave, not kbv's private copy the worker loaded.
+TEST(HostileHostCandidates, LoadErrorsNameTheSubmittedPath) {
+  const std::string path = hostile_candidate("relu_wrong_abi").string();
+  const EvalRun run = run_kbv_eval({path, "--device", "host"});
+  ASSERT_TRUE(run.report.is_object()) << explain(run);
+  EXPECT_EQ(run.report.value("detail", "").rfind(path + ": no ABI version in common", 0), 0u) << explain(run);
+  EXPECT_EQ(run.report.value("detail", "").find("kbv-candidate-"), std::string::npos) << explain(run);
+}
+
 // The published ReLU hack must pass the public family and be caught on a hidden one.
 TEST(HostileHostCandidates, IdentityOnPublicFailsOnAHiddenFamily) {
   const EvalRun run = run_kbv_eval({hostile_candidate("relu_identity_on_public").string(), "--problem", "relu",

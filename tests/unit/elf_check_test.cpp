@@ -108,7 +108,14 @@ TEST(ElfCheck, FindsANamedSection) {
 TEST(ElfCheck, MissingFileIsNamed) {
   const auto problem = kbv::eval::check_shared_object("/nonexistent/candidate.so");
   ASSERT_TRUE(problem.has_value());
-  EXPECT_NE(problem->find("/nonexistent/candidate.so"), std::string::npos);
+  EXPECT_NE(problem->find("/nonexistent/candidate.so: no such file"), std::string::npos) << *problem;
+}
+
+// A file that exists but is no regular file (a device, a pipe) is not called missing.
+TEST(ElfCheck, ADeviceIsNamedAsNoRegularFile) {
+  const auto problem = kbv::eval::check_shared_object("/dev/zero");
+  ASSERT_TRUE(problem.has_value());
+  EXPECT_NE(problem->find("/dev/zero: not a regular file"), std::string::npos) << *problem;
 }
 
 }  // namespace
