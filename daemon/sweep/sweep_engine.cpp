@@ -70,15 +70,21 @@ class StopSignals {
   struct sigaction old_int_ {}, old_term_ {};
 };
 
+// FolderLock's refusal: its message already names the file and the fix.
+class LockError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 // An exclusive flock held for the sweep's life: one sweep per shard of an epoch and folder.
 class FolderLock {
  public:
   explicit FolderLock(const fs::path& path) : fd_(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644)) {
-    if (fd_ < 0) throw std::runtime_error(fmt::format("{}: cannot create the lock file; fix: check output_dir's permissions", path.string()));
+    if (fd_ < 0) throw LockError(fmt::format("{}: cannot create the lock file; fix: check output_dir's permissions", path.string()));
     if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
       ::close(fd_);
       fd_ = -1;
-      throw std::runtime_error(fmt::format("{}: another kbv sweep is running this shard of this epoch in the same output folder; "
+      throw LockError(fmt::format("{}: another kbv sweep is running this shard of this epoch in the same output folder; "
                                            "fix: wait for it to finish, or give this sweep another output_dir",
                                            path.string()));
     }
@@ -304,6 +310,8 @@ class SweepRun {
     try {
       fs::create_directories(folder_->plans_dir(epoch_));
       lock_.emplace(folder_->epoch_dir(epoch_) / fmt::format(".lock-shard-{}", options_.shard.name()));
+    } catch (const LockError& error) {
+      return fail(error.what());
     } catch (const std::exception& error) {
       return fail(fmt::format("{}: {} (fix: make output_dir in {} a writable folder)", config_.output_dir.string(), error.what(),
                               config_.file.string()));

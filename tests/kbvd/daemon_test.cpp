@@ -170,6 +170,12 @@ TEST(Kbvd, ControlSubmitResultsRequeue) {
                    control::results_show(kbvd.socket(), sha)["state"] == "done"; }, 10s));
   EXPECT_EQ(control::results_list(kbvd.socket(), 10, "pass")["results"].size(), 2u);
   EXPECT_EQ(control::results_list(kbvd.socket(), 10, "fail_correctness")["results"].size(), 0u);
+  try {  // a misspelt verdict is an error, not an empty table
+    control::results_list(kbvd.socket(), 10, "passs");
+    ADD_FAILURE() << "no error for an unknown verdict";
+  } catch (const control::ControlError& error) {
+    EXPECT_NE(std::string(error.what()).find("unknown verdict 'passs'; use one of pass, fail_correctness"), std::string::npos) << error.what();
+  }
   EXPECT_THROW(control::request(kbvd.socket(), {{"cmd", "nonsense"}}), control::ControlError);
   EXPECT_THROW(control::request(kbvd.socket(), {{"cmd", "ingest"}, {"name", "../x.so"}}), control::ControlError);
 }

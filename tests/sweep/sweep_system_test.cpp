@@ -500,6 +500,22 @@ TEST_F(SweepSystem, BudgetsStopEarlyAndTheNextRunFinishes) {
   EXPECT_EQ(records(root() / "out", epoch_), 4u);
 }
 
+// A second sweep of the same shard, epoch and folder is refused with one fix, the lock's (the
+// message once carried a second, contradictory "make output_dir writable" fix).
+TEST_F(SweepSystem, ASecondSweepOfTheSameFolderIsRefusedWithOneFix) {
+  const auto folder = root() / "cands";
+  place(kCandidates / "hostile" / "libhostile_relu_hang.so", folder, "hang.so", "problem: relu\n");
+  const auto config = sweep_file("sweep.yaml", fmt::format("output_dir: out\ncandidates: [{}]\n{}", folder.string(), standalone_section(1)));
+  BackgroundSweep first({config.string(), "--epoch", std::to_string(epoch_)}, root() / "first.log");
+  ASSERT_TRUE(kbvd::test::wait_until([&] { return !processes_mentioning(folder.string()).empty(); }, 30s)) << test::read_text(root() / "first.log");
+  const auto second = kbv({"sweep", config.string(), "--epoch", std::to_string(epoch_)});
+  EXPECT_NE(second.exit_code, 0);
+  EXPECT_NE(second.err.find("another kbv sweep is running this shard"), std::string::npos) << second.err;
+  size_t fixes = 0;
+  for (size_t at = second.err.find("fix:"); at != std::string::npos; at = second.err.find("fix:", at + 1)) ++fixes;
+  EXPECT_EQ(fixes, 1u) << second.err;
+}
+
 // A wall budget that ends the sweep while its only evaluation runs (a hang, cut after the call
 // timeout only) says why in the report and counts nothing as evaluated by this run: the
 // abandoned evaluation left no record (the report used to give no reason and count it).

@@ -18,6 +18,7 @@
 #include "identity/manifest.hpp"
 #include "sched/epoch.hpp"
 #include "sched/evaluator_problems.hpp"
+#include "sched/outcome.hpp"
 #include "sched/proc_stat.hpp"
 
 namespace kbv::kbvd {
@@ -414,6 +415,15 @@ json Daemon::cmd_status(const json&) {
 }
 
 json Daemon::cmd_results(const json& request) {
+  // A misspelt verdict would match nothing and look like an empty store.
+  if (const std::string verdict = request.value("verdict", std::string()); !verdict.empty()) {
+    const auto& known = known_verdicts();
+    if (std::find(known.begin(), known.end(), verdict) == known.end()) {
+      std::string listed;
+      for (const auto& name : known) listed += (listed.empty() ? "" : ", ") + name;
+      throw NotFound(fmt::format("unknown verdict '{}'; use one of {}", printable(verdict), listed));
+    }
+  }
   return {{"ok", true},
           {"results", store_->results_list(request.value("limit", kDefaultResultsLimit),
                                            request.value("verdict", std::string()),
