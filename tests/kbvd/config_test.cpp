@@ -59,6 +59,10 @@ TEST(Config, OverridesWinAndAreValidated) {
   const auto e = error_of(dir.path() / "k.yaml", {{"evaluator.timeout_s", "soon", "--set"}});
   EXPECT_NE(e.find("option --set evaluator.timeout_s=soon"), std::string::npos) << e;
   EXPECT_NE(e.find("fix:"), std::string::npos) << e;
+  // A section only the override names is the override's error, not the file's.
+  const auto typo = error_of(dir.path() / "k.yaml", {{"foo.bar", "1", "--set"}});
+  EXPECT_NE(typo.find("option --set foo.bar=1: foo: unknown field"), std::string::npos) << typo;
+  EXPECT_EQ(typo.find("k.yaml"), std::string::npos) << typo;
 }
 
 TEST(Config, ErrorsNameFileFieldAndFix) {

@@ -38,6 +38,11 @@ class Origin {
 
   std::string where(const std::string& field, const YAML::Node& node) const {
     if (auto it = overridden_.find(field); it != overridden_.end()) return "option " + it->second;
+    // A section only an override created (--set foo.bar=1 makes `foo`): that option, not the file.
+    for (const auto& [name, option] : overridden_)
+      if (name.size() > field.size() && name.compare(0, field.size(), field) == 0 && name[field.size()] == '.' &&
+          !(node.IsDefined() && node.Mark().line >= 0))
+        return "option " + option;
     if (file_.empty()) return "(built-in defaults)";
     if (node.IsDefined() && node.Mark().line >= 0)
       return fmt::format("{}:{}", file_.string(), node.Mark().line + 1);
