@@ -6,11 +6,13 @@
 // input (no manifest, a missing or malformed .npy, a shape that differs from the reference's).
 #include "cli/compare_outputs_command.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -18,6 +20,7 @@
 
 #include "cli/command_line.hpp"
 #include "io/npy.hpp"
+#include "spec/catalog.hpp"
 #include "verify/compare.hpp"
 
 namespace fs = std::filesystem;
@@ -53,7 +56,11 @@ double tolerance_field(const nlohmann::json& manifest, const fs::path& path, con
   if (!manifest.contains("tolerance") || !manifest["tolerance"].is_object() || !manifest["tolerance"].contains(field) ||
       !manifest["tolerance"][field].is_number())
     throw CompareInputError(path.string() + ": field 'tolerance." + field + "' missing or not a number (fix: export again with kbv export)");
-  return manifest["tolerance"][field].get<double>();
+  const double value = manifest["tolerance"][field].get<double>();
+  if (!std::isfinite(value) || value < 0)
+    throw CompareInputError(path.string() + ": field 'tolerance." + field + "' is " + std::to_string(value) +
+                            ", not a bound (fix: export again with kbv export)");
+  return value;
 }
 
 Shape shape_of(const nlohmann::json& entry, const fs::path& path) {
@@ -102,6 +109,27 @@ std::vector<OutputPair> open_pairs(const fs::path& export_dir, const fs::path& o
 
 // kbv's rule on fp32 outputs; a float64 output is rounded to float32 first, as a candidate's
 // output would be.
+// The manifest is an editable file: where kbv knows its problem, the tolerance must be the
+// problem's own, so a loosened bound (atol 1e30) cannot turn a wrong output into a pass.
+void check_against_catalog(const std::string& problem, const Tolerance& tolerance, const fs::path& path) {
+  if (problem.empty()) return;
+  std::optional<ProblemCatalog> catalog;
+  try {
+    catalog.emplace(ProblemCatalog::open(default_problems_directory()));
+  } catch (const std::exception&) {
+    return;  // no catalog here: the manifest's tolerance is all there is
+  }
+  if (!catalog->contains(problem)) return;
+  const Tolerance& own = catalog->get(problem).tolerance;
+  if (own.atol == tolerance.atol && own.rtol == tolerance.rtol && own.rel_l2 == tolerance.rel_l2 && own.outlier_fraction == tolerance.outlier_fraction)
+    return;
+  char text[256];
+  std::snprintf(text, sizeof text, "(atol %g, rtol %g, rel_l2 %g, outlier_fraction %g here; %g, %g, %g, %g in kbv's problem)", tolerance.atol,
+                tolerance.rtol, tolerance.rel_l2, tolerance.outlier_fraction, own.atol, own.rtol, own.rel_l2, own.outlier_fraction);
+  throw CompareInputError(path.string() + ": field 'tolerance' is not problem " + problem + "'s " + text +
+                          " (fix: export again with kbv export; the manifest is not where a bound is set)");
+}
+
 CompareResult compare_pair(const OutputPair& pair, const Tolerance& tolerance) {
   const std::span<const double> reference = pair.reference->doubles();
   const int64_t row_length = local_rms_row_length(pair.output->shape());
@@ -148,6 +176,7 @@ int compare_outputs_command(const std::vector<std::string>& args) {
     if (manifest["tolerance"].contains("outlier_fraction"))
       tolerance.outlier_fraction = tolerance_field(manifest, manifest_path, "outlier_fraction");
     problem = manifest.value("problem", std::string());
+    check_against_catalog(problem, tolerance, manifest_path);
     pairs = open_pairs(export_dir, outputs_dir, manifest, manifest_path);
   } catch (const std::exception& error) {
     return bad_input(error.what());

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <set>
 #include <span>
+#include <tuple>
 
 #include "graph/run_graph.hpp"
 #include "inputs/family_names.hpp"
@@ -254,6 +255,19 @@ TEST(Export, Int64TargetsAreNpyInt64AndALossFromTheFilesPassesCompareOutputs) {
   const CommandResult result = run_kbv(args);
   EXPECT_EQ(result.exit_code, kExitBadInput) << explain(args, result);
   EXPECT_NE(result.err.find("holds int64"), std::string::npos) << explain(args, result);
+
+  // The manifest is editable, the bound is not: a loosened or nonsensical tolerance is bad input.
+  npy::save(outputs / "loss.npy", {}, off);
+  const nlohmann::json original = manifest;
+  for (const auto& [field, value, says] : {std::tuple{"atol", 1e30, std::string("is not problem cross_entropy's")},
+                                          std::tuple{"rel_l2", -1.0, std::string("not a bound")}}) {
+    nlohmann::json edited = original;
+    edited["tolerance"][field] = value;
+    std::ofstream(out / "manifest.json") << edited.dump();
+    const CommandResult refused = run_kbv(args);
+    EXPECT_EQ(refused.exit_code, kExitBadInput) << field << ": " << explain(args, refused);
+    EXPECT_NE(refused.err.find(says), std::string::npos) << field << ": " << explain(args, refused);
+  }
 }
 
 TEST(Export, EveryInputOfAMultiInputProblem) {
