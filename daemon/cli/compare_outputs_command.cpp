@@ -146,7 +146,8 @@ int compare_outputs_command(const std::vector<std::string>& args) {
   const CommandHelp help = {
       "compare-outputs", "compare-outputs EXPORT_DIR OUTPUTS_DIR [--json]",
       "Compare OUTPUTS_DIR/<output>.npy (float32 or float64) with EXPORT_DIR's fp64 reference (written by kbv export)\n"
-      "under the problem's tolerance, with the rule the evaluator applies to a candidate.\n"
+      "under the problem's tolerance, with the rule the evaluator applies to a candidate (a manifest whose tolerance is not\n"
+      "the problem's own in kbv's problems is refused: export again).\n"
       "Exit status: 0 every output within tolerance, 1 some outside, 2 usage or bad input."};
   po::options_description options;
   options.add_options()("json", "print one JSON object instead of text");
