@@ -47,6 +47,25 @@ float time_ms(cudaStream_t stream, Stage stage) {
   return stop.elapsed_ms_since(start);
 }
 
+// " family ms" for every input family: `generate(input, family, draw)` of every input of the
+// problem, timed together (the public key's draw of each family's parameters).
+template <class Generate>
+std::string times_by_family(const kbv::ResolvedProblem& problem, cudaStream_t stream, Generate generate) {
+  std::string text;
+  const kbv::inputs::SecretKey public_key = kbv::inputs::SecretKey::from_bytes({});
+  for (uint32_t f = 0; f < kbv::inputs::kFamilyCount; ++f) {
+    const auto family = static_cast<kbv::inputs::Family>(f);
+    const kbv::inputs::FamilyDraw draw = kbv::inputs::draw_family(public_key, 0, problem.problem.name, family, 0);
+    const float ms = time_ms(stream, [&] {
+      for (size_t i = 0; i < problem.input_shapes.size(); ++i) generate(i, family, draw);
+    });
+    char item[64];
+    std::snprintf(item, sizeof item, " %s %.2f", std::string(kbv::inputs::family_name(family)).c_str(), ms);
+    text += item;
+  }
+  return text;
+}
+
 void run_problem(const kbv::ResolvedProblem& problem, cudaStream_t stream) {
   constexpr uint64_t kSeed = 0xbe4c;
   std::vector<DeviceBuffer<float>> inputs_f32;
@@ -122,22 +141,11 @@ void run_problem(const kbv::ResolvedProblem& problem, cudaStream_t stream) {
               generate, widen, checksum, reference, poison, compare_poisoned, compare_zeros, summary, compare_summarised, trivial, recheck);
   // The exact draw of every input, family by family (the structured families read a Philox block
   // per axis per element; every family costs one such draw per correctness trial).
-  std::string by_family;
-  const kbv::inputs::SecretKey public_key = kbv::inputs::SecretKey::from_bytes({});
-  for (uint32_t f = 0; f < kbv::inputs::kFamilyCount; ++f) {
-    const auto family = static_cast<kbv::inputs::Family>(f);
-    const kbv::inputs::FamilyDraw draw = kbv::inputs::draw_family(public_key, 0, problem.problem.name, family, 0);
-    const float ms = time_ms(stream, [&] {
-      for (size_t i = 0; i < problem.input_shapes.size(); ++i) {
-        const kbv::Shape& shape = problem.input_shapes[i];
-        kbv::cuda::generate_inputs_on_device(inputs_f32[i].get(), kbv::numel(shape), family, draw.params, kSeed, static_cast<uint32_t>(i),
-                                             kbv::inputs::axes_of_shape(shape.data(), shape.size()), problem.input_scale(i), stream);
-      }
-    });
-    char item[64];
-    std::snprintf(item, sizeof item, " %s %.2f", std::string(kbv::inputs::family_name(family)).c_str(), ms);
-    by_family += item;
-  }
+  const std::string by_family = times_by_family(problem, stream, [&](size_t i, kbv::inputs::Family family, const kbv::inputs::FamilyDraw& draw) {
+    const kbv::Shape& shape = problem.input_shapes[i];
+    kbv::cuda::generate_inputs_on_device(inputs_f32[i].get(), kbv::numel(shape), family, draw.params, kSeed, static_cast<uint32_t>(i),
+                                         kbv::inputs::axes_of_shape(shape.data(), shape.size()), problem.input_scale(i), stream);
+  });
   std::printf("  generate by family (ms):%s\n", by_family.c_str());
   // The timing draw of every input, family by family: what each timing sample pays before the
   // candidate is called (timing.prepare_inputs), with its checksum in the same pass; beside it a
@@ -147,22 +155,12 @@ void run_problem(const kbv::ResolvedProblem& problem, cudaStream_t stream) {
     for (size_t i = 0; i < problem.input_shapes.size(); ++i)
       kbv::cuda::check(cudaMemsetAsync(inputs_f32[i].get(), 0, inputs_f32[i].bytes(), stream), "cudaMemsetAsync");
   });
-  std::string timing_by_family;
-  for (uint32_t f = 0; f < kbv::inputs::kFamilyCount; ++f) {
-    const auto family = static_cast<kbv::inputs::Family>(f);
-    const kbv::inputs::FamilyDraw draw = kbv::inputs::draw_family(public_key, 0, problem.problem.name, family, 0);
-    const float ms = time_ms(stream, [&] {
-      for (size_t i = 0; i < problem.input_shapes.size(); ++i) {
-        const kbv::Shape& shape = problem.input_shapes[i];
-        kbv::cuda::generate_timing_inputs_on_device(inputs_f32[i].get(), kbv::numel(shape), family, draw.params, kSeed, static_cast<uint32_t>(i),
-                                                    kbv::inputs::axes_of_shape(shape.data(), shape.size()), problem.input_scale(i), kSeed,
-                                                    sums.get() + i, stream);
-      }
-    });
-    char item[64];
-    std::snprintf(item, sizeof item, " %s %.2f", std::string(kbv::inputs::family_name(family)).c_str(), ms);
-    timing_by_family += item;
-  }
+  const std::string timing_by_family = times_by_family(problem, stream, [&](size_t i, kbv::inputs::Family family, const kbv::inputs::FamilyDraw& draw) {
+    const kbv::Shape& shape = problem.input_shapes[i];
+    kbv::cuda::generate_timing_inputs_on_device(inputs_f32[i].get(), kbv::numel(shape), family, draw.params, kSeed, static_cast<uint32_t>(i),
+                                                kbv::inputs::axes_of_shape(shape.data(), shape.size()), problem.input_scale(i), kSeed,
+                                                sums.get() + i, stream);
+  });
   std::printf("  timing draw by family (ms; memset of the same bytes %.2f):%s\n", floor_ms, timing_by_family.c_str());
   // A lone convolution (conv1d/2d/3d, conv_transpose1d/2d/3d): its fp64 reference (im2col in
   // chunks, then Dgemm) at several im2col budgets; small chunks can stay in L2 (60 MiB on the

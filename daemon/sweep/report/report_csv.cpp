@@ -23,8 +23,12 @@ std::string cell(const json& value) {
 
 }  // namespace
 
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+std::string csv_field(const std::string& raw) {
+  // A line break (a candidate's multi-line error in `detail`) is written as the two characters
+  // \n or \r: every row stays one line, for line tools and for readers that split on newlines.
+  std::string text;
+  for (const char c : raw) text += c == '\n' ? std::string("\\n") : c == '\r' ? std::string("\\r") : std::string(1, c);
+  if (text.find_first_of(",\"") == std::string::npos) return text;
   std::string quoted = "\"";
   for (const char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
   return quoted + "\"";

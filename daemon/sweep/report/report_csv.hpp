@@ -10,7 +10,8 @@ namespace kbv::sweep::report {
 
 std::string report_csv(const nlohmann::json& report);
 
-// One CSV field, quoted when it holds a comma, quote or line break (RFC 4180).
+// One CSV field on one line: line breaks written as \n and \r, then quoted when it holds a comma
+// or quote (RFC 4180).
 std::string csv_field(const std::string& text);
 
 }  // namespace kbv::sweep::report

@@ -13,7 +13,8 @@ TEST(ReportCsv, QuotesOnlyWhatNeedsIt) {
   EXPECT_EQ(csv_field("plain"), "plain");
   EXPECT_EQ(csv_field("a,b"), "\"a,b\"");
   EXPECT_EQ(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
-  EXPECT_EQ(csv_field("two\nlines"), "\"two\nlines\"");
+  EXPECT_EQ(csv_field("two\nlines"), "two\\nlines") << "every row stays one line";
+  EXPECT_EQ(csv_field("a,\r\nb"), "\"a,\\r\\nb\"");
 }
 
 TEST(ReportCsv, OneRowPerCandidateWithBaselineColumns) {
