@@ -59,7 +59,8 @@ std::string Progress::status_text() const {
   std::string text = fmt::format("{}/{} done", done_, total_);
   std::string counts;
   for (const auto& [verdict, n] : verdicts_) counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", n, verdict);
-  if (!counts.empty()) text += " (" + counts + ")";
+  // The verdicts counted are this run's: on a resumed sweep, `done` also holds the earlier ones.
+  if (!counts.empty()) text += " (" + counts + (already_ > 0 ? " this run" : "") + ")";
   text += ", " + clock_text(elapsed) + " elapsed";
   const int evaluated = done_ - already_;
   if (evaluated > 0 && done_ < total_) text += ", about " + clock_text(elapsed / evaluated * (total_ - done_)) + " left";

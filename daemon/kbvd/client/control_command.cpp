@@ -20,8 +20,11 @@ constexpr const char* kUsage =
     "  requeue ID                      evaluate a finished candidate again\n"
     "The socket defaults to $KBV_SOCKET, else /run/kbvd/control.sock.\n";
 
+// "kbvctl", or "kbv status" and the like when kbv runs the command (cli/main.cpp passes "kbv").
+std::string program_name = "kbvctl";
+
 int usage_error(const std::string& why) {
-  std::cerr << "kbvctl: " << why << "\n" << kUsage;
+  std::cerr << program_name << ": " << why << "\n" << kUsage;
   return 2;
 }
 }  // namespace
@@ -30,6 +33,7 @@ namespace kbv::control {
 
 int run_control_command(int argc, char** argv) {
   namespace control = kbv::control;
+  program_name = argc > 1 && std::string(argv[0]) == "kbv" ? "kbv " + std::string(argv[1]) : "kbvctl";
   std::filesystem::path socket = control::default_socket_path();
   bool as_json = false;
   int limit = 50;
@@ -93,7 +97,7 @@ int run_control_command(int argc, char** argv) {
     if (cmd == "submit" && answer.value("result", std::string()) == "rejected") return 1;
     return 0;
   } catch (const std::exception& e) {
-    std::cerr << "kbvctl: " << e.what() << "\n";
+    std::cerr << program_name << ": " << e.what() << "\n";
     return 1;
   }
 }
