@@ -86,7 +86,11 @@ int list_problems(const ProblemCatalog& catalog, const ListFilter& filter, bool 
     }
   }
   if (json) std::cout << list.dump(2) << "\n";
-  else std::cout << (shown == 0 ? "no problem matches the filter\n" : "") << "kbv problems NAME shows one in full\n";
+  else if (catalog.names().empty()) {
+    std::cerr << "kbv problems: no problems in " << catalog.directory().string()
+              << " (fix: point --problems-dir or KBV_PROBLEMS_DIR at a folder of problem specs)\n";
+    return kExitBadInput;
+  } else std::cout << (shown == 0 ? "no problem matches the filter\n" : "") << "kbv problems NAME shows one in full\n";
   return kExitOk;
 }
 

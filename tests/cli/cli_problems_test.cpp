@@ -18,6 +18,18 @@ CommandResult problems(const std::vector<std::string>& args) {
   return run_command(command);
 }
 
+// An empty problems folder is the folder's fault, said with the fix (exit 2), not "no problem
+// matches the filter".
+TEST(CliProblems, AnEmptyProblemsFolderIsNamedWithTheFix) {
+  const TempDir empty;
+  Command command;
+  command.argv = {kbv_binary().string(), "problems", "--problems-dir", empty.path().string()};
+  const CommandResult result = run_command(command);
+  EXPECT_EQ(result.exit_code, 2) << result.out << result.err;
+  EXPECT_NE(result.err.find("no problems in " + empty.path().string()), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("fix:"), std::string::npos) << result.err;
+}
+
 TEST(CliProblems, NameShowsTheProblemInFull) {
   const CommandResult result = problems({"conv2d_relu_biasadd"});
   ASSERT_EQ(result.exit_code, 0) << result.err;
