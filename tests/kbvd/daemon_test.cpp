@@ -2,12 +2,15 @@
 // spares, manifests, control commands, reload, draining, back-pressure and start-up errors.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <sstream>
 #include <thread>
 #include <cstring>
@@ -238,12 +241,14 @@ TEST(Kbvd, AnUnusableWatchFolderNeverStopsTheDaemon) {
   kbvd.drop("still-watched.so", "KBV_FAKE:pass the old folder");
   ASSERT_TRUE(kbvd.wait_done(1, 10s)) << "the running configuration was kept";
 
-  std::filesystem::rename(kbvd.inbox(), dir.path() / "inbox.away");
-  test::write_file(kbvd.inbox(), "");  // the folder is now a file
-  ASSERT_TRUE(test::wait_until([&] { return test::read_file(kbvd.log_file()).find("retrying every") != std::string::npos; }, 5s));
+  // The folder and a file swap places in one step (renameat2 RENAME_EXCHANGE): a rename and a
+  // create would race kbvd, which makes a vanished watch folder again.
+  test::write_file(dir.path() / "inbox.away", "");
+  ASSERT_EQ(::renameat2(AT_FDCWD, (dir.path() / "inbox.away").c_str(), AT_FDCWD, kbvd.inbox().c_str(), RENAME_EXCHANGE), 0) << std::strerror(errno);
+  ASSERT_TRUE(test::wait_until([&] { return test::read_file(kbvd.log_file()).find("retrying every") != std::string::npos; }, 5s))
+      << test::read_file(kbvd.log_file());
   EXPECT_NO_THROW(kbvd.status()) << "kbvd is still up";
-  std::filesystem::remove(kbvd.inbox());
-  std::filesystem::rename(dir.path() / "inbox.away", kbvd.inbox());
+  ASSERT_EQ(::renameat2(AT_FDCWD, (dir.path() / "inbox.away").c_str(), AT_FDCWD, kbvd.inbox().c_str(), RENAME_EXCHANGE), 0) << std::strerror(errno);
   kbvd.drop("after-the-folder-came-back.so", "KBV_FAKE:pass the folder is back");
   EXPECT_TRUE(kbvd.wait_done(2, 10s));
 }

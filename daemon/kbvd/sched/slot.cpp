@@ -149,6 +149,9 @@ void Slot::line_from_evaluator(const std::string& line) {
   deadline_.cancel();
   record(job, decide_line_outcome(line, seconds, config_.get().evaluator.timeout_s), seconds, t0);
   dispatch_seconds_ = 0;
+  // The batch's last verdict is in: no evaluation is in flight while its evaluator exits (the slot
+  // stays busy until it has).
+  if (jobs_.empty()) metrics_.set_in_flight(device_.label, false);
   begin_current();
 }
 
