@@ -1,6 +1,7 @@
 // epoch_plan_test.cpp — hidden families rotate by epoch and key, and only the key decides.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -192,14 +193,44 @@ TEST(SecretKey, KeyInAMissingFolderIsRefusedUnlessFoldersMayBeCreated) {
   std::filesystem::remove_all(directory);
 }
 
+// A key others can read or replace, or one another user owns, is refused: with it, a candidate's
+// author could predict every hidden input (red-team: with HOME unset, kbv used a 0644 key another
+// user planted under /tmp).
+TEST(SecretKey, AKeyFileOthersCanReadOrOwnIsRefused) {
+  const auto path = std::filesystem::temp_directory_path() / ("kbv-key-mode-" + std::to_string(::getpid()));
+  std::filesystem::remove(path);
+  (void)kbv::inputs::SecretKey::create(path);  // 0600
+  EXPECT_NO_THROW((void)kbv::inputs::SecretKey::load(path));
+  ::chmod(path.c_str(), 0644);
+  try {
+    (void)kbv::inputs::SecretKey::load(path);
+    ADD_FAILURE() << "a key others can read was loaded";
+  } catch (const std::runtime_error& error) {
+    EXPECT_NE(std::string(error.what()).find("has mode 0644"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("chmod 600 " + path.string()), std::string::npos) << error.what();
+  }
+  ::chmod(path.c_str(), 0600);
+  if (::geteuid() == 0 && ::chown(path.c_str(), 65534, 65534) == 0) {  // as root, hand it to nobody
+    try {
+      (void)kbv::inputs::SecretKey::load(path);
+      ADD_FAILURE() << "a key another user owns was loaded";
+    } catch (const std::runtime_error& error) {
+      EXPECT_NE(std::string(error.what()).find("owned by uid 65534, not by this user"), std::string::npos) << error.what();
+    }
+  }
+  std::filesystem::remove(path);
+}
+
 TEST(SecretKey, MalformedKeyFileNamesTheFix) {
   const auto path = std::filesystem::temp_directory_path() / ("kbv-key-bad-" + std::to_string(::getpid()));
   std::ofstream(path) << "not hex\n";
+  ::chmod(path.c_str(), 0600);  // private, so the content is what is judged
   try {
     kbv::inputs::SecretKey::load(path);
     FAIL();
   } catch (const std::runtime_error& error) {
     EXPECT_NE(std::string(error.what()).find(path.string()), std::string::npos);
+    EXPECT_NE(std::string(error.what()).find("64 hex characters"), std::string::npos) << error.what();
     EXPECT_NE(std::string(error.what()).find("kbv keygen"), std::string::npos);
   }
   std::filesystem::remove(path);

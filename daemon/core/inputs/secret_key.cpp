@@ -2,11 +2,13 @@
 #include "inputs/secret_key.hpp"
 
 #include <fcntl.h>
+#include <pwd.h>
 #include <openssl/rand.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -21,7 +23,29 @@ SecretKey SecretKey::from_bytes(const std::array<uint8_t, kSecretKeyBytes>& byte
   return key;
 }
 
+namespace {
+// Throws when the key file could be someone else's choice or is readable by others: either lets a
+// candidate's author (another user of the machine) predict every hidden input
+// (docs/threat-model.md: keep it 0600, owned by the user kbv runs as).
+void check_key_file_is_private(const std::filesystem::path& path) {
+  struct stat file {};
+  if (::stat(path.c_str(), &file) != 0) return;  // the read below says it cannot
+  const std::string fix_mode = "chmod 600 " + path.string() + ", or create a new key with `kbv keygen --key-file PATH`";
+  if (file.st_uid != ::geteuid())
+    throw std::runtime_error(path.string() + ": the secret key file is owned by uid " + std::to_string(file.st_uid) + ", not by this user (uid " +
+                             std::to_string(::geteuid()) + "): someone else may have chosen the key (fix: create your own with `kbv keygen "
+                             "--key-file PATH` in a folder only you can write)");
+  if ((file.st_mode & 077) != 0) {
+    char mode[8];
+    std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(file.st_mode & 07777));
+    throw std::runtime_error(path.string() + ": the secret key file has mode " + mode +
+                             ": others can read it (and predict every hidden input) or replace it (fix: " + fix_mode + ")");
+  }
+}
+}  // namespace
+
 SecretKey SecretKey::load(const std::filesystem::path& path) {
+  check_key_file_is_private(path);
   std::ifstream in(path);
   if (!in)
     throw std::runtime_error(path.string() + ": cannot read the secret key (fix: create one with `kbv keygen --key-file " +
@@ -85,8 +109,14 @@ SecretKey SecretKey::load_or_create(const std::filesystem::path& path, bool* cre
 
 std::filesystem::path state_directory() {
   if (const char* state = std::getenv("XDG_STATE_HOME"); state && *state) return std::filesystem::path(state) / "kbv";
-  const char* home = std::getenv("HOME");
-  return std::filesystem::path(home && *home ? home : "/tmp") / ".local" / "state" / "kbv";
+  if (const char* home = std::getenv("HOME"); home && *home) return std::filesystem::path(home) / ".local" / "state" / "kbv";
+  // Never a shared folder such as /tmp, where another user could plant the key: the user's home
+  // from the password database, or an error.
+  if (const passwd* user = ::getpwuid(::geteuid()); user && user->pw_dir && *user->pw_dir)
+    return std::filesystem::path(user->pw_dir) / ".local" / "state" / "kbv";
+  throw std::runtime_error("HOME is not set and uid " + std::to_string(::geteuid()) +
+                           " has no home in the password database: kbv has no private folder for its state (fix: set HOME or "
+                           "XDG_STATE_HOME, or pass --key-file)");
 }
 
 std::filesystem::path default_key_path() {
