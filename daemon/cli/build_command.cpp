@@ -84,6 +84,14 @@ CompileRequest request_from(const po::variables_map& values, const std::vector<s
       ProblemCatalog::open(values.count("problems-dir") ? fs::path(values["problems-dir"].as<std::string>()) : default_problems_dir());
   request.problem = resolve_problem_name(catalog, values["problem"].as<std::string>());
   request.output = values.count("output") ? fs::path(values["output"].as<std::string>()) : fs::path("lib" + request.source.stem().string() + ".so");
+  // Checked before the compiler runs: a wrong -o is the user's, not a compile failure, and a name
+  // that is not a .so would overwrite whatever file it names (the candidate's own header, say).
+  if (request.output.extension() != ".so")
+    throw BuildError("-o " + request.output.string() + ": a candidate plugin's name ends in .so (fix: -o NAME.so)");
+  if (fs::is_directory(request.output, error)) throw BuildError("-o " + request.output.string() + ": is a folder (fix: -o FOLDER/NAME.so)");
+  const fs::path output_folder = request.output.has_parent_path() ? request.output.parent_path() : fs::path(".");
+  if (!fs::is_directory(output_folder, error))
+    throw BuildError("-o " + request.output.string() + ": the folder " + output_folder.string() + " does not exist (fix: create it first)");
   if (values.count("library")) request.libraries = values["library"].as<std::vector<std::string>>();
   return request;
 }

@@ -137,6 +137,10 @@ TEST(CliBuild, UsageErrorsAreExitTwoAndNameTheFix) {
       {{cpp.string(), "--problem", "relu", "--device", "gpu"}, "--device must be cuda or host"},
       {{cpp.string(), "--problem", "relu", "--arch", "sm_90"}, "--arch is for --device cuda"},
       {{cu.string(), "--problem", "relu", "--arch", "hopper"}, "--arch must name a CUDA architecture"},
+      // -o is checked before the compiler runs: never a compile failure, never a header overwritten.
+      {{cpp.string(), "--problem", "relu", "-o", (dir.path() / "c.hpp").string()}, "ends in .so (fix: -o NAME.so)"},
+      {{cpp.string(), "--problem", "relu", "-o", (dir.path() / "no" / "x.so").string()}, "does not exist (fix: create it first)"},
+      {{cpp.string(), "--problem", "relu", "-o", dir.path().string() + "/"}, "ends in .so"},
   };
   for (const auto& [args, message] : cases) {
     const CommandResult built = kbv_build(args);

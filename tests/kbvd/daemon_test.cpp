@@ -179,6 +179,20 @@ TEST(Kbvd, ControlSubmitResultsRequeue) {
   } catch (const control::ControlError& error) {
     EXPECT_NE(std::string(error.what()).find("unknown verdict 'passs'; use one of pass, fail_correctness"), std::string::npos) << error.what();
   }
+  // Fields of the wrong type or out of range are named, not clamped nor a JSON library error.
+  for (const auto& [request, says] : std::vector<std::pair<json, std::string>>{
+           {{{"cmd", "results"}, {"limit", -7}}, "limit must be a whole number from 1 to 10000"},
+           {{{"cmd", "results"}, {"limit", 4294967299}}, "limit must be a whole number from 1 to 10000"},
+           {{{"cmd", "results"}, {"limit", "x"}}, "limit must be a whole number"},
+           {{{"cmd", "show"}, {"id", 1}}, "id must be a string"},
+           {{{"cmd", 5}}, "cmd must be a string"}}) {
+    try {
+      control::request(kbvd.socket(), request);
+      ADD_FAILURE() << "no error for " << request.dump();
+    } catch (const control::ControlError& error) {
+      EXPECT_NE(std::string(error.what()).find(says), std::string::npos) << request.dump() << ": " << error.what();
+    }
+  }
   EXPECT_THROW(control::request(kbvd.socket(), {{"cmd", "nonsense"}}), control::ControlError);
   EXPECT_THROW(control::request(kbvd.socket(), {{"cmd", "ingest"}, {"name", "../x.so"}}), control::ControlError);
 }
@@ -198,6 +212,11 @@ TEST(Kbvd, KbvctlPrintsTablesAndJson) {
   EXPECT_EQ(json::parse(js.output)["queue"]["waiting"], 0);
   EXPECT_EQ(test::run_command(ctl + " results show nothing-like-this").status, 1);
   EXPECT_EQ(test::run_command(std::string(KBVCTL_BINARY) + " --socket /nonexistent.sock status").status, 1);
+  for (const char* limit : {"3x", "-5", "0", "1e3", "99999999999"}) {  // stoi took "3x" as 3 and "-5" as one row
+    const auto refused = test::run_command(ctl + " results --limit " + limit + " 2>&1");
+    EXPECT_EQ(refused.status, 2) << limit << ": " << refused.output;
+    EXPECT_NE(refused.output.find("--limit takes a whole number from 1 to 10000"), std::string::npos) << refused.output;
+  }
 }
 
 TEST(Kbvd, SighupReloadsAndKeepsTheOldConfigOnErrors) {

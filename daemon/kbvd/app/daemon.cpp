@@ -369,6 +369,10 @@ const std::vector<Daemon::Command>& Daemon::commands() {
 }
 
 json Daemon::handle(const json& request) {
+  // The fields every command reads as text: one of another type is named, not a JSON library error.
+  for (const char* field : {"cmd", "id", "name"})
+    if (request.is_object() && request.contains(field) && !request[field].is_string())
+      return {{"ok", false}, {"error", fmt::format("{} must be a string", field)}};
   const auto cmd = request.value("cmd", std::string());
   for (const auto& command : commands()) {
     if (cmd != command.name) continue;
@@ -415,6 +419,16 @@ json Daemon::cmd_status(const json&) {
 }
 
 json Daemon::cmd_results(const json& request) {
+  // kbvd lists at most kMaxResultsLimit rows (store.cpp's cap); a limit outside 1..that, or not a
+  // whole number, is the client's error, not a quietly clamped list.
+  constexpr std::int64_t kMaxResultsLimit = 10000;
+  if (request.contains("limit")) {
+    const json& limit = request["limit"];
+    if (!limit.is_number_integer() || limit.get<std::int64_t>() < 1 || limit.get<std::int64_t>() > kMaxResultsLimit)
+      throw NotFound(fmt::format("limit must be a whole number from 1 to {}, got {}", kMaxResultsLimit, printable(limit.dump())));
+  }
+  for (const char* field : {"verdict", "state"})
+    if (request.contains(field) && !request[field].is_string()) throw NotFound(fmt::format("{} must be a string", field));
   // A misspelt verdict would match nothing and look like an empty store.
   if (const std::string verdict = request.value("verdict", std::string()); !verdict.empty()) {
     const auto& known = known_verdicts();

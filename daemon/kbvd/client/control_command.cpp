@@ -55,11 +55,16 @@ int run_control_command(int argc, char** argv) {
       if (!v) return usage_error(a + " needs a value");
       if (a == "--socket") socket = *v;
       else if (a == "--limit") {
+        // A whole number in kbvd's range, all of it (stoi would take "3x" as 3 and "-5" as -5).
+        constexpr int kMaxLimit = 10000;  // kbvd's own cap on listed rows (store.cpp, kMaxListRows)
+        size_t used = 0;
         try {
-          limit = std::stoi(*v);
+          limit = std::stoi(*v, &used);
         } catch (const std::exception&) {
-          return usage_error("--limit needs a number");
+          used = 0;
         }
+        if (used == 0 || used != v->size() || limit < 1 || limit > kMaxLimit)
+          return usage_error("--limit takes a whole number from 1 to " + std::to_string(kMaxLimit) + ", got '" + *v + "'");
       } else if (a == "--verdict") verdict = *v;
       else if (a == "--state") state = *v;
       else manifest = *v;
