@@ -78,6 +78,17 @@ TEST(CliProblems, KernelBenchReferenceFindsTheProblem) {
   EXPECT_EQ(nlohmann::json::parse(result.out)["name"], "relu");
 }
 
+// A curated variant carrying a KernelBench id (softmax at 65536 columns for L1/23, gemm_bias_gelu
+// for the first stages of L2/99) does not make the reference ambiguous: it names KernelBench's own
+// problem, the import; the variant is reached by name (the reference used to be refused).
+TEST(CliProblems, AReferenceClaimedByACuratedVariantNamesKernelBenchsOwn) {
+  for (const auto& [ref, own] : {std::pair{"L1/23", "kb_l1_23_softmax"}, std::pair{"L2/99", "kb_l2_99_matmul_gelu_softmax"}}) {
+    const CommandResult result = problems({ref, "--json"});
+    ASSERT_EQ(result.exit_code, 0) << ref << ": " << result.err;
+    EXPECT_EQ(nlohmann::json::parse(result.out)["name"], own) << ref;
+  }
+}
+
 TEST(CliProblems, UnknownKernelBenchReferenceListsTheKnownOnes) {
   const CommandResult result = problems({"L9/999"});
   EXPECT_EQ(result.exit_code, 2);
