@@ -6,6 +6,11 @@
 // problem, bad --arch, no compiler or SDK headers found). The message names what and the fix.
 #include "cli/build_command.hpp"
 
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <regex>
@@ -56,6 +61,8 @@ CompileRequest request_from(const po::variables_map& values, const std::vector<s
   if (sources.empty()) throw BuildError("no source file given (usage: kbv " + kHelp.synopsis + ")");
   CompileRequest request;
   request.source = sources.front();
+  // A file name starting with '-' would reach the compiler as an option.
+  if (request.source.is_relative() && request.source.string().front() == '-') request.source = fs::path(".") / request.source;
   std::error_code error;
   if (!fs::exists(request.source, error)) throw BuildError(request.source.string() + ": no such file (fix: name the candidate's .cu or .cpp source)");
   if (!fs::is_regular_file(request.source, error))
@@ -120,6 +127,22 @@ int build_command(const std::vector<std::string>& args) {
     std::cerr << "kbv build: " << error.what() << "\n";
     return kExitBadInput;
   }
+  // The compiler writes a private file beside OUT.so, renamed over it once checked: two builds
+  // to one OUT.so each leave a whole plugin and report the one they wrote, and a failed build
+  // leaves the previous OUT.so untouched.
+  const fs::path output = request.output;
+  std::string staging = (output.has_parent_path() ? output.parent_path() / ("." + output.filename().string()) : fs::path("." + output.filename().string())).string() +
+                        ".building-XXXXXX.so";
+  const int staging_fd = ::mkstemps(staging.data(), 3);
+  if (staging_fd < 0) return usage_error("build", "-o " + output.string() + ": cannot write in its folder (" + std::strerror(errno) + "; fix: check its permissions)");
+  ::close(staging_fd);
+  struct RemoveStaging {
+    std::string path;
+    ~RemoveStaging() {
+      if (!path.empty()) ::unlink(path.c_str());
+    }
+  } remove_staging{staging};
+  request.output = staging;
   std::vector<std::string> argv;
   try {
     request.compiler = find_compiler(request.device);
@@ -136,9 +159,17 @@ int build_command(const std::vector<std::string>& args) {
     return kExitBadInput;
   }
   if (const auto problem = eval::check_candidate(request.output)) {
-    std::cerr << "kbv build: " << *problem << "\n";
+    std::string text = *problem;
+    if (const auto at = text.find(staging); at != std::string::npos) text.replace(at, staging.size(), output.string());
+    std::cerr << "kbv build: " << text << "\n";
     return kExitBuildFailed;
   }
+  if (::rename(staging.c_str(), output.c_str()) != 0) {
+    std::cerr << "kbv build: -o " << output.string() << ": cannot be replaced (" << std::strerror(errno) << ")\n";
+    return kExitBuildFailed;
+  }
+  remove_staging.path.clear();
+  request.output = output;
   std::cout << "built " << request.output.string() << " (problem " << request.problem << ", device " << device_name(request.device)
             << "); evaluate it: kbv eval " << request.output.string() << " --device " << device_name(request.device) << "\n";
   return kExitOk;
