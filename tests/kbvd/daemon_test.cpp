@@ -212,6 +212,12 @@ TEST(Kbvd, KbvctlPrintsTablesAndJson) {
   EXPECT_EQ(json::parse(js.output)["queue"]["waiting"], 0);
   EXPECT_EQ(test::run_command(ctl + " results show nothing-like-this").status, 1);
   EXPECT_EQ(test::run_command(std::string(KBVCTL_BINARY) + " --socket /nonexistent.sock status").status, 1);
+  // A name that is nothing once its leading dot is dropped is refused before anything is published.
+  test::write_file(dir.path() / "..so", "not even ELF");
+  const auto hidden = test::run_command(ctl + " submit " + (dir.path() / "..so").string() + " 2>&1");
+  EXPECT_EQ(hidden.status, 1) << hidden.output;
+  EXPECT_NE(hidden.output.find("with a NAME that does not start with a dot"), std::string::npos) << hidden.output;
+  EXPECT_FALSE(std::filesystem::exists(kbvd.inbox() / ".so")) << "nothing left in the watch folder";
   for (const char* limit : {"3x", "-5", "0", "1e3", "99999999999"}) {  // stoi took "3x" as 3 and "-5" as one row
     const auto refused = test::run_command(ctl + " results --limit " + limit + " 2>&1");
     EXPECT_EQ(refused.status, 2) << limit << ": " << refused.output;

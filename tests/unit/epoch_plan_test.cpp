@@ -221,6 +221,28 @@ TEST(SecretKey, AKeyFileOthersCanReadOrOwnIsRefused) {
   std::filesystem::remove(path);
 }
 
+// keygen on a folder, a path ending in '/', or a symbolic link says which (it said "already exists",
+// and "y/" made the folder y).
+TEST(SecretKey, CreatingAtAFolderOrALinkSaysWhich) {
+  const auto folder = std::filesystem::temp_directory_path() / ("kbv-key-folder-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(folder);
+  const auto message = [](const std::filesystem::path& path) {
+    try {
+      (void)kbv::inputs::SecretKey::create(path);
+    } catch (const std::runtime_error& error) {
+      return std::string(error.what());
+    }
+    return std::string("created");
+  };
+  EXPECT_NE(message(folder).find("names a folder, not the key file"), std::string::npos) << message(folder);
+  const auto missing = folder / "y/";
+  EXPECT_NE(message(missing).find("names a folder"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(folder / "y")) << "no folder is made for it";
+  std::filesystem::create_symlink(folder / "nowhere", folder / "link");
+  EXPECT_NE(message(folder / "link").find("is a symbolic link"), std::string::npos) << message(folder / "link");
+  std::filesystem::remove_all(folder);
+}
+
 TEST(SecretKey, MalformedKeyFileNamesTheFix) {
   const auto path = std::filesystem::temp_directory_path() / ("kbv-key-bad-" + std::to_string(::getpid()));
   std::ofstream(path) << "not hex\n";

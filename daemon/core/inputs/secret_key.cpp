@@ -64,6 +64,12 @@ SecretKey SecretKey::load(const std::filesystem::path& path) {
 // one. Returns nothing when another key got there first (EEXIST): kbvd starts several `kbv eval`
 // processes at once, and on a fresh machine each may try to create the key.
 std::optional<SecretKey> SecretKey::try_create(const std::filesystem::path& path) {
+  std::error_code error;
+  if (!path.has_filename() || std::filesystem::is_directory(path, error))
+    throw std::runtime_error(path.string() + ": names a folder, not the key file (fix: a file path such as " +
+                             (path.has_filename() ? path : path.parent_path()).string() + "/secret.key)");
+  if (std::filesystem::is_symlink(path, error))
+    throw std::runtime_error(path.string() + ": is a symbolic link; kbv never writes its key through one (fix: name a plain file path)");
   SecretKey key;
   if (RAND_bytes(key.bytes_.data(), static_cast<int>(key.bytes_.size())) != 1)
     throw std::runtime_error("OpenSSL RAND_bytes failed: cannot create a secret key");

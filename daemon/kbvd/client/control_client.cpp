@@ -217,6 +217,12 @@ std::string file_sha256(const fs::path& file) {
 json submit(const fs::path& socket_path, const fs::path& candidate, const std::optional<fs::path>& manifest) {
   if (candidate.extension() != ".so")
     throw ControlError(candidate.string() + ": a candidate is a shared library named NAME.so");
+  // The name it gets in the watch folder drops one leading dot (hidden files are not taken); one
+  // that leaves no NAME is refused here, before anything is published there.
+  if (std::string shown = candidate.filename().string(); shown.size() <= 3 + (shown.front() == '.' ? 1u : 0u) ||
+                                                         (shown.front() == '.' && shown[1] == '.'))
+    throw ControlError(candidate.string() + ": a candidate is a shared library named NAME.so, with a NAME that does not start with a dot "
+                                            "(fix: rename it)");
   Source so = open_source(candidate);
   std::optional<Source> yaml;
   std::string manifest_ext;
