@@ -14,6 +14,7 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include "client/control_client.hpp"
 #include "client/printable.hpp"
 #include "identity/manifest.hpp"
 #include "sched/epoch.hpp"
@@ -419,9 +420,9 @@ json Daemon::cmd_status(const json&) {
 }
 
 json Daemon::cmd_results(const json& request) {
-  // kbvd lists at most kMaxResultsLimit rows (store.cpp's cap); a limit outside 1..that, or not a
-  // whole number, is the client's error, not a quietly clamped list.
-  constexpr std::int64_t kMaxResultsLimit = 10000;
+  // A limit outside 1..kMaxResultsListed, or not a whole number, is the client's error, not a
+  // quietly clamped list.
+  constexpr std::int64_t kMaxResultsLimit = control::kMaxResultsListed;
   if (request.contains("limit")) {
     const json& limit = request["limit"];
     if (!limit.is_number_integer() || limit.get<std::int64_t>() < 1 || limit.get<std::int64_t>() > kMaxResultsLimit)

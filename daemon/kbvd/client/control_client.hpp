@@ -35,6 +35,9 @@ nlohmann::json status(const std::filesystem::path& socket_path);
 nlohmann::json submit(const std::filesystem::path& socket_path, const std::filesystem::path& candidate,
                       const std::optional<std::filesystem::path>& manifest = std::nullopt);
 
+// The most candidates one `results` answer lists: kbvd refuses a larger limit, clients ask for no more.
+inline constexpr int kMaxResultsListed = 10000;
+
 // {"results": [...]}: newest first; verdict/state ("queued", "running", "done") filter when set.
 nlohmann::json results_list(const std::filesystem::path& socket_path, int limit = 50,
                             const std::string& verdict = {}, const std::string& state = {});

@@ -56,7 +56,7 @@ int run_control_command(int argc, char** argv) {
       if (a == "--socket") socket = *v;
       else if (a == "--limit") {
         // A whole number in kbvd's range, all of it (stoi would take "3x" as 3 and "-5" as -5).
-        constexpr int kMaxLimit = 10000;  // kbvd's own cap on listed rows (store.cpp, kMaxListRows)
+        constexpr int kMaxLimit = control::kMaxResultsListed;
         size_t used = 0;
         try {
           limit = std::stoi(*v, &used);

@@ -10,6 +10,7 @@
 #include <optional>
 #include <utility>
 
+#include "client/control_client.hpp"
 #include "store/schema.hpp"
 
 namespace kbv::kbvd {
@@ -18,7 +19,6 @@ using nlohmann::json;
 
 // A sha prefix shorter than this is read as a candidate number instead.
 constexpr std::size_t kMinShaPrefix = 6;
-constexpr int kMaxListRows = 10000;
 
 json optional_json(const std::optional<std::string>& v) { return v ? json(*v) : json(nullptr); }
 json optional_json(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
@@ -434,7 +434,7 @@ json Store::results_list(int limit, const std::string& verdict, const std::strin
   sql += " ORDER BY c.id DESC LIMIT ?2";
   auto s = db_.prepare(sql);
   if (!verdict.empty()) s.bind(1, verdict);
-  s.bind(2, std::clamp(limit, 1, kMaxListRows));
+  s.bind(2, std::clamp(limit, 1, control::kMaxResultsListed));
   json rows = json::array();
   while (s.step()) rows.push_back(result_row(s));
   return rows;

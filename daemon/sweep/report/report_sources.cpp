@@ -17,8 +17,8 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-// kbvd's `results` answers at most this many candidates (its store's kMaxListRows).
-constexpr int kKbvdListLimit = 10000;
+// kbvd's `results` answers at most this many candidates.
+constexpr int kKbvdListLimit = control::kMaxResultsListed;
 
 void add_shards(const SweepFolder& folder, const Plan& plan, const std::map<std::string, json>& records, ReportInput& input) {
   input.shard_count = plan.shard_count;
