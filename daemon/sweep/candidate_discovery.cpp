@@ -11,6 +11,7 @@
 #include "client/control_client.hpp"
 #include "eval/elf_check.hpp"
 #include "identity/manifest.hpp"
+#include "spec/name_suggestions.hpp"
 
 namespace kbv::sweep {
 namespace {
@@ -75,10 +76,8 @@ std::vector<fs::path> files_of(const SweepConfig& config, const CandidateSource&
   return files;
 }
 
-std::string known_problems(const ProblemCatalog& catalog) {
-  std::string names;
-  for (const auto& name : catalog.names()) names += (names.empty() ? "" : ", ") + name;
-  return names;
+std::string known_problems(const ProblemCatalog& catalog, const std::string& given) {
+  return unknown_name_fix(given, catalog.names(), "kbv problems");
 }
 
 }  // namespace
@@ -119,7 +118,7 @@ Issues check_filters(const SweepConfig& config, const ProblemCatalog& catalog) {
   for (const auto& problem : config.filters.problems)
     if (!catalog.contains(problem))
       issues.push_back({config.file.string(), "filters.problems", fmt::format("'{}' is not a known problem", problem),
-                        "use one of: " + known_problems(catalog)});
+                        known_problems(catalog, problem)});
   return issues;
 }
 
@@ -167,7 +166,7 @@ Discovery discover_candidates(const SweepConfig& config, const ProblemCatalog& c
       if (!candidate.problem.empty()) {
         if (!catalog.contains(candidate.problem)) {
           found.issues.push_back({problem_file, problem_field, fmt::format("'{}' is not a known problem (candidate {})", candidate.problem, file.string()),
-                                  "use one of: " + known_problems(catalog)});
+                                  known_problems(catalog, candidate.problem)});
           continue;
         }
         candidate.level = catalog.get(candidate.problem).level;

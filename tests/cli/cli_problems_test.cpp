@@ -89,18 +89,23 @@ TEST(CliProblems, AReferenceClaimedByACuratedVariantNamesKernelBenchsOwn) {
   }
 }
 
-TEST(CliProblems, UnknownKernelBenchReferenceListsTheKnownOnes) {
-  const CommandResult result = problems({"L9/999"});
+TEST(CliProblems, UnknownKernelBenchReferenceNamesTheNearestOfItsLevel) {
+  const CommandResult result = problems({"L1/999"});
   EXPECT_EQ(result.exit_code, 2);
-  EXPECT_NE(result.err.find("no problem is KernelBench L9/999"), std::string::npos) << result.err;
-  EXPECT_NE(result.err.find("L1/19 relu"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("no problem is KernelBench L1/999"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("the nearest are L1/"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("kbv problems lists all"), std::string::npos) << result.err;
+  const CommandResult no_level = problems({"L9/1"});
+  EXPECT_EQ(no_level.exit_code, 2);
+  EXPECT_NE(no_level.err.find("level 9 has none"), std::string::npos) << no_level.err;
 }
 
-TEST(CliProblems, UnknownNameListsTheProblems) {
+TEST(CliProblems, UnknownNameSuggestsTheCloseOnesNotTheWholeCatalog) {
   const CommandResult result = problems({"relux"});
   EXPECT_EQ(result.exit_code, 2);
-  EXPECT_NE(result.err.find("unknown problem 'relux'"), std::string::npos) << result.err;
-  EXPECT_NE(result.err.find("relu,"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("unknown problem 'relux' (fix: did you mean relu"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("kbv problems lists all"), std::string::npos) << result.err;
+  EXPECT_EQ(result.err.find("softmax"), std::string::npos) << "a far name is not listed: " << result.err;
 }
 
 TEST(CliProblems, ListShowsKernelBenchReferences) {

@@ -1,5 +1,6 @@
 // spec/catalog.cpp — load every problem YAML of a directory and find problems by name.
 #include "spec/catalog.hpp"
+#include "spec/name_suggestions.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -92,9 +93,9 @@ bool ProblemCatalog::contains(const std::string& name) const {
 const Problem& ProblemCatalog::get(const std::string& name) const {
   if (!contains(name)) {
     if (auto failed = load_errors_.find(name); failed != load_errors_.end()) throw failed->second;
-    std::string known;
-    for (const auto& [known_name, problem] : problems_) known += (known.empty() ? "" : ", ") + known_name;
-    throw SpecError(directory_.string(), "problem", "unknown problem '" + name + "'", "use one of: " + known);
+    std::vector<std::string> known;
+    for (const auto& [known_name, problem] : problems_) known.push_back(known_name);
+    throw SpecError(directory_.string(), "problem", "unknown problem '" + name + "'", unknown_name_fix(name, known, "kbv problems"));
   }
   return problems_.at(name);
 }
