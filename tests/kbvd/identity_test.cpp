@@ -59,6 +59,20 @@ TEST(Manifest, ErrorsNameFieldAndFix) {
   EXPECT_THROW(parse_manifest("{not json", true, "c.so.json"), ManifestError);
 }
 
+TEST(Manifest, AnUnknownFieldIsNamedAsSuchWhateverItsValue) {
+  // A typo'd key with a mapping or list value: "unknown field", not "must be a single value".
+  const std::pair<std::string, bool> cases[] = {{"modle: {x: 1}\n", false}, {"modle: [a]\n", false}, {R"({"modle": {"x": 1}})", true}};
+  for (const auto& [text, json] : cases) {
+    try {
+      parse_manifest(text, json, "c.so.yaml");
+      ADD_FAILURE() << text << " was accepted";
+    } catch (const ManifestError& e) {
+      EXPECT_NE(std::string(e.what()).find("modle: unknown field"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_THROW(parse_manifest("? [a, b]\n: x\n", false, "c.so.yaml"), ManifestError) << "a key that is not a word";
+}
+
 TEST(Manifest, FoundBesideTheCandidate) {
   TempDir dir;
   const auto so = dir.path() / "k.so";

@@ -47,6 +47,13 @@ struct Fields {
   bool has_tags = false;
 };
 
+// An unknown key is named as such before its value's shape is judged ("modle: {x: 1}" is a typo of
+// model, not a field that wants a single value).
+void check_known_field(const fs::path& file, const std::string& key) {
+  if (key != "model" && key != "sample_id" && key != "problem" && key != "tags")
+    fail(file, key, "unknown field", "use only model, sample_id, problem and tags");
+}
+
 Manifest build(const Fields& fields, const fs::path& file) {
   Manifest m;
   for (const auto& [key, value] : fields.scalars) {
@@ -74,7 +81,9 @@ Fields from_yaml(const std::string& text, const fs::path& file) {
   if (!root.IsMap()) fail(file, "(document)", "must be a mapping", "write 'model: NAME' etc.");
   Fields f;
   for (const auto& entry : root) {
-    const auto key = entry.first.as<std::string>();
+    if (!entry.first.IsScalar()) fail(file, "(document)", "a field name must be a plain word", "write 'model: NAME' etc.");
+    const auto key = entry.first.Scalar();
+    check_known_field(file, key);
     if (key == "tags") {
       if (!entry.second.IsSequence())
         fail(file, "tags", "must be a list of strings", "write 'tags: [a, b]'");
@@ -101,6 +110,7 @@ Fields from_json(const std::string& text, const fs::path& file) {
   if (!root.is_object()) fail(file, "(document)", "must be an object", "write {\"model\": ...}");
   Fields f;
   for (const auto& [key, value] : root.items()) {
+    check_known_field(file, key);
     if (key == "tags") {
       if (!value.is_array()) fail(file, "tags", "must be an array of strings", "write \"tags\": [\"a\"]");
       for (const auto& t : value) {
