@@ -10,6 +10,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <cstring>
+#include <functional>
 #include <thread>
 
 #include "client/control_client.hpp"
@@ -46,8 +47,8 @@ struct Running {
   boost::asio::io_context io;
   std::unique_ptr<ControlServer> server;
   std::thread loop;
-  Running(const fs::path& path, ControlLimits limits = {}) {
-    server = std::make_unique<ControlServer>(io, path, 0600, echo, limits);
+  Running(const fs::path& path, ControlLimits limits = {}, std::function<nlohmann::json(const nlohmann::json&)> handler = echo) {
+    server = std::make_unique<ControlServer>(io, path, 0600, std::move(handler), limits);
     loop = std::thread([this] {
       auto guard = boost::asio::make_work_guard(io);
       io.run();
@@ -67,6 +68,28 @@ int bound_socket(const fs::path& path) {
   if (fd >= 0 && ::bind(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) == 0) return fd;
   if (fd >= 0) ::close(fd);
   return -1;
+}
+
+// The client tells "kbvd refused this request" from "kbvd is away or not taking requests now",
+// which kbv's control commands turn into exit statuses 2 and 3.
+TEST(ControlSocket, TheClientTellsARefusalFromKbvdBeingAway) {
+  TempDir dir;
+  EXPECT_THROW(control::request(dir.path() / "nobody.sock", {{"cmd", "status"}}), control::KbvdUnavailable);
+  Running busy(dir.path() / "busy.sock", {}, [](const nlohmann::json&) -> nlohmann::json {
+    return {{"ok", false}, {"retry", true}, {"error", "kbvd is stopping"}};
+  });
+  EXPECT_THROW(control::request(dir.path() / "busy.sock", {{"cmd", "status"}}), control::KbvdUnavailable);
+  Running refusing(dir.path() / "refusing.sock", {}, [](const nlohmann::json&) -> nlohmann::json {
+    return {{"ok", false}, {"error", "no candidate matches 'x'"}};
+  });
+  try {
+    control::request(dir.path() / "refusing.sock", {{"cmd", "show"}});
+    ADD_FAILURE() << "a refusal was taken as an answer";
+  } catch (const control::KbvdUnavailable& e) {
+    ADD_FAILURE() << "a refusal of the request was taken for kbvd being away: " << e.what();
+  } catch (const control::ControlError& e) {
+    EXPECT_STREQ(e.what(), "no candidate matches 'x'");
+  }
 }
 
 TEST(ControlSocket, ARegularFileAtThePathIsNeverRemoved) {

@@ -210,12 +210,16 @@ TEST(Kbvd, KbvctlPrintsTablesAndJson) {
   const auto js = test::run_command(ctl + " status --json");
   EXPECT_EQ(js.status, 0);
   EXPECT_EQ(json::parse(js.output)["queue"]["waiting"], 0);
-  EXPECT_EQ(test::run_command(ctl + " results show nothing-like-this").status, 1);
-  EXPECT_EQ(test::run_command(std::string(KBVCTL_BINARY) + " --socket /nonexistent.sock status").status, 1);
+  // Exit statuses tell a bad request (2) from kbvd being away (3), which a script may retry.
+  EXPECT_EQ(test::run_command(ctl + " results show nothing-like-this").status, 2);
+  EXPECT_EQ(test::run_command(ctl + " results --verdict passs").status, 2);
+  const auto away = test::run_command(std::string(KBVCTL_BINARY) + " --socket /nonexistent.sock status 2>&1");
+  EXPECT_EQ(away.status, 3) << away.output;
+  EXPECT_NE(away.output.find("cannot reach kbvd"), std::string::npos) << away.output;
   // A name that is nothing once its leading dot is dropped is refused before anything is published.
   test::write_file(dir.path() / "..so", "not even ELF");
   const auto hidden = test::run_command(ctl + " submit " + (dir.path() / "..so").string() + " 2>&1");
-  EXPECT_EQ(hidden.status, 1) << hidden.output;
+  EXPECT_EQ(hidden.status, 2) << hidden.output;
   EXPECT_NE(hidden.output.find("with a NAME that does not start with a dot"), std::string::npos) << hidden.output;
   EXPECT_FALSE(std::filesystem::exists(kbvd.inbox() / ".so")) << "nothing left in the watch folder";
   for (const char* limit : {"3x", "-5", "0", "1e3", "99999999999"}) {  // stoi took "3x" as 3 and "-5" as one row

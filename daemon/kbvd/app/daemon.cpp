@@ -377,7 +377,7 @@ json Daemon::handle(const json& request) {
   const auto cmd = request.value("cmd", std::string());
   for (const auto& command : commands()) {
     if (cmd != command.name) continue;
-    if (stopping_ && !command.while_draining) return {{"ok", false}, {"error", "kbvd is stopping"}};
+    if (stopping_ && !command.while_draining) return {{"ok", false}, {"error", "kbvd is stopping"}, {"retry", true}};
     try {
       return (this->*command.handle)(request);
     } catch (const NotFound& e) {
@@ -467,7 +467,7 @@ json Daemon::cmd_requeue(const json& request) {
     answer = store_->requeue(shown["sha256"], unix_now());
   });
   if (!written)
-    return {{"ok", false}, {"error", "the store cannot be written now (" + health_->status()["error"].get<std::string>() +
+    return {{"ok", false}, {"retry", true}, {"error", "the store cannot be written now (" + health_->status()["error"].get<std::string>() +
                                          "); kbvd retries by itself: requeue once `kbv status` shows it writable"}};
   answer["ok"] = true;
   scheduler_->pump();
@@ -490,7 +490,7 @@ json Daemon::cmd_ingest(const json& request) {
     return {{"ok", false}, {"error", fmt::format("'{}' is not a candidate file name (NAME.so, no folder, not hidden)",
                                                  printable(name))}};
   if (!health_->writable())
-    return {{"ok", false}, {"error", "the store cannot be written now (" + health_->status()["error"].get<std::string>() +
+    return {{"ok", false}, {"retry", true}, {"error", "the store cannot be written now (" + health_->status()["error"].get<std::string>() +
                                          "); the file waits in the watch folder and is taken once it can be"}};
   IngestReport r;
   try {

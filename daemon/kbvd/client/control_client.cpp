@@ -174,7 +174,7 @@ json request(const fs::path& socket_path, const json& req) {
     throw ControlError(socket_path.string() + ": path too long for a unix socket");
   std::strncpy(addr.sun_path, socket_path.c_str(), sizeof addr.sun_path - 1);
   if (::connect(fd.get(), reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0)
-    throw ControlError("cannot reach kbvd at " + socket_path.string() + ": " + errno_text() +
+    throw KbvdUnavailable("cannot reach kbvd at " + socket_path.string() + ": " + errno_text() +
                        " (is kbvd running? set KBV_SOCKET or --socket to its control.socket)");
   write_all(fd.get(), req.dump() + "\n", socket_path.string());
   std::string reply;
@@ -183,19 +183,23 @@ json request(const fs::path& socket_path, const json& req) {
   while (reply.find('\n') == std::string::npos) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
                           deadline - std::chrono::steady_clock::now()).count();
-    if (left <= 0) throw ControlError("kbvd did not answer within " + std::to_string(kReplyTimeoutMs / 1000) + " s");
+    if (left <= 0) throw KbvdUnavailable("kbvd did not answer within " + std::to_string(kReplyTimeoutMs / 1000) + " s");
     pollfd p{fd.get(), POLLIN, 0};
     const int ready = ::poll(&p, 1, static_cast<int>(left));
     if (ready < 0 && errno == EINTR) continue;
     if (ready <= 0) continue;
     const ssize_t n = ::read(fd.get(), buffer, sizeof buffer);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) throw ControlError("kbvd closed the connection without an answer");
+    if (n <= 0) throw KbvdUnavailable("kbvd closed the connection without an answer");
     reply.append(buffer, static_cast<std::size_t>(n));
   }
   auto answer = json::parse(reply.substr(0, reply.find('\n')), nullptr, false);
-  if (answer.is_discarded() || !answer.is_object()) throw ControlError("kbvd sent an unreadable answer");
-  if (!answer.value("ok", false)) throw ControlError(answer.value("error", std::string("request failed")));
+  if (answer.is_discarded() || !answer.is_object()) throw KbvdUnavailable("kbvd sent an unreadable answer");
+  if (!answer.value("ok", false)) {
+    const std::string why = answer.value("error", std::string("request failed"));
+    if (answer.value("retry", false)) throw KbvdUnavailable(why);
+    throw ControlError(why);
+  }
   return answer;
 }
 

@@ -10,15 +10,24 @@
 
 namespace kbv::control {
 
+// kbvd refused the request, or a local file could not be sent: the same request will fail again.
 class ControlError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
 
+// kbvd gave no answer (not running, no reply in time, connection closed, unreadable reply) or
+// said it cannot take requests now (`"retry": true`): the same request may work later.
+class KbvdUnavailable : public ControlError {
+ public:
+  using ControlError::ControlError;
+};
+
 // $KBV_SOCKET when set, else /run/kbvd/control.sock (the systemd unit's RuntimeDirectory).
 std::filesystem::path default_socket_path();
 
-// One round trip; throws ControlError when kbvd is not reachable or answers ok=false.
+// One round trip; throws KbvdUnavailable when kbvd is not reachable, gives no answer or answers
+// ok=false with retry=true, and ControlError when it answers ok=false otherwise.
 nlohmann::json request(const std::filesystem::path& socket_path, const nlohmann::json& req);
 
 // {"version", "pid", "uptime_s", "epoch", "queue": {"waiting", "running"}, "slots": [...],

@@ -18,14 +18,24 @@ constexpr const char* kUsage =
     "  results [list] [--limit N] [--verdict V] [--state queued|running|done]\n"
     "  results show ID                 one candidate (number or sha256 prefix)\n"
     "  requeue ID                      evaluate a finished candidate again\n"
-    "The socket defaults to $KBV_SOCKET, else /run/kbvd/control.sock.\n";
+    "The socket defaults to $KBV_SOCKET, else /run/kbvd/control.sock.\n"
+    "Exit status: 0 done; 1 submit rejected; 2 bad request (usage, file, id, filter);\n"
+    "3 kbvd not reachable, not answering, or not taking requests now (try again later).\n";
 
 // "kbvctl", or "kbv status" and the like when kbv runs the command (cli/main.cpp passes "kbv").
 std::string program_name = "kbvctl";
 
+// Exit statuses, for scripts: a refused submit is a judged outcome, like a failed verdict; a bad
+// request (usage, a file that cannot be sent, an id or filter kbvd refuses) is kbv's usual 2;
+// kbvd being away is distinct, since the same command may work later.
+constexpr int kExitOk = 0;
+constexpr int kExitSubmitRejected = 1;
+constexpr int kExitBadRequest = 2;
+constexpr int kExitKbvdUnavailable = 3;
+
 int usage_error(const std::string& why) {
   std::cerr << program_name << ": " << why << "\n" << kUsage;
-  return 2;
+  return kExitBadRequest;
 }
 }  // namespace
 
@@ -49,7 +59,7 @@ int run_control_command(int argc, char** argv) {
     if (a == "--json") as_json = true;
     else if (a == "-h" || a == "--help") {
       std::cout << kUsage;
-      return 0;
+      return kExitOk;
     } else if (a == "--socket" || a == "--limit" || a == "--verdict" || a == "--state" || a == "--manifest") {
       const auto v = value();
       if (!v) return usage_error(a + " needs a value");
@@ -99,11 +109,14 @@ int run_control_command(int argc, char** argv) {
     }
     if (as_json) std::cout << answer.dump(2) << "\n";
     else std::cout << text;
-    if (cmd == "submit" && answer.value("result", std::string()) == "rejected") return 1;
-    return 0;
+    if (cmd == "submit" && answer.value("result", std::string()) == "rejected") return kExitSubmitRejected;
+    return kExitOk;
+  } catch (const control::KbvdUnavailable& e) {
+    std::cerr << program_name << ": " << e.what() << "\n";
+    return kExitKbvdUnavailable;
   } catch (const std::exception& e) {
     std::cerr << program_name << ": " << e.what() << "\n";
-    return 1;
+    return kExitBadRequest;
   }
 }
 

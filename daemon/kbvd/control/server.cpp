@@ -209,7 +209,7 @@ void ControlServer::accept() {
         // Every client is being answered: this one is told so at once, not left hanging.
         socket.non_blocking(true);
         boost::system::error_code ignored;
-        asio::write(socket, asio::buffer(line_of({{"ok", false},
+        asio::write(socket, asio::buffer(line_of({{"ok", false}, {"retry", true},
                                                   {"error", fmt::format("kbvd is answering {} clients; try again",
                                                                         limits_.max_clients)}})),
                     ignored);
