@@ -6,11 +6,13 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 
 #include "lifetime/dir_lock.hpp"
+#include "lifetime/remove_tree.hpp"
 #include "lifetime/stop_signals.hpp"
 
 namespace kbv::lifetime {
@@ -30,8 +32,8 @@ bool owned_name(const std::string& name, const std::string& prefix) {
 }
 
 void remove_folder(const fs::path& folder) {
-  std::error_code ignored;
-  fs::remove_all(folder, ignored);
+  std::string why;
+  if (!remove_tree(folder, &why)) std::fprintf(stderr, "kbv: could not remove a temporary folder: %s\n", why.c_str());
 }
 
 }  // namespace
