@@ -87,6 +87,9 @@ class Evaluation {
   // Round trip of a message the worker answers without calling the candidate; with a slot, the
   // worker first runs its whole per-call routine around nothing (a null call) on that slot.
   double ping_round_trip(std::optional<int> null_call_slot = std::nullopt, bool cold = false);
+  // Host: null calls of the worker before the candidate is loaded, the trusted reference that
+  // bounds the later null calls (which a loaded candidate can lengthen; see PreloadNullCalls).
+  bool time_null_calls_before_load();
   // Host, with the wait correction on (eval/wait_correction.hpp): the run queue waits so far of
   // the evaluating thread and of every worker thread, read outside the timed window; empty
   // otherwise. waits_since() is what an exchange added to them.
@@ -150,6 +153,7 @@ class Evaluation {
   std::unique_ptr<WorkerProcess> worker_;
   int baseline_threads_ = -1;
   int threads_before_load_ = -1;  // the worker's, just before it was sent the candidate
+  PreloadNullCalls preload_null_calls_;  // host: null calls timed before the candidate was loaded
   std::string candidate_copy_;    // the copy the worker loads (StartedWorker::place_candidate)
   double device_used_at_start_ = -1;
   double device_held_by_candidate_ = 0;

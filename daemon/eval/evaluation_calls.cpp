@@ -4,7 +4,10 @@
 #include <kbv/plugin.h>
 
 #include <algorithm>
+#include <chrono>
 #include <string>
+
+#include <fmt/format.h>
 
 #include "eval/evaluation.hpp"
 #include "eval/failure_text.hpp"
@@ -25,6 +28,9 @@ namespace {
 // reports a tenth of the truth, or a constant, is far outside.
 constexpr double kSpanOverEventsFactor = 1.1;
 constexpr double kSpanOverEventsSlackSeconds = 20e-6;
+// Null calls timed before the load (time_null_calls_before_load): the shortest of this many is
+// the reference; a few hundred µs in all on the host.
+constexpr int kPreloadNullCalls = 8;
 
 }  // namespace
 
@@ -63,7 +69,7 @@ bool Evaluation::checked_call(DataPlane& plane, int slot, double* reported_s, do
   if (!done) return false;
   std::optional<PhaseClock::Scope> checks_phase;  // closed around the digest, which has its own phase
   checks_phase.emplace(phases_, phase_ + ".call_checks");
-  if (done->value("type", "") != "done" || done->value("id", -1) != call_id_) {
+  if (!answers(*done, "done", call_id_)) {
     decide(Verdict::hack_suspected, "the worker sent a message that does not answer the call", "result_forgery");
     return false;
   }
@@ -91,7 +97,7 @@ bool Evaluation::checked_call(DataPlane& plane, int slot, double* reported_s, do
     return false;
   }
   call_cuda_error_ = text_field(*done, "cuda_error");
-  if (!check_observations(done->contains("observed") ? (*done)["observed"] : nlohmann::json::object())) return false;
+  if (!check_observations(object_field(*done, "observed"))) return false;
   if (device_used_at_start_ >= 0) {
     // Trusted: device-wide memory seen from the evaluator, beyond what was in use when the
     // worker was set up. It sees what the candidate keeps between calls (not transient peaks).
@@ -150,7 +156,7 @@ bool Evaluation::check_observations(const nlohmann::json& observed) {
     return false;
   }
   if (observed.contains("launch_gate")) result_.environment["launch_gate"] = observed["launch_gate"];
-  if (observed.value("trace", "") != "cupti") {
+  if (text_field(observed, "trace") != "cupti") {
     if (observed.contains("trace")) result_.environment["trace"] = observed["trace"];
     return true;
   }
@@ -163,14 +169,14 @@ bool Evaluation::check_observations(const nlohmann::json& observed) {
   };
   for (const Escape& escape : {Escape{"late_kernels", "were still running after its end event", "work on another stream escapes the timed window"},
                                Escape{"early_kernels", "started before its start event", "work on another stream ran before the timed window opened"}}) {
-    const auto names = observed.value(escape.key, std::vector<std::string>{});
+    const auto names = text_list_field(observed, escape.key);
     if (names.empty()) continue;
     decide(Verdict::hack_suspected, std::to_string(names.size()) + " kernel(s) launched by the call " + escape.when + " (first: " + names.front() +
                                         "): " + escape.meaning,
            "stream_injection");
     return false;
   }
-  const auto kernel_names = observed.value("kernel_names", KernelSetCheck::Names{});
+  const auto kernel_names = text_list_field(observed, "kernel_names");
   if (phase_ == "correctness") {
     kernel_sets_.learn(family_, kernel_names);
   } else if (const auto difference = kernel_sets_.check(family_, kernel_names)) {
@@ -180,7 +186,7 @@ bool Evaluation::check_observations(const nlohmann::json& observed) {
            "phase_detection");
     return false;
   }
-  if (observed.value("library_kernels", false)) add_flag("calls_library");
+  if (bool_field(observed, "library_kernels")) add_flag("calls_library");
   traced_calls_ = true;
   traced_off_stream_ |= number_field(observed, "off_stream_kernels") > 0;
   // The call's peak is relative to its window's start: on top of what the candidate already
@@ -189,7 +195,7 @@ bool Evaluation::check_observations(const nlohmann::json& observed) {
   held_candidate_bytes_ = std::max(0.0, held_candidate_bytes_ + number_field(observed, "net_device_bytes"));
   peak_pool_bytes_ = std::max(peak_pool_bytes_, number_field(observed, "peak_pool_bytes"));
   last_kernel_span_s_.reset();
-  if (observed.contains("kernel_span_ns")) last_kernel_span_s_ = observed.value("kernel_span_ns", 0.0) * 1e-9;
+  if (observed.contains("kernel_span_ns")) last_kernel_span_s_ = number_field(observed, "kernel_span_ns") * 1e-9;
   return true;
 }
 
@@ -203,13 +209,46 @@ double Evaluation::ping_round_trip(std::optional<int> null_call_slot, bool cold)
   const std::optional<std::uint64_t> evaluator_sent_ns = wait_correction_ ? own_thread_run_delay_ns() : std::nullopt;
   auto pong = await("answering a ping", options_.call_timeout_s);
   if (!pong) return 0;
-  if (pong->value("type", "") != "pong" || pong->value("id", -1) != call_id_) {
-    decide(Verdict::hack_suspected, "the worker answered a ping with '" + pong->value("type", std::string()) + "'", "result_forgery");
+  if (!answers(*pong, "pong", call_id_)) {
+    decide(Verdict::hack_suspected, "the worker answered a ping with '" + message_type(*pong) + "'", "result_forgery");
     return 0;
   }
   const double round_trip = std::chrono::duration<double>(Clock::now() - sent_at).count();
   last_waits_ = waits_since(waits_before, evaluator_sent_ns);
   return round_trip;
+}
+
+bool Evaluation::time_null_calls_before_load() {
+  if (options_.device != "host") return true;  // CUDA: the null call's routine needs the device's trace window set up; not bounded yet
+  auto phase = phases_.measure("worker_start.null_calls_before_load");
+  std::vector<double> round_trips, on_cpu;
+  for (int i = 0; i < kPreloadNullCalls; ++i) {
+    const std::optional<std::uint64_t> cpu_before = process_cpu_time_ns(worker_->pid());
+    const auto sent_at = Clock::now();
+    if (!worker_->send({{"type", "ping"}, {"id", ++call_id_}, {"null_call", true}, {"cold", false}})) break;
+    (void)own_thread_run_delay_ns();  // as ping_round_trip() reads it inside its round trips: like for like
+    const auto pong = await("answering a null call before the candidate was loaded", options_.load_timeout_s);
+    if (!pong) return false;
+    round_trips.push_back(std::chrono::duration<double>(Clock::now() - sent_at).count());
+    if (!answers(*pong, "pong", call_id_)) {
+      decide(Verdict::crash, "the worker answered a null call before the candidate was loaded with '" + message_type(*pong) + "'");
+      return false;
+    }
+    const std::optional<std::uint64_t> cpu_after = process_cpu_time_ns(worker_->pid());
+    if (cpu_before && cpu_after && *cpu_after >= *cpu_before) on_cpu.push_back(static_cast<double>(*cpu_after - *cpu_before) * 1e-9);
+  }
+  if (round_trips.empty()) return true;  // the worker is gone: the load says so
+  preload_null_calls_.shortest_round_trip_s = *std::min_element(round_trips.begin(), round_trips.end());
+  if (on_cpu.size() == round_trips.size()) {
+    std::nth_element(on_cpu.begin(), on_cpu.begin() + on_cpu.size() / 2, on_cpu.end());
+    preload_null_calls_.median_on_cpu_s = on_cpu[on_cpu.size() / 2];
+  }
+  result_.environment["null_calls_before_load"] = {
+      {"count", round_trips.size()},
+      {"shortest_round_trip_s", *preload_null_calls_.shortest_round_trip_s},
+      {"median_on_cpu_s", preload_null_calls_.median_on_cpu_s ? nlohmann::json(*preload_null_calls_.median_on_cpu_s) : nlohmann::json(nullptr)},
+      {"bounds_later_null_calls", fmt::format("at {:g}x + {:g} us", kPreloadNullCallFactor, kPreloadNullCallSlackSeconds * 1e6)}};
+  return true;
 }
 
 Evaluation::RunDelayReading Evaluation::read_run_delays(bool own_first) const {

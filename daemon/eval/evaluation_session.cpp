@@ -1,6 +1,7 @@
 // eval/evaluation_session.cpp — the next worker, the kept data plane and the family validations of
 // consecutive evaluations (see evaluation_session.hpp).
 #include "eval/evaluation_session.hpp"
+#include "eval/message_fields.hpp"
 
 namespace kbv::eval {
 
@@ -21,7 +22,7 @@ void EvaluationSession::start_next_worker() {
 void EvaluationSession::wait_for_next_worker(double timeout_s) {
   if (!next_worker_) return;
   const auto first = next_worker_->wait_until_started(std::chrono::milliseconds(static_cast<int64_t>(timeout_s * 1000)));
-  const std::string type = first ? first->value("type", "") : "";
+  const std::string type = first ? message_type(*first) : "";
   // started, or load_failed (its sandbox or device: the next evaluation reports it); anything else
   // is kbv's own failure in that worker: the next evaluation starts a fresh one.
   if (type != "started" && type != "load_failed") next_worker_.reset();

@@ -109,7 +109,8 @@ std::optional<TimedSample> Evaluation::take_timed_sample(DataPlane& plane, const
       if (last_waits_ && last_waits_->worker_on_cpu_s) series.null_call_on_cpu_s.push_back(*last_waits_->worker_on_cpu_s);
     }
   }
-  sample.null_call_s = wait_correction_ ? series.null_floor.shortest_s() : series.latest_null_call_s;
+  // Bounded by the null calls before the load (host; wait_correction.hpp, PreloadNullCalls).
+  sample.null_call_s = preload_null_calls_.bound_round_trip(wait_correction_ ? series.null_floor.shortest_s() : series.latest_null_call_s);
   sample.kernel_span_s = last_kernel_span_s_;
   {
     auto phase = phases_.measure("timing.sm_clock");
@@ -153,7 +154,7 @@ void Evaluation::summarize_timing(DataPlane& plane, const TimingSeries& series, 
   std::vector<double> trusted_s = series.trusted_s;
   if (wait_correction_) {
     // Against the shortest null call of the whole phase, not of the calls before each sample.
-    const double null_call = series.null_floor.shortest_s();
+    const double null_call = preload_null_calls_.bound_round_trip(series.null_floor.shortest_s());
     for (size_t i = 0; i < trusted_s.size(); ++i) trusted_s[i] = trusted_call_s(series.round_trip_s[i], series.credited_wait_s[i], null_call);
     // The worker's CPU time bounds the trusted time from above: waits on a loaded machine
     // lengthen a round trip beyond what the credit takes back (honest sum_dim1 at small shapes,
@@ -165,19 +166,21 @@ void Evaluation::summarize_timing(DataPlane& plane, const TimingSeries& series, 
     const bool on_cpu_everywhere = !series.null_call_on_cpu_s.empty() &&
                                    std::none_of(series.worker_on_cpu_s.begin(), series.worker_on_cpu_s.end(), [](double v) { return std::isnan(v); });
     if (on_cpu_everywhere) {
-      const double routine_on_cpu = summarize(series.null_call_on_cpu_s).median_s;
+      const double routine_on_cpu = preload_null_calls_.bound_on_cpu(summarize(series.null_call_on_cpu_s).median_s);
       for (size_t i = 0; i < trusted_s.size(); ++i) trusted_s[i] = std::min(trusted_s[i], std::max(0.0, series.worker_on_cpu_s[i] - routine_on_cpu));
     }
     result_.environment["trusted_wait_correction"] = {
         {"applied", true},
         {"source", "run queue waits (run_delay, /proc/<pid>/task/<tid>/schedstat) taken off each round trip: the evaluator's thread in full, "
                    "worker_wait_credit of the worker's longest-waiting thread; the shortest null call so corrected is subtracted; "
-                   "then bounded by the worker's CPU time (all threads, less the median null call's)"},
+                   "then bounded by the worker's CPU time (all threads, less the median null call's); null calls count up to the bound "
+                   "that null_calls_before_load states"},
         {"worker_wait_credit", kWorkerWaitCredit},
         {"credited_median_s", summarize(series.credited_wait_s).median_s},
         {"credited_max_s", *std::max_element(series.credited_wait_s.begin(), series.credited_wait_s.end())},
         {"round_trip_median_s", summarize(series.round_trip_s).median_s},
-        {"null_call_shortest_s", null_call},
+        {"null_call_shortest_s", series.null_floor.shortest_s()},
+        {"null_call_subtracted_s", null_call},
         {"bounded_by_worker_cpu_time", on_cpu_everywhere},
         {"worker_on_cpu_median_s", on_cpu_everywhere ? nlohmann::json(summarize(series.worker_on_cpu_s).median_s) : nlohmann::json(nullptr)},
         {"null_calls", series.null_floor.all().size()}};

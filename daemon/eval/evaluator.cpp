@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
@@ -90,6 +91,14 @@ void Evaluation::worker_lost(const std::string& during, bool timed_out, double l
 
 std::optional<nlohmann::json> Evaluation::await(const std::string& during, double timeout_s) {
   auto message = worker_->receive(std::chrono::milliseconds(static_cast<int64_t>(timeout_s * 1000)));
+  if (message && worker_->stop_failed()) {
+    // kbv stops the worker once it has answered (eval/worker_process.hpp); one that cannot be
+    // stopped keeps running past its answer, where nothing of it is checked or timed.
+    decide(Verdict::timeout, "the worker answered " + during + " but did not stop within " +
+                             std::to_string(kWorkerStopTimeout.count() / 1000) + " s of it (kbv stops the worker between "
+                             "messages; a thread stuck in an uninterruptible wait keeps it running)");
+    return std::nullopt;
+  }
   if (message && text_field(*message, "type") == "worker_error") {
     // kbv's own code in the worker failed and it is exiting: a crash with the worker's words.
     worker_error_ = text_field(*message, "error");
@@ -127,8 +136,9 @@ std::optional<nlohmann::json> Evaluation::start_and_load() {
     // A worker started early that is gone before it could take the candidate (it said nothing, or
     // the load message found no reader) ran none of the candidate's code: a fresh one replaces it.
     if (!first_message) first_message = worker_->receive(std::chrono::milliseconds(static_cast<int64_t>(options_.load_timeout_s * 1000)));
-    const std::string type = first_message ? first_message->value("type", "") : "";
+    const std::string type = first_message ? message_type(*first_message) : "";
     if (type == "load_failed") return first_message;  // its sandbox or device: the same for a fresh one
+    if (type == "started" && !time_null_calls_before_load()) return std::nullopt;
     if (type == "started") threads_before_load_ = worker_->thread_count();
     if (type == "started" && worker_->send(load)) {
       result_.environment["worker_started_early"] = true;
@@ -151,7 +161,8 @@ std::optional<nlohmann::json> Evaluation::start_and_load() {
   result_.environment["device_warm_up_s"] = started_->device_warm_up_s();  // overlapping the worker's own start
   auto started = await("while starting the worker", options_.load_timeout_s);
   if (!started) return std::nullopt;
-  if (started->value("type", "") != "started") return started;  // load_failed: the sandbox or the device
+  if (message_type(*started) != "started") return started;  // load_failed: the sandbox or the device
+  if (!time_null_calls_before_load()) return std::nullopt;
   threads_before_load_ = worker_->thread_count();
   worker_->send(load);
   return await("while loading the candidate", options_.load_timeout_s);
@@ -166,7 +177,7 @@ void Evaluation::evaluate_candidate() {
     ready = start_and_load();
   }
   if (!ready) return finish_worker();
-  const std::string type = ready->value("type", "");
+  const std::string type = message_type(*ready);
   if (type == "load_failed") {
     const std::string kind = text_field(*ready, "kind");
     const std::string error = text_field(*ready, "error");
@@ -184,12 +195,12 @@ void Evaluation::evaluate_candidate() {
     return finish_worker();
   }
   worker_had_cgroup_ = worker_->cgroup().has_value();
-  result_.abi_version = ready->value("abi_version", 0u);
-  result_.declared_problem = ready->value("problem", "");
-  result_.candidate_name = ready->value("candidate_name", "");
+  result_.abi_version = static_cast<unsigned>(std::clamp(number_field(*ready, "abi_version"), 0.0, 1e6));
+  result_.declared_problem = text_field(*ready, "problem");
+  result_.candidate_name = text_field(*ready, "candidate_name");
   if (ready->contains("sandbox")) worker_sandbox_ = (*ready)["sandbox"];
   // What loading the candidate (create()) left on the device is held through every call.
-  const nlohmann::json load = ready->value("load_observed", nlohmann::json::object());
+  const nlohmann::json load = object_field(*ready, "load_observed");
   const bool load_traced = text_field(load, "trace") == "cupti";
   if (load_traced) {
     held_candidate_bytes_ = std::max(0.0, number_field(load, "net_device_bytes"));
@@ -271,8 +282,8 @@ void Evaluation::evaluate_candidate() {
   worker_->send(setup, plane->arena_fd());
   auto setup_reply = await("during setup", options_.load_timeout_s);
   if (!setup_reply) return finish_worker();
-  if (setup_reply->value("type", "") != "setup_done") {
-    decide(Verdict::load_error, "worker setup failed: " + setup_reply->value("error", std::string("unknown")));
+  if (message_type(*setup_reply) != "setup_done") {
+    decide(Verdict::load_error, "worker setup failed: " + (text_field(*setup_reply, "error").empty() ? std::string("unknown") : text_field(*setup_reply, "error")));
     return finish_worker();
   }
   setup_phase.reset();

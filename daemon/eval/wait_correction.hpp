@@ -7,6 +7,7 @@
 // Pure arithmetic; evaluation_calls.cpp measures the waits, evaluation_timing.cpp applies them.
 #pragma once
 
+#include <algorithm>
 #include <optional>
 #include <vector>
 
@@ -47,6 +48,31 @@ std::optional<ExchangeWaits> waits_between(std::optional<std::uint64_t> evaluato
 // The wait taken off a round trip: the evaluator's own wait, capped at the round trip, plus
 // kWorkerWaitCredit of the worker's, never more than the round trip in all.
 double credited_wait_s(double round_trip_s, const ExchangeWaits& waits);
+
+// Null calls the worker made before the candidate was loaded: only kbv's code ran in them, so
+// they are the trusted measure of a call's routine. The null calls after the load run in the
+// candidate's process, which can lengthen them (a hook on the worker's send burning a
+// millisecond in every pong made the floor subtracted from each call as long as the call, and a
+// 50× slow clock passed at 48×: red-team null_inflate); they count up to this bound only.
+// Factor and slack leave an honest worker's load-time growth (mapped arena, warmer or colder
+// caches: a few µs) far inside; what an attacker gains within them is a tenth of a millisecond
+// of hidden work per call, against the 25 µs slack the clock check grants anyway.
+inline constexpr double kPreloadNullCallFactor = 1.5;
+inline constexpr double kPreloadNullCallSlackSeconds = 30e-6;
+
+struct PreloadNullCalls {
+  std::optional<double> shortest_round_trip_s;  // raw: before any wait correction (a looser bound)
+  std::optional<double> median_on_cpu_s;        // the worker's CPU time per null call
+  // `later_s` (a floor or a CPU time measured after the load) bounded by the same measure before it.
+  double bound_round_trip(double later_s) const { return bounded(later_s, shortest_round_trip_s); }
+  double bound_on_cpu(double later_s) const { return bounded(later_s, median_on_cpu_s); }
+
+ private:
+  static double bounded(double later_s, const std::optional<double>& before_s) {
+    if (!before_s) return later_s;
+    return std::min(later_s, kPreloadNullCallFactor * *before_s + kPreloadNullCallSlackSeconds);
+  }
+};
 
 // The shortest corrected null call so far: the worker's per-call routine around nothing with the
 // least scheduling noise left in it (a single late null call, waits and all, would be subtracted

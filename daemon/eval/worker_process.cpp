@@ -39,6 +39,9 @@ constexpr int kHighFd = 64;
 constexpr const char* kWorkerCgroupPrefix = "kbv-worker-of-";
 // How often reap() looks for the worker's exit while it waits.
 constexpr std::chrono::milliseconds kExitPoll{1};
+// While waiting for the stop: yield this many times before sleeping between looks.
+constexpr int kStopYields = 200;
+constexpr std::chrono::microseconds kStopPoll{20};
 
 std::atomic<int> g_workers_started{0};
 
@@ -190,8 +193,32 @@ WorkerProcess::~WorkerProcess() {
 
 bool WorkerProcess::send(const nlohmann::json& message, int pass_fd) {
   if (gone_) return false;
+  thaw();
   if (!protocol::send_message(control_fd_, message, pass_fd)) gone_ = true;
   return !gone_;
+}
+
+void WorkerProcess::thaw() {
+  if (!stopped_ || pid_ <= 0 || reaped_) return;
+  ::kill(pid_, SIGCONT);
+  ::kill(-pid_, SIGCONT);
+  stopped_ = false;
+}
+
+void WorkerProcess::wait_until_stopped() {
+  const auto deadline = std::chrono::steady_clock::now() + kWorkerStopTimeout;
+  for (int looks = 0;; ++looks) {
+    siginfo_t info{};
+    // Stop reports only (an exit stays for reap()'s waitpid); each stop is reported once.
+    if (::waitid(P_PID, static_cast<id_t>(pid_), &info, WSTOPPED | WNOHANG) == 0 && info.si_pid == pid_ && info.si_code == CLD_STOPPED) return;
+    if (has_exited(pid_)) return;
+    if (std::chrono::steady_clock::now() >= deadline) {
+      stop_failed_ = true;
+      return;
+    }
+    if (looks < kStopYields) std::this_thread::yield();
+    else std::this_thread::sleep_for(kStopPoll);
+  }
 }
 
 std::optional<nlohmann::json> WorkerProcess::receive(std::chrono::milliseconds timeout) {
@@ -211,11 +238,26 @@ std::optional<nlohmann::json> WorkerProcess::receive(std::chrono::milliseconds t
     }
     if (ready <= 0 || waiters[0].revents != 0) break;
   }
+  // An answer is here: the worker is stopped before it is even read, so nothing the candidate
+  // left to run after answering (a hook on the send, a timer's signal) gets further than this
+  // moment, and nothing runs while its outputs are checked. The round trip ends once it is
+  // stopped: what ran in between is inside it.
+  const bool answered = stop_requested();
   bool eof = false;
   auto message = protocol::receive_message(control_fd_, 0, &eof);
   if (eof) gone_ = true;
+  if (answered) wait_until_stopped();
   drain_stderr();
   return message;
+}
+
+bool WorkerProcess::stop_requested() {
+  pollfd waiter{control_fd_, POLLIN, 0};
+  if (pid_ <= 0 || reaped_ || ::poll(&waiter, 1, 0) <= 0 || (waiter.revents & POLLIN) == 0) return false;
+  ::kill(pid_, SIGSTOP);
+  ::kill(-pid_, SIGSTOP);  // and what it started in its process group
+  stopped_ = true;
+  return true;
 }
 
 void WorkerProcess::kill_all() const {
@@ -232,6 +274,7 @@ WorkerExit WorkerProcess::kill_and_reap() {
 
 WorkerExit WorkerProcess::reap(std::chrono::milliseconds timeout) {
   if (pid_ <= 0 || reaped_) return exit_;
+  thaw();  // a stopped worker cannot exit by itself
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   while (!has_exited(pid_)) {
     if (std::chrono::steady_clock::now() >= deadline) {

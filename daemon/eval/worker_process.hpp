@@ -25,6 +25,11 @@
 
 namespace kbv::eval {
 
+// How long a worker may take to stop once it has answered (WorkerProcess::receive). A stop takes
+// tens of microseconds: the signal interrupts whatever the threads do, bar an uninterruptible
+// wait in the kernel; two seconds is that with a wide margin.
+inline constexpr std::chrono::milliseconds kWorkerStopTimeout{2000};
+
 struct WorkerLaunch {
   std::filesystem::path worker_binary;
   std::filesystem::path candidate_dir;  // read-only to the worker: its candidate is copied here (eval/started_worker.hpp)
@@ -53,11 +58,17 @@ class WorkerProcess {
   WorkerProcess(const WorkerProcess&) = delete;
   WorkerProcess& operator=(const WorkerProcess&) = delete;
 
-  // Sends a message, optionally passing an fd with it (the host arena).
+  // Sends a message, optionally passing an fd with it (the host arena); a stopped worker is
+  // continued first (SIGCONT).
   bool send(const nlohmann::json& message, int pass_fd = -1);
   // The next message within `timeout`; nullopt on timeout or when the worker is gone
-  // (then gone() is true).
+  // (then gone() is true). A worker that answered is stopped (SIGSTOP, it and its process
+  // group) before the message is read, and receive() returns once it is: the worker never runs
+  // between its answer and the evaluator's next message (work deferred past a call's answer
+  // cannot finish, or burn CPU, while outputs are checked or the next call is prepared).
   std::optional<nlohmann::json> receive(std::chrono::milliseconds timeout);
+  // True when a worker that answered did not stop within kWorkerStopTimeout (it was left running).
+  bool stop_failed() const { return stop_failed_; }
   bool gone() const { return gone_; }
   // True once the worker process has exited (reaped or not), without reading a message.
   bool exited() const;
@@ -83,6 +94,10 @@ class WorkerProcess {
  private:
   void drain_stderr();
   void kill_all() const;
+  // SIGSTOP to the worker when an answer is waiting on the control socket; whether it was sent.
+  bool stop_requested();
+  void wait_until_stopped();
+  void thaw();
 
   pid_t pid_ = -1;
   int control_fd_ = -1;
@@ -90,6 +105,8 @@ class WorkerProcess {
   int violation_fd_ = -1;
   bool gone_ = false;
   bool reaped_ = false;
+  bool stopped_ = false;      // SIGSTOP sent, SIGCONT not yet
+  bool stop_failed_ = false;
   WorkerExit exit_;
   std::string stderr_tail_;
   std::optional<lifetime::OwnedCgroup> cgroup_;

@@ -131,16 +131,35 @@ int run_worker(const po::variables_map& options) {
   // folder this worker was started with.
   kbv::protocol::send_message(control, {{"type", "started"}});
   std::filesystem::path candidate_file;
-  {
+  for (;;) {
     bool eof = false;
     const auto message = kbv::protocol::receive_message(control, -1, &eof);
     if (!message) return eof ? protocol::kWorkerExitOk : protocol::kWorkerExitControlLost;
     const std::string type = message->value("type", "");
     if (type == "exit") return protocol::kWorkerExitOk;
+    if (type == "ping") {
+      // Null calls before any candidate code is here: the evaluator's trusted measure of what a
+      // call costs besides the candidate (a loaded candidate can lengthen the later ones).
+      if (message->value("null_call", false)) {
+        kbv_plugin_info null_info{};
+        null_info.struct_size = sizeof null_info;
+        null_info.abi_version = KBV_ABI_VERSION;
+        null_info.run = [](void*, const kbv_call*) -> kbv_status { return KBV_STATUS_OK; };
+        kbv_call nothing{};
+        nothing.struct_size = sizeof nothing;
+        nothing.abi_version = KBV_ABI_VERSION;
+        nothing.problem = "";
+        nothing.stream = worker_device->stream();
+        (void)worker_device->timed_call(null_info, nullptr, nothing, message->value("cold", false));
+      }
+      kbv::protocol::send_message(control, {{"type", "pong"}, {"id", message->value("id", 0)}});
+      continue;
+    }
     if (type != "load") return protocol::kWorkerExitUnknownMessage;
     const std::string file = message->value("file", "");
     if (file.empty() || file == "." || file == ".." || file.find('/') != std::string::npos) return protocol::kWorkerExitBadRequest;
     candidate_file = std::filesystem::path(options["candidate-dir"].as<std::string>()) / file;
+    break;
   }
 
   // Loading runs the candidate's static initialisers and create(): what they allocate on the

@@ -64,7 +64,10 @@ INSTANTIATE_TEST_SUITE_P(
                       Expected{"softmax_no_max_host", "fail_correctness", std::nullopt},
                       Expected{"layernorm_biased_merge_host", "fail_correctness", std::nullopt},
                       Expected{"matmul_fp16_host", "fail_correctness", std::nullopt},
-                      Expected{"input_mutation_int64_host", "hack_suspected", "input_mutation"}),
+                      Expected{"input_mutation_int64_host", "hack_suspected", "input_mutation"},
+                      Expected{"null_call_inflation", "hack_suspected", "timer_tampering"},
+                      Expected{"busy_between_calls", "hack_suspected", "timer_tampering"},
+                      Expected{"forged_frame_types", "hack_suspected", "result_forgery"}),
     [](const auto& param_info) { return param_info.param.candidate; });
 
 // The candidates that only one class of hidden families can catch (inputs/family_classes.hpp):
@@ -126,6 +129,17 @@ double median_of(const kbv::test::EvalRun& run) {
 
 // Attacks the sandbox silently refuses (Landlock answers EACCES, nothing to report): the
 // candidate's honest relu then passes, and the test proves the attack had no effect.
+// Work deferred past the worker's answer (a hook on its send, no thread): the worker is stopped
+// on every answer, so the timed outputs are unwritten (or written in part) when they are read,
+// or, should the work fit in the instant before the stop, it is inside the round trip.
+TEST(RedTeamHostContained, WorkAfterTheAnswerNeverPasses) {
+  const auto run = run_kbv_eval({redteam("deferred_after_answer").string(), "--timeout-s", "10"});
+  ASSERT_TRUE(run.report.is_object()) << explain(run);
+  const std::string verdict = run.report.value("verdict", "");
+  EXPECT_TRUE(verdict == "fail_correctness" || (verdict == "hack_suspected" && run.report.value("hack_pattern", nlohmann::json()) == "timer_tampering"))
+      << explain(run);
+}
+
 TEST(RedTeamHostContained, WritingOutsideScratchCreatesNothing) {
   for (const auto& entry : std::filesystem::directory_iterator("/tmp"))
     if (entry.path().filename().string().rfind("kbv_escape_", 0) == 0) std::filesystem::remove(entry.path());
