@@ -222,15 +222,17 @@ bool Evaluation::time_null_calls_before_load() {
   if (options_.device != "host") return true;  // CUDA: the null call's routine needs the device's trace window set up; not bounded yet
   auto phase = phases_.measure("worker_start.null_calls_before_load");
   std::vector<double> round_trips, on_cpu;
+  // Negative ids: the calls the report numbers ("call 1") stay the candidate's.
   for (int i = 0; i < kPreloadNullCalls; ++i) {
+    const int id = -1 - i;
     const std::optional<std::uint64_t> cpu_before = process_cpu_time_ns(worker_->pid());
     const auto sent_at = Clock::now();
-    if (!worker_->send({{"type", "ping"}, {"id", ++call_id_}, {"null_call", true}, {"cold", false}})) break;
+    if (!worker_->send({{"type", "ping"}, {"id", id}, {"null_call", true}, {"cold", false}})) break;
     (void)own_thread_run_delay_ns();  // as ping_round_trip() reads it inside its round trips: like for like
     const auto pong = await("answering a null call before the candidate was loaded", options_.load_timeout_s);
     if (!pong) return false;
     round_trips.push_back(std::chrono::duration<double>(Clock::now() - sent_at).count());
-    if (!answers(*pong, "pong", call_id_)) {
+    if (!answers(*pong, "pong", id)) {
       decide(Verdict::crash, "the worker answered a null call before the candidate was loaded with '" + message_type(*pong) + "'");
       return false;
     }

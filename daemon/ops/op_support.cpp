@@ -87,6 +87,20 @@ int64_t int_attr(std::string_view op, const Attrs& attrs, const std::string& nam
   return integer;
 }
 
+int64_t bounded_product(std::string_view op, const std::string& what, int64_t a, int64_t b) {
+  int64_t product = 0;
+  if (__builtin_mul_overflow(a, b, &product) || product > kMaxSpatialExtent || product < -kMaxSpatialExtent)
+    throw OpError(prefix(op) + what + " is beyond 2^40 (" + std::to_string(a) + " * " + std::to_string(b) +
+                  "); expected a reach no tensor of a problem exceeds");
+  return product;
+}
+
+int64_t bounded_extent(std::string_view op, const std::string& name, int64_t value) {
+  if (value > kMaxSpatialExtent)
+    throw OpError(prefix(op) + "attribute " + name + " is " + std::to_string(value) + "; expected at most 2^40");
+  return value;
+}
+
 bool flag_attr(std::string_view op, const Attrs& attrs, const std::string& name,
                double fallback) {
   double value = real_attr(op, attrs, name, fallback);

@@ -43,6 +43,15 @@ double bound_attr(std::string_view op, const Attrs& attrs, const std::string& na
 // An integer-valued attribute no smaller than `min_value` (throws when fractional or smaller).
 int64_t int_attr(std::string_view op, const Attrs& attrs, const std::string& name,
                  double fallback, int64_t min_value);
+// The largest spatial reach a convolution or pooling may compute with: the problem spec's
+// element cap (2^40, spec/problem.cpp). With every term of the output-size formulas below it,
+// no product of two of them overflows int64 (a dilation of 2^53 wrapped dilation·(k−1) to 0,
+// and the fp64 reference indexed outside its input: red-team).
+inline constexpr int64_t kMaxSpatialExtent = int64_t{1} << 40;
+// `a`·`b` when it is at most kMaxSpatialExtent; else throws OpError naming `what` ("dilation*(k-1)").
+int64_t bounded_product(std::string_view op, const std::string& what, int64_t a, int64_t b);
+// `value` when it is at most kMaxSpatialExtent; else throws OpError naming the attribute.
+int64_t bounded_extent(std::string_view op, const std::string& name, int64_t value);
 // A 0/1 flag.
 bool flag_attr(std::string_view op, const Attrs& attrs, const std::string& name, double fallback);
 // An axis attribute in [-rank, rank), negative counting from the end, as an index in [0, rank).

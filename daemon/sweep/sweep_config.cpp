@@ -6,6 +6,9 @@
 
 #include <algorithm>
 #include <fstream>
+#include <limits>
+#include <cmath>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -37,6 +40,16 @@ class FieldError : public ConfigError {
 
 // Reads one mapping's fields with their types; every error names file, line and field.
 // Errors throw ConfigError; a caller that can go on without the mapping catches it.
+// Upper bounds on numbers a sweep file gives: each far above any real use, and each keeps the
+// value inside the int (or the duration arithmetic) it ends up in (jobs: 4294967296 wrapped to 0
+// and the sweep waited forever; wall_s: 1e308 overflowed the deadline and stopped at once).
+constexpr std::int64_t kMaxJobs = 4096;
+constexpr std::int64_t kMaxBatch = 100000;
+constexpr std::int64_t kMaxReverifyEpochs = 10000;
+constexpr double kMaxTimeoutSeconds = 7 * 24 * 3600.0;   // a week for one evaluation
+constexpr double kMaxWallSeconds = 366 * 24 * 3600.0;    // a year for a sweep
+constexpr double kMaxPollSeconds = 3600.0;
+
 class Fields {
  public:
   Fields(const fs::path& file, const YAML::Node& node, std::string prefix, const std::set<std::string>& known)
@@ -45,13 +58,20 @@ class Fields {
     if (!node.IsDefined() || node.IsNull()) return;
     node_ = node;
     if (!node_.IsMap()) fail(where(file_, node_), prefix_, "must be a mapping of fields", "write 'FIELD: VALUE' lines under it");
+    std::map<std::string, YAML::Mark> seen;
     for (const auto& entry : node_) {
-      const auto key = entry.first.as<std::string>();
+      if (!entry.first.IsScalar())
+        fail(where(file_, entry.first), prefix_.empty() ? "(document)" : prefix_, "a key that is a list or a mapping",
+             "write each field as 'NAME: VALUE'");
+      const auto key = entry.first.Scalar();
       if (!known.count(key)) {
         std::string names;
         for (const auto& name : known) names += (names.empty() ? "" : ", ") + name;
         fail(where(file_, entry.first), field(key), "unknown field", "use one of: " + names);
       }
+      // yaml-cpp reads the first of two equal keys: a second is an error, not silently ignored.
+      if (const auto [it, fresh] = seen.emplace(key, entry.first.Mark()); !fresh)
+        fail(where(file_, entry.first), field(key), fmt::format("given twice (first at line {})", it->second.line + 1), "keep one of them");
     }
   }
 
@@ -67,7 +87,7 @@ class Fields {
     return n.Scalar();
   }
 
-  double number(const std::string& key, double fallback, double min) const {
+  double number(const std::string& key, double fallback, double min, double max) const {
     if (!has(key)) return fallback;
     const auto value = text(key, "");
     double parsed = 0;
@@ -77,12 +97,14 @@ class Fields {
     } catch (const std::exception&) {
       used = 0;
     }
-    if (used != value.size() || used == 0) fail(at(key), field(key), fmt::format("'{}' is not a number", value), "write a number");
+    if (used != value.size() || used == 0 || !std::isfinite(parsed))
+      fail(at(key), field(key), fmt::format("'{}' is not a finite number", value), "write a number");
     if (parsed < min) fail(at(key), field(key), fmt::format("{} is below the minimum {}", parsed, min), fmt::format("use a value of at least {}", min));
+    if (parsed > max) fail(at(key), field(key), fmt::format("{} is above the maximum {}", parsed, max), fmt::format("use a value of at most {}", max));
     return parsed;
   }
 
-  std::int64_t integer(const std::string& key, std::int64_t fallback, std::int64_t min) const {
+  std::int64_t integer(const std::string& key, std::int64_t fallback, std::int64_t min, std::int64_t max) const {
     if (!has(key)) return fallback;
     const auto value = text(key, "");
     std::int64_t parsed = 0;
@@ -94,6 +116,7 @@ class Fields {
     }
     if (used != value.size() || used == 0) fail(at(key), field(key), fmt::format("'{}' is not a whole number", value), "write a whole number");
     if (parsed < min) fail(at(key), field(key), fmt::format("{} is below the minimum {}", parsed, min), fmt::format("use a value of at least {}", min));
+    if (parsed > max) fail(at(key), field(key), fmt::format("{} is above the maximum {}", parsed, max), fmt::format("use a value of at most {}", max));
     return parsed;
   }
 
@@ -211,7 +234,7 @@ SweepConfig parse_sweep_config(const std::string& text, const fs::path& file) {
   else if (mode == "standalone") config.mode = Mode::standalone;
   else fail(top.at("mode"), "mode", fmt::format("'{}' is not a mode", mode), "use kbvd or standalone");
   const auto epoch = top.text("epoch", "current");
-  if (epoch != "current") config.epoch = static_cast<std::uint64_t>(top.integer("epoch", 0, 0));
+  if (epoch != "current") config.epoch = static_cast<std::uint64_t>(top.integer("epoch", 0, 0, std::numeric_limits<std::int64_t>::max()));
 
   read_candidates(config, top.get("candidates"));
 
@@ -222,15 +245,15 @@ SweepConfig parse_sweep_config(const std::string& text, const fs::path& file) {
   config.filters.levels = integers(filters, "levels");
 
   const Fields reverify(file, top.get("reverify"), "reverify", {"epochs"});
-  config.reverify_epochs = static_cast<int>(reverify.integer("epochs", config.reverify_epochs, 0));
+  config.reverify_epochs = static_cast<int>(reverify.integer("epochs", config.reverify_epochs, 0, kMaxReverifyEpochs));
 
   const Fields budget(file, top.get("budget"), "budget", {"wall_s", "evaluations"});
-  config.budget.wall_s = budget.number("wall_s", 0, 0);
-  config.budget.evaluations = budget.integer("evaluations", 0, 0);
+  config.budget.wall_s = budget.number("wall_s", 0, 0, kMaxWallSeconds);
+  config.budget.evaluations = budget.integer("evaluations", 0, 0, std::numeric_limits<std::int64_t>::max());
 
   const Fields kbvd(file, top.get("kbvd"), "kbvd", {"socket", "poll_interval_s"});
   config.kbvd.socket = kbvd.path("socket", {});
-  config.kbvd.poll_interval_s = kbvd.number("poll_interval_s", config.kbvd.poll_interval_s, 0.05);
+  config.kbvd.poll_interval_s = kbvd.number("poll_interval_s", config.kbvd.poll_interval_s, 0.05, kMaxPollSeconds);
 
   const Fields standalone(file, top.get("standalone"), "standalone",
                           {"device", "gpus", "jobs", "timeout_s", "batch", "shapes", "key_file", "extra_args"});
@@ -238,9 +261,9 @@ SweepConfig parse_sweep_config(const std::string& text, const fs::path& file) {
   s.device = standalone.text("device", s.device);
   if (s.device != "host" && s.device != "cuda") fail(standalone.at("device"), "standalone.device", fmt::format("'{}' is not a device", s.device), "use host or cuda");
   if (standalone.has("gpus") && !(standalone.get("gpus").IsScalar() && standalone.get("gpus").Scalar() == "auto")) s.gpus = integers(standalone, "gpus");
-  s.jobs = static_cast<int>(standalone.integer("jobs", s.jobs, 1));
-  s.timeout_s = standalone.number("timeout_s", s.timeout_s, 1);
-  s.batch = static_cast<int>(standalone.integer("batch", s.batch, 1));
+  s.jobs = static_cast<int>(standalone.integer("jobs", s.jobs, 1, kMaxJobs));
+  s.timeout_s = standalone.number("timeout_s", s.timeout_s, 1, kMaxTimeoutSeconds);
+  s.batch = static_cast<int>(standalone.integer("batch", s.batch, 1, kMaxBatch));
   s.shapes = standalone.text("shapes", "");
   s.key_file = standalone.path("key_file", {});
   s.extra_args = standalone.strings("extra_args");

@@ -2,6 +2,7 @@
 #include "sweep/sweep_folder.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <fmt/chrono.h>
@@ -26,6 +27,10 @@ constexpr std::string_view kTemporaryPrefix = ".tmp-";
 // A write takes milliseconds; a temporary this old was left by a killed writer, never by a
 // shard writing beside us in a shared folder.
 constexpr auto kStaleTemporaryAge = std::chrono::minutes(10);
+// Bounds on a JSON file read back: a result record is a few KiB to a few MiB (samples kept), a
+// report a few MiB per thousand rows; nesting is under twenty levels.
+constexpr std::size_t kMaxJsonFileBytes = std::size_t{256} << 20;
+constexpr int kMaxJsonDepth = 256;
 
 std::optional<std::uint64_t> epoch_of(const std::string& name) {
   if (!name.starts_with(kEpochPrefix) || name.size() == kEpochPrefix.size()) return std::nullopt;
@@ -134,11 +139,40 @@ void write_file_atomically(const fs::path& path, const std::string& text) {
 }
 
 nlohmann::json read_json_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(fmt::format("{}: cannot be read; fix: check that it exists and is readable", path.string()));
-  std::ostringstream text;
-  text << in.rdbuf();
-  auto json = nlohmann::json::parse(text.str(), nullptr, false);
+  // Non-blocking, so a FIFO in a results folder answers at once instead of hanging the reader.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) throw std::runtime_error(fmt::format("{}: cannot be read ({}); fix: check that it exists and is readable", path.string(), std::strerror(errno)));
+  struct stat info {};
+  std::string text;
+  const bool regular = ::fstat(fd, &info) == 0 && S_ISREG(info.st_mode);
+  const bool small = regular && info.st_size <= static_cast<off_t>(kMaxJsonFileBytes);
+  if (small) {
+    text.resize(static_cast<size_t>(info.st_size));
+    size_t done = 0;
+    while (done < text.size()) {
+      const ssize_t got = ::read(fd, text.data() + done, text.size() - done);
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0) break;
+      done += static_cast<size_t>(got);
+    }
+    text.resize(done);
+  }
+  ::close(fd);
+  if (!regular) throw std::runtime_error(fmt::format("{}: not a regular file; fix: remove it (a result record is a plain file kbv writes)", path.string()));
+  if (!small)
+    throw std::runtime_error(fmt::format("{}: larger than {} MiB, more than any record kbv writes; fix: remove it", path.string(), kMaxJsonFileBytes >> 20));
+  // Nesting deeper than any record kbv writes is refused while parsing: a valid but 100000-deep
+  // document overflowed the stack when it was later copied.
+  const nlohmann::json::parser_callback_t bounded_depth = [](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
+    if (depth > kMaxJsonDepth) throw std::runtime_error("nested too deeply");
+    return true;
+  };
+  nlohmann::json json;
+  try {
+    json = nlohmann::json::parse(text, bounded_depth, false);
+  } catch (const std::runtime_error&) {
+    throw std::runtime_error(fmt::format("{}: nested deeper than {} levels, more than any record kbv writes; fix: remove it", path.string(), kMaxJsonDepth));
+  }
   if (json.is_discarded()) throw std::runtime_error(fmt::format("{}: is not valid JSON; fix: remove it (it is written again)", path.string()));
   return json;
 }

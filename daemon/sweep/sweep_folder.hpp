@@ -51,7 +51,8 @@ class SweepFolder {
 
 // Writes `text` to `path` whole: a temporary file in the same folder, fsync, rename.
 void write_file_atomically(const std::filesystem::path& path, const std::string& text);
-// Reads a JSON file; throws std::runtime_error naming the file when it is missing or malformed.
+// Reads a JSON file; throws std::runtime_error naming the file when it is missing, not a regular
+// file (a FIFO does not block), over 256 MiB, nested over 256 levels or malformed.
 nlohmann::json read_json_file(const std::filesystem::path& path);
 // Removes temporary files a killed writer left in `folder` (names starting ".tmp-", older than
 // any write in progress can be).

@@ -286,7 +286,7 @@ TEST(Export, EveryInputOfAMultiInputProblem) {
 TEST(Export, RefusesBadRequestsNamingTheFlag) {
   const TempDir dir;
   const std::string out = (dir.path() / "out").string();
-  expect_refused({"export", "--problem", "no_such_problem", "--out", out}, {"--problem", "no_such_problem", "relu"});
+  expect_refused({"export", "--problem", "no_such_problem", "--out", out}, {"--problem", "no_such_problem", "kbv problems lists all"});
   expect_refused({"export", "--problem", "relu", "--shapes", "huge", "--out", out}, {"--shapes", "huge", "small"});
   expect_refused({"export", "--problem", "relu", "--family", "gaussian", "--out", out}, {"--family", "gaussian", "uniform01"});
   expect_refused({"export", "--problem", "relu", "--device", "tpu", "--out", out}, {"--device", "tpu"});

@@ -77,6 +77,8 @@ TEST(Config, ErrorsNameFileFieldAndFix) {
       {"watch:\n  dir: [a, b]\n", "watch.dir"},
       {"epoch:\n  origin: yesterday\n", "epoch.origin"},
       {"epoch:\n  length_days: 0\n", "epoch.length_days"},
+      {"epoch:\n  length_days: 1e-300\n", "epoch.length_days"},  // made the epoch INT64_MIN (red-team)
+      {"log:\n  ? [a]\n  : 1\n", "log"},                          // a key that is a list aborted kbvd
       {"devices:\n  kind: tpu\n", "devices.kind"},
       {"devices:\n  gpus: many\n", "devices.gpus"},
       {"metrics:\n  listen: localhost\n", "metrics.listen"},

@@ -228,6 +228,17 @@ TEST_P(OpSampleTest, HostFp32BaselineAgreesWithFp64Reference) {
 INSTANTIATE_TEST_SUITE_P(EverySample, OpSampleTest, ::testing::ValuesIn(all_samples()),
                          [](const auto& param_info) { return param_info.param.op + "_" + param_info.param.sample.label; });
 
+// Red-team: a dilation of 2^53 wrapped dilation*(k-1) to 0 in int64, the spec was accepted, and
+// the fp64 reference indexed outside its input (SIGSEGV in the evaluator). Every term of the
+// sliding-window formulas is bounded by 2^40 now (op_support.hpp, kMaxSpatialExtent).
+TEST(OpCases, SlidingWindowAttributesThatOverflowAreRefused) {
+  constexpr double kHuge = 9007199254740992.0;  // 2^53, the largest exact integer attribute
+  expect_rejected(test::op_named("conv1d"), {{1, 1, 8}, {1, 1, 2049}}, {{"dilation", kHuge}}, "dilation*(k-1) is beyond 2^40");
+  expect_rejected(test::op_named("conv_transpose1d"), {{1, 1, 2049}, {1, 1, 1}}, {{"stride", kHuge}}, "stride is");
+  expect_rejected(test::op_named("maxpool1d"), {{1, 1, 8}}, {{"kernel", 2049}, {"dilation", kHuge}}, "dilation*(kernel-1) is beyond 2^40");
+  expect_rejected(test::op_named("conv1d"), {{1, 1, 8}, {1, 1, 2}}, {{"padding", kHuge}}, "padding is");
+}
+
 // Both lists come from the op folders: every op has its cases, in the registry's order.
 TEST(OpCases, EveryRegisteredOpHasCases) {
   ASSERT_EQ(ops::all_op_cases().size(), all_ops().size());

@@ -125,6 +125,21 @@ TEST(SweepConfig, WrongValuesNameFieldAndFix) {
   EXPECT_NE(error_of("").find("(document): is empty"), std::string::npos);
 }
 
+// Red-team: jobs of 2^32 wrapped to 0 and the sweep waited forever; nan disabled the timeout;
+// 1e308 overflowed the deadline; a key that is a list aborted kbv; a second key was ignored.
+TEST(SweepConfig, NumbersAreFiniteAndBoundedAndKeysAreWordsGivenOnce) {
+  EXPECT_NE(error_of("output_dir: /t\nstandalone: {jobs: 4294967296}\n").find("standalone.jobs: 4294967296 is above the maximum 4096"), std::string::npos);
+  EXPECT_NE(error_of("output_dir: /t\nstandalone: {batch: 2147483648}\n").find("standalone.batch: 2147483648 is above the maximum"), std::string::npos);
+  EXPECT_NE(error_of("output_dir: /t\nstandalone: {timeout_s: nan}\n").find("standalone.timeout_s: 'nan' is not a finite number"), std::string::npos);
+  EXPECT_NE(error_of("output_dir: /t\nbudget: {wall_s: inf}\n").find("budget.wall_s: 'inf' is not a finite number"), std::string::npos);
+  EXPECT_NE(error_of("output_dir: /t\nbudget: {wall_s: 1e308}\n").find("budget.wall_s: 1e+308 is above the maximum"), std::string::npos);
+  EXPECT_NE(error_of("output_dir: /t\nreverify: {epochs: 99999999999}\n").find("reverify.epochs: 99999999999 is above the maximum"), std::string::npos);
+  EXPECT_NE(error_of("output_dir: /t\n? [a, b]\n: 1\n").find("(document): a key that is a list or a mapping"), std::string::npos);
+  EXPECT_NE(error_of("output_dir: /t\nstandalone:\n  ? {x: 1}\n  : 1\n").find("standalone: a key that is a list or a mapping"), std::string::npos);
+  const auto twice = error_of("output_dir: /first\noutput_dir: /second\n");
+  EXPECT_NE(twice.find("/etc/kbv/sweep.yaml:2: output_dir: given twice (first at line 1)"), std::string::npos) << twice;
+}
+
 TEST(SweepConfig, ABadSourceIsLeftOutAndTheOthersStay) {
   const auto c = parse_sweep_config(R"(
 output_dir: /tmp/out

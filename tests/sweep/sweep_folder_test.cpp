@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include "sweep_test_files.hpp"
 
 namespace kbv::sweep {
@@ -39,6 +41,33 @@ TEST(SweepFolder, AnUnreadableRecordIsNamedNotFatal) {
   ASSERT_EQ(unreadable.size(), 1u);
   EXPECT_NE(unreadable[0].find("torn.json"), std::string::npos);
   EXPECT_FALSE(folder.result(1, "torn")) << "treated as not evaluated, so it is evaluated again";
+}
+
+// Red-team: a record that is /dev/zero grew the reader to 17 GB, a FIFO hung it, and a valid
+// 100000-deep document overflowed the stack of the report that copied it.
+TEST(SweepFolder, RecordsThatAreNotPlainBoundedFilesAreUnreadableNotFatal) {
+  test::TempFolder dir;
+  const SweepFolder folder(dir.path());
+  folder.write_result(1, "good", {{"verdict", "pass"}});
+  std::filesystem::create_symlink("/dev/zero", folder.results_dir(1) / "zero.json");
+  ASSERT_EQ(::mkfifo((folder.results_dir(1) / "fifo.json").c_str(), 0600), 0);
+  test::write_text(folder.results_dir(1) / "deep.json", std::string(100000, '[') + std::string(100000, ']'));
+  std::vector<std::string> unreadable;
+  const auto records = folder.results(1, &unreadable);
+  EXPECT_EQ(records.size(), 1u);
+  EXPECT_EQ(unreadable.size(), 3u);
+  try {
+    read_json_file(folder.results_dir(1) / "deep.json");
+    ADD_FAILURE() << "a 100000-deep document was read";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("nested deeper than"), std::string::npos) << e.what();
+  }
+  try {
+    read_json_file(folder.results_dir(1) / "zero.json");
+    ADD_FAILURE() << "/dev/zero was read";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("not a regular file"), std::string::npos) << e.what();
+  }
 }
 
 TEST(SweepFolder, RunsAreUniqueAndInOrder) {

@@ -3,6 +3,7 @@
 // file rejected with a message naming the file and what is wrong.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -170,6 +171,29 @@ TEST_F(NpyTest, WriterRefusesWrongCountsAndDtypesAndLeavesNoPartialFile) {
   }
   EXPECT_FALSE(fs::exists(file("dtype.npy")));
   EXPECT_THROW(NpyWriter(dir_ / "no_such_dir" / "a.npy", {1}, DType::float32), NpyError);
+}
+
+// Red-team: `kbv export` into a folder holding a link wrote through it (the link's target was
+// overwritten); a FIFO named like an array hung `kbv compare-outputs` in open().
+TEST_F(NpyTest, TheWriterReplacesALinkInsteadOfWritingThroughItAndLeavesNoTemporary) {
+  std::ofstream(file("victim.txt")) << "precious";
+  fs::create_symlink(file("victim.txt"), file("y.npy"));
+  kbv::npy::save(file("y.npy"), {3}, std::vector<float>{1, 2, 3});
+  EXPECT_FALSE(fs::is_symlink(file("y.npy")));
+  EXPECT_EQ(MappedNpy(file("y.npy")).shape(), (Shape{3}));
+  std::ifstream victim(file("victim.txt"));
+  std::string text;
+  victim >> text;
+  EXPECT_EQ(text, "precious");
+  for (const auto& entry : fs::directory_iterator(dir_))
+    EXPECT_EQ(entry.path().filename().string().find(".tmp-"), std::string::npos) << "left behind: " << entry.path();
+}
+
+TEST_F(NpyTest, AFifoOrAFolderIsRefusedAtOnce) {
+  ASSERT_EQ(::mkfifo(file("fifo.npy").c_str(), 0600), 0);
+  expect_rejected(file("fifo.npy"), "not a regular file");
+  fs::create_directory(file("folder.npy"));
+  expect_rejected(file("folder.npy"), "not a regular file");
 }
 
 TEST_F(NpyTest, RejectsABadMagic) {

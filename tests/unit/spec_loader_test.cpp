@@ -65,6 +65,17 @@ TEST_F(SpecLoaderTest, LoadsAGoodSpecAndResolvesShapes) {
   EXPECT_GT(problem.tolerance.rel_l2, 0.0);  // defaults from the op's precision class
 }
 
+// Red-team: a second key, a second document and a level beyond int were each read silently (the
+// first key won, the second document was dropped, 4294967297 became level 1).
+TEST_F(SpecLoaderTest, ASecondKeyASecondDocumentAndAnOversizedLevelAreRefused) {
+  const std::string good = kGoodRelu;
+  expect_error(write("twice.yaml", good + "level: 3\n"), {"level", "given twice (first at line 2)"});
+  expect_error(write("documents.yaml", good + "---\nbogus: 1\n"), {"holds 2 YAML documents"});
+  std::string huge = good;
+  huge.replace(huge.find("level: 1"), 8, "level: 4294967297");
+  expect_error(write("level.yaml", huge), {"level", "4294967297"});
+}
+
 TEST_F(SpecLoaderTest, MissingFieldNamesTheField) {
   std::string text = kGoodRelu;
   text.erase(text.find("outputs:"), text.find("graph:") - text.find("outputs:"));

@@ -22,6 +22,8 @@ namespace {
 constexpr char kMagic[] = "\x93NUMPY";
 constexpr size_t kMagicBytes = 6;
 constexpr size_t kHeaderAlignment = 64;
+// An exported array is for whoever reads the export folder, as a file numpy.save makes would be.
+constexpr mode_t kWrittenFileMode = 0644;
 
 NpyError error_in(const std::filesystem::path& path, const std::string& what, const std::string& fix) {
   return NpyError(path.string() + ": " + what + " (fix: " + fix + ")");
@@ -193,8 +195,22 @@ std::string make_header(const Shape& shape, DType dtype) {
 
 NpyWriter::NpyWriter(const std::filesystem::path& path, const Shape& shape, DType dtype)
     : path_(path), dtype_(dtype), expected_(numel(shape)) {
-  file_ = std::fopen(path.c_str(), "wb");
-  if (!file_) throw error_in(path, std::string("cannot create the file: ") + std::strerror(errno), "choose a writable directory");
+  // Written beside the target under a fresh name (O_EXCL: never through a link someone left in
+  // the folder) and renamed over it by close(), which replaces a link rather than following it:
+  // `kbv export` into a shared folder overwrote a symbolic link's target (red-team).
+  std::string pattern =
+      ((path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path()) / ("." + path.filename().string() + ".tmp-XXXXXX")).string();
+  const int fd = ::mkstemp(pattern.data());
+  if (fd < 0) throw error_in(path, std::string("cannot create the file: ") + std::strerror(errno), "choose a writable directory");
+  ::fchmod(fd, kWrittenFileMode);
+  temp_path_ = pattern;
+  file_ = ::fdopen(fd, "wb");
+  if (!file_) {
+    ::close(fd);
+    std::error_code ignored;
+    std::filesystem::remove(temp_path_, ignored);
+    throw error_in(path, std::string("cannot create the file: ") + std::strerror(errno), "choose a writable directory");
+  }
   const std::string header = make_header(shape, dtype);
   if (std::fwrite(header.data(), 1, header.size(), file_) != header.size())
     throw error_in(path, std::string("cannot write the header: ") + std::strerror(errno), "free space on that file system");
@@ -205,7 +221,7 @@ NpyWriter::~NpyWriter() {
   // Not closed: an exception cut the array short; leave no file that looks complete.
   std::fclose(file_);
   std::error_code ignored;
-  std::filesystem::remove(path_, ignored);
+  std::filesystem::remove(temp_path_, ignored);
 }
 
 void NpyWriter::write_bytes(const void* data, size_t count, size_t bytes, DType given) {
@@ -240,8 +256,14 @@ void NpyWriter::close() {
   const int flush_errno = errno;
   if (std::fclose(file) != 0 || !flushed) {
     std::error_code ignored;
-    std::filesystem::remove(path_, ignored);
+    std::filesystem::remove(temp_path_, ignored);
     throw error_in(path_, std::string("cannot finish writing: ") + std::strerror(flushed ? errno : flush_errno), "free space on that file system");
+  }
+  if (::rename(temp_path_.c_str(), path_.c_str()) != 0) {
+    const int rename_errno = errno;
+    std::error_code ignored;
+    std::filesystem::remove(temp_path_, ignored);
+    throw error_in(path_, std::string("cannot put the file in place: ") + std::strerror(rename_errno), "check that the path is not a folder");
   }
 }
 
@@ -258,10 +280,15 @@ void save(const std::filesystem::path& path, const Shape& shape, std::span<const
 }
 
 MappedNpy::MappedNpy(const std::filesystem::path& path) : path_(path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // Non-blocking: a FIFO named like an array answers at once instead of hanging the open.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) throw error_in(path, std::string("cannot open: ") + std::strerror(errno), "check the path; save the array there with numpy.save");
   struct stat info {};
-  if (::fstat(fd, &info) != 0 || info.st_size <= 0) {
+  if (::fstat(fd, &info) == 0 && !S_ISREG(info.st_mode)) {
+    ::close(fd);
+    throw error_in(path, "not a regular file", "save the array there with numpy.save");
+  }
+  if (info.st_size <= 0) {
     ::close(fd);
     throw error_in(path, "empty or unreadable file, not a .npy array", "write the file with numpy.save");
   }

@@ -52,6 +52,7 @@ class NpyWriter {
   void write_bytes(const void* data, size_t count, size_t bytes, DType given);
 
   std::filesystem::path path_;
+  std::filesystem::path temp_path_;  // written here, renamed to path_ by close()
   DType dtype_;
   int64_t expected_ = 0;
   int64_t written_ = 0;

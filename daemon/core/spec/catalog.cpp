@@ -12,8 +12,15 @@ std::vector<std::filesystem::path> yaml_files(const std::filesystem::path& direc
   std::vector<std::filesystem::path> files;
   std::error_code error;
   if (!std::filesystem::is_directory(directory, error)) return files;
-  for (const auto& entry : std::filesystem::directory_iterator(directory))
-    if (entry.is_regular_file() && entry.path().extension() == ".yaml") files.push_back(entry.path());
+  // Non-throwing: a link loop or an unreadable sub-folder beside the specs is not a problem file
+  // (it gave a raw "filesystem error" with no file or fix); an unreadable problems folder is.
+  std::filesystem::directory_iterator entries(directory, error);
+  if (error)
+    throw SpecError(directory.string(), "(folder)", "cannot be listed: " + error.message(), "make the problems folder readable");
+  for (const auto& entry : entries) {
+    std::error_code entry_error;
+    if (entry.path().extension() == ".yaml" && entry.is_regular_file(entry_error)) files.push_back(entry.path());
+  }
   std::sort(files.begin(), files.end());
   return files;
 }

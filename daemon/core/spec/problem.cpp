@@ -7,6 +7,8 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -53,6 +55,14 @@ class Parser {
          "write a whole number");
   }
 
+  // An integer that fits an int (a level or an id): 4294967297 was truncated to 1 silently.
+  int small_integer(const YAML::Node& node, const std::string& field) const {
+    const int64_t value = integer(node, field);
+    if (value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max())
+      fail(field, "is " + std::to_string(value) + ", beyond any level or id", "write the KernelBench number");
+    return static_cast<int>(value);
+  }
+
   bool boolean(const YAML::Node& node, const std::string& field) const {
     try {
       if (node.IsScalar()) return node.as<bool>();
@@ -72,11 +82,15 @@ class Parser {
   void only_known_keys(const YAML::Node& map, const std::string& prefix, std::initializer_list<const char*> known) const {
     std::string list;
     for (const char* key : known) list += (list.empty() ? "" : ", ") + std::string(key);
+    std::map<std::string, int> seen;  // key -> its line
     for (auto it = map.begin(); it != map.end(); ++it) {
       const std::string key = this->key(it->first, prefix.empty() ? "" : prefix.substr(0, prefix.size() - 1));
       bool found = false;
       for (const char* candidate : known) found |= key == candidate;
       if (!found) fail(prefix + key, "unknown field", "remove it or correct its spelling; the fields are: " + list);
+      // yaml-cpp keeps the first of two equal keys: the second would be silently ignored.
+      if (const auto [first, fresh] = seen.emplace(key, it->first.Mark().line + 1); !fresh)
+        fail(prefix + key, "given twice (first at line " + std::to_string(first->second) + ")", "keep one of them");
     }
   }
 
@@ -248,10 +262,10 @@ void parse_provenance(const Parser& parser, const YAML::Node& root, Problem& pro
     if (!kb.IsMap()) parser.fail("kernelbench", "expected a map", "write kernelbench: {level: 1, id: 19, file: 19_ReLU.py}");
     parser.only_known_keys(kb, "kernelbench.", {"level", "id", "file", "globals"});
     KernelBenchRef ref;
-    ref.level = static_cast<int>(parser.integer(parser.require(kb, "level", "kernelbench.level", "add the KernelBench level"), "kernelbench.level"));
+    ref.level = parser.small_integer(parser.require(kb, "level", "kernelbench.level", "add the KernelBench level"), "kernelbench.level");
     if (ref.level != problem.level)
       parser.fail("kernelbench.level", "is " + std::to_string(ref.level) + " but level is " + std::to_string(problem.level), "make them equal");
-    ref.id = static_cast<int>(parser.integer(parser.require(kb, "id", "kernelbench.id", "add the problem's number in its level"), "kernelbench.id"));
+    ref.id = parser.small_integer(parser.require(kb, "id", "kernelbench.id", "add the problem's number in its level"), "kernelbench.id");
     if (ref.id < 1) parser.fail("kernelbench.id", "must be at least 1", "use the number that prefixes the KernelBench file");
     if (root["kernelbench_id"] && problem.kernelbench_id != ref.id)
       parser.fail("kernelbench_id", "is " + std::to_string(problem.kernelbench_id) + " but kernelbench.id is " + std::to_string(ref.id),
@@ -323,7 +337,12 @@ Problem parse_problem_file(const std::filesystem::path& path) {
   Parser parser(file);
   YAML::Node root;
   try {
-    root = YAML::LoadFile(file);
+    // Every document, so a second one is refused rather than silently ignored.
+    const std::vector<YAML::Node> documents = YAML::LoadAllFromFile(file);
+    if (documents.size() > 1)
+      throw SpecError(file, "(document)", "holds " + std::to_string(documents.size()) + " YAML documents; only the first would be read",
+                      "keep one problem per file and remove the '---' separators");
+    if (!documents.empty()) root = documents.front();
   } catch (const YAML::BadFile&) {
     throw SpecError(file, "(file)", "cannot be read", "check the path and its permissions");
   } catch (const YAML::Exception& error) {
@@ -335,11 +354,11 @@ Problem parse_problem_file(const std::filesystem::path& path) {
   Problem problem;
   problem.file = file;
   problem.name = parser.text(parser.require(root, "name", "name", "add name: <problem name>"), "name");
-  problem.level = static_cast<int>(parser.integer(parser.require(root, "level", "level", "add level: 1, 2 or 3"), "level"));
+  problem.level = parser.small_integer(parser.require(root, "level", "level", "add level: 1, 2 or 3"), "level");
   if (problem.level < 1 || problem.level > 3) parser.fail("level", "must be 1, 2 or 3", "use KernelBench's level");
   parser.only_known_keys(root, "", {"name", "level", "kernelbench_id", "description", "source", "kernelbench", "deterministic",
                                       "nondeterministic_reason", "gpu_only", "inputs", "outputs", "graph", "tolerance", "shapes"});
-  if (YAML::Node id = root["kernelbench_id"]) problem.kernelbench_id = static_cast<int>(parser.integer(id, "kernelbench_id"));
+  if (YAML::Node id = root["kernelbench_id"]) problem.kernelbench_id = parser.small_integer(id, "kernelbench_id");
   if (YAML::Node description = root["description"]) problem.description = parser.text(description, "description");
   parse_provenance(parser, root, problem);
 

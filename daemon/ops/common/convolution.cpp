@@ -9,6 +9,8 @@
 namespace kbv::ops {
 namespace {
 
+using op_support::bounded_extent;
+using op_support::bounded_product;
 using op_support::int_attr;
 
 // Layouts for messages, by spatial rank (index 1, 2, 3).
@@ -137,11 +139,14 @@ class GeometryReader {
       const auto dim = static_cast<size_t>(axis - first_axis() + 2);
       a.input = x[dim];
       a.kernel = weight[dim];
+      bounded_extent(op_, "padding", a.padding);
+      bounded_extent(op_, "stride", a.stride);
+      const int64_t reach = bounded_product(op_, "dilation*(k-1)", a.dilation, a.kernel - 1);
       if (form_.transposed) {
         check_output_padding(a, output_padding_source_[static_cast<size_t>(axis)]);
-        a.output = (a.input - 1) * a.stride - 2 * a.padding + a.dilation * (a.kernel - 1) + a.output_padding + 1;
+        a.output = bounded_product(op_, "(size-1)*stride", a.input - 1, a.stride) - 2 * a.padding + reach + a.output_padding + 1;
       } else {
-        const int64_t span = a.input + 2 * a.padding - a.dilation * (a.kernel - 1) - 1;
+        const int64_t span = a.input + 2 * a.padding - reach - 1;
         a.output = span < 0 ? 0 : span / a.stride + 1;
       }
       fits = fits && a.output >= 1;

@@ -76,6 +76,10 @@ void set_sliding_axis(std::string_view op, const PoolSpec& spec, const AttrReade
   a.stride = stride == 0 ? a.kernel : stride;  // PyTorch: stride defaults to kernel_size
   a.padding = read.along("padding", read.integer("padding", 0), axis, 0);
   a.dilation = spec.kind == PoolKind::max ? read.along("dilation", read.integer("dilation", 1), axis, 1) : 1;
+  bounded_extent(op, "kernel", a.kernel);
+  bounded_extent(op, "stride", a.stride);
+  bounded_extent(op, "padding", a.padding);
+  bounded_product(op, "dilation*(kernel-1)", a.dilation, a.kernel - 1);
   const std::string along = spec.spatial_axes == 1 ? "" : std::string(" along ") + kAxisNames[axis];
   // PyTorch's pool{2,3}d_shape_check compares padding with kernel/2 (integer division), not
   // with the dilated extent.

@@ -113,7 +113,15 @@ ReportInput input_from_folder(const SweepFolder& folder, std::uint64_t epoch) {
     input.issues.push_back({path, "(file)", "is not a readable result record", "remove it; the next sweep evaluates that candidate again"});
   for (const auto& item : plan->items) {
     const auto found = records.find(item.key());
-    input.rows.push_back(view_row(item, epoch, found == records.end() ? std::nullopt : std::optional<json>(found->second)));
+    std::optional<json> record = found == records.end() ? std::nullopt : std::optional<json>(found->second);
+    if (record)
+      if (const auto damage = record_damage(*record)) {
+        input.issues.push_back({folder.results_dir(epoch).string() + "/" + item.key() + ".json", "(file)",
+                                "is a result record that cannot be trusted (" + *damage + "); left out",
+                                "remove it; the next sweep evaluates that candidate again"});
+        record.reset();
+      }
+    input.rows.push_back(view_row(item, epoch, record));
   }
   add_shards(folder, *plan, records, input);
   return input;

@@ -2,6 +2,7 @@
 #include "sweep/report/row_view.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace kbv::sweep::report {
 namespace {
@@ -47,6 +48,45 @@ std::vector<std::pair<std::string, std::optional<double>>> speedups_of(const jso
     out.emplace_back(key.substr(3), value.is_number() ? std::optional<double>(value.get<double>()) : std::nullopt);
   }
   return out;
+}
+
+namespace {
+
+// Above any speedup a real kernel earns against kbv's baselines (the largest in the field's
+// papers are in the thousands, against broken baselines).
+constexpr double kMostPlausibleSpeedup = 1e6;
+
+std::optional<std::string> figure_damage(const json& object, const std::string& where, double most) {
+  if (object.is_null()) return std::nullopt;
+  if (!object.is_number()) return where + " is " + std::string(object.type_name()) + ", not a number";
+  const double value = object.get<double>();
+  if (!std::isfinite(value) || value < 0 || value > most) return where + " is " + object.dump() + ", outside 0 to " + json(most).dump();
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> record_damage(const json& record) {
+  if (!record.is_object()) return "the record is not an object";
+  if (record.contains("verdict") && !record["verdict"].is_string()) return "verdict is not text";
+  if (!record.contains("evaluation") || record["evaluation"].is_null()) return std::nullopt;
+  const json& evaluation = record["evaluation"];
+  if (!evaluation.is_object()) return "evaluation is " + std::string(evaluation.type_name()) + ", not an evaluation report";
+  if (!evaluation.contains("verdict") || !evaluation["verdict"].is_string()) return "evaluation.verdict is missing or not text";
+  if (evaluation.contains("speedup")) {
+    if (!evaluation["speedup"].is_object() && !evaluation["speedup"].is_null()) return "evaluation.speedup is not an object";
+    if (evaluation["speedup"].is_object())
+      for (const auto& [key, value] : evaluation["speedup"].items())
+        if (key.starts_with("vs_"))
+          if (auto damage = figure_damage(value, "evaluation.speedup." + key, kMostPlausibleSpeedup)) return damage;
+  }
+  for (const auto& path : {std::vector<std::string>{"memory", "ratio"}, std::vector<std::string>{"wall_s"}}) {
+    const json* at = &evaluation;
+    for (const auto& step : path) at = at->is_object() && at->contains(step) ? &(*at)[step] : nullptr;
+    if (at == nullptr) continue;
+    if (auto damage = figure_damage(*at, "evaluation." + path.front() + (path.size() > 1 ? "." + path.back() : ""), kMostPlausibleSpeedup)) return damage;
+  }
+  return std::nullopt;
 }
 
 RowView view_row(const PlannedEvaluation& planned, std::uint64_t epoch, const std::optional<json>& record) {

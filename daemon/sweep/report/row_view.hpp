@@ -37,6 +37,12 @@ struct RowView {
 // The row of `planned` with its record of this epoch (nullopt: not evaluated yet).
 RowView view_row(const PlannedEvaluation& planned, std::uint64_t epoch, const std::optional<nlohmann::json>& record);
 
+// Why a result record read back from a sweep folder cannot be trusted ("evaluation is a string",
+// "speedup.vs_library_fp32 is 1e+308"), or nullopt when its figures are of the kinds kbv writes.
+// A damaged record is left out of the report as unreadable, not counted (red-team: an
+// `evaluation` of "garbage" counted as a pass; a 1e308 speedup made a geomean of 9.8e153).
+std::optional<std::string> record_damage(const nlohmann::json& record);
+
 // Speedup keys ("vs_NAME") of an evaluator report, as baseline names with their values.
 std::vector<std::pair<std::string, std::optional<double>>> speedups_of(const nlohmann::json& evaluation);
 

@@ -7,7 +7,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 
+#include "sweep/report/row_view.hpp"
 #include "sweep/result_record.hpp"
 
 namespace kbv::sweep::report {
@@ -182,6 +184,26 @@ TEST_F(ReportBuilder, ComparesWithThePreviousReport) {
   EXPECT_EQ(c["regressions_after_rotation"][0]["key"], "a3-relu");
   ASSERT_EQ(c["verdict_changes"].size(), 2u);
   EXPECT_EQ(c["transitions"].size(), 3u);
+}
+
+// Red-team: an `evaluation` of "garbage" counted as a pass and a 1e308 speedup made a geomean of
+// 9.8e153; such records are left out of a report as untrustworthy.
+TEST(RecordDamage, FiguresOfKindsKbvNeverWritesAreDamage) {
+  const json good = {{"verdict", "pass"}, {"evaluation", {{"verdict", "pass"}, {"speedup", {{"vs_library_fp32", 2.5}, {"vs_eager_tf32", nullptr}}},
+                                                          {"memory", {{"ratio", 1.1}}}, {"wall_s", 3.0}}}};
+  EXPECT_EQ(record_damage(good), std::nullopt);
+  EXPECT_EQ(record_damage(json{{"verdict", "crash"}, {"evaluation", nullptr}}), std::nullopt) << "an evaluator that died left no report";
+  const auto damaged = [&](const std::function<void(json&)>& change) {
+    json record = good;
+    change(record);
+    return record_damage(record).value_or("");
+  };
+  EXPECT_NE(damaged([](json& r) { r["evaluation"] = "garbage"; }).find("evaluation is string"), std::string::npos);
+  EXPECT_NE(damaged([](json& r) { r["evaluation"]["speedup"]["vs_library_fp32"] = 1e308; }).find("speedup.vs_library_fp32"), std::string::npos);
+  EXPECT_NE(damaged([](json& r) { r["evaluation"]["speedup"]["vs_library_fp32"] = "3"; }).find("not a number"), std::string::npos);
+  EXPECT_NE(damaged([](json& r) { r["evaluation"]["verdict"] = 1; }).find("evaluation.verdict"), std::string::npos);
+  EXPECT_NE(damaged([](json& r) { r["evaluation"]["memory"]["ratio"] = -1; }).find("evaluation.memory.ratio"), std::string::npos);
+  EXPECT_NE(damaged([](json& r) { r = json::array(); }).find("not an object"), std::string::npos);
 }
 
 }  // namespace
