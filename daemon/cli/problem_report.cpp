@@ -6,6 +6,8 @@
 #include "cli/generated_code.hpp"
 #include "cli/problem_lookup.hpp"
 #include "eval/class_probe.hpp"
+#include "eval/data_plane_factory.hpp"
+#include "eval/device_footprint.hpp"
 #include "graph/operand_rounding.hpp"
 #include "inputs/family_classes.hpp"
 
@@ -77,8 +79,10 @@ nlohmann::json describe_problem(const Problem& problem) {
           {"tolerance",
            {{"atol", tolerance.atol}, {"rtol", tolerance.rtol}, {"rel_l2", tolerance.rel_l2}, {"outlier_fraction", tolerance.outlier_fraction}}},
           {"shape_sets", shape_sets},
-          {"degenerate_classes", degenerate_classes_json(problem)},
           {"precision_check", precision_check_json(problem)}};
+  std::string not_probed;
+  described["degenerate_classes"] = degenerate_classes_json(problem, &not_probed);
+  if (!not_probed.empty()) described["degenerate_classes_not_probed"] = not_probed;
   if (!problem.gpu_only_reason.empty()) described["gpu_only"] = problem.gpu_only_reason;
   return described;
 }
@@ -94,12 +98,23 @@ nlohmann::json precision_check_json(const Problem& problem) {
   return {{"runs", true}, {"rounded_inputs", names}};
 }
 
-nlohmann::json degenerate_classes_json(const Problem& problem) {
+nlohmann::json degenerate_classes_json(const Problem& problem, std::string* why_not) {
   // eval/class_probe.hpp: host, small shapes, a fixed public key. A GPU-only problem has no
   // small set: null (not probed), never an empty list that would read "none degenerate".
-  if (!problem.gpu_only_reason.empty()) return nullptr;
+  const auto not_probed = [&](const std::string& why) {
+    if (why_not) *why_not = why;
+    return nlohmann::json(nullptr);
+  };
+  if (!problem.gpu_only_reason.empty()) return not_probed("the probe runs on the host, at the small set this problem lacks");
+  const ResolvedProblem small = resolve_problem(problem, "small");
+  // The probe holds what an evaluation on the host would: a small set beyond the host's memory
+  // is not probed (a 2^28-element one grew `kbv problems` past 9 GB; red-team).
+  eval::DeviceFootprint footprint = eval::trusted_device_footprint(small);
+  footprint.reserve_bytes = 0;
+  if (const std::optional<double> free_bytes = eval::device_free_bytes("host", 0))
+    if (const auto why = eval::why_it_does_not_fit(small, footprint, *free_bytes, "host")) return not_probed(*why);
   nlohmann::json degenerate = nlohmann::json::array();
-  for (const eval::ClassProbe& probe : eval::probe_classes(resolve_problem(problem, "small")))
+  for (const eval::ClassProbe& probe : eval::probe_classes(small))
     if (probe.degenerate()) degenerate.push_back({{"class", std::string(inputs::class_name(probe.family_class))}, {"reason", probe.reason()}});
   return degenerate;
 }
@@ -146,7 +161,8 @@ void print_problem(std::ostream& out, const nlohmann::json& described) {
       << number_text(tolerance["rtol"].get<double>()) << ", rel_l2 " << number_text(tolerance["rel_l2"].get<double>()) << ", outlier_fraction "
       << number_text(tolerance["outlier_fraction"].get<double>()) << " (docs/problem-spec.md)\n";
   out << "degenerate classes (hidden families no epoch can test here: a trivial output passes them)\n";
-  if (described["degenerate_classes"].is_null()) out << "  not probed: the probe runs on the host, at the small set this problem lacks\n";
+  if (described["degenerate_classes"].is_null())
+    out << "  not probed: " << described.value("degenerate_classes_not_probed", std::string("the probe did not run")) << "\n";
   else if (described["degenerate_classes"].empty()) out << "  none\n";
   for (const auto& entry : described["degenerate_classes"])
     out << "  " << entry["class"].get<std::string>() << ": " << entry["reason"].get<std::string>() << "\n";

@@ -13,9 +13,10 @@ namespace kbv::cli {
 
 // Throws SpecError when a shape set does not resolve.
 nlohmann::json describe_problem(const Problem& problem);
-// The classes of hidden families that are degenerate for `problem` ([{class, reason}]); null for
-// a GPU-only problem (the probe runs on the host at the small set).
-nlohmann::json degenerate_classes_json(const Problem& problem);
+// The classes of hidden families that are degenerate for `problem` ([{class, reason}]); null when
+// the probe (on the host, at the small set) cannot run, with *why_not saying why: a GPU-only
+// problem has no small set; a small set beyond the host's available memory is not probed.
+nlohmann::json degenerate_classes_json(const Problem& problem, std::string* why_not = nullptr);
 // Whether the precision check runs on the problem (verify/precision_signature.hpp) and on which
 // inputs, or why not: {"runs": true, "rounded_inputs": [...]} or {"runs": false, "why_not": "..."}.
 nlohmann::json precision_check_json(const Problem& problem);

@@ -63,12 +63,14 @@ int list_problems(const ProblemCatalog& catalog, const ListFilter& filter, bool 
     ++shown;
     const ResolvedProblem resolved = resolve_problem(problem, "default");
     const std::string reference = kernelbench_ref(problem);
-    const nlohmann::json degenerate = classes ? degenerate_classes_json(problem) : nlohmann::json();
+    std::string not_probed;
+    const nlohmann::json degenerate = classes ? degenerate_classes_json(problem, &not_probed) : nlohmann::json();
     std::string degenerate_names;
     for (const auto& entry : degenerate) degenerate_names += (degenerate_names.empty() ? "" : ",") + entry["class"].get<std::string>();
     std::string degenerate_column;  // "%-18s  " of the names, never cut (all six classes run past 18)
     if (classes) {
-      degenerate_column = degenerate.is_null() ? "not probed (GPU only)" : degenerate_names.empty() ? "none" : degenerate_names;
+      degenerate_column = degenerate.is_null() ? (problem.gpu_only_reason.empty() ? "not probed (memory)" : "not probed (GPU only)")
+                          : degenerate_names.empty() ? "none" : degenerate_names;
       degenerate_column += std::string(degenerate_column.size() < 18 ? 18 - degenerate_column.size() : 0, ' ') + "  ";
     }
     std::string shapes;
@@ -79,6 +81,7 @@ int list_problems(const ProblemCatalog& catalog, const ListFilter& filter, bool 
                       {"description", problem.description}, {"flops", resolved.flops}, {"compulsory_bytes", resolved.compulsory_bytes},
                       {"file", problem.file}});
       if (classes) list.back()["degenerate_classes"] = degenerate;
+      if (classes && !not_probed.empty()) list.back()["degenerate_classes_not_probed"] = not_probed;
       if (!problem.gpu_only_reason.empty()) list.back()["gpu_only"] = problem.gpu_only_reason;
     } else {
       std::printf("%-24s %5d %-11s %14.2f %14.1f  %s%s\n", name.c_str(), problem.level, reference.empty() ? "-" : reference.c_str(),

@@ -43,6 +43,8 @@ TEST(Manifest, ErrorsNameFieldAndFix) {
   const std::pair<std::string, std::string> cases[] = {
       {"modle: x\n", "modle"},
       {"problem: Relu!\n", "problem"},
+      {"model: \"m\\x7f\"\n", "model"},          // DEL
+      {"model: \"m\\u009b31m\"\n", "model"},     // C1 CSI, which terminals act on (red-team)
       {"tags: a\n", "tags"},
       {"model: [x]\n", "model"},
   };

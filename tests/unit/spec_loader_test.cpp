@@ -67,13 +67,18 @@ TEST_F(SpecLoaderTest, LoadsAGoodSpecAndResolvesShapes) {
 
 // Red-team: a second key, a second document and a level beyond int were each read silently (the
 // first key won, the second document was dropped, 4294967297 became level 1).
-TEST_F(SpecLoaderTest, ASecondKeyASecondDocumentAndAnOversizedLevelAreRefused) {
+TEST_F(SpecLoaderTest, ASecondKeyASecondDocumentAnOversizedLevelAndANameThatIsNoWordAreRefused) {
   const std::string good = kGoodRelu;
   expect_error(write("twice.yaml", good + "level: 3\n"), {"level", "given twice (first at line 2)"});
   expect_error(write("documents.yaml", good + "---\nbogus: 1\n"), {"holds 2 YAML documents"});
   std::string huge = good;
   huge.replace(huge.find("level: 1"), 8, "level: 4294967297");
   expect_error(write("level.yaml", huge), {"level", "4294967297"});
+  for (const std::string bad : {"a/b", "..", ".hidden", "<img>", "two words"}) {
+    std::string named = good;
+    named.replace(named.find("name: relu"), 10, "name: \"" + bad + "\"");
+    expect_error(write("named.yaml", named), {"name", "is not a problem name"});
+  }
 }
 
 TEST_F(SpecLoaderTest, MissingFieldNamesTheField) {

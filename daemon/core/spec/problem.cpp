@@ -4,6 +4,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -332,6 +333,9 @@ Problem load_problem_file(const std::filesystem::path& path) {
 }
 
 namespace {
+// Far above KernelBench's longest derived name (about 70 characters).
+constexpr size_t kMaxProblemNameBytes = 128;
+
 Problem parse_problem_file(const std::filesystem::path& path) {
   const std::string file = path.string();
   Parser parser(file);
@@ -354,6 +358,15 @@ Problem parse_problem_file(const std::filesystem::path& path) {
   Problem problem;
   problem.file = file;
   problem.name = parser.text(parser.require(root, "name", "name", "add name: <problem name>"), "name");
+  // A name is a file name (NAME.yaml) and a word in commands, reports and metric labels: no
+  // folders, no leading dot, no spaces or markup ("a/b", "", "..", "<img>" were accepted).
+  const bool word = !problem.name.empty() && problem.name.size() <= kMaxProblemNameBytes && problem.name.front() != '.' &&
+                    std::all_of(problem.name.begin(), problem.name.end(), [](char c) {
+                      return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+                    });
+  if (!word)
+    parser.fail("name", "'" + problem.name.substr(0, kMaxProblemNameBytes) + "' is not a problem name",
+                "use letters, digits, '_', '-' and '.', at most " + std::to_string(kMaxProblemNameBytes) + " of them, not starting with '.'");
   problem.level = parser.small_integer(parser.require(root, "level", "level", "add level: 1, 2 or 3"), "level");
   if (problem.level < 1 || problem.level > 3) parser.fail("level", "must be 1, 2 or 3", "use KernelBench's level");
   parser.only_known_keys(root, "", {"name", "level", "kernelbench_id", "description", "source", "kernelbench", "deterministic",

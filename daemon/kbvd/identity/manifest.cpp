@@ -28,8 +28,15 @@ constexpr std::size_t kMaxManifestBytes = 64 * 1024;
 std::string checked_text(const fs::path& file, const std::string& field, const std::string& value) {
   if (value.size() > kMaxTextChars)
     fail(file, field, fmt::format("longer than {} characters", kMaxTextChars), "shorten it");
-  if (std::any_of(value.begin(), value.end(), [](unsigned char c) { return c < 0x20; }))
-    fail(file, field, "contains control characters", "use printable text");
+  // C0 controls and DEL, and the C1 controls in UTF-8 (0xC2 0x80..0x9F: U+009B is a one-character
+  // CSI that terminals act on, as they do on ESC [).
+  bool control = false;
+  for (size_t i = 0; i < value.size() && !control; ++i) {
+    const auto c = static_cast<unsigned char>(value[i]);
+    const auto next = i + 1 < value.size() ? static_cast<unsigned char>(value[i + 1]) : 0;
+    control = c < 0x20 || c == 0x7f || (c == 0xc2 && next >= 0x80 && next <= 0x9f);
+  }
+  if (control) fail(file, field, "contains control characters", "use printable text");
   return value;
 }
 

@@ -3,6 +3,10 @@
 
 #include <fmt/format.h>
 
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
 namespace kbv::sweep::report {
 namespace {
 
@@ -26,6 +30,13 @@ std::string cell(const json& value) {
 std::string csv_field(const std::string& raw) {
   // A line break (a candidate's multi-line error in `detail`) is written as the two characters
   // \n or \r: every row stays one line, for line tools and for readers that split on newlines.
+  // Text a spreadsheet would run as a formula (=, +, -, @ first: a model name "=HYPERLINK(…)")
+  // gets a leading apostrophe, OWASP's advice; numbers, negative ones included, are left alone.
+  if (!raw.empty() && std::string_view("=+-@\t\r").find(raw.front()) != std::string_view::npos) {
+    char* end = nullptr;
+    std::strtod(raw.c_str(), &end);
+    if (end != raw.c_str() + raw.size()) return csv_field("'" + raw);
+  }
   std::string text;
   for (const char c : raw) text += c == '\n' ? std::string("\\n") : c == '\r' ? std::string("\\r") : std::string(1, c);
   if (text.find_first_of(",\"") == std::string::npos) return text;

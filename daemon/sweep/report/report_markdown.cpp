@@ -4,12 +4,25 @@
 #include "sweep/report/report_sections.hpp"
 
 namespace kbv::sweep::report {
-namespace {
 
-// A table cell: no line breaks, pipes escaped.
-std::string cell(const std::string& text) {
+// A model named "<script>…" ran in a rendered report.md (red-team).
+std::string markdown_text(const std::string& text) {
   std::string out;
   for (const char c : text) {
+    if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else if (c == '&') out += "&amp;";
+    else out += c;
+  }
+  return out;
+}
+
+namespace {
+
+// A table cell: no line breaks, pipes escaped, as markdown_text.
+std::string cell(const std::string& text) {
+  std::string out;
+  for (const char c : markdown_text(text)) {
     if (c == '|') out += "\\|";
     else if (c == '\n' || c == '\r') out += ' ';
     else out += c;
@@ -37,9 +50,9 @@ std::string report_markdown(const nlohmann::json& report) {
   std::string out;
   bool first = true;
   for (const auto& section : report_sections(report)) {
-    out += (first ? "# " : "## ") + section.title + "\n\n";
+    out += (first ? "# " : "## ") + cell(section.title) + "\n\n";
     first = false;
-    for (const auto& paragraph : section.paragraphs) out += paragraph + "\n\n";
+    for (const auto& paragraph : section.paragraphs) out += markdown_text(paragraph) + "\n\n";
     for (const auto& t : section.tables) table(out, t);
   }
   return out;

@@ -1,6 +1,8 @@
 // tests/sweep/report/report_csv_test.cpp — results.csv: one row per candidate × problem, a
-// column per baseline the report names, fields quoted by RFC 4180.
+// column per baseline the report names, fields quoted by RFC 4180, no formulas; report.md's
+// untrusted text escaped.
 #include "sweep/report/report_csv.hpp"
+#include "sweep/report/report_markdown.hpp"
 
 #include <gtest/gtest.h>
 
@@ -15,6 +17,17 @@ TEST(ReportCsv, QuotesOnlyWhatNeedsIt) {
   EXPECT_EQ(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
   EXPECT_EQ(csv_field("two\nlines"), "two\\nlines") << "every row stays one line";
   EXPECT_EQ(csv_field("a,\r\nb"), "\"a,\\r\\nb\"");
+  // Red-team: a model named like a formula ran in a spreadsheet; numbers stay numbers.
+  EXPECT_EQ(csv_field("=HYPERLINK(\"http://x\")"), "\"'=HYPERLINK(\"\"http://x\"\")\"");
+  EXPECT_EQ(csv_field("@SUM(A1)"), "'@SUM(A1)");
+  EXPECT_EQ(csv_field("+1 evil"), "'+1 evil");
+  EXPECT_EQ(csv_field("-0.25"), "-0.25");
+  EXPECT_EQ(csv_field("-1e-3"), "-1e-3");
+}
+
+TEST(ReportMarkdown, UntrustedTextCannotBecomeHtml) {
+  EXPECT_EQ(markdown_text("<script>alert(1)</script> & more"), "&lt;script&gt;alert(1)&lt;/script&gt; &amp; more");
+  EXPECT_EQ(markdown_text("relu x 1.5"), "relu x 1.5");
 }
 
 TEST(ReportCsv, OneRowPerCandidateWithBaselineColumns) {
