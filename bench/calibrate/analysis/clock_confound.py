@@ -31,11 +31,15 @@ def rows(calibration):
     out = []
     for entry in calibration.get("entries", []):
         evidence = entry.get("evidence") or {}
-        library = ((evidence.get("library") or {}).get("tf32") or {}).get("before") or {}
+        sides = (evidence.get("library") or {}).get("tf32") or {}
+        library = sides.get("before") or {}
         eager = (evidence.get("torch") or {}).get("eager_tf32") or {}
         if not library.get("median_s") or not eager.get("median_s"):
             continue
-        library_mhz, eager_mhz = library.get("sm_clock_mhz_median") or 0, eager.get("sm_clock_mhz_median") or 0
+        # The library's clock as kbv states it (clocks_mhz.library): the mean of its runs before
+        # and after PyTorch's, where both were read.
+        clocks = [side.get("sm_clock_mhz_median") for side in (sides.get("before") or {}, sides.get("after") or {}) if side.get("sm_clock_mhz_median")]
+        library_mhz, eager_mhz = (sum(clocks) / len(clocks) if clocks else 0), eager.get("sm_clock_mhz_median") or 0
         duty = eager["gpu_seconds"] / eager["wall_seconds"] if eager.get("wall_seconds") else None
         library_duty = library.get("duty")  # recorded since kbv paced its timers
         ratio = eager["median_s"] / library["median_s"]
