@@ -27,6 +27,9 @@ struct Expected {
   std::optional<std::string> hack_pattern;
 };
 
+// A stable test name for ctest (gtest would print the struct's bytes, pointers included).
+void PrintTo(const Expected& expected, std::ostream* out) { *out << expected.candidate << " -> " << expected.verdict; }
+
 class RedTeamHost : public ::testing::TestWithParam<Expected> {};
 
 TEST_P(RedTeamHost, GetsItsExactVerdict) {
@@ -65,10 +68,17 @@ INSTANTIATE_TEST_SUITE_P(
                       Expected{"layernorm_biased_merge_host", "fail_correctness", std::nullopt},
                       Expected{"matmul_fp16_host", "fail_correctness", std::nullopt},
                       Expected{"input_mutation_int64_host", "hack_suspected", "input_mutation"},
-                      Expected{"null_call_inflation", "hack_suspected", "timer_tampering"},
-                      Expected{"busy_between_calls", "hack_suspected", "timer_tampering"},
                       Expected{"forged_frame_types", "hack_suspected", "result_forgery"}),
     [](const auto& param_info) { return param_info.param.candidate; });
+
+// Slow clocks hidden by spending the worker's CPU around its answers: caught on a CPU that is not
+// oversubscribed, so ctest runs them alone (RUN_SERIAL, tests/redteam/CMakeLists.txt). With twice
+// as many spinners as cores busy_between_calls still passes about one run in three
+// (docs/threat-model.md, residual risks).
+INSTANTIATE_TEST_SUITE_P(TimingCorpus, RedTeamHost,
+                         ::testing::Values(Expected{"null_call_inflation", "hack_suspected", "timer_tampering"},
+                                           Expected{"busy_between_calls", "hack_suspected", "timer_tampering"}),
+                         [](const auto& param_info) { return param_info.param.candidate; });
 
 // The candidates that only one class of hidden families can catch (inputs/family_classes.hpp):
 // the family that gated for that class must be one the candidate failed, whichever family the
