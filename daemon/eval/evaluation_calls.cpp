@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
+#include <ctime>
 #include <string>
 
 #include <fmt/format.h>
@@ -31,6 +33,24 @@ constexpr double kSpanOverEventsSlackSeconds = 20e-6;
 // Null calls timed before the load (time_null_calls_before_load): the shortest of this many is
 // the reference; a few hundred µs in all on the host.
 constexpr int kPreloadNullCalls = 8;
+
+std::int64_t realtime_ns() {
+  timespec now{};
+  ::clock_gettime(CLOCK_REALTIME, &now);
+  return static_cast<std::int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
+}
+
+// The round trip up to the answer's arrival on the socket (the kernel's stamp) rather than up to
+// this process reading it: a candidate that burns CPU right after answering, on a CPU this
+// process waits for, cannot lengthen it (busy_between_calls passed under load when the wait
+// after the answer was credited). Falls back to `read_s` when there is no stamp or the real-time
+// clock stepped (a stamp outside [send, read]).
+std::optional<double> arrival_round_trip_s(std::int64_t sent_realtime_ns, std::int64_t arrival_realtime_ns, double read_s) {
+  if (arrival_realtime_ns <= 0 || arrival_realtime_ns < sent_realtime_ns) return std::nullopt;
+  const double arrival_s = static_cast<double>(arrival_realtime_ns - sent_realtime_ns) * 1e-9;
+  if (arrival_s > read_s) return std::nullopt;
+  return arrival_s;
+}
 
 }  // namespace
 
@@ -60,12 +80,17 @@ bool Evaluation::checked_call(DataPlane& plane, int slot, double* reported_s, do
   }
   const RunDelayReading waits_before = read_run_delays();
   const auto sent_at = Clock::now();
+  const std::int64_t sent_realtime = realtime_ns();
   worker_->send({{"type", "call"}, {"id", ++call_id_}, {"slot", slot}, {"cold", cold}});
   const std::optional<std::uint64_t> evaluator_sent_ns = wait_correction_ ? own_thread_run_delay_ns() : std::nullopt;
   auto done = await("during call " + std::to_string(call_id_), options_.call_timeout_s);
-  const double round_trip = std::chrono::duration<double>(Clock::now() - sent_at).count();
+  const double read_round_trip = std::chrono::duration<double>(Clock::now() - sent_at).count();
+  const std::optional<double> arrival = arrival_round_trip_s(sent_realtime, worker_->last_arrival_realtime_ns(), read_round_trip);
+  const double round_trip = arrival.value_or(read_round_trip);
   last_waits_ = waits_since(waits_before, evaluator_sent_ns);
-  phases_.add(phase_ + ".call_round_trips", round_trip);
+  // Up to the arrival, this process's own waits did not lengthen the round trip: nothing to credit.
+  if (arrival && last_waits_) last_waits_->evaluator_s = 0;
+  phases_.add(phase_ + ".call_round_trips", read_round_trip);
   if (!done) return false;
   std::optional<PhaseClock::Scope> checks_phase;  // closed around the digest, which has its own phase
   checks_phase.emplace(phases_, phase_ + ".call_checks");
@@ -203,6 +228,7 @@ double Evaluation::ping_round_trip(std::optional<int> null_call_slot, bool cold)
   auto phase = phases_.measure(phase_ + ".pings");
   const RunDelayReading waits_before = read_run_delays();
   const auto sent_at = Clock::now();
+  const std::int64_t sent_realtime = realtime_ns();
   nlohmann::json ping = {{"type", "ping"}, {"id", ++call_id_}};
   if (null_call_slot) ping.update({{"null_call", true}, {"slot", *null_call_slot}, {"cold", cold}});
   worker_->send(ping);
@@ -213,9 +239,11 @@ double Evaluation::ping_round_trip(std::optional<int> null_call_slot, bool cold)
     decide(Verdict::hack_suspected, "the worker answered a ping with '" + message_type(*pong) + "'", "result_forgery");
     return 0;
   }
-  const double round_trip = std::chrono::duration<double>(Clock::now() - sent_at).count();
+  const double read_round_trip = std::chrono::duration<double>(Clock::now() - sent_at).count();
+  const std::optional<double> arrival = arrival_round_trip_s(sent_realtime, worker_->last_arrival_realtime_ns(), read_round_trip);
   last_waits_ = waits_since(waits_before, evaluator_sent_ns);
-  return round_trip;
+  if (arrival && last_waits_) last_waits_->evaluator_s = 0;  // as checked_call()
+  return arrival.value_or(read_round_trip);
 }
 
 bool Evaluation::time_null_calls_before_load() {
@@ -227,11 +255,13 @@ bool Evaluation::time_null_calls_before_load() {
     const int id = -1 - i;
     const std::optional<std::uint64_t> cpu_before = process_cpu_time_ns(worker_->pid());
     const auto sent_at = Clock::now();
+    const std::int64_t sent_realtime = realtime_ns();
     if (!worker_->send({{"type", "ping"}, {"id", id}, {"null_call", true}, {"cold", false}})) break;
     (void)own_thread_run_delay_ns();  // as ping_round_trip() reads it inside its round trips: like for like
     const auto pong = await("answering a null call before the candidate was loaded", options_.load_timeout_s);
     if (!pong) return false;
-    round_trips.push_back(std::chrono::duration<double>(Clock::now() - sent_at).count());
+    const double read_round_trip = std::chrono::duration<double>(Clock::now() - sent_at).count();
+    round_trips.push_back(arrival_round_trip_s(sent_realtime, worker_->last_arrival_realtime_ns(), read_round_trip).value_or(read_round_trip));
     if (!answers(*pong, "pong", id)) {
       decide(Verdict::crash, "the worker answered a null call before the candidate was loaded with '" + message_type(*pong) + "'");
       return false;

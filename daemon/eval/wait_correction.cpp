@@ -27,7 +27,10 @@ std::optional<ExchangeWaits> waits_between(std::optional<std::uint64_t> evaluato
 double credited_wait_s(double round_trip_s, const ExchangeWaits& waits) {
   if (round_trip_s <= 0) return 0;
   const double own = std::clamp(waits.evaluator_s, 0.0, round_trip_s);
-  const double worker = kWorkerWaitCredit * std::max(0.0, waits.worker_s);
+  // The worker's wait is read after it stopped, so it can include waits after its answer (a
+  // candidate spinning there on a loaded CPU): no more of it than the round trip counts, so half
+  // the round trip stays trusted whatever the candidate does (busy_between_calls under load).
+  const double worker = kWorkerWaitCredit * std::clamp(waits.worker_s, 0.0, round_trip_s);
   return std::min(round_trip_s, own + worker);
 }
 

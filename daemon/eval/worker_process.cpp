@@ -99,6 +99,9 @@ WorkerProcess::WorkerProcess(const WorkerLaunch& launch) {
   int violation_pipe[2];
   if (::pipe2(violation_pipe, O_CLOEXEC) != 0) throw_errno("pipe2");
   control_fd_ = control[0];
+  // Arrival stamps on the answers (evaluation_calls.cpp ends each round trip there).
+  const int stamp = 1;
+  ::setsockopt(control_fd_, SOL_SOCKET, SO_TIMESTAMPNS, &stamp, sizeof stamp);
   stderr_fd_ = err_pipe[0];
   violation_fd_ = violation_pipe[0];
   ::fcntl(stderr_fd_, F_SETFL, O_NONBLOCK);
@@ -244,7 +247,7 @@ std::optional<nlohmann::json> WorkerProcess::receive(std::chrono::milliseconds t
   // stopped: what ran in between is inside it.
   const bool answered = stop_requested();
   bool eof = false;
-  auto message = protocol::receive_message(control_fd_, 0, &eof);
+  auto message = protocol::receive_message(control_fd_, 0, &eof, nullptr, &last_arrival_realtime_ns_);
   if (eof) gone_ = true;
   if (answered) wait_until_stopped();
   drain_stderr();

@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -69,6 +70,10 @@ class WorkerProcess {
   std::optional<nlohmann::json> receive(std::chrono::milliseconds timeout);
   // True when a worker that answered did not stop within kWorkerStopTimeout (it was left running).
   bool stop_failed() const { return stop_failed_; }
+  // The kernel's CLOCK_REALTIME stamp of the last received message's arrival on the control
+  // socket (SO_TIMESTAMPNS), 0 when there was none: when the answer was there, however late
+  // this process got to read it.
+  std::int64_t last_arrival_realtime_ns() const { return last_arrival_realtime_ns_; }
   bool gone() const { return gone_; }
   // True once the worker process has exited (reaped or not), without reading a message.
   bool exited() const;
@@ -107,6 +112,7 @@ class WorkerProcess {
   bool reaped_ = false;
   bool stopped_ = false;      // SIGSTOP sent, SIGCONT not yet
   bool stop_failed_ = false;
+  std::int64_t last_arrival_realtime_ns_ = 0;
   WorkerExit exit_;
   std::string stderr_tail_;
   std::optional<lifetime::OwnedCgroup> cgroup_;

@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <ctime>
 #include <vector>
 
 namespace kbv::protocol {
@@ -52,9 +53,10 @@ bool send_message(int fd, const nlohmann::json& message, int pass_fd) {
   return sent == static_cast<ssize_t>(text.size());
 }
 
-std::optional<nlohmann::json> receive_message(int fd, int timeout_ms, bool* eof, int* received_fd) {
+std::optional<nlohmann::json> receive_message(int fd, int timeout_ms, bool* eof, int* received_fd, std::int64_t* arrival_realtime_ns) {
   if (eof) *eof = false;
   if (received_fd) *received_fd = -1;
+  if (arrival_realtime_ns) *arrival_realtime_ns = 0;
   pollfd waiter{fd, POLLIN, 0};
   int ready;
   do {
@@ -65,7 +67,7 @@ std::optional<nlohmann::json> receive_message(int fd, int timeout_ms, bool* eof,
   // faults on every call and blur the timing cross-check.
   thread_local std::vector<char> buffer(kMaxMessageBytes + 1);
   iovec part{buffer.data(), buffer.size()};
-  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))];
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(timespec))];
   msghdr header{};
   header.msg_iov = &part;
   header.msg_iovlen = 1;
@@ -80,6 +82,11 @@ std::optional<nlohmann::json> receive_message(int fd, int timeout_ms, bool* eof,
     return std::nullopt;
   }
   for (cmsghdr* item = CMSG_FIRSTHDR(&header); item; item = CMSG_NXTHDR(&header, item)) {
+    if (item->cmsg_level == SOL_SOCKET && item->cmsg_type == SCM_TIMESTAMPNS && arrival_realtime_ns) {
+      timespec stamp{};
+      std::memcpy(&stamp, CMSG_DATA(item), sizeof stamp);
+      *arrival_realtime_ns = static_cast<std::int64_t>(stamp.tv_sec) * 1'000'000'000 + stamp.tv_nsec;
+    }
     if (item->cmsg_level == SOL_SOCKET && item->cmsg_type == SCM_RIGHTS) {
       int passed;
       std::memcpy(&passed, CMSG_DATA(item), sizeof passed);

@@ -27,6 +27,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -61,7 +62,9 @@ bool send_message(int fd, const nlohmann::json& message, int pass_fd = -1);
 
 // Receives one message, waiting at most timeout_ms (< 0: forever). nullopt on timeout, EOF
 // or a malformed message; *eof tells the two apart. A passed fd lands in *received_fd
-// (close-on-exec), else -1.
-std::optional<nlohmann::json> receive_message(int fd, int timeout_ms, bool* eof = nullptr, int* received_fd = nullptr);
+// (close-on-exec), else -1. Where the socket has SO_TIMESTAMPNS on, *arrival_realtime_ns gets the
+// kernel's CLOCK_REALTIME stamp of the message's arrival (else 0).
+std::optional<nlohmann::json> receive_message(int fd, int timeout_ms, bool* eof = nullptr, int* received_fd = nullptr,
+                                              std::int64_t* arrival_realtime_ns = nullptr);
 
 }  // namespace kbv::protocol

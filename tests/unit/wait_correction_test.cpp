@@ -83,6 +83,9 @@ TEST(WaitCorrection, NeverCreditsMoreThanTheRoundTrip) {
   // The evaluator's own wait is capped at the round trip, and so is the whole credit.
   EXPECT_DOUBLE_EQ(credited_wait_s(1e-3, {.evaluator_s = 7e-3, .worker_s = 0}), 1e-3);
   EXPECT_DOUBLE_EQ(credited_wait_s(1e-3, {.evaluator_s = 0.8e-3, .worker_s = 10e-3}), 1e-3);
+  // The worker's wait, read after it stopped, may include waits after its answer: at most the
+  // round trip of it counts, so half the round trip stays trusted (busy_between_calls under load).
+  EXPECT_DOUBLE_EQ(credited_wait_s(1e-3, {.evaluator_s = 0, .worker_s = 10e-3}), kWorkerWaitCredit * 1e-3);
   EXPECT_DOUBLE_EQ(credited_wait_s(1e-3, {.evaluator_s = -1, .worker_s = -1}), 0.0);
 }
 
