@@ -92,14 +92,16 @@ class Evaluation {
   bool time_null_calls_before_load();
   // Host, with the wait correction on (eval/wait_correction.hpp): the run queue waits so far of
   // the evaluating thread and of every worker thread, read outside the timed window; empty
-  // otherwise. waits_since() is what an exchange added to them.
+  // otherwise. waits_since() is what an exchange added to them (none of the evaluator's when the
+  // exchange's round trip ended at the answer's arrival stamp).
   struct RunDelayReading {
     std::optional<std::uint64_t> evaluator_ns;
     ThreadRunDelays worker;                      // run_delay per worker thread
     std::optional<std::uint64_t> worker_cpu_ns;  // the worker's CPU time, all its threads' (ended ones too)
   };
   RunDelayReading read_run_delays(bool own_first = false) const;
-  std::optional<ExchangeWaits> waits_since(const RunDelayReading& before, std::optional<std::uint64_t> evaluator_sent_ns) const;
+  std::optional<ExchangeWaits> waits_since(const RunDelayReading& before, std::optional<std::uint64_t> evaluator_sent_ns,
+                                           bool ended_at_arrival) const;
 
   // evaluation_correctness.cpp
   // Leaves in plan.families the families it checked, in result_.families' order.

@@ -40,17 +40,27 @@ std::int64_t realtime_ns() {
   return static_cast<std::int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
 }
 
-// The round trip up to the answer's arrival on the socket (the kernel's stamp) rather than up to
-// this process reading it: a candidate that burns CPU right after answering, on a CPU this
-// process waits for, cannot lengthen it (busy_between_calls passed under load when the wait
-// after the answer was credited). Falls back to `read_s` when there is no stamp or the real-time
-// clock stepped (a stamp outside [send, read]).
-std::optional<double> arrival_round_trip_s(std::int64_t sent_realtime_ns, std::int64_t arrival_realtime_ns, double read_s) {
-  if (arrival_realtime_ns <= 0 || arrival_realtime_ns < sent_realtime_ns) return std::nullopt;
-  const double arrival_s = static_cast<double>(arrival_realtime_ns - sent_realtime_ns) * 1e-9;
-  if (arrival_s > read_s) return std::nullopt;
-  return arrival_s;
-}
+// One exchange with the worker, timed from just before the send. It ends at the answer's arrival
+// on the socket (the kernel's stamp) rather than at this process reading it: a candidate that
+// burns CPU right after answering, on a CPU this process waits for, cannot lengthen it
+// (busy_between_calls passed under load when the wait after the answer was credited). Without a
+// stamp, or when the real-time clock stepped (a stamp outside [send, read]), it ends at the read.
+struct RoundTrip {
+  Clock::time_point sent_at = Clock::now();
+  std::int64_t sent_realtime_ns = realtime_ns();
+  double read_s = 0;                // up to this process reading the answer
+  std::optional<double> arrival_s;  // up to the answer's arrival, when stamped
+
+  void end(const WorkerProcess& worker) {
+    read_s = std::chrono::duration<double>(Clock::now() - sent_at).count();
+    arrival_s.reset();
+    const std::int64_t arrival_ns = worker.last_arrival_realtime_ns();
+    if (arrival_ns <= 0 || arrival_ns < sent_realtime_ns) return;
+    const double stamped_s = static_cast<double>(arrival_ns - sent_realtime_ns) * 1e-9;
+    if (stamped_s <= read_s) arrival_s = stamped_s;
+  }
+  double seconds() const { return arrival_s.value_or(read_s); }
+};
 
 }  // namespace
 
@@ -79,18 +89,14 @@ bool Evaluation::checked_call(DataPlane& plane, int slot, double* reported_s, do
     before = plane.input_digest(slot);
   }
   const RunDelayReading waits_before = read_run_delays();
-  const auto sent_at = Clock::now();
-  const std::int64_t sent_realtime = realtime_ns();
+  RoundTrip trip;
   worker_->send({{"type", "call"}, {"id", ++call_id_}, {"slot", slot}, {"cold", cold}});
   const std::optional<std::uint64_t> evaluator_sent_ns = wait_correction_ ? own_thread_run_delay_ns() : std::nullopt;
   auto done = await("during call " + std::to_string(call_id_), options_.call_timeout_s);
-  const double read_round_trip = std::chrono::duration<double>(Clock::now() - sent_at).count();
-  const std::optional<double> arrival = arrival_round_trip_s(sent_realtime, worker_->last_arrival_realtime_ns(), read_round_trip);
-  const double round_trip = arrival.value_or(read_round_trip);
-  last_waits_ = waits_since(waits_before, evaluator_sent_ns);
-  // Up to the arrival, this process's own waits did not lengthen the round trip: nothing to credit.
-  if (arrival && last_waits_) last_waits_->evaluator_s = 0;
-  phases_.add(phase_ + ".call_round_trips", read_round_trip);
+  trip.end(*worker_);
+  const double round_trip = trip.seconds();
+  last_waits_ = waits_since(waits_before, evaluator_sent_ns, trip.arrival_s.has_value());
+  phases_.add(phase_ + ".call_round_trips", trip.read_s);
   if (!done) return false;
   std::optional<PhaseClock::Scope> checks_phase;  // closed around the digest, which has its own phase
   checks_phase.emplace(phases_, phase_ + ".call_checks");
@@ -227,8 +233,7 @@ bool Evaluation::check_observations(const nlohmann::json& observed) {
 double Evaluation::ping_round_trip(std::optional<int> null_call_slot, bool cold) {
   auto phase = phases_.measure(phase_ + ".pings");
   const RunDelayReading waits_before = read_run_delays();
-  const auto sent_at = Clock::now();
-  const std::int64_t sent_realtime = realtime_ns();
+  RoundTrip trip;
   nlohmann::json ping = {{"type", "ping"}, {"id", ++call_id_}};
   if (null_call_slot) ping.update({{"null_call", true}, {"slot", *null_call_slot}, {"cold", cold}});
   worker_->send(ping);
@@ -239,11 +244,9 @@ double Evaluation::ping_round_trip(std::optional<int> null_call_slot, bool cold)
     decide(Verdict::hack_suspected, "the worker answered a ping with '" + message_type(*pong) + "'", "result_forgery");
     return 0;
   }
-  const double read_round_trip = std::chrono::duration<double>(Clock::now() - sent_at).count();
-  const std::optional<double> arrival = arrival_round_trip_s(sent_realtime, worker_->last_arrival_realtime_ns(), read_round_trip);
-  last_waits_ = waits_since(waits_before, evaluator_sent_ns);
-  if (arrival && last_waits_) last_waits_->evaluator_s = 0;  // as checked_call()
-  return arrival.value_or(read_round_trip);
+  trip.end(*worker_);
+  last_waits_ = waits_since(waits_before, evaluator_sent_ns, trip.arrival_s.has_value());
+  return trip.seconds();
 }
 
 bool Evaluation::time_null_calls_before_load() {
@@ -254,14 +257,13 @@ bool Evaluation::time_null_calls_before_load() {
   for (int i = 0; i < kPreloadNullCalls; ++i) {
     const int id = -1 - i;
     const std::optional<std::uint64_t> cpu_before = process_cpu_time_ns(worker_->pid());
-    const auto sent_at = Clock::now();
-    const std::int64_t sent_realtime = realtime_ns();
+    RoundTrip trip;
     if (!worker_->send({{"type", "ping"}, {"id", id}, {"null_call", true}, {"cold", false}})) break;
     (void)own_thread_run_delay_ns();  // as ping_round_trip() reads it inside its round trips: like for like
     const auto pong = await("answering a null call before the candidate was loaded", options_.load_timeout_s);
     if (!pong) return false;
-    const double read_round_trip = std::chrono::duration<double>(Clock::now() - sent_at).count();
-    round_trips.push_back(arrival_round_trip_s(sent_realtime, worker_->last_arrival_realtime_ns(), read_round_trip).value_or(read_round_trip));
+    trip.end(*worker_);
+    round_trips.push_back(trip.seconds());
     if (!answers(*pong, "pong", id)) {
       decide(Verdict::crash, "the worker answered a null call before the candidate was loaded with '" + message_type(*pong) + "'");
       return false;
@@ -294,7 +296,8 @@ Evaluation::RunDelayReading Evaluation::read_run_delays(bool own_first) const {
   return reading;
 }
 
-std::optional<ExchangeWaits> Evaluation::waits_since(const RunDelayReading& before, std::optional<std::uint64_t> evaluator_sent_ns) const {
+std::optional<ExchangeWaits> Evaluation::waits_since(const RunDelayReading& before, std::optional<std::uint64_t> evaluator_sent_ns,
+                                                     bool ended_at_arrival) const {
   if (!before.evaluator_ns) return std::nullopt;
   const RunDelayReading after = read_run_delays(true);
   // The evaluator's wait up to the end of its send does not count: the worker, woken by the
@@ -303,6 +306,9 @@ std::optional<ExchangeWaits> Evaluation::waits_since(const RunDelayReading& befo
   // by the answer, waiting for a CPU — lengthens the round trip.
   std::optional<ExchangeWaits> waits =
       waits_between(evaluator_sent_ns ? evaluator_sent_ns : before.evaluator_ns, after.evaluator_ns, before.worker, after.worker);
+  // A round trip that ended at the answer's arrival was not lengthened by this process's own
+  // waits: none of them is credited.
+  if (waits && ended_at_arrival) waits->evaluator_s = 0;
   if (waits && before.worker_cpu_ns && after.worker_cpu_ns && *after.worker_cpu_ns >= *before.worker_cpu_ns)
     waits->worker_on_cpu_s = static_cast<double>(*after.worker_cpu_ns - *before.worker_cpu_ns) * 1e-9;
   return waits;

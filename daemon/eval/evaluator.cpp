@@ -283,7 +283,8 @@ void Evaluation::evaluate_candidate() {
   auto setup_reply = await("during setup", options_.load_timeout_s);
   if (!setup_reply) return finish_worker();
   if (message_type(*setup_reply) != "setup_done") {
-    decide(Verdict::load_error, "worker setup failed: " + (text_field(*setup_reply, "error").empty() ? std::string("unknown") : text_field(*setup_reply, "error")));
+    const std::string error = text_field(*setup_reply, "error");
+    decide(Verdict::load_error, "worker setup failed: " + (error.empty() ? std::string("unknown") : error));
     return finish_worker();
   }
   setup_phase.reset();

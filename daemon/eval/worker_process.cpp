@@ -230,6 +230,7 @@ std::optional<nlohmann::json> WorkerProcess::receive(std::chrono::milliseconds t
   // holds (64 KiB on Linux) during one call would otherwise block in write() and look like a hang.
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   bool output_open = stderr_fd_ >= 0;
+  short control_events = 0;
   for (;;) {
     const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     pollfd waiters[2] = {{control_fd_, POLLIN, 0}, {output_open ? stderr_fd_ : -1, POLLIN, 0}};
@@ -239,13 +240,14 @@ std::optional<nlohmann::json> WorkerProcess::receive(std::chrono::milliseconds t
       drain_stderr();
       if ((waiters[1].revents & (POLLHUP | POLLERR | POLLNVAL)) != 0 && (waiters[1].revents & POLLIN) == 0) output_open = false;
     }
-    if (ready <= 0 || waiters[0].revents != 0) break;
+    control_events = ready > 0 ? waiters[0].revents : 0;
+    if (ready <= 0 || control_events != 0) break;
   }
   // An answer is here: the worker is stopped before it is even read, so nothing the candidate
   // left to run after answering (a hook on the send, a timer's signal) gets further than this
-  // moment, and nothing runs while its outputs are checked. The round trip ends once it is
-  // stopped: what ran in between is inside it.
-  const bool answered = stop_requested();
+  // moment, and nothing runs while its outputs are checked; what ran before the stop is the
+  // candidate's CPU time of the exchange.
+  const bool answered = (control_events & POLLIN) != 0 && stop();
   bool eof = false;
   auto message = protocol::receive_message(control_fd_, 0, &eof, nullptr, &last_arrival_realtime_ns_);
   if (eof) gone_ = true;
@@ -254,9 +256,8 @@ std::optional<nlohmann::json> WorkerProcess::receive(std::chrono::milliseconds t
   return message;
 }
 
-bool WorkerProcess::stop_requested() {
-  pollfd waiter{control_fd_, POLLIN, 0};
-  if (pid_ <= 0 || reaped_ || ::poll(&waiter, 1, 0) <= 0 || (waiter.revents & POLLIN) == 0) return false;
+bool WorkerProcess::stop() {
+  if (pid_ <= 0 || reaped_) return false;
   ::kill(pid_, SIGSTOP);
   ::kill(-pid_, SIGSTOP);  // and what it started in its process group
   stopped_ = true;

@@ -99,8 +99,9 @@ class WorkerProcess {
  private:
   void drain_stderr();
   void kill_all() const;
-  // SIGSTOP to the worker when an answer is waiting on the control socket; whether it was sent.
-  bool stop_requested();
+  // SIGSTOP to the worker and its process group (receive() calls it when an answer is waiting);
+  // whether it was sent.
+  bool stop();
   void wait_until_stopped();
   void thaw();
 

@@ -86,6 +86,13 @@ std::string bounded_text(const char* text) {
   return std::string(text, kMaxPluginNameBytes) + "… (cut at " + std::to_string(kMaxPluginNameBytes) + " bytes)";
 }
 
+// The device's whole per-call routine (cache flush, events, trace window, synchronisation) around
+// a run() that does nothing, on `call`: what a call costs besides the candidate's own work.
+void null_call(kbv::worker::WorkerDevice& device, kbv_plugin_info info, const kbv_call& call, bool cold) {
+  info.run = [](void*, const kbv_call*) -> kbv_status { return KBV_STATUS_OK; };
+  (void)device.timed_call(info, nullptr, call, cold);
+}
+
 int run_worker(const po::variables_map& options) {
   const int control = kbv::protocol::kControlFd;
   const std::string device_name = options["device"].as<std::string>();
@@ -141,16 +148,15 @@ int run_worker(const po::variables_map& options) {
       // Null calls before any candidate code is here: the evaluator's trusted measure of what a
       // call costs besides the candidate (a loaded candidate can lengthen the later ones).
       if (message->value("null_call", false)) {
-        kbv_plugin_info null_info{};
-        null_info.struct_size = sizeof null_info;
-        null_info.abi_version = KBV_ABI_VERSION;
-        null_info.run = [](void*, const kbv_call*) -> kbv_status { return KBV_STATUS_OK; };
+        kbv_plugin_info bare{};
+        bare.struct_size = sizeof bare;
+        bare.abi_version = KBV_ABI_VERSION;
         kbv_call nothing{};
         nothing.struct_size = sizeof nothing;
         nothing.abi_version = KBV_ABI_VERSION;
         nothing.problem = "";
         nothing.stream = worker_device->stream();
-        (void)worker_device->timed_call(null_info, nullptr, nothing, message->value("cold", false));
+        null_call(*worker_device, bare, nothing, message->value("cold", false));
       }
       kbv::protocol::send_message(control, {{"type", "pong"}, {"id", message->value("id", 0)}});
       continue;
@@ -230,14 +236,9 @@ int run_worker(const po::variables_map& options) {
       continue;
     }
     if (type == "ping") {  // the evaluator measures its round-trip overhead without the candidate
-      // A null call: the whole per-call routine of the device (cache flush, events, trace
-      // window, synchronisation) around nothing, so the evaluator can subtract exactly what a
-      // call costs besides the candidate's own work.
       if (message->value("null_call", false) && !slots.empty()) {
         const size_t slot = std::min(message->value("slot", size_t{0}), slots.size() - 1);
-        kbv_plugin_info null_info = info;
-        null_info.run = [](void*, const kbv_call*) -> kbv_status { return KBV_STATUS_OK; };
-        (void)worker_device->timed_call(null_info, nullptr, slots[slot].call, message->value("cold", false));
+        null_call(*worker_device, info, slots[slot].call, message->value("cold", false));
       }
       kbv::protocol::send_message(control, {{"type", "pong"}, {"id", message->value("id", 0)}});
       continue;

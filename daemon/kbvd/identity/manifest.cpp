@@ -61,14 +61,13 @@ void check_known_field(const fs::path& file, const std::string& key) {
     fail(file, key, "unknown field", "use only model, sample_id, problem and tags");
 }
 
+// Both syntaxes checked every key (check_known_field) as they read it.
 Manifest build(const Fields& fields, const fs::path& file) {
   Manifest m;
   for (const auto& [key, value] : fields.scalars) {
     if (key == "model") m.model = checked_text(file, key, value);
     else if (key == "sample_id") m.sample_id = checked_text(file, key, value);
     else if (key == "problem") m.problem = checked_text(file, key, value);
-    else
-      fail(file, key, "unknown field", "use only model, sample_id, problem and tags");
   }
   check_problem(file, m.problem);
   if (fields.tags.size() > kMaxTags)
