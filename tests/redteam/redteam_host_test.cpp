@@ -141,12 +141,14 @@ double median_of(const kbv::test::EvalRun& run) {
 // candidate's honest relu then passes, and the test proves the attack had no effect.
 // Work deferred past the worker's answer (a hook on its send, no thread): the worker is stopped
 // on every answer, so the timed outputs are unwritten (or written in part) when they are read,
-// or, should the work fit in the instant before the stop, it is inside the round trip.
+// or, should the work fit in the instant before the stop, it is inside the round trip. Its timed
+// run() returns at once, so on an idle CPU the physical floor usually names it first.
 TEST(RedTeamHostContained, WorkAfterTheAnswerNeverPasses) {
   const auto run = run_kbv_eval({redteam("deferred_after_answer").string(), "--timeout-s", "10"});
   ASSERT_TRUE(run.report.is_object()) << explain(run);
   const std::string verdict = run.report.value("verdict", "");
-  EXPECT_TRUE(verdict == "fail_correctness" || (verdict == "hack_suspected" && run.report.value("hack_pattern", nlohmann::json()) == "timer_tampering"))
+  const nlohmann::json pattern = run.report.value("hack_pattern", nlohmann::json());
+  EXPECT_TRUE(verdict == "fail_correctness" || (verdict == "hack_suspected" && (pattern == "timer_tampering" || pattern == "impossible_time")))
       << explain(run);
 }
 
