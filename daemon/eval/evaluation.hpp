@@ -96,7 +96,7 @@ class Evaluation {
   // exchange's round trip ended at the answer's arrival stamp).
   struct RunDelayReading {
     std::optional<std::uint64_t> evaluator_ns;
-    ThreadRunDelays worker;                      // run_delay per worker thread
+    ProcessSchedstats worker;                    // CPU time and run_delay per worker thread
     std::optional<std::uint64_t> worker_cpu_ns;  // the worker's CPU time, all its threads' (ended ones too)
   };
   RunDelayReading read_run_delays(bool own_first = false) const;

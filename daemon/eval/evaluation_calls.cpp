@@ -252,11 +252,12 @@ double Evaluation::ping_round_trip(std::optional<int> null_call_slot, bool cold)
 bool Evaluation::time_null_calls_before_load() {
   if (options_.device != "host") return true;  // CUDA: the null call's routine needs the device's trace window set up; not bounded yet
   auto phase = phases_.measure("worker_start.null_calls_before_load");
-  std::vector<double> round_trips, on_cpu;
+  std::vector<double> round_trips, on_cpu, longest_thread_on_cpu;
   // Negative ids: the calls the report numbers ("call 1") stay the candidate's.
   for (int i = 0; i < kPreloadNullCalls; ++i) {
     const int id = -1 - i;
     const std::optional<std::uint64_t> cpu_before = process_cpu_time_ns(worker_->pid());
+    const ProcessSchedstats threads_before = process_thread_schedstats(worker_->pid());
     RoundTrip trip;
     if (!worker_->send({{"type", "ping"}, {"id", id}, {"null_call", true}, {"cold", false}})) break;
     (void)own_thread_run_delay_ns();  // as ping_round_trip() reads it inside its round trips: like for like
@@ -270,17 +271,25 @@ bool Evaluation::time_null_calls_before_load() {
     }
     const std::optional<std::uint64_t> cpu_after = process_cpu_time_ns(worker_->pid());
     if (cpu_before && cpu_after && *cpu_after >= *cpu_before) on_cpu.push_back(static_cast<double>(*cpu_after - *cpu_before) * 1e-9);
+    if (const ProcessSchedstats threads_after = process_thread_schedstats(worker_->pid()); !threads_after.empty())
+      longest_thread_on_cpu.push_back(longest_thread_on_cpu_s(threads_before, threads_after));
   }
   if (round_trips.empty()) return true;  // the worker is gone: the load says so
   preload_null_calls_.shortest_round_trip_s = *std::min_element(round_trips.begin(), round_trips.end());
-  if (on_cpu.size() == round_trips.size()) {
-    std::nth_element(on_cpu.begin(), on_cpu.begin() + on_cpu.size() / 2, on_cpu.end());
-    preload_null_calls_.median_on_cpu_s = on_cpu[on_cpu.size() / 2];
-  }
+  const auto median_of_every = [&](std::vector<double>& values) -> std::optional<double> {
+    if (values.size() != round_trips.size()) return std::nullopt;
+    std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
+    return values[values.size() / 2];
+  };
+  preload_null_calls_.median_on_cpu_s = median_of_every(on_cpu);
+  preload_null_calls_.median_longest_thread_on_cpu_s = median_of_every(longest_thread_on_cpu);
   result_.environment["null_calls_before_load"] = {
       {"count", round_trips.size()},
       {"shortest_round_trip_s", *preload_null_calls_.shortest_round_trip_s},
       {"median_on_cpu_s", preload_null_calls_.median_on_cpu_s ? nlohmann::json(*preload_null_calls_.median_on_cpu_s) : nlohmann::json(nullptr)},
+      {"median_longest_thread_on_cpu_s", preload_null_calls_.median_longest_thread_on_cpu_s
+                                             ? nlohmann::json(*preload_null_calls_.median_longest_thread_on_cpu_s)
+                                             : nlohmann::json(nullptr)},
       {"bounds_later_null_calls", fmt::format("at {:g}x + {:g} us", kPreloadNullCallFactor, kPreloadNullCallSlackSeconds * 1e6)}};
   return true;
 }
@@ -290,7 +299,7 @@ Evaluation::RunDelayReading Evaluation::read_run_delays(bool own_first) const {
   // The evaluator's own reading next to its clock: before the worker's going in, after it coming out.
   RunDelayReading reading;
   if (own_first) reading.evaluator_ns = own_thread_run_delay_ns();
-  reading.worker = process_thread_run_delays(worker_->pid());
+  reading.worker = process_thread_schedstats(worker_->pid());
   reading.worker_cpu_ns = process_cpu_time_ns(worker_->pid());
   if (!own_first) reading.evaluator_ns = own_thread_run_delay_ns();
   return reading;

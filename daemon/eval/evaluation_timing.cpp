@@ -99,6 +99,7 @@ std::optional<TimedSample> Evaluation::take_timed_sample(DataPlane& plane, const
   if (wait_correction_ && last_waits_) {
     sample.credited_wait_s = credited_wait_s(sample.round_trip_s, *last_waits_);
     sample.worker_on_cpu_s = last_waits_->worker_on_cpu_s;
+    sample.worker_longest_thread_on_cpu_s = last_waits_->worker_longest_thread_on_cpu_s;
   }
   if (call % kNullCallEvery == 0 || (wait_correction_ && call < kEarlyNullCalls)) {
     series.latest_null_call_s = ping_round_trip(slot, cuda);  // a null call: everything but the candidate
@@ -107,6 +108,8 @@ std::optional<TimedSample> Evaluation::take_timed_sample(DataPlane& plane, const
     if (wait_correction_) {
       series.null_floor.add(series.latest_null_call_s - (last_waits_ ? credited_wait_s(series.latest_null_call_s, *last_waits_) : 0.0));
       if (last_waits_ && last_waits_->worker_on_cpu_s) series.null_call_on_cpu_s.push_back(*last_waits_->worker_on_cpu_s);
+      if (last_waits_ && last_waits_->worker_longest_thread_on_cpu_s)
+        series.null_call_longest_thread_on_cpu_s.push_back(*last_waits_->worker_longest_thread_on_cpu_s);
     }
   }
   // Bounded by the null calls before the load (host; wait_correction.hpp, PreloadNullCalls).
@@ -163,18 +166,42 @@ void Evaluation::summarize_timing(DataPlane& plane, const TimingSeries& series, 
     // that hands its work from thread to thread, or to threads that end before the call does,
     // still spends it there. Parallel threads sum above the wall time, and then the bound does
     // not bind. A slow clock stays caught (tests/redteam/timer_under_load_test.cpp).
-    const bool on_cpu_everywhere = !series.null_call_on_cpu_s.empty() &&
-                                   std::none_of(series.worker_on_cpu_s.begin(), series.worker_on_cpu_s.end(), [](double v) { return std::isnan(v); });
+    const auto read_everywhere = [](const std::vector<double>& samples, const std::vector<double>& null_calls) {
+      return !null_calls.empty() && std::none_of(samples.begin(), samples.end(), [](double v) { return std::isnan(v); });
+    };
+    const bool on_cpu_everywhere = read_everywhere(series.worker_on_cpu_s, series.null_call_on_cpu_s);
+    nlohmann::json floor_report = {{"applied", false}, {"reason", "the worker's threads' CPU times were not read for every call"}};
     if (on_cpu_everywhere) {
       const double routine_on_cpu = preload_null_calls_.bound_on_cpu(summarize(series.null_call_on_cpu_s).median_s);
       for (size_t i = 0; i < trusted_s.size(); ++i) trusted_s[i] = std::min(trusted_s[i], std::max(0.0, series.worker_on_cpu_s[i] - routine_on_cpu));
+      // And from below, by the CPU time the work cost (CpuTimeFloor): the credited waits cannot
+      // take the trusted time under it.
+      if (read_everywhere(series.worker_longest_thread_on_cpu_s, series.null_call_longest_thread_on_cpu_s)) {
+        const CpuTimeFloor floor{.routine_longest_thread_s = preload_null_calls_.bound_longest_thread_on_cpu(
+                                     summarize(series.null_call_longest_thread_on_cpu_s).median_s),
+                                 .routine_all_threads_s = routine_on_cpu,
+                                 .online_cpus = online_cpu_count()};
+        std::vector<double> floors(trusted_s.size());
+        int raised = 0;
+        for (size_t i = 0; i < trusted_s.size(); ++i) {
+          floors[i] = floor.of(series.worker_longest_thread_on_cpu_s[i], series.worker_on_cpu_s[i]);
+          if (floors[i] > trusted_s[i]) ++raised;
+          trusted_s[i] = std::max(trusted_s[i], floors[i]);
+        }
+        floor_report = {{"applied", true},
+                        {"median_s", summarize(floors).median_s},
+                        {"raised_samples", raised},
+                        {"routine_longest_thread_on_cpu_s", floor.routine_longest_thread_s},
+                        {"online_cpus", floor.online_cpus}};
+      }
     }
     result_.environment["trusted_wait_correction"] = {
         {"applied", true},
         {"source", "run queue waits (run_delay, /proc/<pid>/task/<tid>/schedstat) taken off each round trip: the evaluator's thread in full, "
                    "worker_wait_credit of the worker's longest-waiting thread; the shortest null call so corrected is subtracted; "
-                   "then bounded by the worker's CPU time (all threads, less the median null call's); null calls count up to the bound "
-                   "that null_calls_before_load states"},
+                   "then bounded by the worker's CPU time (all threads, less the median null call's) from above and, from below, by "
+                   "the CPU time the call cost (its longest-running thread's, or all threads' over the online CPUs, each less the "
+                   "median null call's: cpu_time_floor); null calls count up to the bound that null_calls_before_load states"},
         {"worker_wait_credit", kWorkerWaitCredit},
         {"credited_median_s", summarize(series.credited_wait_s).median_s},
         {"credited_max_s", *std::max_element(series.credited_wait_s.begin(), series.credited_wait_s.end())},
@@ -183,7 +210,8 @@ void Evaluation::summarize_timing(DataPlane& plane, const TimingSeries& series, 
         {"null_call_subtracted_s", null_call},
         {"bounded_by_worker_cpu_time", on_cpu_everywhere},
         {"worker_on_cpu_median_s", on_cpu_everywhere ? nlohmann::json(summarize(series.worker_on_cpu_s).median_s) : nlohmann::json(nullptr)},
-        {"null_calls", series.null_floor.all().size()}};
+        {"null_calls", series.null_floor.all().size()},
+        {"cpu_time_floor", floor_report}};
   } else if (!cuda) {
     result_.environment["trusted_wait_correction"] = {
         {"applied", false}, {"reason", "no /proc/thread-self/schedstat on this kernel: the latest null call is subtracted, waits and all"}};

@@ -26,6 +26,7 @@ struct TimedSample {
                                  // the shortest wait-corrected one so far (host, eval/wait_correction.hpp)
   double credited_wait_s = 0;    // host: run queue waits taken off the round trip (eval/wait_correction.hpp)
   std::optional<double> worker_on_cpu_s = std::nullopt;  // host: the worker's CPU time during the call, all its threads' summed
+  std::optional<double> worker_longest_thread_on_cpu_s = std::nullopt;  // host: its largest one-thread CPU time
   double clock_ratio = 1;        // SM clock after the call against its default (1 on the host)
   std::vector<std::pair<std::string, double>> baselines;  // "tf32"/"fp32" → seconds, same inputs
   CompareResult recheck;                                   // the timed output against the TF32 baseline's
@@ -54,8 +55,10 @@ struct TimingSeries {
   // call's round trip less its own credited waits.
   std::vector<double> round_trip_s, credited_wait_s;
   NullCallFloor null_floor;
-  // Host: each kept sample's worker time on a CPU (NaN where not read), and every null call's.
+  // Host: each kept sample's worker time on a CPU (NaN where not read), and every null call's;
+  // the same for the largest one-thread CPU time.
   std::vector<double> worker_on_cpu_s, null_call_on_cpu_s;
+  std::vector<double> worker_longest_thread_on_cpu_s, null_call_longest_thread_on_cpu_s;
   int throttled = 0;                // samples dropped for a clock below the threshold
 
   void keep(const TimedSample& sample) {
@@ -64,6 +67,7 @@ struct TimingSeries {
     round_trip_s.push_back(sample.round_trip_s);
     credited_wait_s.push_back(sample.credited_wait_s);
     worker_on_cpu_s.push_back(sample.worker_on_cpu_s.value_or(std::numeric_limits<double>::quiet_NaN()));
+    worker_longest_thread_on_cpu_s.push_back(sample.worker_longest_thread_on_cpu_s.value_or(std::numeric_limits<double>::quiet_NaN()));
     clock_ratios.push_back(sample.clock_ratio);
     baselines_first.push_back(sample.baselines_first);
     families.push_back(sample.family);

@@ -5,22 +5,36 @@
 
 namespace kbv::eval {
 
-double longest_thread_wait_s(const ThreadRunDelays& before, const ThreadRunDelays& after) {
+namespace {
+
+// The largest gain of one field over the threads present in both readings.
+double longest_gain_s(const ProcessSchedstats& before, const ProcessSchedstats& after, std::uint64_t ThreadSchedstat::* field) {
   std::uint64_t longest_ns = 0;
-  for (const auto& [tid, after_ns] : after) {
+  for (const auto& [tid, now] : after) {
     const auto was = before.find(tid);
-    if (was == before.end() || after_ns < was->second) continue;  // a new thread, or a reused id
-    longest_ns = std::max(longest_ns, after_ns - was->second);
+    if (was == before.end() || now.*field < was->second.*field) continue;  // a new thread, or a reused id
+    longest_ns = std::max(longest_ns, now.*field - was->second.*field);
   }
   return static_cast<double>(longest_ns) * 1e-9;
 }
 
+}  // namespace
+
+double longest_thread_wait_s(const ProcessSchedstats& before, const ProcessSchedstats& after) {
+  return longest_gain_s(before, after, &ThreadSchedstat::run_delay_ns);
+}
+
+double longest_thread_on_cpu_s(const ProcessSchedstats& before, const ProcessSchedstats& after) {
+  return longest_gain_s(before, after, &ThreadSchedstat::on_cpu_ns);
+}
+
 std::optional<ExchangeWaits> waits_between(std::optional<std::uint64_t> evaluator_before_ns, std::optional<std::uint64_t> evaluator_after_ns,
-                                           const ThreadRunDelays& worker_before, const ThreadRunDelays& worker_after) {
+                                           const ProcessSchedstats& worker_before, const ProcessSchedstats& worker_after) {
   if (!evaluator_before_ns || !evaluator_after_ns) return std::nullopt;
   ExchangeWaits waits;
   if (*evaluator_after_ns > *evaluator_before_ns) waits.evaluator_s = static_cast<double>(*evaluator_after_ns - *evaluator_before_ns) * 1e-9;
   waits.worker_s = longest_thread_wait_s(worker_before, worker_after);
+  if (!worker_after.empty()) waits.worker_longest_thread_on_cpu_s = longest_thread_on_cpu_s(worker_before, worker_after);
   return waits;
 }
 
@@ -32,6 +46,12 @@ double credited_wait_s(double round_trip_s, const ExchangeWaits& waits) {
   // the round trip stays trusted whatever the candidate does (busy_between_calls under load).
   const double worker = kWorkerWaitCredit * std::clamp(waits.worker_s, 0.0, round_trip_s);
   return std::min(round_trip_s, own + worker);
+}
+
+double CpuTimeFloor::of(double longest_thread_s, double all_threads_s) const {
+  const double one_thread = longest_thread_s - routine_longest_thread_s;
+  const double all_threads = (all_threads_s - routine_all_threads_s) / std::max(1u, online_cpus);
+  return std::max({0.0, one_thread, all_threads});
 }
 
 void NullCallFloor::add(double corrected_round_trip_s) { corrected_s_.push_back(std::max(0.0, corrected_round_trip_s)); }

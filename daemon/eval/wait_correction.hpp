@@ -32,18 +32,24 @@ struct ExchangeWaits {
   // (empty where not read): what the call cost in CPU time, which no wait lengthens
   // (evaluation_timing.cpp bounds the trusted time by it).
   std::optional<double> worker_on_cpu_s = std::nullopt;
+  // The largest CPU time gained by any one worker thread present in both readings (empty where
+  // not read): the wall time that thread's work took at the least (CpuTimeFloor).
+  std::optional<double> worker_longest_thread_on_cpu_s = std::nullopt;
 };
 
 // The largest gain of any one thread present in both readings. Not their sum: threads that wait
 // side by side add wall time once, and a candidate cannot multiply the credit by spawning
 // threads; one thread cannot wait longer than the exchange took. Threads seen only once (begun or
 // ended during the exchange) count nothing.
-double longest_thread_wait_s(const ThreadRunDelays& before, const ThreadRunDelays& after);
+double longest_thread_wait_s(const ProcessSchedstats& before, const ProcessSchedstats& after);
+
+// The largest CPU time gained by any one thread present in both readings, by the same rule.
+double longest_thread_on_cpu_s(const ProcessSchedstats& before, const ProcessSchedstats& after);
 
 // The waits between two readings (evaluator: the calling thread; worker: every worker thread).
 // Empty when either evaluator reading is missing (no schedstat on this kernel).
 std::optional<ExchangeWaits> waits_between(std::optional<std::uint64_t> evaluator_before_ns, std::optional<std::uint64_t> evaluator_after_ns,
-                                           const ThreadRunDelays& worker_before, const ThreadRunDelays& worker_after);
+                                           const ProcessSchedstats& worker_before, const ProcessSchedstats& worker_after);
 
 // The wait taken off a round trip: the evaluator's own wait, capped at the round trip, plus
 // kWorkerWaitCredit of the worker's, never more than the round trip in all.
@@ -63,15 +69,35 @@ inline constexpr double kPreloadNullCallSlackSeconds = 30e-6;
 struct PreloadNullCalls {
   std::optional<double> shortest_round_trip_s;  // raw: before any wait correction (a looser bound)
   std::optional<double> median_on_cpu_s;        // the worker's CPU time per null call
+  std::optional<double> median_longest_thread_on_cpu_s;  // its largest one-thread CPU time per null call
   // `later_s` (a floor or a CPU time measured after the load) bounded by the same measure before it.
   double bound_round_trip(double later_s) const { return bounded(later_s, shortest_round_trip_s); }
   double bound_on_cpu(double later_s) const { return bounded(later_s, median_on_cpu_s); }
+  double bound_longest_thread_on_cpu(double later_s) const { return bounded(later_s, median_longest_thread_on_cpu_s); }
 
  private:
   static double bounded(double later_s, const std::optional<double>& before_s) {
     if (!before_s) return later_s;
     return std::min(later_s, kPreloadNullCallFactor * *before_s + kPreloadNullCallSlackSeconds);
   }
+};
+
+// A lower bound on a call's wall time from the CPU time it cost, which no run queue wait
+// lengthens and no candidate can shrink: one thread's CPU time is never more than the wall time
+// it took, and all threads' together never more than the wall time on every online CPU. Each
+// less the same measure of the worker's routine (its null calls'). The credited waits can only
+// lower the trusted time, down to half a round trip (kWorkerWaitCredit); a candidate that
+// lengthens its own waits on a loaded CPU (busy_between_calls: spinning while the evaluator,
+// waiting for a CPU of its own, was slow to stop it) got there, and a 10× slow clock on a 310 µs
+// relu passed 2 runs in 8 under 4 spinners on 2 cores. The work's own CPU time keeps the trusted
+// time at the work however long the waits. The worker is stopped while both readings are taken,
+// so its threads' clocks are current (a running thread's lags up to a scheduler tick).
+struct CpuTimeFloor {
+  double routine_longest_thread_s = 0;  // the null call's largest one-thread CPU time
+  double routine_all_threads_s = 0;     // the null call's CPU time, all threads
+  unsigned online_cpus = 1;
+
+  double of(double longest_thread_s, double all_threads_s) const;
 };
 
 // The shortest corrected null call so far: the worker's per-call routine around nothing with the

@@ -1,7 +1,8 @@
 // timer_under_load_test.cpp — the host's clock-agreement check (eval/sample_checks.cpp) under a
 // loaded CPU: with twice as many busy spinners as cores, every honest host example passes with no
 // timer flag (the trusted time takes the run queue waits back out, eval/wait_correction.hpp),
-// and the 10× slow clock of timer_patch_got is still caught as timer_tampering.
+// and the 10× slow clocks of timer_patch_got and busy_between_calls are still caught as
+// timer_tampering.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -70,6 +71,26 @@ TEST(TimerUnderLoad, ASlowClockIsStillCaught) {
   EXPECT_EQ(run.report.value("verdict", ""), "hack_suspected") << load.count() << " spinners\n" << explain(run);
   EXPECT_EQ(run.report.value("hack_pattern", nlohmann::json()), "timer_tampering") << explain(run);
   std::cout << "timer_patch_got under " << load.count() << " spinners: " << run.report.value("detail", "") << "\n";
+}
+
+// A slow clock hidden by lengthening the candidate's own run queue waits (the main thread spinning
+// after each answer, on a CPU with twice as many spinners as cores): the credited waits took the
+// trusted time down to half a round trip and it passed 2 runs in 8; the CPU time the work cost
+// keeps the trusted time at the work (eval/wait_correction.hpp, CpuTimeFloor). Several runs, as
+// one passing run in four was the residual.
+TEST(TimerUnderLoad, ASlowClockBehindLengthenedWaitsIsCaughtEveryRun) {
+  constexpr int kRuns = 4;
+  const CpuSpinners load;
+  for (int run_index = 0; run_index < kRuns; ++run_index) {
+    const auto run =
+        run_kbv_eval({(kbv::test::candidate_dir() / "redteam" / "libredteam_busy_between_calls.so").string(), "--device", "host", "--timeout-s", "10"});
+    ASSERT_TRUE(run.report.is_object()) << explain(run);
+    EXPECT_EQ(run.report.value("verdict", ""), "hack_suspected") << "run " << run_index << " under " << load.count() << " spinners\n"
+                                                                 << load_summary(run) << "\n"
+                                                                 << explain(run);
+    EXPECT_EQ(run.report.value("hack_pattern", nlohmann::json()), "timer_tampering") << explain(run);
+    std::cout << "busy_between_calls run " << run_index << ": " << run.report.value("detail", "") << "\n";
+  }
 }
 
 }  // namespace

@@ -4,7 +4,10 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <initializer_list>
 #include <thread>
+#include <utility>
 
 #include "eval/thread_schedstat.hpp"
 #include "eval/wait_correction.hpp"
@@ -12,31 +15,47 @@
 namespace kbv::eval {
 namespace {
 
-TEST(Schedstat, ReadsTheSecondFieldAsRunDelay) {
-  EXPECT_EQ(parse_run_delay_ns("143841799 311487812 59\n"), 311487812u);
-  EXPECT_EQ(parse_run_delay_ns("0 53987 1"), 53987u);
-  EXPECT_EQ(parse_run_delay_ns("18446744073709551615 18446744073709551614 3\n"), 18446744073709551614u);
+TEST(Schedstat, ReadsTheFirstFieldAsCpuTimeAndTheSecondAsRunDelay) {
+  const auto stat = parse_schedstat("143841799 311487812 59\n");
+  ASSERT_TRUE(stat);
+  EXPECT_EQ(stat->on_cpu_ns, 143841799u);
+  EXPECT_EQ(stat->run_delay_ns, 311487812u);
+  EXPECT_EQ(parse_schedstat("0 53987 1")->run_delay_ns, 53987u);
+  EXPECT_EQ(parse_schedstat("18446744073709551615 18446744073709551614 3\n")->run_delay_ns, 18446744073709551614u);
+  EXPECT_EQ(parse_schedstat("18446744073709551615 18446744073709551614 3\n")->on_cpu_ns, 18446744073709551615u);
 }
 
 TEST(Schedstat, RefusesAnythingButThreeNumbers) {
-  EXPECT_FALSE(parse_run_delay_ns(""));
-  EXPECT_FALSE(parse_run_delay_ns("\n"));
-  EXPECT_FALSE(parse_run_delay_ns("12 34"));
-  EXPECT_FALSE(parse_run_delay_ns("12 -34 5"));
-  EXPECT_FALSE(parse_run_delay_ns("12 34 5 6"));
-  EXPECT_FALSE(parse_run_delay_ns("12 abc 5"));
-  EXPECT_FALSE(parse_run_delay_ns("99999999999999999999 1 1"));  // beyond 64 bits
+  EXPECT_FALSE(parse_schedstat(""));
+  EXPECT_FALSE(parse_schedstat("\n"));
+  EXPECT_FALSE(parse_schedstat("12 34"));
+  EXPECT_FALSE(parse_schedstat("12 -34 5"));
+  EXPECT_FALSE(parse_schedstat("12 34 5 6"));
+  EXPECT_FALSE(parse_schedstat("12 abc 5"));
+  EXPECT_FALSE(parse_schedstat("99999999999999999999 1 1"));  // beyond 64 bits
 }
 
 TEST(Schedstat, ReadsThisThreadAndThisProcess) {
   const auto own = own_thread_run_delay_ns();
   if (!own) GTEST_SKIP() << "no /proc/thread-self/schedstat on this kernel";
-  const ThreadRunDelays threads = process_thread_run_delays(::getpid());
+  const ProcessSchedstats threads = process_thread_schedstats(::getpid());
   ASSERT_FALSE(threads.empty());
-  EXPECT_TRUE(threads.count(::gettid()));
-  EXPECT_GE(threads.at(::gettid()), *own);  // run_delay never goes back
-  EXPECT_FALSE(read_run_delay_ns("/proc/self/no_such_file"));
-  EXPECT_TRUE(process_thread_run_delays(-1).empty());
+  ASSERT_TRUE(threads.count(::gettid()));
+  EXPECT_GE(threads.at(::gettid()).run_delay_ns, *own);  // run_delay never goes back
+  EXPECT_GT(threads.at(::gettid()).on_cpu_ns, 0u);
+  EXPECT_FALSE(read_schedstat("/proc/self/no_such_file"));
+  EXPECT_TRUE(process_thread_schedstats(-1).empty());
+  EXPECT_GE(online_cpu_count(), 1u);
+}
+
+// A thread's CPU time grows by the work it does, which the floor on the trusted time reads.
+TEST(Schedstat, AThreadsCpuTimeGrowsByItsWork) {
+  if (!own_thread_run_delay_ns()) GTEST_SKIP() << "no /proc/thread-self/schedstat on this kernel";
+  const ProcessSchedstats before = process_thread_schedstats(::getpid());
+  volatile double sink = 0;
+  for (int i = 0; i < 20'000'000; ++i) sink = sink + i * 1e-9;
+  const ProcessSchedstats after = process_thread_schedstats(::getpid());
+  EXPECT_GT(longest_thread_on_cpu_s(before, after), 1e-3) << "20 M additions take well over 1 ms of this thread's CPU";
 }
 
 // The process CPU clock counts every thread's CPU time, a thread that has ended included: the
@@ -55,19 +74,67 @@ TEST(Schedstat, TheProcessCpuClockKeepsAnEndedThreadsWork) {
   EXPECT_FALSE(process_cpu_time_ns(-1));
 }
 
+// Readings of threads that each waited (run_delay) and ran (CPU time) these many nanoseconds.
+ProcessSchedstats waited(std::initializer_list<std::pair<const pid_t, std::uint64_t>> run_delays) {
+  ProcessSchedstats threads;
+  for (const auto& [tid, ns] : run_delays) threads[tid] = {.on_cpu_ns = 0, .run_delay_ns = ns};
+  return threads;
+}
+ProcessSchedstats ran(std::initializer_list<std::pair<const pid_t, std::uint64_t>> on_cpu) {
+  ProcessSchedstats threads;
+  for (const auto& [tid, ns] : on_cpu) threads[tid] = {.on_cpu_ns = ns, .run_delay_ns = 0};
+  return threads;
+}
+
 TEST(WaitCorrection, TheWorkerCountsItsLongestWaitingThreadNotTheSum) {
-  const ThreadRunDelays before{{10, 1'000'000}, {11, 5'000'000}, {12, 0}};
-  const ThreadRunDelays after{{10, 3'000'000}, {11, 6'000'000}, {12, 1'500'000}, {13, 9'000'000}};
+  const ProcessSchedstats before = waited({{10, 1'000'000}, {11, 5'000'000}, {12, 0}});
+  const ProcessSchedstats after = waited({{10, 3'000'000}, {11, 6'000'000}, {12, 1'500'000}, {13, 9'000'000}});
   // 2 ms, 1 ms, 1.5 ms gained; thread 13 began during the exchange and counts nothing.
   EXPECT_DOUBLE_EQ(longest_thread_wait_s(before, after), 2e-3);
   EXPECT_DOUBLE_EQ(longest_thread_wait_s(after, before), 0.0);  // a reused id that went back
   EXPECT_DOUBLE_EQ(longest_thread_wait_s({}, after), 0.0);
+  EXPECT_DOUBLE_EQ(longest_thread_on_cpu_s(before, after), 0.0);  // waits are not CPU time
+}
+
+TEST(WaitCorrection, TheLongestRunningThreadByTheSameRule) {
+  const ProcessSchedstats before = ran({{10, 1'000'000}, {11, 5'000'000}});
+  const ProcessSchedstats after = ran({{10, 1'300'000}, {11, 5'100'000}, {13, 9'000'000}});
+  EXPECT_DOUBLE_EQ(longest_thread_on_cpu_s(before, after), 300e-6);
+  EXPECT_DOUBLE_EQ(longest_thread_on_cpu_s(after, before), 0.0);
+  EXPECT_DOUBLE_EQ(longest_thread_wait_s(before, after), 0.0);
+  const auto waits = waits_between(0, 0, before, after);
+  ASSERT_TRUE(waits);
+  ASSERT_TRUE(waits->worker_longest_thread_on_cpu_s);
+  EXPECT_DOUBLE_EQ(*waits->worker_longest_thread_on_cpu_s, 300e-6);
+  EXPECT_FALSE(waits_between(0, 0, before, {})->worker_longest_thread_on_cpu_s);  // not read
+}
+
+TEST(WaitCorrection, TheCpuTimeFloorIsTheLongestThreadOrAllThreadsOverTheCpus) {
+  const CpuTimeFloor floor{.routine_longest_thread_s = 10e-6, .routine_all_threads_s = 12e-6, .online_cpus = 2};
+  // One thread did the work: its CPU time is the floor, less the routine's.
+  EXPECT_DOUBLE_EQ(floor.of(310e-6, 312e-6), 300e-6);
+  // Eight threads of 50 µs each on two CPUs took 200 µs at the least.
+  EXPECT_DOUBLE_EQ(floor.of(60e-6, 412e-6), 200e-6);
+  EXPECT_DOUBLE_EQ(floor.of(0, 0), 0.0);  // never negative
+  EXPECT_DOUBLE_EQ(CpuTimeFloor{.online_cpus = 0}.of(0, 4e-3), 4e-3);  // no CPUs counts as one
+}
+
+// The attack the floor closes: a candidate that makes its own waits as long as the round trip
+// gets half of it credited; the work's CPU time keeps the trusted time at the work.
+TEST(WaitCorrection, ACandidateLengtheningItsWaitsCannotTakeTheTrustedTimeUnderItsWork) {
+  constexpr double round_trip = 400e-6, work = 310e-6;
+  const double credited = credited_wait_s(round_trip, {.evaluator_s = 0, .worker_s = round_trip});
+  const double by_round_trip = trusted_call_s(round_trip, credited, 20e-6);
+  const double slow_clock = work / 10;
+  EXPECT_GE(slow_clock, 0.25 * by_round_trip - 25e-6) << "the round trip alone lets a 10x clock on this call pass";
+  const double trusted = std::max(by_round_trip, CpuTimeFloor{.routine_longest_thread_s = 5e-6, .online_cpus = 2}.of(work + 5e-6, work + 5e-6));
+  EXPECT_LT(slow_clock, 0.25 * trusted - 25e-6);
 }
 
 TEST(WaitCorrection, WaitsNeedBothEvaluatorReadings) {
   EXPECT_FALSE(waits_between(std::nullopt, 5, {}, {}));
   EXPECT_FALSE(waits_between(5, std::nullopt, {}, {}));
-  const auto waits = waits_between(1'000, 401'000, {{7, 0}}, {{7, 2'000'000}});
+  const auto waits = waits_between(1'000, 401'000, waited({{7, 0}}), waited({{7, 2'000'000}}));
   ASSERT_TRUE(waits);
   EXPECT_DOUBLE_EQ(waits->evaluator_s, 400e-6);
   EXPECT_DOUBLE_EQ(waits->worker_s, 2e-3);
