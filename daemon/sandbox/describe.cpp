@@ -43,6 +43,7 @@ std::string describe_policy(const SandboxPolicy& policy) {
   text << (namespaces.empty() ? "none" : namespaces.substr(0, namespaces.size() - 1)) << " nofile=" << limit(policy.max_open_files)
        << " cpu_s=" << limit(policy.max_cpu_seconds) << " fsize=" << limit(policy.max_file_size_bytes)
        << " as=" << limit(policy.max_address_space_bytes) << " nproc=" << limit(policy.max_processes)
+       << " scratch_tmpfs_bytes=" << (policy.max_scratch_bytes ? std::to_string(*policy.max_scratch_bytes) : std::string("none"))
        << " memory=" << (policy.memory_limit_bytes ? std::to_string(*policy.memory_limit_bytes) : std::string("none"));
   if (policy.memory_limit_bytes && !policy.cgroup_parent.empty()) text << " cgroup_parent=" << policy.cgroup_parent.string();
   text << " filesystem=" << layer_name(policy.filesystem) << " violation_fd=" << policy.violation_fd;

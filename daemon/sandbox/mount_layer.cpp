@@ -158,9 +158,18 @@ void apply_mount_layer(const SandboxPolicy& policy, const MountPlan& plan, Sandb
       throw_errno("mount a private tmpfs on " + path.string());
     report.applied.push_back("mount: private tmpfs on " + path.string());
   }
+  // scratch becomes a mount of its own, so it stays writable when everything else is not: a
+  // bounded private tmpfs (SandboxPolicy::max_scratch_bytes), else the folder bound on itself.
+  if (policy.max_scratch_bytes) {
+    const std::string options = "mode=0700,size=" + std::to_string(*policy.max_scratch_bytes) + ",nr_inodes=" + std::to_string(policy.max_scratch_inodes);
+    if (::mount("kbv-worker-scratch", scratch.c_str(), "tmpfs", MS_NOSUID | MS_NODEV, options.c_str()) != 0)
+      throw_errno("mount a private tmpfs on scratch " + scratch.string());
+    report.applied.push_back("mount: scratch is a private tmpfs of " + std::to_string(*policy.max_scratch_bytes >> 20) + " MiB, " +
+                             std::to_string(policy.max_scratch_inodes) + " inodes");
+  } else if (plan.read_only_everything && ::mount(scratch.c_str(), scratch.c_str(), nullptr, MS_BIND | MS_REC, nullptr) != 0) {
+    throw_errno("bind scratch on itself");
+  }
   if (!plan.read_only_everything) return;
-  // scratch becomes a mount of its own, so it stays writable when everything else is not.
-  if (::mount(scratch.c_str(), scratch.c_str(), nullptr, MS_BIND | MS_REC, nullptr) != 0) throw_errno("bind scratch on itself");
   std::string refused;
   int read_only = 0;
   for (const MountEntry& entry : read_mount_table()) {

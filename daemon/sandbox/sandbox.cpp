@@ -60,9 +60,12 @@ void confine_filesystem(const SandboxPolicy& policy, const NamespaceState& names
     bool proc_untouched = false;
     for (const auto& mount : policy.untouched_mounts) proc_untouched |= mount == "/proc";
     apply_mount_layer(policy, {paths_to_hide(policy), !use_landlock && !proc_untouched}, report);
-  } else if (!policy.forbidden.empty()) {
-    report.unavailable.push_back("mount: no mount namespace: forbidden paths are hidden by Landlock alone (one beneath a "
-                                 "read_only path would stay readable and fail the final check)");
+  } else {
+    if (!policy.forbidden.empty())
+      report.unavailable.push_back("mount: no mount namespace: forbidden paths are hidden by Landlock alone (one beneath a "
+                                   "read_only path would stay readable and fail the final check)");
+    if (policy.max_scratch_bytes)
+      report.unavailable.push_back("mount: no mount namespace: scratch is the caller's folder, bounded per file (RLIMIT_FSIZE), not in all");
   }
   if (use_landlock) {
     apply_landlock(policy, abi, usable_devices(policy), report);

@@ -46,6 +46,13 @@ constexpr std::uint64_t kDefaultOpenFiles = 1024;
 constexpr std::uint64_t kDefaultCpuSeconds = 900;
 // 1 GiB per file: scratch is for a JIT cache, not for data (pattern 11: no cache on disk).
 constexpr std::uint64_t kDefaultFileSizeBytes = 1ull << 30;
+// 512 MiB in scratch, all files together, and 16384 files and folders: with a mount namespace
+// scratch is a private tmpfs of that size, so a candidate cannot fill the disk the daemon keeps
+// its results on (RLIMIT_FSIZE bounds each file only). Twice the CUDA JIT cache's default
+// maximum (CUDA_CACHE_MAXSIZE, 256 MiB), which is what scratch is for; tmpfs pages are memory,
+// charged to the worker's cgroup where it has one.
+constexpr std::uint64_t kDefaultScratchBytes = 512ull << 20;
+constexpr std::uint64_t kDefaultScratchInodes = 16384;
 // 256 GiB of address space for a host worker; the cgroup, not this, bounds real memory. A CUDA
 // worker's limit is sized from its device's memory once the device is up (address_space.hpp):
 // the stream-ordered allocator's pool alone reserves about twice the device's memory.
@@ -88,6 +95,11 @@ struct SandboxPolicy {
   // after the new user namespace it bounds this worker alone; without one it counts all of
   // the uid's tasks on the machine; real uid 0 is exempt from it.
   std::optional<std::uint64_t> max_processes = kDefaultProcesses;
+  // With a mount namespace, scratch is a private, empty tmpfs of this many bytes and inodes
+  // (nothing written there is seen outside the worker); nullopt, or no mount namespace, leaves
+  // scratch the caller's folder, bounded per file only (reported).
+  std::optional<std::uint64_t> max_scratch_bytes = kDefaultScratchBytes;
+  std::uint64_t max_scratch_inodes = kDefaultScratchInodes;
 
   // cgroup v2 memory.max for the worker, in a child "kbv-worker-<pid>" of cgroup_parent
   // (empty: the caller's own cgroup). Best effort: needs a writable cgroup2 fs with the memory

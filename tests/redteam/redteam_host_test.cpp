@@ -162,6 +162,27 @@ TEST(RedTeamHostContained, WritingOutsideScratchCreatesNothing) {
     EXPECT_NE(entry.path().filename().string().rfind("kbv_escape_", 0), 0u) << "escaped file " << entry.path();
 }
 
+// A candidate filling its scratch folder stops at the private tmpfs's bound, not at the disk's
+// end (sandbox/sandbox.hpp, kDefaultScratchBytes); the evaluation goes on to its own verdict.
+TEST(RedTeamHostContained, FillingScratchStopsAtItsBound) {
+  const auto run = run_kbv_eval({redteam("fill_scratch").string(), "--no-timing", "--timeout-s", "20"});
+  ASSERT_TRUE(run.report.is_object()) << explain(run);
+  const std::string applied = run.report["environment"]["worker_sandbox"].value("applied", nlohmann::json::array()).dump();
+  if (applied.find("scratch is a private tmpfs") == std::string::npos)
+    GTEST_SKIP() << "no mount namespace here, so scratch is the folder, bounded per file only: " << applied;
+  EXPECT_EQ(run.report.value("verdict", ""), "pass") << explain(run);
+  const std::string output = run.report.value("worker_stderr_tail", "");
+  const auto line = output.find("fill_scratch: MiB written, stopped by: ");
+  ASSERT_NE(line, std::string::npos) << output;
+  std::istringstream fields(output.substr(line + std::string("fill_scratch: MiB written, stopped by: ").size()));
+  int mib = -1;
+  std::string stop;
+  fields >> mib;
+  std::getline(fields, stop);
+  EXPECT_LE(mib, 512) << output;
+  EXPECT_NE(stop.find("No space left on device"), std::string::npos) << output;
+}
+
 TEST(RedTeamHostContained, TheSecretKeyNeverReachesTheCandidate) {
   const auto& key_file = kbv::test::test_key_file();
   // The candidate looks in $KBV_KEY_FILE too: point it at the key this evaluation really uses.

@@ -120,6 +120,53 @@ TEST_P(FilesystemTest, ForbiddenPathBeneathAReadableDirectoryIsCovered) {
   EXPECT_EQ(outcome.result, "EACCES ok:not really a shared object");
 }
 
+// Bytes written into `folder` as 1 MiB files until a write fails: "<MiB written> <errno name>".
+std::string fill_folder(const std::filesystem::path& folder, int max_files) {
+  const std::string chunk(1u << 20, 'x');
+  int mib = 0;
+  for (int file = 0; file < max_files; ++file) {
+    const int fd = ::open((folder / ("fill-" + std::to_string(file))).c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) return std::to_string(mib) + " " + errno_name();
+    const ssize_t wrote = ::write(fd, chunk.data(), chunk.size());
+    const std::string failure = wrote == static_cast<ssize_t>(chunk.size()) ? "" : (wrote < 0 ? errno_name() : "short write");
+    ::close(fd);
+    if (!failure.empty()) return std::to_string(mib) + " " + failure;
+    ++mib;
+  }
+  return std::to_string(mib) + " unbounded";
+}
+
+// A candidate cannot fill the disk through scratch: with a mount namespace it is a private tmpfs
+// of max_scratch_bytes (and max_scratch_inodes), whose files the caller never sees.
+TEST_P(FilesystemTest, ScratchIsBoundedInAllAndPrivate) {
+  std::string why;
+  if (!mount_namespace_available(&why)) GTEST_SKIP() << "no mount namespace for a private scratch: " << why;
+  SandboxPolicy policy = layered_policy();
+  policy.max_scratch_bytes = 8u << 20;
+  policy.max_scratch_inodes = 64;
+  const auto scratch = scratch_;
+  const ChildOutcome outcome = run_sandboxed(policy, [=](const SandboxReport&) {
+    std::string result = fill_folder(scratch, 32);
+    int made = 0;  // then empty files until the inodes run out
+    for (int fd = 0; made < 1000; ++made) {
+      fd = ::open((scratch / ("empty-" + std::to_string(made))).c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+      if (fd < 0) break;
+      ::close(fd);
+    }
+    return result + " | " + std::to_string(made) + " " + (made < 1000 ? errno_name() : "unbounded");
+  });
+  KBV_SKIP_IF_KERNEL_LACKS(outcome);
+  std::istringstream fields(outcome.result);
+  int mib = -1, files = -1;
+  std::string bytes_stop, bar, inodes_stop;
+  fields >> mib >> bytes_stop >> bar >> files >> inodes_stop;
+  EXPECT_EQ(bytes_stop, "ENOSPC") << outcome.result;
+  EXPECT_LE(mib, 8) << "more than 8 MiB went into an 8 MiB scratch: " << outcome.result;
+  EXPECT_EQ(inodes_stop, "ENOSPC") << outcome.result;
+  EXPECT_LT(files, 64) << outcome.result;
+  EXPECT_TRUE(std::filesystem::is_empty(scratch_)) << "the worker's scratch files are visible outside it";
+}
+
 TEST_P(FilesystemTest, ParentProcessIsInvisible) {
   const ChildOutcome outcome = run_sandboxed(layered_policy(), [](const SandboxReport&) {
     const std::string parent = "/proc/" + std::to_string(::getppid());
