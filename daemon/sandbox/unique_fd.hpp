@@ -1,4 +1,5 @@
-// sandbox/unique_fd.hpp — RAII owner of one file descriptor.
+// sandbox/unique_fd.hpp — RAII owner of one file descriptor (the sandbox's, the daemon's and the
+// sweep's: header-only, so any target with daemon/ on its include path uses it).
 #pragma once
 
 #include <unistd.h>
@@ -25,10 +26,11 @@ class UniqueFd {
 
   int get() const { return fd_; }
   bool valid() const { return fd_ >= 0; }
-  void reset() {
+  void reset(int fd = -1) {
     if (fd_ >= 0) ::close(fd_);
-    fd_ = -1;
+    fd_ = fd;
   }
+  int release() { return std::exchange(fd_, -1); }
 
  private:
   int fd_ = -1;

@@ -13,23 +13,13 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "sandbox/unique_fd.hpp"
+
 namespace kbv::sweep {
 namespace {
 
 // A descriptor closed when it leaves scope.
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
+using Fd = sandbox::UniqueFd;
 
 int open_or_throw(const std::filesystem::path& path, int flags) {
   const int fd = ::open(path.c_str(), flags | O_CLOEXEC, 0600);

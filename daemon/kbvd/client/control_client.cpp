@@ -18,6 +18,8 @@
 #include <random>
 #include <vector>
 
+#include "sandbox/unique_fd.hpp"
+
 namespace kbv::control {
 namespace {
 namespace fs = std::filesystem;
@@ -27,19 +29,7 @@ using nlohmann::json;
 constexpr int kReplyTimeoutMs = 30000;
 constexpr std::size_t kChunk = 1u << 20;
 
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
+using Fd = sandbox::UniqueFd;
 
 std::string errno_text() { return std::strerror(errno); }
 

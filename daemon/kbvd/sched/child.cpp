@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "sched/proc_stat.hpp"
+#include "sandbox/unique_fd.hpp"
 
 namespace kbv::kbvd {
 namespace {
@@ -42,26 +43,7 @@ struct PreExecFailure {
 };
 
 // An fd that closes itself.
-class Fd {
- public:
-  Fd() = default;
-  explicit Fd(int fd) : fd_(fd) {}
-  Fd(Fd&& o) noexcept : fd_(o.release()) {}
-  Fd& operator=(Fd&& o) noexcept {
-    reset(o.release());
-    return *this;
-  }
-  ~Fd() { reset(); }
-  int get() const { return fd_; }
-  int release() { return std::exchange(fd_, -1); }
-  void reset(int fd = -1) {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = fd;
-  }
-
- private:
-  int fd_ = -1;
-};
+using Fd = sandbox::UniqueFd;
 
 struct Pipe {
   Fd read, write;

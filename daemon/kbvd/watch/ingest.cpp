@@ -16,6 +16,7 @@
 #include "client/printable.hpp"
 #include "identity/manifest.hpp"
 #include "identity/sha256.hpp"
+#include "sandbox/unique_fd.hpp"
 
 namespace kbv::kbvd {
 namespace {
@@ -30,19 +31,7 @@ constexpr mode_t kObjectSharedBits = 0044;
 // How many problem names a rejection lists before "…".
 constexpr std::size_t kProblemsListed = 12;
 
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
+using Fd = sandbox::UniqueFd;
 
 // Removes a temporary object unless it was renamed into place.
 class TempFile {
