@@ -23,8 +23,9 @@ void EvaluationSession::wait_for_next_worker(double timeout_s) {
   if (!next_worker_) return;
   const auto first = next_worker_->wait_until_started(std::chrono::milliseconds(static_cast<int64_t>(timeout_s * 1000)));
   const std::string type = first ? message_type(*first) : "";
-  // started, or load_failed (its sandbox or device: the next evaluation reports it); anything else
-  // is kbv's own failure in that worker: the next evaluation starts a fresh one.
+  // started, or load_failed (its sandbox or device: the next evaluation notes it in its report and
+  // starts a fresh worker, evaluator.cpp); anything else is kbv's own failure in that worker: the
+  // next evaluation starts a fresh one.
   if (type != "started" && type != "load_failed") next_worker_.reset();
 }
 

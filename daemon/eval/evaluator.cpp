@@ -137,7 +137,11 @@ std::optional<nlohmann::json> Evaluation::start_and_load() {
     // the load message found no reader) ran none of the candidate's code: a fresh one replaces it.
     if (!first_message) first_message = worker_->receive(std::chrono::milliseconds(static_cast<int64_t>(options_.load_timeout_s * 1000)));
     const std::string type = first_message ? message_type(*first_message) : "";
-    if (type == "load_failed") return first_message;  // its sandbox or device: the same for a fresh one
+    // One whose own start failed (its sandbox or its device) came up while the previous candidate
+    // still ran, which may have held the device's memory then: that is not this candidate's
+    // doing. A fresh worker, started now, decides; a failure then is this evaluation's own.
+    if (type == "load_failed")
+      result_.environment["worker_started_early_failed"] = text_field(*first_message, "kind") + ": " + text_field(*first_message, "error");
     if (type == "started" && !time_null_calls_before_load()) return std::nullopt;
     if (type == "started") threads_before_load_ = worker_->thread_count();
     if (type == "started" && worker_->send(load)) {

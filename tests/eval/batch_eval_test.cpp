@@ -5,6 +5,9 @@
 // and a marker one candidate leaves in the shared arena does not reach the next.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <map>
 #include <sstream>
 
 #include "kbv_eval.hpp"
@@ -26,7 +29,8 @@ std::filesystem::path candidate_path(const std::string& name) {
 
 // Runs `kbv eval` on the candidates in order; one report per candidate, in order.
 std::vector<nlohmann::json> run_batch(const std::vector<std::string>& names, const TempDir& dir,
-                                      const std::vector<std::string>& extra_args = {}) {
+                                      const std::vector<std::string>& extra_args = {},
+                                      const std::map<std::string, std::string>& env = {}) {
   std::vector<std::string> args;
   for (size_t i = 0; i < names.size(); ++i) {
     // Distinct files: kbv eval names each result by its path.
@@ -36,7 +40,7 @@ std::vector<nlohmann::json> run_batch(const std::vector<std::string>& names, con
   }
   args.insert(args.end(), {"--problem", "relu", "--device", "host", "--shapes", "small", "--timeout-s", kHangTimeoutSeconds});
   args.insert(args.end(), extra_args.begin(), extra_args.end());
-  const EvalRun run = run_kbv_eval(args);
+  const EvalRun run = run_kbv_eval(args, env);
   std::vector<nlohmann::json> reports;
   std::istringstream lines(run.result.out);
   for (std::string line; std::getline(lines, line);)
@@ -96,6 +100,39 @@ TEST(BatchEval, AMarkerLeftInTheSharedArenaDoesNotReachTheNextCandidate) {
       EXPECT_EQ(reports[i]["environment"]["data_plane_reused"], true) << i;
     }
   }
+}
+
+// A worker started early whose own start failed is not the next candidate's doing (on CUDA the
+// previous candidate may have held the device's memory while it came up): a fresh worker,
+// started once the previous candidate is gone, decides. The stand-in worker fails its second
+// start as kbv-worker reports an unavailable device and then lingers (CUDA's teardown), so the
+// evaluator finds it stopped, not gone; before, the second candidate got bad_input for it.
+TEST(BatchEval, AnEarlyWorkerThatFailedToStartIsReplacedNotBlamedOnTheNextCandidate) {
+  TempDir dir;
+  const std::filesystem::path starts = dir.path() / "starts";
+  const std::filesystem::path stand_in = dir.path() / "kbv-worker-second-start-fails";
+  {
+    std::ofstream script(stand_in);
+    script << "#!/bin/sh\n"
+           << "count=0\n"
+           << "[ -f '" << starts.string() << "' ] && read count < '" << starts.string() << "'\n"
+           << "count=$((count + 1))\n"
+           << "echo $count > '" << starts.string() << "'\n"
+           << "if [ $count -eq 2 ]; then\n"
+           << "  printf '%s' '{\"type\":\"load_failed\",\"kind\":\"device_unavailable\",\"error\":\"the stand-in worker: second start\"}' >&3\n"
+           << "  /bin/sleep 20\n"
+           << "  exit 3\n"
+           << "fi\n"
+           << "exec '" << (kbv_binary().parent_path() / "kbv-worker").string() << "' \"$@\"\n";
+  }
+  std::filesystem::permissions(stand_in, std::filesystem::perms::owner_all);
+  const std::vector<nlohmann::json> reports = run_batch({"host_relu", "host_relu"}, dir, {}, {{"KBV_WORKER", stand_in.string()}});
+  ASSERT_EQ(reports.size(), 2u);
+  EXPECT_EQ(reports[0]["verdict"], "pass") << reports[0].dump(2);
+  EXPECT_EQ(reports[1]["verdict"], "pass") << reports[1].dump(2);
+  EXPECT_EQ(reports[1]["environment"].value("worker_started_early_failed", ""), "device_unavailable: the stand-in worker: second start")
+      << reports[1]["environment"].dump(2);
+  EXPECT_EQ(reports[1]["environment"]["worker_started_early"], false) << "the fresh worker evaluated it";
 }
 
 // Without the sandbox a candidate could fork and move its child out of the worker's cgroup, where
