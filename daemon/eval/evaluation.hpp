@@ -173,8 +173,7 @@ class Evaluation {
   nlohmann::json worker_sandbox_;   // the worker's sandbox report (ready message)
   KernelSetCheck kernel_sets_;  // phase detection over the traced calls' kernel names
   int call_id_ = 0;
-  int validations_reused_ = 0;
-  bool worker_had_cgroup_ = false;  // killing it ended everything the candidate started  // families whose problem validation the session already had
+  int validations_reused_ = 0;  // families whose problem validation the session already had
   // Host: whether the trusted time takes run queue waits out (the kernel has schedstat), and the
   // waits of the last call or ping (empty when not measured).
   bool wait_correction_ = false;

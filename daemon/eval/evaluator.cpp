@@ -198,7 +198,6 @@ void Evaluation::evaluate_candidate() {
     decide(Verdict::crash, "the worker sent '" + type + "' instead of ready");
     return finish_worker();
   }
-  worker_had_cgroup_ = worker_->cgroup().has_value();
   result_.abi_version = static_cast<unsigned>(std::clamp(number_field(*ready, "abi_version"), 0.0, 1e6));
   result_.declared_problem = text_field(*ready, "problem");
   result_.candidate_name = text_field(*ready, "candidate_name");
@@ -338,10 +337,12 @@ void Evaluation::evaluate_candidate() {
 
 bool Evaluation::worker_leaves_nothing() const {
   // Without the sandbox (--no-sandbox, debugging only) a candidate may fork and move its child to
-  // a cgroup of this user's: nothing is shared then.
+  // a cgroup of this user's: nothing is shared then. The worker's cgroup alone is not enough
+  // either (killed as a whole, but a child could move itself out where the filesystem lets it,
+  // and a kill that timed out leaves it): only seccomp, which refuses every new process (fork,
+  // vfork, clone without CLONE_THREAD: sandbox/seccomp_rules.cpp), means nothing of the
+  // candidate outlives its worker. An operator's KBV_SANDBOX_SKIP=seccomp shares nothing.
   if (!options_.sandbox) return false;
-  if (worker_had_cgroup_) return true;
-  if (!worker_sandbox_.is_object() || !worker_sandbox_.contains("applied")) return false;
   for (const auto& line : worker_sandbox_["applied"])
     if (line.is_string() && line.get<std::string>().rfind("seccomp:", 0) == 0) return true;
   return false;

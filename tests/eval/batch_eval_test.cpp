@@ -145,5 +145,15 @@ TEST(BatchEval, NothingIsSharedWithoutTheSandbox) {
   EXPECT_EQ(reports[1]["environment"]["data_plane_reused"], false);
 }
 
+// Nor when the operator leaves seccomp out (KBV_SANDBOX_SKIP, for diagnosis): new processes are
+// allowed then, and the worker's cgroup alone does not keep a child from outliving the worker.
+TEST(BatchEval, NothingIsSharedWithoutSeccomp) {
+  TempDir dir;
+  const std::vector<nlohmann::json> reports = run_batch({"host_relu", "host_relu"}, dir, {}, {{"KBV_SANDBOX_SKIP", "seccomp"}});
+  ASSERT_EQ(reports.size(), 2u);
+  EXPECT_EQ(reports[1]["verdict"], "pass") << reports[1].dump(2);
+  EXPECT_EQ(reports[1]["environment"]["data_plane_reused"], false) << reports[1]["environment"].dump(2);
+}
+
 }  // namespace
 }  // namespace kbv::test
