@@ -37,6 +37,21 @@ TEST(Child, CollectsOutputAndExitCode) {
   EXPECT_EQ(r.result->err, "err\n");
 }
 
+// A batch's evaluator writes each candidate's stderr before its verdict line: what the outcome of
+// the candidate in flight quotes is only what came after the last line, never an earlier
+// candidate's text (another submitter's path or error).
+TEST(Child, StderrBeforeALineBelongsToThatLine) {
+  ChildRun r;
+  std::vector<std::string> lines;
+  r.start({"/bin/sh", "-c", "echo 'kbv eval: first candidate' >&2; echo '{\"verdict\":\"pass\"}'; sleep 0.2; echo 'kbv eval: second' >&2; exit 2"});
+  r.child->set_on_line([&](const std::string& line) { lines.push_back(line); });
+  r.run_for(std::chrono::seconds(5));
+  ASSERT_TRUE(r.result);
+  EXPECT_EQ(lines, std::vector<std::string>{"{\"verdict\":\"pass\"}"});
+  EXPECT_EQ(r.result->err, "kbv eval: second\n");
+  EXPECT_EQ(r.result->exit_code, 2);
+}
+
 TEST(Child, ReportsTheSignal) {
   ChildRun r;
   r.start({"/bin/sh", "-c", "kill -SEGV $$"});

@@ -3,6 +3,7 @@
 #include "sched/child.hpp"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <linux/close_range.h>
 #include <signal.h>
 #include <sys/syscall.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include <boost/asio/read.hpp>
+#include <array>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -212,6 +214,11 @@ void Child::read_stdout() {
         std::string line = self->result_.out.substr(0, end);
         self->result_.out.erase(0, end + 1);
         self->on_line_(line);
+        // So does stderr: what the evaluator wrote there up to a line (a batch's verdict: it
+        // writes a candidate's stderr first, eval_command.cpp) is that candidate's, and must not
+        // end up in the next one's outcome (another submitter's path or error text).
+        self->drain_stderr_now();
+        self->result_.err.clear();
       }
     if (ec) {
       self->out_eof_ = true;
@@ -222,11 +229,25 @@ void Child::read_stdout() {
   });
 }
 
+void Child::append_stderr(const char* data, std::size_t n) {
+  auto& err = result_.err;
+  err.append(data, n);
+  if (err.size() > kMaxStderrBytes) err.erase(0, err.size() - kMaxStderrBytes);
+}
+
+void Child::drain_stderr_now() {
+  if (!err_.is_open()) return;
+  std::array<char, 4096> buffer;
+  for (pollfd ready{err_.native_handle(), POLLIN, 0}; ::poll(&ready, 1, 0) == 1 && (ready.revents & POLLIN) != 0;) {
+    const ssize_t n = ::read(err_.native_handle(), buffer.data(), buffer.size());
+    if (n <= 0) return;  // end of file or an error: the pending asynchronous read sees it too
+    append_stderr(buffer.data(), static_cast<std::size_t>(n));
+  }
+}
+
 void Child::read_stderr() {
   err_.async_read_some(asio::buffer(err_buf_), [self = shared_from_this()](auto ec, std::size_t n) {
-    auto& err = self->result_.err;
-    err.append(self->err_buf_.data(), n);
-    if (err.size() > kMaxStderrBytes) err.erase(0, err.size() - kMaxStderrBytes);
+    self->append_stderr(self->err_buf_.data(), n);
     if (ec) {
       self->err_eof_ = true;
       self->maybe_finish();

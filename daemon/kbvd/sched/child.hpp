@@ -65,7 +65,7 @@ class Child : public std::enable_shared_from_this<Child> {
   // Writes the lines (each ending in a newline) and closes stdin; false when the child is gone.
   bool send_lines_and_close(const std::vector<std::string>& lines);
   // Each complete line of stdout, as it arrives, on the io_context; ChildResult::out then keeps
-  // only what follows the last line.
+  // only what follows the last line, and ChildResult::err only what was written to stderr after it.
   void set_on_line(std::function<void(const std::string&)> on_line) { on_line_ = std::move(on_line); }
   // Signals the whole process group (the evaluator and anything it started); SIGKILL also
   // reaches what left the group, through the cgroup.
@@ -78,6 +78,8 @@ class Child : public std::enable_shared_from_this<Child> {
   void start();
   void read_stdout();
   void read_stderr();
+  void append_stderr(const char* data, std::size_t n);  // kept to its tail (kMaxStderrBytes)
+  void drain_stderr_now();  // what stderr already holds, read without waiting
   void wait_exit();
   void maybe_finish();
   void wait_cgroup_empty(std::chrono::steady_clock::time_point deadline);
