@@ -83,6 +83,12 @@ std::optional<TimedSample> Evaluation::take_timed_sample(DataPlane& plane, const
   sample.family = family_ = std::string(inputs::family_name(draw.family));
   const uint64_t seed =
       inputs::keyed_u64(key_, "kbv/v1|timing|" + std::to_string(options_.epoch) + "|" + result_.problem + "|" + std::to_string(call));
+  // The wake-up ping goes before the inputs are written. The worker is stopped from each answer
+  // to the next message, so from here to its timed call nothing of the candidate runs: a hook on
+  // the ping that computed this sample's outputs from its fresh inputs, for the call to copy,
+  // found no inputs yet (red-team wake_ping_precompute).
+  ping_round_trip();
+  if (decided_) return std::nullopt;
   {
     auto phase = phases_.measure("timing.prepare_inputs");
     plane.prepare_timing(slot, draw, seed);
@@ -94,12 +100,24 @@ std::optional<TimedSample> Evaluation::take_timed_sample(DataPlane& plane, const
     sample.baselines = plane.time_baselines(slot);
   };
   if (sample.baselines_first) time_baselines();
-  ping_round_trip();  // wakes the worker
-  if (decided_ || !checked_call(plane, slot, &sample.reported_s, &sample.round_trip_s, cuda)) return std::nullopt;
+  if (!checked_call(plane, slot, &sample.reported_s, &sample.round_trip_s, cuda)) return std::nullopt;
   if (wait_correction_ && last_waits_) {
     sample.credited_wait_s = credited_wait_s(sample.round_trip_s, *last_waits_);
     sample.worker_on_cpu_s = last_waits_->worker_on_cpu_s;
     sample.worker_longest_thread_on_cpu_s = last_waits_->worker_longest_thread_on_cpu_s;
+  }
+  sample.kernel_span_s = last_kernel_span_s_;
+  {
+    auto phase = phases_.measure("timing.sm_clock");
+    sample.clock_ratio = plane.clock_ratio();
+  }
+  if (!sample.baselines_first) time_baselines();
+  // The timed outputs are read again before the worker runs another message: a hook on the null
+  // call that finished what the timed run() left undone wrote them too late (red-team
+  // null_call_completion).
+  {
+    auto phase = phases_.measure("timing.recheck");
+    sample.recheck = plane.recheck_timed(slot);
   }
   if (call % kNullCallEvery == 0 || (wait_correction_ && call < kEarlyNullCalls)) {
     series.latest_null_call_s = ping_round_trip(slot, cuda);  // a null call: everything but the candidate
@@ -114,16 +132,6 @@ std::optional<TimedSample> Evaluation::take_timed_sample(DataPlane& plane, const
   }
   // Bounded by the null calls before the load (host; wait_correction.hpp, PreloadNullCalls).
   sample.null_call_s = preload_null_calls_.bound_round_trip(wait_correction_ ? series.null_floor.shortest_s() : series.latest_null_call_s);
-  sample.kernel_span_s = last_kernel_span_s_;
-  {
-    auto phase = phases_.measure("timing.sm_clock");
-    sample.clock_ratio = plane.clock_ratio();
-  }
-  if (!sample.baselines_first) time_baselines();
-  {
-    auto phase = phases_.measure("timing.recheck");
-    sample.recheck = plane.recheck_timed(slot);
-  }
   sample.wall_s = seconds_since(start);
   return sample;
 }

@@ -5,27 +5,24 @@
 
 namespace kbv::eval {
 
-namespace {
-
-// The largest gain of one field over the threads present in both readings.
-double longest_gain_s(const ProcessSchedstats& before, const ProcessSchedstats& after, std::uint64_t ThreadSchedstat::* field) {
+double longest_thread_wait_s(const ProcessSchedstats& before, const ProcessSchedstats& after) {
   std::uint64_t longest_ns = 0;
   for (const auto& [tid, now] : after) {
     const auto was = before.find(tid);
-    if (was == before.end() || now.*field < was->second.*field) continue;  // a new thread, or a reused id
-    longest_ns = std::max(longest_ns, now.*field - was->second.*field);
+    if (was == before.end() || now.run_delay_ns < was->second.run_delay_ns || now.on_cpu_ns < was->second.on_cpu_ns) continue;
+    longest_ns = std::max(longest_ns, std::min(now.run_delay_ns - was->second.run_delay_ns, now.on_cpu_ns - was->second.on_cpu_ns));
   }
   return static_cast<double>(longest_ns) * 1e-9;
 }
 
-}  // namespace
-
-double longest_thread_wait_s(const ProcessSchedstats& before, const ProcessSchedstats& after) {
-  return longest_gain_s(before, after, &ThreadSchedstat::run_delay_ns);
-}
-
 double longest_thread_on_cpu_s(const ProcessSchedstats& before, const ProcessSchedstats& after) {
-  return longest_gain_s(before, after, &ThreadSchedstat::on_cpu_ns);
+  std::uint64_t longest_ns = 0;
+  for (const auto& [tid, now] : after) {
+    const auto was = before.find(tid);
+    if (was == before.end() || now.on_cpu_ns < was->second.on_cpu_ns) continue;  // a new thread, or a reused id
+    longest_ns = std::max(longest_ns, now.on_cpu_ns - was->second.on_cpu_ns);
+  }
+  return static_cast<double>(longest_ns) * 1e-9;
 }
 
 std::optional<ExchangeWaits> waits_between(std::optional<std::uint64_t> evaluator_before_ns, std::optional<std::uint64_t> evaluator_after_ns,

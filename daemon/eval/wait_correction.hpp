@@ -37,10 +37,15 @@ struct ExchangeWaits {
   std::optional<double> worker_longest_thread_on_cpu_s = std::nullopt;
 };
 
-// The largest gain of any one thread present in both readings. Not their sum: threads that wait
-// side by side add wall time once, and a candidate cannot multiply the credit by spawning
-// threads; one thread cannot wait longer than the exchange took. Threads seen only once (begun or
-// ended during the exchange) count nothing.
+// The largest wait of any one thread present in both readings that counts: its run_delay gain,
+// up to its CPU time gained over the same span. Not their sum: threads that wait side by side
+// add wall time once, and a candidate cannot multiply the credit by spawning threads; one thread
+// cannot wait longer than the exchange took. Threads seen only once (begun or ended during the
+// exchange) count nothing. Up to its CPU time: a thread that waits without working lost the call
+// nothing (a main thread looping on sched_yield while a short-lived thread did the work gained
+// a round trip's run_delay and had half of it credited; red-team yield_waiter), while an honest
+// thread preempted mid-call waits at most about as long as it works (a longer wait on a tiny
+// call is left to the CPU-time bound from above, evaluation_timing.cpp).
 double longest_thread_wait_s(const ProcessSchedstats& before, const ProcessSchedstats& after);
 
 // The largest CPU time gained by any one thread present in both readings, by the same rule.

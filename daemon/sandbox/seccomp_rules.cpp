@@ -50,6 +50,11 @@ std::vector<SeccompRule> worker_seccomp_rules(pid_t self, int violation_fd) {
       {"fcntl", Denial::eperm, {arg_is32(1, F_SETOWN), arg_not(2, pid)}, "I/O signals to another process"},
       {"fcntl", Denial::eperm, {arg_is32(1, F_SETOWN_EX)}, "I/O signals to another process (owner in memory)"},
       {"ioctl", Denial::eperm, {arg_is32(1, FIOSETOWN)}, "I/O signals to another process"},
+      // Signals the kernel sends the worker by itself, with no thread of it running: a SIGCONT
+      // from them would resume the worker kbv stops from each answer to its next message
+      // (eval/worker_process.hpp), to work while its outputs are read or its next inputs written.
+      {"timer_create", Denial::eperm, {}, "a POSIX timer's signal (SIGCONT resumes a stopped worker: red-team self_resume)"},
+      {"fcntl", Denial::eperm, {arg_is32(1, F_SETSIG)}, "choosing the I/O signal (SIGCONT, sent when kbv reads the worker's answer)"},
       {"ioctl", Denial::eperm, {arg_is32(1, SIOCSPGRP)}, "I/O signals to another process"},
       // --- namespaces, mounts, filesystem root ----------------------------------------------
       {"clone3", Denial::enosys, {}, "flags live in memory seccomp cannot read; glibc falls back to clone"},

@@ -68,16 +68,19 @@ INSTANTIATE_TEST_SUITE_P(
                       Expected{"layernorm_biased_merge_host", "fail_correctness", std::nullopt},
                       Expected{"matmul_fp16_host", "fail_correctness", std::nullopt},
                       Expected{"input_mutation_int64_host", "hack_suspected", "input_mutation"},
-                      Expected{"forged_frame_types", "hack_suspected", "result_forgery"}),
+                      Expected{"forged_frame_types", "hack_suspected", "result_forgery"},
+                      Expected{"wake_ping_precompute", "fail_correctness", std::nullopt},
+                      Expected{"null_call_completion", "fail_correctness", std::nullopt}),
     [](const auto& param_info) { return param_info.param.candidate; });
 
-// Slow clocks hidden by spending the worker's CPU around its answers: caught on a CPU that is not
-// oversubscribed, so ctest runs them alone (RUN_SERIAL, tests/redteam/CMakeLists.txt). With twice
-// as many spinners as cores busy_between_calls still passes about one run in three
-// (docs/threat-model.md, residual risks).
+// Slow clocks hidden by spending the worker's CPU around its answers, or by a thread that waits
+// without working: ctest runs them alone (RUN_SERIAL, tests/redteam/CMakeLists.txt), as their
+// thresholds were set on a CPU that is not oversubscribed (busy_between_calls is also run under
+// load: timer_under_load_test.cpp).
 INSTANTIATE_TEST_SUITE_P(TimingCorpus, RedTeamHost,
                          ::testing::Values(Expected{"null_call_inflation", "hack_suspected", "timer_tampering"},
-                                           Expected{"busy_between_calls", "hack_suspected", "timer_tampering"}),
+                                           Expected{"busy_between_calls", "hack_suspected", "timer_tampering"},
+                                           Expected{"yield_waiter", "hack_suspected", "timer_tampering"}),
                          [](const auto& param_info) { return param_info.param.candidate; });
 
 // The candidates that only one class of hidden families can catch (inputs/family_classes.hpp):
@@ -181,6 +184,15 @@ TEST(RedTeamHostContained, FillingScratchStopsAtItsBound) {
   std::getline(fields, stop);
   EXPECT_LE(mib, 512) << output;
   EXPECT_NE(stop.find("No space left on device"), std::string::npos) << output;
+}
+
+// A candidate that would resume itself while kbv holds it stopped (a timer's SIGCONT) cannot arm
+// the timer: seccomp refuses timer_create, and its honest relu passes.
+TEST(RedTeamHostContained, ATimerThatWouldResumeTheStoppedWorkerIsRefused) {
+  const auto run = run_kbv_eval({redteam("self_resume").string(), "--timeout-s", "10"});
+  ASSERT_TRUE(run.report.is_object()) << explain(run);
+  EXPECT_EQ(run.report.value("verdict", ""), "pass") << explain(run);
+  EXPECT_NE(run.report.value("worker_stderr_tail", "").find("self_resume: timer_create refused"), std::string::npos) << explain(run);
 }
 
 TEST(RedTeamHostContained, TheSecretKeyNeverReachesTheCandidate) {

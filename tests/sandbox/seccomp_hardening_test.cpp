@@ -1,12 +1,14 @@
 // tests/sandbox/seccomp_hardening_test.cpp — the filter cannot be dodged: the reporter cannot
 // be replaced or closed, blocking SIGSYS kills, other syscall ABIs kill, and argument tests
 // hold against garbage in the upper half of 32-bit arguments.
+#include <fcntl.h>
 #include <linux/io_uring.h>
 #include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/personality.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sandbox_fixture.hpp"
@@ -138,6 +140,25 @@ TEST_F(SeccompHardeningTest, IoUringIsRefused) {
   });
   KBV_SKIP_IF_KERNEL_LACKS(outcome);
   EXPECT_EQ(outcome.result, "EPERM");
+}
+
+// Nothing may signal the worker while no thread of it runs: kbv stops it between messages, and a
+// SIGCONT from a timer or from an I/O owner's chosen signal would resume it.
+TEST_F(SeccompHardeningTest, SignalsThatWouldResumeAStoppedWorkerAreRefused) {
+  const ChildOutcome outcome = run_sandboxed(base_policy(), [](const SandboxReport&) {
+    sigevent event{};
+    event.sigev_notify = SIGEV_SIGNAL;
+    event.sigev_signo = SIGCONT;
+    timer_t timer{};
+    std::string results = outcome_of(::timer_create(CLOCK_MONOTONIC, &event, &timer));
+    int pipe_fds[2];
+    if (::pipe(pipe_fds) != 0) return std::string("pipe failed");
+    results += " " + outcome_of(::fcntl(pipe_fds[0], F_SETSIG, SIGCONT));
+    results += " " + outcome_of(::fcntl(pipe_fds[0], F_SETOWN, ::getpid()));  // its own pid stays allowed (default SIGIO)
+    return results;
+  });
+  KBV_SKIP_IF_KERNEL_LACKS(outcome);
+  EXPECT_EQ(outcome.result, "EPERM EPERM ok");
 }
 
 TEST_F(SeccompHardeningTest, KernelAttackSurfaceIsRefused) {

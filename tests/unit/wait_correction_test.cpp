@@ -74,10 +74,11 @@ TEST(Schedstat, TheProcessCpuClockKeepsAnEndedThreadsWork) {
   EXPECT_FALSE(process_cpu_time_ns(-1));
 }
 
-// Readings of threads that each waited (run_delay) and ran (CPU time) these many nanoseconds.
+// Readings of threads that each waited (run_delay) these many nanoseconds, and ran as long (so
+// that no wait is capped at the CPU time), or only ran.
 ProcessSchedstats waited(std::initializer_list<std::pair<const pid_t, std::uint64_t>> run_delays) {
   ProcessSchedstats threads;
-  for (const auto& [tid, ns] : run_delays) threads[tid] = {.on_cpu_ns = 0, .run_delay_ns = ns};
+  for (const auto& [tid, ns] : run_delays) threads[tid] = {.on_cpu_ns = ns, .run_delay_ns = ns};
   return threads;
 }
 ProcessSchedstats ran(std::initializer_list<std::pair<const pid_t, std::uint64_t>> on_cpu) {
@@ -93,7 +94,17 @@ TEST(WaitCorrection, TheWorkerCountsItsLongestWaitingThreadNotTheSum) {
   EXPECT_DOUBLE_EQ(longest_thread_wait_s(before, after), 2e-3);
   EXPECT_DOUBLE_EQ(longest_thread_wait_s(after, before), 0.0);  // a reused id that went back
   EXPECT_DOUBLE_EQ(longest_thread_wait_s({}, after), 0.0);
-  EXPECT_DOUBLE_EQ(longest_thread_on_cpu_s(before, after), 0.0);  // waits are not CPU time
+}
+
+// A thread's wait counts up to the CPU time it ran meanwhile: a main thread looping on
+// sched_yield (runnable, working little) while a thread that ends before the readings does the
+// work gains a round trip of run_delay, and none of it is credited.
+TEST(WaitCorrection, AWaitCountsUpToTheThreadsOwnWork) {
+  const ProcessSchedstats before{{10, {.on_cpu_ns = 1'000'000, .run_delay_ns = 1'000'000}}};
+  const ProcessSchedstats yielding{{10, {.on_cpu_ns = 1'008'000, .run_delay_ns = 1'300'000}}};
+  EXPECT_DOUBLE_EQ(longest_thread_wait_s(before, yielding), 8e-6);
+  const ProcessSchedstats preempted{{10, {.on_cpu_ns = 1'310'000, .run_delay_ns = 1'200'000}}};
+  EXPECT_DOUBLE_EQ(longest_thread_wait_s(before, preempted), 200e-6);  // an honest call's wait, in full
 }
 
 TEST(WaitCorrection, TheLongestRunningThreadByTheSameRule) {
@@ -101,7 +112,7 @@ TEST(WaitCorrection, TheLongestRunningThreadByTheSameRule) {
   const ProcessSchedstats after = ran({{10, 1'300'000}, {11, 5'100'000}, {13, 9'000'000}});
   EXPECT_DOUBLE_EQ(longest_thread_on_cpu_s(before, after), 300e-6);
   EXPECT_DOUBLE_EQ(longest_thread_on_cpu_s(after, before), 0.0);
-  EXPECT_DOUBLE_EQ(longest_thread_wait_s(before, after), 0.0);
+  EXPECT_DOUBLE_EQ(longest_thread_wait_s(before, after), 0.0);  // work is not a wait
   const auto waits = waits_between(0, 0, before, after);
   ASSERT_TRUE(waits);
   ASSERT_TRUE(waits->worker_longest_thread_on_cpu_s);
