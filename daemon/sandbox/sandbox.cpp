@@ -66,6 +66,11 @@ void confine_filesystem(const SandboxPolicy& policy, const NamespaceState& names
                                    "read_only path would stay readable and fail the final check)");
     if (policy.max_scratch_bytes)
       report.unavailable.push_back("mount: no mount namespace: scratch is the caller's folder, bounded per file (RLIMIT_FSIZE), not in all");
+    // A private tmpfs on each extra writable directory needs one too: without it the worker
+    // writes the host's (CUDA: /dev/shm), which other workers, of other candidates, share.
+    if (!policy.shared_extra_writable)
+      for (const std::filesystem::path& path : policy.extra_writable)
+        report.unavailable.push_back("mount: no mount namespace: " + path.string() + " is the host's, shared with other processes");
   }
   if (use_landlock) {
     apply_landlock(policy, abi, usable_devices(policy), report);
