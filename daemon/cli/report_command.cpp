@@ -9,6 +9,7 @@
 #include "cli/command_line.hpp"
 #include "cli/option_types.hpp"
 #include "client/control_client.hpp"
+#include "client/printable.hpp"
 #include "sweep/report/report_builder.hpp"
 #include "sweep/report/report_sources.hpp"
 #include "sweep/report/report_writer.hpp"
@@ -84,12 +85,12 @@ int report_command(const std::vector<std::string>& args) {
       const auto written = sweep::report::write_report_files(report, target);
       if (!written.vega_error.empty()) std::cerr << "kbv report: report.html has no plots: " << written.vega_error << "\n";
     }
-    for (const auto& issue : input.issues) std::cerr << "kbv report: left out: " << issue.text() << "\n";
+    for (const auto& issue : input.issues) std::cerr << "kbv report: left out: " << control::printable(issue.text()) << "\n";
     const auto& done = report["completeness"];
     std::cerr << "kbv report: " << done["evaluated"] << " of " << done["planned"] << " planned evaluations have a verdict; reports in "
               << targets.front().string() << "\n";
     const auto& missing = done["shards"]["missing"];
-    if (!missing.empty()) std::cerr << "kbv report: shards missing (never started): " << missing.dump() << "\n";
+    if (!missing.empty()) std::cerr << "kbv report: shards missing (never started): " << missing.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     return done["complete"].get<bool>() ? 0 : kExitIncomplete;
   } catch (const sweep::report::SourceError& error) {
     std::cerr << "kbv report: " << error.what() << "\n";

@@ -69,7 +69,7 @@ fs::path write_manifest(const fs::path& scratch, const Candidate& candidate) {
   if (!candidate.tags.empty()) manifest["tags"] = candidate.tags;
   fs::create_directories(scratch);
   const auto path = scratch / (candidate.sha256 + ".so.json");
-  write_file_atomically(path, manifest.dump() + "\n");
+  write_file_atomically(path, manifest.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   return path;
 }
 

@@ -1,6 +1,8 @@
 // daemon/sweep/progress.cpp — progress bar and progress lines.
 #include "sweep/progress.hpp"
 
+#include "client/printable.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -40,7 +42,7 @@ void Progress::finished_one(const std::string& verdict) {
 
 void Progress::note(const std::string& line) {
   if (terminal_ && bar_drawn_) fmt::print(out_, "\r\033[K");
-  fmt::print(out_, "{}\n", line);
+  fmt::print(out_, "{}\n", control::printable(line));  // notes quote file names and manifests: the submitter's bytes
   bar_drawn_ = false;
   if (terminal_) draw(true);
   std::fflush(out_);

@@ -17,6 +17,7 @@
 #include <set>
 
 #include "client/control_client.hpp"
+#include "client/printable.hpp"
 #include "inputs/epoch_plan.hpp"
 #include "inputs/secret_key.hpp"
 #include "spec/catalog.hpp"
@@ -191,8 +192,8 @@ class SweepRun {
       count = std::clamp(static_cast<int>(problems.size()), 1, kMaxSlurmArraySize);
     }
     plan_ = make_plan({&config_, &*catalog_, &*folder_, epoch_, count, key_id_}, std::move(discovery));
-    for (const auto& issue : plan_.issues) std::cerr << "kbv sweep: left out: " << issue.text() << "\n";
-    if (!slurm.dry_run) write_file_atomically(plan_path(*folder_, plan_), plan_.to_json().dump(1) + "\n");
+    for (const auto& issue : plan_.issues) std::cerr << "kbv sweep: left out: " << control::printable(issue.text()) << "\n";
+    if (!slurm.dry_run) write_file_atomically(plan_path(*folder_, plan_), plan_.to_json().dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 
     SlurmJob job;
     job.kbv = fs::absolute(options_.evaluator);
@@ -244,7 +245,7 @@ class SweepRun {
                                                   {"array_job_id", array_id ? json(*array_id) : json(nullptr)},
                                                   {"merge_job_id", merge_id},
                                                   {"submitted_at", utc_text(started_)}}
-                                                     .dump(1) + "\n");
+                                                     .dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
       if (array_id) std::cout << "array job " << *array_id << " (shards " << shards_text << " of " << count << ")\n";
       std::cout << "merge job " << merge_id << "\n";
     } catch (const std::exception& error) {
@@ -321,8 +322,8 @@ class SweepRun {
     auto discovery = discover_candidates(config_, *catalog_);
     discovery.issues.insert(discovery.issues.begin(), config_.issues.begin(), config_.issues.end());
     plan_ = make_plan({&config_, &*catalog_, &*folder_, epoch_, options_.shard.count, key_id_}, std::move(discovery));
-    write_file_atomically(plan_path(*folder_, plan_), plan_.to_json().dump(1) + "\n");
-    for (const auto& issue : plan_.issues) std::cerr << "kbv sweep: left out: " << issue.text() << "\n";
+    write_file_atomically(plan_path(*folder_, plan_), plan_.to_json().dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+    for (const auto& issue : plan_.issues) std::cerr << "kbv sweep: left out: " << control::printable(issue.text()) << "\n";
     mine_ = plan_.shard_items(options_.shard.index);
     for (const auto* item : mine_)
       if (!folder_->result(epoch_, item->key())) todo_.push_back(item);
@@ -408,7 +409,7 @@ class SweepRun {
 
   void write_status(const std::string& state, std::size_t evaluated, const std::string& stopped_because) const {
     write_file_atomically(shard_status_path(*folder_, plan_, options_.shard),
-                          shard_status(plan_, options_.shard, state, started_, mine_.size(), evaluated, stopped_because).dump(1) + "\n");
+                          shard_status(plan_, options_.shard, state, started_, mine_.size(), evaluated, stopped_because).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   }
 
   const SweepOptions& options_;

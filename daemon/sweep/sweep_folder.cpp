@@ -62,7 +62,7 @@ std::optional<nlohmann::json> SweepFolder::result(std::uint64_t epoch, const std
 
 void SweepFolder::write_result(std::uint64_t epoch, const std::string& key, const nlohmann::json& record) const {
   fs::create_directories(results_dir(epoch));
-  write_file_atomically(results_dir(epoch) / (key + ".json"), record.dump(1) + "\n");
+  write_file_atomically(results_dir(epoch) / (key + ".json"), record.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
 std::map<std::string, nlohmann::json> SweepFolder::results(std::uint64_t epoch, std::vector<std::string>* unreadable) const {

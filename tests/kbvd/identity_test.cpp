@@ -45,6 +45,8 @@ TEST(Manifest, ErrorsNameFieldAndFix) {
       {"problem: Relu!\n", "problem"},
       {"model: \"m\\x7f\"\n", "model"},          // DEL
       {"model: \"m\\u009b31m\"\n", "model"},     // C1 CSI, which terminals act on (red-team)
+      {"model: \"m\xff\"\n", "model"},          // not UTF-8: a JSON dump of it threw (review)
+      {"tags: [ok, \"\xc3\"]\n", "tags"},       // a cut sequence
       {"tags: a\n", "tags"},
       {"model: [x]\n", "model"},
   };

@@ -614,6 +614,27 @@ TEST_F(SweepSystem, BadInputStopsOnlyWhatItMust) {
   EXPECT_NE(run.err.find("no sweep has been planned here"), std::string::npos) << run.err;
 }
 
+// File names and manifests are the submitter's bytes: a name that is not UTF-8, a manifest value
+// that is not, and a name holding terminal escapes never end the sweep (a strict JSON dump of the
+// plan aborted it before anything ran) nor reach the operator's terminal raw.
+TEST_F(SweepSystem, NamesThatAreNotUtf8OrHoldEscapesAreNamedNotFatal) {
+  const auto folder = root() / "cands";
+  place(host_example("relu"), folder, "relu_\xff.so", "problem: relu\n");
+  place(host_example("gelu"), folder, "gelu.so", "problem: gelu\nmodel: \"m\xff\"\n");
+  test::write_text(folder / "junk_\x1b]52;c;aGk=\x07_\x1b[2J.so", "not an ELF file");
+  const auto config = sweep_file("sweep.yaml", fmt::format("output_dir: out\ncandidates: [{}]\n{}", folder.string(), standalone_section()));
+  const auto run = kbv({"sweep", config.string(), "--epoch", std::to_string(epoch_)});
+  EXPECT_TRUE(run.exit_code == 0 || run.exit_code == 1) << run.exit_code << "\n" << run.err;
+  EXPECT_EQ(run.err.find('\x1b'), std::string::npos) << "a raw escape reached the terminal: " << run.err;
+  EXPECT_NE(run.err.find("gelu.so.yaml"), std::string::npos) << "the manifest that is not UTF-8 is named: " << run.err;
+  ASSERT_TRUE(fs::exists(root() / "out" / "report.json")) << run.err;
+  const json report = load(root() / "out" / "report.json");
+  EXPECT_NE(report.dump(-1, ' ', false, json::error_handler_t::replace).find("relu_\xef\xbf\xbd.so"), std::string::npos)
+      << "the name is kept, its invalid byte replaced";
+  const auto again = kbv({"report", (root() / "out").string()});
+  EXPECT_EQ(again.err.find('\x1b'), std::string::npos) << again.err;
+}
+
 TEST_F(SweepSystem, ABarOnATerminalPlainLinesOtherwise) {
   const auto folder = root() / "cands";
   for (const char* problem : {"relu", "gelu"}) place(host_example(problem), folder, std::string(problem) + ".so", std::string("problem: ") + problem + "\n");

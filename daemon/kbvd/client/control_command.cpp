@@ -107,7 +107,7 @@ int run_control_command(int argc, char** argv) {
     } else {
       return usage_error("unknown command or wrong arguments: " + cmd);
     }
-    if (as_json) std::cout << answer.dump(2) << "\n";
+    if (as_json) std::cout << answer.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     else std::cout << text;
     if (cmd == "submit" && answer.value("result", std::string()) == "rejected") return kExitSubmitRejected;
     return kExitOk;

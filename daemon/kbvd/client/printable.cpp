@@ -31,6 +31,20 @@ std::size_t utf8_length(std::string_view text, std::size_t at) {
 
 }  // namespace
 
+bool is_printable_utf8(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c < 0x7f) {
+      ++i;
+    } else if (const std::size_t n = c >= 0x80 ? utf8_length(text, i) : 0; n > 0) {
+      i += n;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
 std::string printable(std::string_view text) {
   std::string out;
   out.reserve(text.size());

@@ -12,6 +12,10 @@ namespace kbv::control {
 // forge a log line, and an escape sequence cannot drive the terminal.
 std::string printable(std::string_view text);
 
+// Whether `text` is valid UTF-8 with no control character (what printable() leaves as it is,
+// backslashes aside).
+bool is_printable_utf8(std::string_view text);
+
 }  // namespace kbv::control
 
 namespace kbv::kbvd {

@@ -1,6 +1,8 @@
 // Parses and validates sidecar manifests (YAML or JSON) with errors naming field and fix.
 #include "identity/manifest.hpp"
 
+#include "client/printable.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -37,6 +39,9 @@ std::string checked_text(const fs::path& file, const std::string& field, const s
     control = c < 0x20 || c == 0x7f || (c == 0xc2 && next >= 0x80 && next <= 0x9f);
   }
   if (control) fail(file, field, "contains control characters", "use printable text");
+  // Reports, JSON records and the store hold it as text: bytes that are not UTF-8 would make a
+  // JSON dump throw (it ended `kbv sweep`) or be replaced where it is shown.
+  if (!control::is_printable_utf8(value)) fail(file, field, "is not valid UTF-8", "save the manifest as UTF-8 text");
   return value;
 }
 

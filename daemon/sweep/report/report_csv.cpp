@@ -12,6 +12,16 @@ namespace {
 
 using nlohmann::json;
 
+// Text a spreadsheet would run as a formula (=, +, -, @, tab or CR first: a model name
+// "=HYPERLINK(…)") gets a leading apostrophe, OWASP's advice; numbers, negative ones included,
+// are left alone.
+std::string formula_guarded(const std::string& raw) {
+  if (raw.empty() || std::string_view("=+-@\t\r").find(raw.front()) == std::string_view::npos) return raw;
+  char* end = nullptr;
+  std::strtod(raw.c_str(), &end);
+  return end == raw.c_str() + raw.size() ? raw : "'" + raw;
+}
+
 std::string cell(const json& value) {
   if (value.is_null()) return "";
   if (value.is_string()) return value.get<std::string>();
@@ -19,10 +29,12 @@ std::string cell(const json& value) {
   if (value.is_number_float()) return fmt::format("{:.17g}", value.get<double>());
   if (value.is_array()) {
     std::string joined;
-    for (const auto& item : value) joined += (joined.empty() ? "" : ";") + cell(item);
+    // Each item guarded on its own: where ';' separates a spreadsheet's fields (some locales), a
+    // tag "=2+5" after another would start a cell of its own (review).
+    for (const auto& item : value) joined += (joined.empty() ? "" : ";") + formula_guarded(cell(item));
     return joined;
   }
-  return value.dump();
+  return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace
@@ -30,16 +42,10 @@ std::string cell(const json& value) {
 std::string csv_field(const std::string& raw) {
   // A line break (a candidate's multi-line error in `detail`) is written as the two characters
   // \n or \r: every row stays one line, for line tools and for readers that split on newlines.
-  // Text a spreadsheet would run as a formula (=, +, -, @ first: a model name "=HYPERLINK(…)")
-  // gets a leading apostrophe, OWASP's advice; numbers, negative ones included, are left alone.
-  if (!raw.empty() && std::string_view("=+-@\t\r").find(raw.front()) != std::string_view::npos) {
-    char* end = nullptr;
-    std::strtod(raw.c_str(), &end);
-    if (end != raw.c_str() + raw.size()) return csv_field("'" + raw);
-  }
   std::string text;
-  for (const char c : raw) text += c == '\n' ? std::string("\\n") : c == '\r' ? std::string("\\r") : std::string(1, c);
-  if (text.find_first_of(",\"") == std::string::npos) return text;
+  for (const char c : formula_guarded(raw)) text += c == '\n' ? std::string("\\n") : c == '\r' ? std::string("\\r") : std::string(1, c);
+  // Quoted also where ';' is in it: the field separator of spreadsheets in some locales.
+  if (text.find_first_of(",\";") == std::string::npos) return text;
   std::string quoted = "\"";
   for (const char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
   return quoted + "\"";

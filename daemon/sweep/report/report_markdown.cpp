@@ -5,13 +5,17 @@
 
 namespace kbv::sweep::report {
 
-// A model named "<script>…" ran in a rendered report.md (red-team).
+// A model named "<script>…" ran in a rendered report.md (red-team); one named
+// "![x](https://…)" made a previewer fetch the image, "[pass](https://…)" a link (review):
+// brackets are escaped, so no link or image is made of the text.
 std::string markdown_text(const std::string& text) {
   std::string out;
   for (const char c : text) {
     if (c == '<') out += "&lt;";
     else if (c == '>') out += "&gt;";
     else if (c == '&') out += "&amp;";
+    else if (c == '[') out += "\\[";
+    else if (c == ']') out += "\\]";
     else out += c;
   }
   return out;

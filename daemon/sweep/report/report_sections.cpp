@@ -21,7 +21,7 @@ const std::vector<int>& table_steps() {
 std::string text(const json& value) {
   if (value.is_null()) return "–";
   if (value.is_string()) return value.get<std::string>();
-  return value.dump();
+  return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 std::string count_map(const json& counts) {
@@ -52,7 +52,7 @@ Section overview(const json& report) {
   const auto& shards = done["shards"];
   if (shards.value("count", 1) > 1)
     s.paragraphs.push_back(fmt::format("Shards: {} in all; complete {}; incomplete {}; missing {}.", text(shards["count"]),
-                                       shards["complete"].dump(), shards["incomplete"].dump(), shards["missing"].dump()));
+                                       shards["complete"].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), shards["incomplete"].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), shards["missing"].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
   return s;
 }
 
@@ -103,7 +103,7 @@ Section models(const json& report) {
   add("all", report["totals"]);
   s.tables.push_back(t);
   if (!report["baselines_without_figures"].empty())
-    s.paragraphs.push_back("Baselines named without any figure in these evaluations: " + report["baselines_without_figures"].dump() + ".");
+    s.paragraphs.push_back("Baselines named without any figure in these evaluations: " + report["baselines_without_figures"].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + ".");
   return s;
 }
 

@@ -60,7 +60,7 @@ std::optional<std::string> figure_damage(const json& object, const std::string& 
   if (object.is_null()) return std::nullopt;
   if (!object.is_number()) return where + " is " + std::string(object.type_name()) + ", not a number";
   const double value = object.get<double>();
-  if (!std::isfinite(value) || value < 0 || value > most) return where + " is " + object.dump() + ", outside 0 to " + json(most).dump();
+  if (!std::isfinite(value) || value < 0 || value > most) return where + " is " + object.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + ", outside 0 to " + json(most).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   return std::nullopt;
 }
 

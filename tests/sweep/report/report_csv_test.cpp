@@ -23,11 +23,14 @@ TEST(ReportCsv, QuotesOnlyWhatNeedsIt) {
   EXPECT_EQ(csv_field("+1 evil"), "'+1 evil");
   EXPECT_EQ(csv_field("-0.25"), "-0.25");
   EXPECT_EQ(csv_field("-1e-3"), "-1e-3");
+  EXPECT_EQ(csv_field("a;b"), "\"a;b\"");  // ';' separates fields in some locales
 }
 
 TEST(ReportMarkdown, UntrustedTextCannotBecomeHtml) {
   EXPECT_EQ(markdown_text("<script>alert(1)</script> & more"), "&lt;script&gt;alert(1)&lt;/script&gt; &amp; more");
   EXPECT_EQ(markdown_text("relu x 1.5"), "relu x 1.5");
+  EXPECT_EQ(markdown_text("![x](https://attacker.example/p.gif) [pass](https://evil)"),
+            "!\\[x\\](https://attacker.example/p.gif) \\[pass\\](https://evil)");
 }
 
 TEST(ReportCsv, OneRowPerCandidateWithBaselineColumns) {
@@ -47,11 +50,21 @@ TEST(ReportCsv, OneRowPerCandidateWithBaselineColumns) {
   EXPECT_EQ(lines[0].rfind("key,sha256,epoch,name,", 0), 0u) << lines[0];
   EXPECT_NE(lines[0].find(",speedup_vs_tf32,speedup_vs_eager_tf32,memory_ratio,"), std::string::npos) << lines[0];
   EXPECT_NE(lines[1].find("k1-relu,,9,"), std::string::npos) << lines[1];
-  EXPECT_NE(lines[1].find(",a;b,"), std::string::npos) << "lists joined with ';': " << lines[1];
+  EXPECT_NE(lines[1].find(",\"a;b\","), std::string::npos) << "lists joined with ';', quoted: " << lines[1];
   EXPECT_NE(lines[1].find(",1.5,,"), std::string::npos) << "a null baseline is an empty field: " << lines[1];
   EXPECT_NE(lines[1].find(",false,"), std::string::npos);
   EXPECT_NE(lines[1].find("\"ok, fine\""), std::string::npos);
   EXPECT_EQ(std::count(lines[0].begin(), lines[0].end(), ','), std::count(lines[2].begin(), lines[2].end(), ','));
+}
+
+// Each item of a list is guarded against formulas on its own (review: where ';' separates a
+// spreadsheet's fields, a tag "=2+5" after another started a cell of its own).
+TEST(ReportCsv, EveryListItemIsGuardedAgainstFormulas) {
+  const json report = {{"sweep", {{"epoch", 1}}},
+                       {"baselines", json::array()},
+                       {"candidates", json::array({{{"key", "k"}, {"tags", {"a", "=2+5", "-1"}}, {"speedup", json::object()}}})}};
+  const auto csv = report_csv(report);
+  EXPECT_NE(csv.find(",\"a;'=2+5;-1\","), std::string::npos) << csv;
 }
 
 }  // namespace
