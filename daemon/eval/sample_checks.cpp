@@ -7,7 +7,7 @@ namespace kbv::eval {
 ClockAgreement ClockAgreement::for_device(bool cuda) {
   // Each call is timed from outside as its round trip minus a null call's (the worker's whole
   // per-call routine — flush, events, trace window, synchronisation — around nothing; both find
-  // the worker awake: a ping before the call absorbs the wake-up). CUDA subtracts the latest null
+  // the worker stopped since its last answer and continued by their own message). CUDA subtracts the latest null
   // call; the host takes the run queue waits out of both and subtracts the shortest null call
   // (eval/wait_correction.hpp), so a loaded CPU does not make an honest clock look slow.
   // CUDA: half the trusted time, less 150 µs for the cold-L2 flush (~30 µs for 120 MiB), launch
