@@ -187,7 +187,20 @@ Discovery discover_candidates(const SweepConfig& config, const ProblemCatalog& c
         ++found.filtered_out;
         continue;
       }
-      if (!by_key.emplace(candidate.key(), candidate).second) ++found.duplicates;
+      const auto [kept, fresh] = by_key.emplace(candidate.key(), candidate);
+      if (fresh) continue;
+      ++found.duplicates;
+      // The same bytes under another model or sample id: one evaluation, credited to the first
+      // path in the sweep's order. Said, not silent: a copy of another's candidate under one's own
+      // manifest would otherwise take (or give) its verdict unseen (review).
+      const Candidate& first = kept->second;
+      if (first.model != candidate.model || first.sample_id != candidate.sample_id)
+        found.issues.push_back({file.string(), "(file)",
+                                fmt::format("the same bytes as {} (model '{}', sample '{}') under model '{}', sample '{}': evaluated once, "
+                                            "credited to {}",
+                                            first.path.string(), first.model, first.sample_id, candidate.model, candidate.sample_id,
+                                            first.path.string()),
+                                "submit each candidate once, under its own model"});
     }
   }
   for (auto& [key, candidate] : by_key) found.candidates.push_back(std::move(candidate));

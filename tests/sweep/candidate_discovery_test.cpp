@@ -148,6 +148,21 @@ TEST_F(Discovery_, TheSameBytesAndProblemAreOneCandidate) {
   const auto found = discover_candidates(config("output_dir: out\ncandidates: [d1, d2]\n"), *catalog_);
   EXPECT_EQ(found.candidates.size(), 1u);
   EXPECT_EQ(found.duplicates, 1);
+  EXPECT_TRUE(found.issues.empty()) << "the same bytes under no manifest at all: nothing to say";
+}
+
+// The same bytes under two models: one evaluation, and an issue naming both paths (review: a copy
+// of another's candidate under one's own manifest took or gave its verdict silently).
+TEST_F(Discovery_, TheSameBytesUnderTwoModelsIsSaid) {
+  copy("relu", dir_.path() / "d1", "x.so");
+  copy("relu", dir_.path() / "d2", "y.so");
+  test::write_text(dir_.path() / "d1" / "x.so.yaml", "model: alice\n");
+  test::write_text(dir_.path() / "d2" / "y.so.yaml", "model: mallory\n");
+  const auto found = discover_candidates(config("output_dir: out\ncandidates: [d1, d2]\n"), *catalog_);
+  EXPECT_EQ(found.candidates.size(), 1u);
+  ASSERT_EQ(found.issues.size(), 1u);
+  EXPECT_NE(found.issues[0].text().find("alice"), std::string::npos) << found.issues[0].text();
+  EXPECT_NE(found.issues[0].text().find("mallory"), std::string::npos) << found.issues[0].text();
 }
 
 TEST(IssueFromMessage, SplitsKbvErrorTexts) {
