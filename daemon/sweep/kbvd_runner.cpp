@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <deque>
 #include <thread>
 
@@ -153,6 +154,17 @@ RunResult run_through_kbvd(const RunContext& context, const KbvdSettings& settin
         context.on_note("kbv sweep: " + result.issues.back().text());
         continue;
       }
+      // kbvd identifies what it took by its bytes: other bytes than planned (the file rewritten
+      // since, or a passed candidate's file changed since an earlier epoch) would never show up
+      // under the planned sha256, and the sweep waited for them forever (review).
+      if (const std::string took = json_text(answer, "sha256"); !took.empty() && took != item->candidate.sha256) {
+        result.issues.push_back({item->candidate.path.string(), "(file)",
+                                 fmt::format("changed since the sweep planned it: planned sha256 {}, kbvd took {}", item->candidate.sha256.substr(0, 12),
+                                             took.substr(0, 12)),
+                                 "leave candidates unchanged while a sweep runs; the next run plans the bytes the file has then"});
+        context.on_note("kbv sweep: " + result.issues.back().text());
+        continue;
+      }
     }
     ++result.started;
     pending.push_back({item, 0});
@@ -169,7 +181,8 @@ RunResult run_through_kbvd(const RunContext& context, const KbvdSettings& settin
       break;
     }
     std::size_t looked = 0;
-    for (auto it = pending.begin(); it != pending.end() && looked < kShowsPerPoll; ++looked) {
+    auto it = pending.begin();
+    for (; it != pending.end() && looked < kShowsPerPoll; ++looked) {
       const auto shown = show(settings.socket, it->item->candidate.sha256);
       if (!shown) {
         ++it;  // taken from the watch folder but not yet recorded (deferred by back-pressure)
@@ -186,6 +199,9 @@ RunResult run_through_kbvd(const RunContext& context, const KbvdSettings& settin
       }
       ++it;
     }
+    // The next poll starts where this one stopped: more than kShowsPerPoll pending would otherwise
+    // have the ones behind the first kShowsPerPoll never looked at.
+    if (it != pending.end()) std::rotate(pending.begin(), it, pending.end());
     if (!pending.empty()) std::this_thread::sleep_for(std::chrono::duration<double>(settings.poll_interval_s));
   }
   return result;
