@@ -89,5 +89,26 @@ TEST(Manifest, FoundBesideTheCandidate) {
   EXPECT_THROW(load_manifest_beside(so), ManifestError) << "both sidecars is ambiguous";
 }
 
+// A sidecar that is a symbolic link is refused, not followed (review: kbvd read any file its user
+// could read through one, and echoed its first key in the error); so is one over the size bound.
+TEST(Manifest, ALinkedOrOversizedSidecarIsRefused) {
+  TempDir dir;
+  const auto so = dir.path() / "k.so";
+  write_file(so, "x");
+  const auto secret = dir.path() / "secret.yaml";
+  write_file(secret, "api_key: hunter2\n");
+  std::filesystem::create_symlink(secret, yaml_manifest_path(so));
+  try {
+    load_manifest_beside(so);
+    ADD_FAILURE() << "a linked sidecar was read";
+  } catch (const ManifestError& e) {
+    EXPECT_NE(std::string(e.what()).find("symbolic link"), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()).find("api_key"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove(yaml_manifest_path(so));
+  write_file(yaml_manifest_path(so), "model: m\n# " + std::string(70 * 1024, 'x') + "\n");
+  EXPECT_THROW(load_manifest_beside(so), ManifestError);
+}
+
 }  // namespace
 }  // namespace kbv::kbvd

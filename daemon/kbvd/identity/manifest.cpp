@@ -1,7 +1,12 @@
 // Parses and validates sidecar manifests (YAML or JSON) with errors naming field and fix.
 #include "identity/manifest.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "client/printable.hpp"
+#include "sandbox/unique_fd.hpp"
 
 #include <fmt/format.h>
 
@@ -151,19 +156,31 @@ std::optional<Manifest> load_manifest_beside(const fs::path& candidate) {
   const auto yaml = yaml_manifest_path(candidate);
   const auto json = json_manifest_path(candidate);
   std::error_code ec;
-  const bool has_yaml = fs::is_regular_file(yaml, ec);
-  const bool has_json = fs::is_regular_file(json, ec);
+  // Present as themselves (a link is present, and refused below), not as what they point at.
+  const bool has_yaml = fs::symlink_status(yaml, ec).type() != fs::file_type::not_found && !ec;
+  const bool has_json = fs::symlink_status(json, ec).type() != fs::file_type::not_found && !ec;
   if (has_yaml && has_json)
     fail(json, "(file)", "both NAME.so.yaml and NAME.so.json exist", "keep only one of them");
   if (!has_yaml && !has_json) return std::nullopt;
   const auto& path = has_yaml ? yaml : json;
-  if (fs::file_size(path, ec) > kMaxManifestBytes)
-    fail(path, "(file)", fmt::format("larger than {} bytes", kMaxManifestBytes), "shorten it");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail(path, "(file)", "cannot be read", "make it readable by kbvd");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_manifest(text.str(), has_json, path);
+  // Read through one descriptor that is the file itself: a sidecar that is a link would have
+  // kbvd read (and echo in errors, and store) any file its user can read, and a size checked by
+  // path could be another file's by the time it is read (review).
+  const sandbox::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+  struct stat info {};
+  if (!fd.valid() && errno == ELOOP) fail(path, "(file)", "is a symbolic link", "put the manifest itself beside the candidate");
+  if (!fd.valid()) fail(path, "(file)", "cannot be read", "make it readable by kbvd");
+  if (::fstat(fd.get(), &info) != 0 || !S_ISREG(info.st_mode)) fail(path, "(file)", "is not a regular file", "put the manifest itself beside the candidate");
+  std::string text(kMaxManifestBytes + 1, '\0');
+  std::size_t got = 0;
+  for (ssize_t n; got < text.size() && (n = ::read(fd.get(), text.data() + got, text.size() - got)) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) fail(path, "(file)", "cannot be read", "make it readable by kbvd");
+    got += static_cast<std::size_t>(n);
+  }
+  if (got > kMaxManifestBytes) fail(path, "(file)", fmt::format("larger than {} bytes", kMaxManifestBytes), "shorten it");
+  text.resize(got);
+  return parse_manifest(text, has_json, path);
 }
 
 }  // namespace kbv::kbvd
