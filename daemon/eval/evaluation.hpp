@@ -90,10 +90,6 @@ class Evaluation {
   // Host: null calls of the worker before the candidate is loaded, the trusted reference that
   // bounds the later null calls (which a loaded candidate can lengthen; see PreloadNullCalls).
   bool time_null_calls_before_load();
-  // Host: marks the stopped worker's CPU clock (see stopped_worker_mark_); worker_stood_still()
-  // decides hack_suspected work_outside_call, and returns false, when it moved since the mark.
-  void mark_stopped_worker(const char* while_stopped);
-  bool worker_stood_still();
   // Host, with the wait correction on (eval/wait_correction.hpp): the run queue waits so far of
   // the evaluating thread and of every worker thread, read outside the timed window; empty
   // otherwise. waits_since() is what an exchange added to them (none of the evaluator's when the
@@ -182,15 +178,6 @@ class Evaluation {
   // waits of the last call or ping (empty when not measured).
   bool wait_correction_ = false;
   std::optional<ExchangeWaits> last_waits_;
-  // Host: the stopped worker's CPU clock read once the evaluator has handled its answer, and what
-  // the evaluator then does while it stays stopped; worker_stood_still() compares it before the
-  // next message continues the worker (a stopped process gains no CPU time: one that did resumed
-  // itself, to work on the inputs before its call or on outputs after it).
-  struct StoppedWorkerMark {
-    std::uint64_t cpu_ns = 0;
-    const char* while_stopped = "";
-  };
-  std::optional<StoppedWorkerMark> stopped_worker_mark_;
   PhaseClock phases_;
   std::string phase_ = "setup";  // prefix of the per-call phases: correctness or timing
   std::string family_;           // the input family of the call being made

@@ -33,11 +33,6 @@ constexpr double kSpanOverEventsSlackSeconds = 20e-6;
 // Null calls timed before the load (time_null_calls_before_load): the shortest of this many is
 // the reference; a few hundred µs in all on the host.
 constexpr int kPreloadNullCalls = 8;
-// CPU time a stopped worker may show between two readings: none (every thread of a stopped
-// group is off its CPU, and the first reading is taken well after the stop took, once the
-// evaluator has handled the answer: 0 ns over every honest host example, idle and under 4
-// spinners on 2 cores); 10 µs is the readings' own margin.
-constexpr std::uint64_t kStoppedWorkerCpuToleranceNs = 10'000;
 
 std::int64_t realtime_ns() {
   timespec now{};
@@ -93,7 +88,6 @@ bool Evaluation::checked_call(DataPlane& plane, int slot, double* reported_s, do
     auto phase = phases_.measure(phase_ + ".input_digests");
     before = plane.input_digest(slot);
   }
-  if (!worker_stood_still()) return false;
   const RunDelayReading waits_before = read_run_delays();
   RoundTrip trip;
   worker_->send({{"type", "call"}, {"id", ++call_id_}, {"slot", slot}, {"cold", cold}});
@@ -236,26 +230,8 @@ bool Evaluation::check_observations(const nlohmann::json& observed) {
   return true;
 }
 
-void Evaluation::mark_stopped_worker(const char* while_stopped) {
-  if (!wait_correction_ || !worker_) return;
-  if (const std::optional<std::uint64_t> now = process_cpu_time_ns(worker_->pid())) stopped_worker_mark_ = StoppedWorkerMark{*now, while_stopped};
-}
-
-bool Evaluation::worker_stood_still() {
-  const std::optional<StoppedWorkerMark> mark = std::exchange(stopped_worker_mark_, std::nullopt);
-  if (!mark || decided_) return !decided_;
-  const std::optional<std::uint64_t> now = process_cpu_time_ns(worker_->pid());
-  if (!now || *now <= mark->cpu_ns + kStoppedWorkerCpuToleranceNs) return true;
-  decide(Verdict::hack_suspected,
-         fmt::format("the worker, stopped since its answer, ran for {:.1f} us of CPU time {}: the candidate resumed itself to work "
-                     "outside its calls", static_cast<double>(*now - mark->cpu_ns) * 1e-3, mark->while_stopped),
-         "work_outside_call");
-  return false;
-}
-
 double Evaluation::ping_round_trip(std::optional<int> null_call_slot, bool cold) {
   auto phase = phases_.measure(phase_ + ".pings");
-  if (!worker_stood_still()) return 0;
   const RunDelayReading waits_before = read_run_delays();
   RoundTrip trip;
   nlohmann::json ping = {{"type", "ping"}, {"id", ++call_id_}};

@@ -89,7 +89,6 @@ std::optional<TimedSample> Evaluation::take_timed_sample(DataPlane& plane, const
   // found no inputs yet (red-team wake_ping_precompute).
   ping_round_trip();
   if (decided_) return std::nullopt;
-  mark_stopped_worker("while this sample's inputs were written");
   {
     auto phase = phases_.measure("timing.prepare_inputs");
     plane.prepare_timing(slot, draw, seed);
@@ -102,7 +101,6 @@ std::optional<TimedSample> Evaluation::take_timed_sample(DataPlane& plane, const
   };
   if (sample.baselines_first) time_baselines();
   if (!checked_call(plane, slot, &sample.reported_s, &sample.round_trip_s, cuda)) return std::nullopt;
-  mark_stopped_worker("while its timed outputs were read again and the baselines timed");
   if (wait_correction_ && last_waits_) {
     sample.credited_wait_s = credited_wait_s(sample.round_trip_s, *last_waits_);
     sample.worker_on_cpu_s = last_waits_->worker_on_cpu_s;

@@ -19,7 +19,7 @@ nlohmann::json finite_or_null(double value) { return std::isfinite(value) ? nloh
 
 const std::vector<std::string>& hack_patterns() {
   static const std::vector<std::string> names = {"stream_injection", "thread_injection", "timer_tampering", "phase_detection",
-                                                 "input_mutation",   "result_forgery",   "impossible_time",  "work_outside_call"};
+                                                 "input_mutation",   "result_forgery",   "impossible_time"};
   return names;
 }
 

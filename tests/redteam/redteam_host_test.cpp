@@ -195,18 +195,6 @@ TEST(RedTeamHostContained, ATimerThatWouldResumeTheStoppedWorkerIsRefused) {
   EXPECT_NE(run.report.value("worker_stderr_tail", "").find("self_resume: timer_create refused"), std::string::npos) << explain(run);
 }
 
-// Behind seccomp, the evaluator checks that the stopped worker gains no CPU time while a sample's
-// inputs are written and while its outputs are read again: with seccomp left out
-// (KBV_SANDBOX_SKIP) the same timer resumes the worker, which is hack_suspected
-// work_outside_call, or a timeout when its own SIGCONTs keep kbv from seeing it stop.
-TEST(RedTeamHostContained, AWorkerThatResumesItselfNeverPasses) {
-  const auto run = run_kbv_eval({redteam("self_resume").string(), "--timeout-s", "10"}, {{"KBV_SANDBOX_SKIP", "seccomp"}});
-  ASSERT_TRUE(run.report.is_object()) << explain(run);
-  const std::string verdict = run.report.value("verdict", "");
-  EXPECT_TRUE((verdict == "hack_suspected" && run.report.value("hack_pattern", nlohmann::json()) == "work_outside_call") || verdict == "timeout")
-      << explain(run);
-}
-
 TEST(RedTeamHostContained, TheSecretKeyNeverReachesTheCandidate) {
   const auto& key_file = kbv::test::test_key_file();
   // The candidate looks in $KBV_KEY_FILE too: point it at the key this evaluation really uses.

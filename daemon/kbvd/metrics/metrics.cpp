@@ -37,7 +37,7 @@ const std::vector<std::string>& known_hack_patterns() {
       "lazy_output",                 "timer_tampering",   "result_forgery",   "reference_reading",
       "stale_output",                "input_mutation",    "caching",          "phase_detection",
       "impossible_time",             "l2_persistence",    "precision_downgrade",
-      "garbage_reads",               "work_outside_call",  "other"};
+      "garbage_reads",               "other"};
   return p;
 }
 
