@@ -16,6 +16,7 @@
 
 #include "sched/devices.hpp"
 #include "sweep/evaluator_process.hpp"
+#include "sweep/json_text.hpp"
 #include "sweep/result_record.hpp"
 
 namespace kbv::sweep {
@@ -129,8 +130,19 @@ RunResult run_standalone(const RunContext& context, const StandaloneSettings& se
   };
   const auto record_outcome = [&](Running& running, const kbvd::Outcome& outcome) {
     const PlannedEvaluation* item = running.items[running.recorded++];
-    context.on_record(*item, record_from_outcome(item->candidate, item->role, context.epoch, outcome));
     running.current_since = std::chrono::steady_clock::now();
+    // kbv eval hashes the copy it evaluated: other bytes than planned (the file rewritten since
+    // the plan) are not this key's verdict (review).
+    const std::string evaluated = outcome.report.is_object() && outcome.report.contains("candidate") ? json_text(outcome.report["candidate"], "sha256") : "";
+    if (!evaluated.empty() && evaluated != item->candidate.sha256) {
+      result.issues.push_back({item->candidate.path.string(), "(file)",
+                               fmt::format("changed since the sweep planned it: planned sha256 {}, evaluated {}", item->candidate.sha256.substr(0, 12),
+                                           evaluated.substr(0, 12)),
+                               "leave candidates unchanged while a sweep runs; the next run plans the bytes the file has then"});
+      context.on_note("kbv sweep: " + result.issues.back().text());
+      return;
+    }
+    context.on_record(*item, record_from_outcome(item->candidate, item->role, context.epoch, outcome));
   };
   const auto record_lines = [&](Running& running) {
     for (const std::string& line : new_lines(running)) {
