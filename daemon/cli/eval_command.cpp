@@ -20,6 +20,7 @@
 #include "cli/problem_lookup.hpp"
 #include "cli/progress_line.hpp"
 #include "cli/report_text.hpp"
+#include "client/json_dump.hpp"
 #include "eval/evaluator.hpp"
 #include "eval/evaluation_session.hpp"
 #include "inputs/epoch_plan.hpp"
@@ -41,7 +42,7 @@ const CommandHelp kHelp = {
 
 int bad_input(const std::string& message, bool json) {
   std::cerr << "kbv eval: " << message << "\n";
-  if (json) std::cout << nlohmann::json{{"schema_version", eval::kResultSchemaVersion}, {"verdict", "bad_input"}, {"error", message}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  if (json) std::cout << control::json_dump(nlohmann::json{{"schema_version", eval::kResultSchemaVersion}, {"verdict", "bad_input"}, {"error", message}}) << "\n";
   return kExitBadInput;
 }
 
@@ -76,7 +77,7 @@ class Reporter {
     if (result.input_error) std::cerr << "kbv eval: " << result.detail << "\n";
     if (json_) {
       // A detail may quote the candidate's output, which need not be UTF-8 (U+FFFD replaces it).
-      std::cout << result.to_json().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
+      std::cout << control::json_dump(result.to_json()) << std::endl;
     } else if (count_ == 1) {
       print_summary(std::cout, result);
     } else {

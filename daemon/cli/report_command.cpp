@@ -9,6 +9,7 @@
 #include "cli/command_line.hpp"
 #include "cli/option_types.hpp"
 #include "client/control_client.hpp"
+#include "client/json_dump.hpp"
 #include "client/printable.hpp"
 #include "sweep/report/report_builder.hpp"
 #include "sweep/report/report_sources.hpp"
@@ -90,7 +91,7 @@ int report_command(const std::vector<std::string>& args) {
     std::cerr << "kbv report: " << done["evaluated"] << " of " << done["planned"] << " planned evaluations have a verdict; reports in "
               << targets.front().string() << "\n";
     const auto& missing = done["shards"]["missing"];
-    if (!missing.empty()) std::cerr << "kbv report: shards missing (never started): " << missing.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    if (!missing.empty()) std::cerr << "kbv report: shards missing (never started): " << control::json_dump(missing) << "\n";
     return done["complete"].get<bool>() ? 0 : kExitIncomplete;
   } catch (const sweep::report::SourceError& error) {
     std::cerr << "kbv report: " << error.what() << "\n";

@@ -17,6 +17,7 @@
 #include <set>
 
 #include "client/control_client.hpp"
+#include "client/json_dump.hpp"
 #include "client/printable.hpp"
 #include "inputs/epoch_plan.hpp"
 #include "inputs/secret_key.hpp"
@@ -193,7 +194,7 @@ class SweepRun {
     }
     plan_ = make_plan({&config_, &*catalog_, &*folder_, epoch_, count, key_id_}, std::move(discovery));
     for (const auto& issue : plan_.issues) std::cerr << "kbv sweep: left out: " << control::printable(issue.text()) << "\n";
-    if (!slurm.dry_run) write_file_atomically(plan_path(*folder_, plan_), plan_.to_json().dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+    if (!slurm.dry_run) write_file_atomically(plan_path(*folder_, plan_), control::json_dump(plan_.to_json(), 1) + "\n");
 
     SlurmJob job;
     job.kbv = fs::absolute(options_.evaluator);
@@ -234,7 +235,7 @@ class SweepRun {
       std::optional<std::string> array_id;
       if (!job.shards.empty()) array_id = submit_with_sbatch(slurm.sbatch, {}, array_script);
       const auto merge_id = submit_with_sbatch(slurm.sbatch, slurm_merge_arguments(array_id), merge_script);
-      write_file_atomically(submission_file, json{{"schema", "kbv.sweep.slurm"},
+      write_file_atomically(submission_file, control::json_dump(json{{"schema", "kbv.sweep.slurm"},
                                                   {"schema_version", 1},
                                                   {"plan_id", plan_.plan_id},
                                                   {"epoch", epoch_},
@@ -244,8 +245,8 @@ class SweepRun {
                                                   {"key_id", key_id_},
                                                   {"array_job_id", array_id ? json(*array_id) : json(nullptr)},
                                                   {"merge_job_id", merge_id},
-                                                  {"submitted_at", utc_text(started_)}}
-                                                     .dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+                                                  {"submitted_at", utc_text(started_)}},
+                                                                     1) + "\n");
       if (array_id) std::cout << "array job " << *array_id << " (shards " << shards_text << " of " << count << ")\n";
       std::cout << "merge job " << merge_id << "\n";
     } catch (const std::exception& error) {
@@ -322,7 +323,7 @@ class SweepRun {
     auto discovery = discover_candidates(config_, *catalog_);
     discovery.issues.insert(discovery.issues.begin(), config_.issues.begin(), config_.issues.end());
     plan_ = make_plan({&config_, &*catalog_, &*folder_, epoch_, options_.shard.count, key_id_}, std::move(discovery));
-    write_file_atomically(plan_path(*folder_, plan_), plan_.to_json().dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+    write_file_atomically(plan_path(*folder_, plan_), control::json_dump(plan_.to_json(), 1) + "\n");
     for (const auto& issue : plan_.issues) std::cerr << "kbv sweep: left out: " << control::printable(issue.text()) << "\n";
     mine_ = plan_.shard_items(options_.shard.index);
     for (const auto* item : mine_)
@@ -409,7 +410,7 @@ class SweepRun {
 
   void write_status(const std::string& state, std::size_t evaluated, const std::string& stopped_because) const {
     write_file_atomically(shard_status_path(*folder_, plan_, options_.shard),
-                          shard_status(plan_, options_.shard, state, started_, mine_.size(), evaluated, stopped_because).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+                          control::json_dump(shard_status(plan_, options_.shard, state, started_, mine_.size(), evaluated, stopped_because), 1) + "\n");
   }
 
   const SweepOptions& options_;

@@ -17,6 +17,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "client/json_dump.hpp"
+
 namespace kbv::sweep {
 namespace {
 
@@ -62,7 +64,7 @@ std::optional<nlohmann::json> SweepFolder::result(std::uint64_t epoch, const std
 
 void SweepFolder::write_result(std::uint64_t epoch, const std::string& key, const nlohmann::json& record) const {
   fs::create_directories(results_dir(epoch));
-  write_file_atomically(results_dir(epoch) / (key + ".json"), record.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  write_file_atomically(results_dir(epoch) / (key + ".json"), control::json_dump(record, 1) + "\n");
 }
 
 std::map<std::string, nlohmann::json> SweepFolder::results(std::uint64_t epoch, std::vector<std::string>* unreadable) const {

@@ -18,6 +18,7 @@
 #include <random>
 #include <vector>
 
+#include "client/json_dump.hpp"
 #include "sandbox/unique_fd.hpp"
 
 namespace kbv::control {
@@ -166,7 +167,7 @@ json request(const fs::path& socket_path, const json& req) {
   if (::connect(fd.get(), reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0)
     throw KbvdUnavailable("cannot reach kbvd at " + socket_path.string() + ": " + errno_text() +
                        " (is kbvd running? set KBV_SOCKET or --socket to its control.socket)");
-  write_all(fd.get(), req.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n", socket_path.string());
+  write_all(fd.get(), control::json_dump(req) + "\n", socket_path.string());
   std::string reply;
   char buffer[65536];
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kReplyTimeoutMs);

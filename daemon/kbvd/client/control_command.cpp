@@ -9,6 +9,7 @@
 
 #include "client/control_client.hpp"
 #include "client/format.hpp"
+#include "client/json_dump.hpp"
 
 namespace {
 constexpr const char* kUsage =
@@ -107,7 +108,7 @@ int run_control_command(int argc, char** argv) {
     } else {
       return usage_error("unknown command or wrong arguments: " + cmd);
     }
-    if (as_json) std::cout << answer.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    if (as_json) std::cout << control::json_dump(answer, 2) << "\n";
     else std::cout << text;
     if (cmd == "submit" && answer.value("result", std::string()) == "rejected") return kExitSubmitRejected;
     return kExitOk;

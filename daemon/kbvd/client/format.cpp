@@ -1,6 +1,7 @@
 // Renders status, result tables and one candidate's evaluations as aligned text.
 #include "client/format.hpp"
 
+#include "client/json_dump.hpp"
 #include "client/printable.hpp"
 
 #include <cstdio>
@@ -19,7 +20,7 @@ std::string text(const json& j, const char* key, const std::string& fallback = "
     std::snprintf(buf, sizeof buf, "%.3g", j[key].get<double>());
     return buf;
   }
-  return j[key].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return control::json_dump(j[key]);
 }
 
 std::string pad(std::string s, std::size_t width) {
@@ -56,7 +57,7 @@ std::string format_status(const json& s) {
   const auto& totals = s.value("totals", json::object());
   if (!totals.empty()) {
     out << "verdicts     ";
-    for (const auto& [verdict, count] : totals.items()) out << " " << verdict << "=" << count.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    for (const auto& [verdict, count] : totals.items()) out << " " << verdict << "=" << control::json_dump(count);
     out << "\n";
   }
   return out.str();
@@ -81,7 +82,7 @@ std::string format_result(const json& r) {
   out << "candidate " << text(r, "candidate_id") << "  " << text(r, "sha256") << "\n"
       << "name      " << text(r, "name") << "  (dropped " << text(r, "drop_count") << "x)\n"
       << "model     " << text(r, "model") << "  sample " << text(r, "sample_id") << "\n"
-      << "problem   " << text(r, "problem") << "  tags " << r.value("tags", json::array()).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n"
+      << "problem   " << text(r, "problem") << "  tags " << control::json_dump(r.value("tags", json::array())) << "\n"
       << "state     " << text(r, "state") << "\n";
   for (const auto& e : r.value("evaluations", json::array())) {
     out << "  evaluation " << text(e, "id") << "  attempt " << text(e, "attempt") << "  epoch "

@@ -14,6 +14,8 @@
 #include <spdlog/spdlog.h>
 #include <thread>
 
+#include "client/json_dump.hpp"
+
 namespace kbv::kbvd {
 namespace {
 namespace asio = boost::asio;
@@ -27,7 +29,7 @@ constexpr std::size_t kMaxRequestBytes = 1u << 20;
 constexpr std::chrono::milliseconds kAcceptRetry{100};
 
 std::string line_of(const nlohmann::json& response) {
-  return response.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  return control::json_dump(response) + "\n";
 }
 
 const char* file_type(mode_t mode) {

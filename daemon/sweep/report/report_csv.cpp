@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "client/json_dump.hpp"
+
 namespace kbv::sweep::report {
 namespace {
 
@@ -34,7 +36,7 @@ std::string cell(const json& value) {
     for (const auto& item : value) joined += (joined.empty() ? "" : ";") + formula_guarded(cell(item));
     return joined;
   }
-  return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return control::json_dump(value);
 }
 
 }  // namespace

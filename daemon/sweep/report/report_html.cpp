@@ -5,6 +5,7 @@
 
 #include <map>
 
+#include "client/json_dump.hpp"
 #include "sweep/report/report_plots.hpp"
 #include "sweep/report/report_sections.hpp"
 #include "sweep/report/vega_bundle.hpp"
@@ -31,7 +32,7 @@ std::string escape(const std::string& text) {
 
 // JSON for a <script> element: '<' only occurs inside strings, where \u003c means the same.
 std::string script_json(const json& value) {
-  const auto text = value.dump(-1, ' ', false, json::error_handler_t::replace);
+  const auto text = control::json_dump(value);
   std::string out;
   out.reserve(text.size());
   for (const char c : text) out += c == '<' ? std::string("\\u003c") : std::string(1, c);

@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "client/json_dump.hpp"
 #include "sweep/report/report_builder.hpp"
 
 namespace kbv::sweep::report {
@@ -21,7 +22,7 @@ const std::vector<int>& table_steps() {
 std::string text(const json& value) {
   if (value.is_null()) return "–";
   if (value.is_string()) return value.get<std::string>();
-  return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return control::json_dump(value);
 }
 
 std::string count_map(const json& counts) {
@@ -52,7 +53,7 @@ Section overview(const json& report) {
   const auto& shards = done["shards"];
   if (shards.value("count", 1) > 1)
     s.paragraphs.push_back(fmt::format("Shards: {} in all; complete {}; incomplete {}; missing {}.", text(shards["count"]),
-                                       shards["complete"].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), shards["incomplete"].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), shards["missing"].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
+                                       control::json_dump(shards["complete"]), control::json_dump(shards["incomplete"]), control::json_dump(shards["missing"])));
   return s;
 }
 
@@ -103,7 +104,7 @@ Section models(const json& report) {
   add("all", report["totals"]);
   s.tables.push_back(t);
   if (!report["baselines_without_figures"].empty())
-    s.paragraphs.push_back("Baselines named without any figure in these evaluations: " + report["baselines_without_figures"].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + ".");
+    s.paragraphs.push_back("Baselines named without any figure in these evaluations: " + control::json_dump(report["baselines_without_figures"]) + ".");
   return s;
 }
 

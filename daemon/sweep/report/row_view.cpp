@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "client/json_dump.hpp"
+
 namespace kbv::sweep::report {
 namespace {
 
@@ -60,7 +62,7 @@ std::optional<std::string> figure_damage(const json& object, const std::string& 
   if (object.is_null()) return std::nullopt;
   if (!object.is_number()) return where + " is " + std::string(object.type_name()) + ", not a number";
   const double value = object.get<double>();
-  if (!std::isfinite(value) || value < 0 || value > most) return where + " is " + object.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + ", outside 0 to " + json(most).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  if (!std::isfinite(value) || value < 0 || value > most) return where + " is " + control::json_dump(object) + ", outside 0 to " + control::json_dump(json(most));
   return std::nullopt;
 }
 
