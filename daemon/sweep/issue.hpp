@@ -23,4 +23,8 @@ struct Issue {
 
 using Issues = std::vector<Issue>;
 
+// A candidate whose bytes as evaluated are not the planned ones (its file rewritten between
+// planning and evaluation): an issue, never a verdict under the planned key.
+Issue changed_since_planned(const std::string& file, const std::string& planned_sha256, const std::string& evaluated_sha256);
+
 }  // namespace kbv::sweep

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "client/control_client.hpp"
+#include "client/json_dump.hpp"
 #include "sweep/json_text.hpp"
 #include "sweep/result_record.hpp"
 #include "sweep/sweep_folder.hpp"
@@ -70,7 +71,7 @@ fs::path write_manifest(const fs::path& scratch, const Candidate& candidate) {
   if (!candidate.tags.empty()) manifest["tags"] = candidate.tags;
   fs::create_directories(scratch);
   const auto path = scratch / (candidate.sha256 + ".so.json");
-  write_file_atomically(path, manifest.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  write_file_atomically(path, control::json_dump(manifest) + "\n");
   return path;
 }
 
@@ -158,10 +159,7 @@ RunResult run_through_kbvd(const RunContext& context, const KbvdSettings& settin
       // since, or a passed candidate's file changed since an earlier epoch) would never show up
       // under the planned sha256, and the sweep waited for them forever (review).
       if (const std::string took = json_text(answer, "sha256"); !took.empty() && took != item->candidate.sha256) {
-        result.issues.push_back({item->candidate.path.string(), "(file)",
-                                 fmt::format("changed since the sweep planned it: planned sha256 {}, kbvd took {}", item->candidate.sha256.substr(0, 12),
-                                             took.substr(0, 12)),
-                                 "leave candidates unchanged while a sweep runs; the next run plans the bytes the file has then"});
+        result.issues.push_back(changed_since_planned(item->candidate.path.string(), item->candidate.sha256, took));
         context.on_note("kbv sweep: " + result.issues.back().text());
         continue;
       }

@@ -135,10 +135,7 @@ RunResult run_standalone(const RunContext& context, const StandaloneSettings& se
     // the plan) are not this key's verdict (review).
     const std::string evaluated = outcome.report.is_object() && outcome.report.contains("candidate") ? json_text(outcome.report["candidate"], "sha256") : "";
     if (!evaluated.empty() && evaluated != item->candidate.sha256) {
-      result.issues.push_back({item->candidate.path.string(), "(file)",
-                               fmt::format("changed since the sweep planned it: planned sha256 {}, evaluated {}", item->candidate.sha256.substr(0, 12),
-                                           evaluated.substr(0, 12)),
-                               "leave candidates unchanged while a sweep runs; the next run plans the bytes the file has then"});
+      result.issues.push_back(changed_since_planned(item->candidate.path.string(), item->candidate.sha256, evaluated));
       context.on_note("kbv sweep: " + result.issues.back().text());
       return;
     }
