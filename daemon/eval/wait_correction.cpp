@@ -5,24 +5,31 @@
 
 namespace kbv::eval {
 
-double longest_thread_wait_s(const ProcessSchedstats& before, const ProcessSchedstats& after) {
+namespace {
+
+// A clock's gain between two readings of one thread; 0 where it went back (a reused id).
+std::uint64_t gained(std::uint64_t was, std::uint64_t now) { return now >= was ? now - was : 0; }
+
+// The largest `gain(before, after)` over the threads present in both readings, in seconds.
+template <typename Gain>
+double longest_over_threads(const ProcessSchedstats& before, const ProcessSchedstats& after, Gain gain) {
   std::uint64_t longest_ns = 0;
-  for (const auto& [tid, now] : after) {
-    const auto was = before.find(tid);
-    if (was == before.end() || now.run_delay_ns < was->second.run_delay_ns || now.on_cpu_ns < was->second.on_cpu_ns) continue;
-    longest_ns = std::max(longest_ns, std::min(now.run_delay_ns - was->second.run_delay_ns, now.on_cpu_ns - was->second.on_cpu_ns));
-  }
+  for (const auto& [tid, now] : after)
+    if (const auto was = before.find(tid); was != before.end()) longest_ns = std::max(longest_ns, gain(was->second, now));
   return static_cast<double>(longest_ns) * 1e-9;
 }
 
+}  // namespace
+
+double longest_thread_wait_s(const ProcessSchedstats& before, const ProcessSchedstats& after) {
+  return longest_over_threads(before, after, [](const ThreadSchedstat& was, const ThreadSchedstat& now) {
+    return std::min(gained(was.run_delay_ns, now.run_delay_ns), gained(was.on_cpu_ns, now.on_cpu_ns));
+  });
+}
+
 double longest_thread_on_cpu_s(const ProcessSchedstats& before, const ProcessSchedstats& after) {
-  std::uint64_t longest_ns = 0;
-  for (const auto& [tid, now] : after) {
-    const auto was = before.find(tid);
-    if (was == before.end() || now.on_cpu_ns < was->second.on_cpu_ns) continue;  // a new thread, or a reused id
-    longest_ns = std::max(longest_ns, now.on_cpu_ns - was->second.on_cpu_ns);
-  }
-  return static_cast<double>(longest_ns) * 1e-9;
+  return longest_over_threads(before, after,
+                              [](const ThreadSchedstat& was, const ThreadSchedstat& now) { return gained(was.on_cpu_ns, now.on_cpu_ns); });
 }
 
 std::optional<ExchangeWaits> waits_between(std::optional<std::uint64_t> evaluator_before_ns, std::optional<std::uint64_t> evaluator_after_ns,
