@@ -79,6 +79,10 @@ class Evaluation {
   // so it can only convict, never acquit: every figure that matters is also bounded from
   // outside (timing cross-check, physical floor, recheck of outputs).
   bool check_observations(const nlohmann::json& observed);
+  // The part of those checks a null call's trace is held to too: work outside the timed window
+  // (before it, after it, between calls) and kernels named as kbv's own beyond the ones it
+  // launched (cupti/window_escapes.hpp). False when it decided.
+  bool check_escapes(const nlohmann::json& observed);
   // The hack pattern a worker clock slower than the evaluator's view points to: on CUDA with the
   // trace on and every traced kernel inside its window on the timed stream, a tampered event
   // timer (timer_tampering); with kernels seen on another stream, or no trace, work outside
@@ -87,8 +91,9 @@ class Evaluation {
   // Round trip of a message the worker answers without calling the candidate; with a slot, the
   // worker first runs its whole per-call routine around nothing (a null call) on that slot.
   double ping_round_trip(std::optional<int> null_call_slot = std::nullopt, bool cold = false);
-  // Host: null calls of the worker before the candidate is loaded, the trusted reference that
-  // bounds the later null calls (which a loaded candidate can lengthen; see PreloadNullCalls).
+  // Null calls of the worker before the candidate is loaded, the trusted reference that bounds
+  // the later null calls (which a loaded candidate can lengthen; see PreloadNullCalls). CUDA's are
+  // cold, like the null calls of its timing phase.
   bool time_null_calls_before_load();
   // Host, with the wait correction on (eval/wait_correction.hpp): the run queue waits so far of
   // the evaluating thread and of every worker thread, read outside the timed window; empty

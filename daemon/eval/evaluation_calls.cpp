@@ -31,7 +31,7 @@ namespace {
 constexpr double kSpanOverEventsFactor = 1.1;
 constexpr double kSpanOverEventsSlackSeconds = 20e-6;
 // Null calls timed before the load (time_null_calls_before_load): the shortest of this many is
-// the reference; a few hundred µs in all on the host.
+// the reference; a few hundred µs in all on the host, a few ms on CUDA (each a CUPTI window).
 constexpr int kPreloadNullCalls = 8;
 
 std::int64_t realtime_ns() {
@@ -192,21 +192,7 @@ bool Evaluation::check_observations(const nlohmann::json& observed) {
     return true;
   }
   result_.environment["trace"] = "cupti: every call's kernels, streams and device memory";
-  // Kernels of the call outside its timed window, on either side of it.
-  struct Escape {
-    const char* key;
-    const char* when;
-    const char* meaning;
-  };
-  for (const Escape& escape : {Escape{"late_kernels", "were still running after its end event", "work on another stream escapes the timed window"},
-                               Escape{"early_kernels", "started before its start event", "work on another stream ran before the timed window opened"}}) {
-    const auto names = text_list_field(observed, escape.key);
-    if (names.empty()) continue;
-    decide(Verdict::hack_suspected, std::to_string(names.size()) + " kernel(s) launched by the call " + escape.when + " (first: " + names.front() +
-                                        "): " + escape.meaning,
-           "stream_injection");
-    return false;
-  }
+  if (!check_escapes(observed)) return false;
   const auto kernel_names = text_list_field(observed, "kernel_names");
   if (phase_ == "correctness") {
     kernel_sets_.learn(family_, kernel_names);
@@ -230,6 +216,40 @@ bool Evaluation::check_observations(const nlohmann::json& observed) {
   return true;
 }
 
+bool Evaluation::check_escapes(const nlohmann::json& observed) {
+  if (!observed.is_object() || text_field(observed, "trace") != "cupti") return true;
+  struct Escape {
+    const char* key;
+    const char* what;
+    const char* when;
+    const char* meaning;
+    const char* pattern;
+    bool timing_only;  // copies: a library's lazy set-up copies outside the window once, in the first calls
+  };
+  const Escape escapes[] = {
+      {"work_between_calls", "kernel(s) or copies", "ran on the device between calls, outside every call's window",
+       "work launched after a call's synchronisation or between calls (a hook on the worker) is never timed", "stream_injection", false},
+      {"impostor_kernels", "kernel(s) named as kbv's own timing kernels", "ran beyond the markers and gate kbv launched",
+       "a candidate that imitates the harness's markers can move the timed window's bounds", "timer_tampering", false},
+      {"late_kernels", "kernel(s) launched by the call", "were still running after its end event", "work on another stream escapes the timed window",
+       "stream_injection", false},
+      {"early_kernels", "kernel(s) launched by the call", "started before its start event", "work on another stream ran before the timed window opened",
+       "stream_injection", false},
+      {"late_copies", "copies or memsets of the call", "were still running after its end event", "work on another stream escapes the timed window",
+       "stream_injection", true},
+      {"early_copies", "copies or memsets of the call", "started before its start event", "work on another stream ran before the timed window opened",
+       "stream_injection", true}};
+  for (const Escape& escape : escapes) {
+    if (escape.timing_only && phase_ != "timing") continue;
+    const auto names = text_list_field(observed, escape.key);
+    if (names.empty()) continue;
+    decide(Verdict::hack_suspected,
+           std::to_string(names.size()) + " " + escape.what + " " + escape.when + " (first: " + names.front() + "): " + escape.meaning, escape.pattern);
+    return false;
+  }
+  return true;
+}
+
 double Evaluation::ping_round_trip(std::optional<int> null_call_slot, bool cold) {
   auto phase = phases_.measure(phase_ + ".pings");
   const RunDelayReading waits_before = read_run_delays();
@@ -245,12 +265,13 @@ double Evaluation::ping_round_trip(std::optional<int> null_call_slot, bool cold)
     return 0;
   }
   trip.end(*worker_);
+  // A null call's trace: what the candidate ran on the device since the last call shows there.
+  if (null_call_slot && !check_escapes(object_field(*pong, "observed"))) return 0;
   last_waits_ = waits_since(waits_before, evaluator_sent_ns, trip.arrival_s.has_value());
   return trip.seconds();
 }
 
 bool Evaluation::time_null_calls_before_load() {
-  if (options_.device != "host") return true;  // CUDA: the null call's routine needs the device's trace window set up; not bounded yet
   auto phase = phases_.measure("worker_start.null_calls_before_load");
   std::vector<double> round_trips, on_cpu, longest_thread_on_cpu;
   // Negative ids: the calls the report numbers ("call 1") stay the candidate's.
@@ -259,7 +280,7 @@ bool Evaluation::time_null_calls_before_load() {
     const std::optional<std::uint64_t> cpu_before = process_cpu_time_ns(worker_->pid());
     const ProcessSchedstats threads_before = process_thread_schedstats(worker_->pid());
     RoundTrip trip;
-    if (!worker_->send({{"type", "ping"}, {"id", id}, {"null_call", true}, {"cold", false}})) break;
+    if (!worker_->send({{"type", "ping"}, {"id", id}, {"null_call", true}, {"cold", options_.device == "cuda"}})) break;
     (void)own_thread_run_delay_ns();  // as ping_round_trip() reads it inside its round trips: like for like
     const auto pong = await("answering a null call before the candidate was loaded", options_.load_timeout_s);
     if (!pong) return false;

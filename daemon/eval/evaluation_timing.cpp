@@ -64,6 +64,13 @@ void Evaluation::time_contenders(DataPlane& plane, const inputs::EpochPlan& plan
     series.keep(*sample);
     criterion->add({.seconds = sample->reported_s, .measured_seconds = sample->measured_s(), .wall_seconds = sample->wall_s, .group = sample->family});
   }
+  // CUDA: one more null call closes the last timed call's trace. Work the candidate launched
+  // after that call's synchronisation (from a hook on the answer) ends in this window or before
+  // it, and shows in its trace (work_between_calls) as every earlier call's shows in the next.
+  if (cuda) {
+    (void)ping_round_trip(1, true);
+    if (decided_) return;
+  }
   if (stopped == timing::StopReason::noise_plateau) result_.environment["stopped_on_noise_plateau"] = criterion->noise();
   // CUDA: the noise neither met its target nor settled within the sampling budget
   // (StdrelParams::settled_wall_seconds); the noise it had is the figure to read.

@@ -14,6 +14,7 @@
 #include "common/event.hpp"
 #include "common/stream.hpp"
 #include "measure/cupti/cupti_tracer.hpp"
+#include "measure/cupti/window_escapes.hpp"
 #include "measure/timing/launch_gate.hpp"
 #include "worker/plugin_loader.hpp"
 #include "worker/worker_device.hpp"
@@ -55,11 +56,6 @@ class CudaDevice final : public WorkerDevice {
     // CUPTI starts its own thread: enabled here, before the candidate is loaded, it is part of
     // the thread count the evaluator takes at setup, and the candidate's load is traced too.
     enable_trace();
-    // The gate only serves traced calls (untraced launches cost the host little), so an
-    // untraced worker does not pay for it at start. KBV_WORKER_LAUNCH_GATE=off: an operator's
-    // switch to compare timings with and without it.
-    const char* gate = std::getenv("KBV_WORKER_LAUNCH_GATE");
-    if (tracer_ && !(gate && std::string(gate) == "off")) gate_.emplace();
   }
   ~CudaDevice() override {
     if (arena_) (void)cudaIpcCloseMemHandle(arena_);
@@ -125,8 +121,13 @@ class CudaDevice final : public WorkerDevice {
     cuda::check(cudaEventElapsedTime(&milliseconds, start_->get(), stop_->get()), "cudaEventElapsedTime");
     result.elapsed_ns = static_cast<int64_t>(static_cast<double>(milliseconds) * 1e6);
     observations_ = {{"sticky_error", sticky_error_}, {"launch_gate", gate_state()}};
-    if (tracer) observe(tracer->end_window());
-    else observations_["trace"] = trace_error_;
+    if (tracer)
+      observe(tracer->end_window(), {.timed_stream_id = timed_stream_id_,
+                                     .markers = 2,
+                                     .gates = gated ? size_t{1} : size_t{0},
+                                     .flush_memset_bytes = cold_cache ? flush_.bytes() : 0});
+    else
+      observations_["trace"] = trace_error_;
     return result;
   }
 
@@ -168,9 +169,23 @@ class CudaDevice final : public WorkerDevice {
       // The marker kernel loads here (CUDA loads kernels lazily, at their first launch, and
       // waits for the device to do it), not behind the first call's launch gate.
       cuda::CuptiTracer::launch_marker(stream_->get());
+    } catch (const std::exception& error) {
+      tracer_ = nullptr;
+      trace_error_ = std::string("unavailable: ") + error.what();
+      return;
+    }
+    // The gate only serves traced calls (untraced launches cost the host little), so an
+    // untraced worker does not pay for it at start. KBV_WORKER_LAUNCH_GATE=off: an operator's
+    // switch to compare timings with and without it. Made inside this window: its first run is
+    // then not work between windows, which the next window reports as the candidate's. A gate
+    // that cannot be made leaves the device unusable (the constructor throws, as before).
+    const char* gate = std::getenv("KBV_WORKER_LAUNCH_GATE");
+    if (!(gate && std::string(gate) == "off")) gate_.emplace();
+    try {
       (void)tracer_->end_window();
     } catch (const std::exception& error) {
       tracer_ = nullptr;
+      gate_.reset();
       trace_error_ = std::string("unavailable: ") + error.what();
     }
   }
@@ -185,7 +200,7 @@ class CudaDevice final : public WorkerDevice {
 
   // What the trace says about the call, for the evaluator's checks (it trusts none of it
   // alone: it is the candidate's process; see docs/threat-model.md).
-  void observe(const cuda::TraceWindow& window) {
+  void observe(const cuda::TraceWindow& window, const cuda::HarnessLaunches& launched) {
     // One set, then its range: two calls of kernel_names() are two different sets, and a range
     // from one's begin() to the other's end() walked the heap until the call timed out (the
     // "CUPTI hang" of 2026-11-29 was this, not CUPTI).
@@ -195,12 +210,7 @@ class CudaDevice final : public WorkerDevice {
     for (const auto& name : names)
       for (const char* marker : kLibraryKernelMarkers) library |= name.find(marker) != std::string::npos;
     if (names.size() > kMaxReportedKernelNames) names.resize(kMaxReportedKernelNames);
-    const uint64_t boundary = window.markers.empty() ? window.end_ns : window.markers.back();
-    std::vector<std::string> late;
-    for (const auto& kernel : window.kernels_ending_after(boundary)) late.push_back(kernel.name);
-    std::vector<std::string> early;
-    if (window.markers.size() >= 2)
-      for (const auto& kernel : window.kernels_starting_before(window.markers.front())) early.push_back(kernel.name);
+    const cuda::WindowEscapes escapes = cuda::find_escapes(window, launched);
     observations_["trace"] = "cupti";
     observations_["kernels"] = window.kernels.size();
     observations_["kernel_names"] = names;
@@ -208,8 +218,12 @@ class CudaDevice final : public WorkerDevice {
     size_t off_stream = 0;
     for (const auto& kernel : window.kernels) off_stream += kernel.stream_id != timed_stream_id_ ? 1 : 0;
     observations_["off_stream_kernels"] = off_stream;
-    observations_["late_kernels"] = late;
-    observations_["early_kernels"] = early;
+    observations_["late_kernels"] = bounded(escapes.late_kernels);
+    observations_["early_kernels"] = bounded(escapes.early_kernels);
+    observations_["late_copies"] = bounded(escapes.late_copies);
+    observations_["early_copies"] = bounded(escapes.early_copies);
+    observations_["work_between_calls"] = bounded(escapes.between);
+    observations_["impostor_kernels"] = bounded(escapes.impostors);
     observations_["library_kernels"] = library;
     observations_["peak_device_bytes"] = window.peak_device_bytes();
     observations_["retained_device_bytes"] = window.retained_device_bytes();
@@ -217,6 +231,13 @@ class CudaDevice final : public WorkerDevice {
     observations_["peak_pool_bytes"] = window.peak_pool_bytes();
     observations_["dropped_records"] = window.dropped_records;
     if (const auto span = window.kernel_span()) observations_["kernel_span_ns"] = span->second - span->first;
+  }
+
+  // A list as reported: its first kMaxReportedKernelNames entries (the evaluator names the first
+  // and counts; the done message stays small however many records there were).
+  static std::vector<std::string> bounded(std::vector<std::string> list) {
+    if (list.size() > kMaxReportedKernelNames) list.resize(kMaxReportedKernelNames);
+    return list;
   }
 
   // "cudaErrorIllegalAddress (an illegal memory access was encountered)".

@@ -93,6 +93,14 @@ void null_call(kbv::worker::WorkerDevice& device, kbv_plugin_info info, const kb
   (void)device.timed_call(info, nullptr, call, cold);
 }
 
+// The answer to a ping; a null call's carries what the device saw of it (its trace: work the
+// candidate ran between calls shows in the next window, and a null call is one).
+json pong(const json& ping, kbv::worker::WorkerDevice& device, bool null_call_ran) {
+  json answer = {{"type", "pong"}, {"id", ping.value("id", 0)}};
+  if (null_call_ran) answer["observed"] = device.last_call_observations();
+  return answer;
+}
+
 int run_worker(const po::variables_map& options) {
   const int control = kbv::protocol::kControlFd;
   const std::string device_name = options["device"].as<std::string>();
@@ -158,7 +166,7 @@ int run_worker(const po::variables_map& options) {
         nothing.stream = worker_device->stream();
         null_call(*worker_device, bare, nothing, message->value("cold", false));
       }
-      kbv::protocol::send_message(control, {{"type", "pong"}, {"id", message->value("id", 0)}});
+      kbv::protocol::send_message(control, pong(*message, *worker_device, message->value("null_call", false)));
       continue;
     }
     if (type != "load") return protocol::kWorkerExitUnknownMessage;
@@ -240,7 +248,7 @@ int run_worker(const po::variables_map& options) {
         const size_t slot = std::min(message->value("slot", size_t{0}), slots.size() - 1);
         null_call(*worker_device, info, slots[slot].call, message->value("cold", false));
       }
-      kbv::protocol::send_message(control, {{"type", "pong"}, {"id", message->value("id", 0)}});
+      kbv::protocol::send_message(control, pong(*message, *worker_device, message->value("null_call", false) && !slots.empty()));
       continue;
     }
     if (type == "call") {

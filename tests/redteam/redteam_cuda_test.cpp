@@ -115,6 +115,35 @@ INSTANTIATE_TEST_SUITE_P(
                       Expected{"matmul_fp16", "default", "fail_correctness", std::nullopt, "passes_public_inputs_only"}),
     [](const auto& param_info) { return param_info.param.candidate; });
 
+// Work outside every call's timed window, each caught by the check written for it
+// (cupti/window_escapes.hpp): the verdict's detail names which.
+struct Escaped {
+  std::string candidate;
+  std::string hack_pattern;
+  std::string detail_names;
+};
+void PrintTo(const Escaped& expected, std::ostream* out) { *out << expected.candidate << " -> " << expected.detail_names; }
+
+class RedTeamCudaOutsideTheWindow : public ::testing::TestWithParam<Escaped> {};
+
+TEST_P(RedTeamCudaOutsideTheWindow, IsCaughtByItsOwnCheck) {
+  KBV_REQUIRE_GPU();
+  const Escaped& expected = GetParam();
+  const auto run = eval_cuda(redteam(expected.candidate), "default");
+  ASSERT_TRUE(run.report.is_object()) << explain(run);
+  print_figures(expected.candidate, run);
+  EXPECT_EQ(run.report.value("verdict", ""), "hack_suspected") << explain(run);
+  EXPECT_EQ(run.report.value("hack_pattern", nlohmann::json()), expected.hack_pattern) << explain(run);
+  EXPECT_NE(run.report.value("detail", "").find(expected.detail_names), std::string::npos) << explain(run);
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, RedTeamCudaOutsideTheWindow,
+                         ::testing::Values(Escaped{"harness_impostor", "timer_tampering", "named as kbv's own timing kernels"},
+                                           Escaped{"deferred_on_answer_gpu", "stream_injection", "between calls"},
+                                           Escaped{"null_call_gpu_spin", "stream_injection", "between calls"},
+                                           Escaped{"early_copy", "stream_injection", "copies or memsets of the call started before"}),
+                         [](const auto& param_info) { return param_info.param.candidate; });
+
 // The candidates that only one class of hidden families can catch (inputs/family_classes.hpp):
 // the family that gated for that class must be one the candidate failed. bench/keysweep runs
 // them under 40 keys (--device cuda); here, under the test key.

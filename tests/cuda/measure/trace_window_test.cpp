@@ -1,8 +1,11 @@
 // tests/cuda/measure/trace_window_test.cpp — questions asked of a CUPTI window, on synthetic
-// records (no GPU): peak memory, spans, stream-injection checks.
+// records (no GPU): peak memory, spans, stream-injection checks; and a call's work outside its
+// timed window (window_escapes.hpp): kernels and copies before the first marker or after the last,
+// work between windows, harness-named kernels beyond the ones the worker launched.
 #include <gtest/gtest.h>
 
 #include "measure/cupti/trace_window.hpp"
+#include "measure/cupti/window_escapes.hpp"
 
 namespace kbv::cuda {
 namespace {
@@ -106,6 +109,135 @@ TEST(TraceWindow, SpanNamesStreamsAndLateKernels) {
   ASSERT_EQ(early.size(), 1u);
   EXPECT_EQ(early[0].start_ns, 50u);
   EXPECT_TRUE(w.kernels_starting_before(50).empty());
+}
+
+// Work outside the timed window (window_escapes.hpp).
+constexpr uint32_t kTimed = 7;
+constexpr uint32_t kOther = 9;
+constexpr uint64_t kFlushBytes = 100 << 20;
+
+CopyRecord memset_of(uint64_t bytes, uint32_t stream, uint64_t start, uint64_t end) {
+  return {CopyRecord::Type::memset, bytes, stream, start, end, 0};
+}
+
+// What timed_call() leaves in a window around an honest call: gate, flush, marker, the
+// candidate's kernel, marker.
+TraceWindow honest_window() {
+  TraceWindow w;
+  w.begin_ns = 0;
+  w.end_ns = 1000;
+  w.harness_named = {kernel(kLaunchGateKernelName, kTimed, 10, 100), kernel(kMarkerKernelName, kTimed, 200, 201),
+                     kernel(kMarkerKernelName, kTimed, 500, 501)};
+  w.copies = {memset_of(kFlushBytes, kTimed, 110, 190), {CopyRecord::Type::memcpy, 64, kTimed, 300, 310, 0}};
+  w.kernels = {kernel("relu", kTimed, 210, 490)};
+  return w;
+}
+
+constexpr HarnessLaunches kCold{.timed_stream_id = kTimed, .markers = 2, .gates = 1, .flush_memset_bytes = kFlushBytes};
+
+bool none(const WindowEscapes& e) {
+  return e.early_kernels.empty() && e.late_kernels.empty() && e.early_copies.empty() && e.late_copies.empty() && e.between.empty() &&
+         e.impostors.empty();
+}
+
+TEST(WindowEscapes, AnHonestCallEscapesNothing) {
+  EXPECT_TRUE(none(find_escapes(honest_window(), kCold)));
+}
+
+TEST(WindowEscapes, AnUngatedWarmCallEscapesNothing) {
+  TraceWindow w = honest_window();
+  w.harness_named.erase(w.harness_named.begin());  // no gate
+  w.copies.erase(w.copies.begin());                // no flush
+  EXPECT_TRUE(none(find_escapes(w, {.timed_stream_id = kTimed, .markers = 2, .gates = 0, .flush_memset_bytes = 0})));
+}
+
+TEST(WindowEscapes, AMarkerNamedKernelOfTheCandidateIsAnImpostorOnAnyStream) {
+  TraceWindow w = honest_window();
+  w.harness_named.push_back(kernel(kMarkerKernelName, kTimed, 300, 400));  // inside run(), on the timed stream
+  w.harness_named.push_back(kernel(kMarkerKernelName, kOther, 20, 150));   // early, on its own stream
+  const WindowEscapes e = find_escapes(w, kCold);
+  ASSERT_EQ(e.impostors.size(), 2u);
+  EXPECT_EQ(e.impostors[0], "kbv_trace_marker (stream 9)");
+  EXPECT_EQ(e.impostors[1], "kbv_trace_marker (stream 7)");
+}
+
+TEST(WindowEscapes, TheHarnessMarkersAreTheFirstAndLastOnTheTimedStream) {
+  TraceWindow w = honest_window();
+  // A candidate's marker-named kernel between the two: the window stays [200, 500], so the
+  // candidate's kernel on another stream that began at 150 is still early.
+  w.harness_named.push_back(kernel(kMarkerKernelName, kTimed, 300, 301));
+  w.kernels.push_back(kernel("side", kOther, 150, 250));
+  const WindowEscapes e = find_escapes(w, kCold);
+  EXPECT_EQ(e.impostors.size(), 1u);
+  ASSERT_EQ(e.early_kernels.size(), 1u);
+  EXPECT_EQ(e.early_kernels[0], "side (stream 9)");
+}
+
+TEST(WindowEscapes, AGateBeyondTheOneLaunchedIsAnImpostor) {
+  TraceWindow w = honest_window();
+  w.harness_named.push_back(kernel(kLaunchGateKernelName, kTimed, 300, 400));
+  EXPECT_EQ(find_escapes(w, kCold).impostors, std::vector<std::string>{"kbv_launch_gate (stream 7)"});
+  // With the gate off, even one is the candidate's.
+  TraceWindow ungated = honest_window();
+  EXPECT_EQ(find_escapes(ungated, {.timed_stream_id = kTimed, .markers = 2, .gates = 0, .flush_memset_bytes = kFlushBytes}).impostors.size(), 1u);
+}
+
+TEST(WindowEscapes, KernelsOutsideTheMarkersAreEarlyOrLate) {
+  TraceWindow w = honest_window();
+  w.kernels.push_back(kernel("before", kOther, 120, 180));
+  w.kernels.push_back(kernel("after", kOther, 480, 700));
+  const WindowEscapes e = find_escapes(w, kCold);
+  EXPECT_EQ(e.early_kernels, std::vector<std::string>{"before (stream 9)"});
+  EXPECT_EQ(e.late_kernels, std::vector<std::string>{"after (stream 9)"});
+}
+
+TEST(WindowEscapes, CopiesOutsideTheMarkersAreEarlyOrLateTheFlushExcepted) {
+  TraceWindow w = honest_window();
+  w.copies.push_back(memset_of(kFlushBytes, kTimed, 120, 195));                        // a second flush-sized memset
+  w.copies.push_back(memset_of(kFlushBytes, kOther, 20, 60));                          // the flush's size on another stream
+  w.copies.push_back({CopyRecord::Type::memcpy, 4096, kOther, 400, 800, 0});           // still running after the last marker
+  const WindowEscapes e = find_escapes(w, kCold);
+  EXPECT_EQ(e.early_copies.size(), 2u);
+  EXPECT_EQ(e.late_copies, std::vector<std::string>{"memcpy of 4096 bytes (stream 9)"});
+  // A warm call has no flush: a flush-sized memset before the first marker is the candidate's.
+  TraceWindow warm = honest_window();
+  EXPECT_EQ(find_escapes(warm, {.timed_stream_id = kTimed, .markers = 2, .gates = 1, .flush_memset_bytes = 0}).early_copies.size(), 1u);
+}
+
+TEST(WindowEscapes, WorkBetweenWindowsIsReportedWhateverItsName) {
+  TraceWindow w = honest_window();
+  w.kernels_between = {kernel(kMarkerKernelName, kTimed, 1, 2), kernel("spin", kOther, 3, 4)};
+  w.copies_between = {memset_of(16, kOther, 5, 6)};
+  w.records_between_dropped = 3;
+  const WindowEscapes e = find_escapes(w, kCold);
+  ASSERT_EQ(e.between.size(), 4u);
+  EXPECT_EQ(e.between[0], "kbv_trace_marker (stream 7)");
+  EXPECT_EQ(e.between[2], "memset of 16 bytes (stream 9)");
+  EXPECT_EQ(e.between[3], "3 more record(s) beyond the collector's cap");
+  EXPECT_TRUE(e.impostors.empty());
+}
+
+TEST(WindowEscapes, WithoutAMarkerPairNothingIsEarlyAndTheWindowsEndBoundsTheLate) {
+  TraceWindow w;
+  w.end_ns = 1000;
+  w.kernels = {kernel("k", kTimed, 10, 900), kernel("tail", kOther, 10, 1100)};
+  const WindowEscapes e = find_escapes(w, {.timed_stream_id = kTimed, .markers = 0, .gates = 0, .flush_memset_bytes = 0});
+  EXPECT_TRUE(e.early_kernels.empty());
+  EXPECT_EQ(e.late_kernels, std::vector<std::string>{"tail (stream 9)"});
+}
+
+TEST(RecordPlace, BeforeTheFirstWindowOnlyTheOpenWindowsRecordsAreKept) {
+  EXPECT_EQ(place_record(50, 0, true, 40), RecordPlace::window);
+  EXPECT_EQ(place_record(30, 0, true, 40), RecordPlace::drop);
+  EXPECT_EQ(place_record(50, 0, false, 40), RecordPlace::drop);
+}
+
+TEST(RecordPlace, WhatEndedAfterTheLastWindowClosedAndBeforeThisOneOpenedRanBetween) {
+  const uint64_t last_end = 1000, begin = 2000;
+  EXPECT_EQ(place_record(999, last_end, true, begin), RecordPlace::drop);      // the last window's, delivered late
+  EXPECT_EQ(place_record(1500, last_end, true, begin), RecordPlace::between);  // the sync at begin waited for it
+  EXPECT_EQ(place_record(2000, last_end, true, begin), RecordPlace::window);
+  EXPECT_EQ(place_record(1500, last_end, false, 0), RecordPlace::between);     // delivered while no window was open
 }
 
 }  // namespace

@@ -10,20 +10,28 @@
 #include <exception>
 #include <mutex>
 #include <optional>
+#include <utility>
 
+#include "measure/cupti/window_escapes.hpp"
 #include "measure/support/library_errors.hpp"
 
 namespace kbv::cuda {
 namespace detail {
 
-// Collects parsed records while a window is open. CUPTI calls back from its own thread as
-// well as from inside cuptiActivityFlushAll, hence the mutex.
+// Collects parsed records while a window is open, and between windows keeps what ran there (the
+// next window reports it: the worker launches nothing between windows). CUPTI calls back from
+// its own thread as well as from inside cuptiActivityFlushAll, hence the mutex.
 class TraceCollector {
  public:
   void start_window(uint64_t now) {
     std::lock_guard lock(mutex_);
     window_ = TraceWindow{};
     window_.begin_ns = now;
+    window_.kernels_between = std::move(kernels_between_);
+    window_.copies_between = std::move(copies_between_);
+    window_.records_between_dropped = std::exchange(records_between_dropped_, 0);
+    kernels_between_.clear();
+    copies_between_.clear();
     collecting_ = true;
   }
 
@@ -31,17 +39,17 @@ class TraceCollector {
     std::lock_guard lock(mutex_);
     collecting_ = false;
     window_.end_ns = now;
+    last_end_ns_ = now;
     std::sort(window_.markers.begin(), window_.markers.end());
     return std::move(window_);
   }
 
   void add_buffer(CUcontext context, uint32_t stream_id, uint8_t* buffer, size_t valid_bytes) {
     std::lock_guard lock(mutex_);
-    if (!collecting_) return;
     CUpti_Activity* record = nullptr;
     while (cuptiActivityGetNextRecord(buffer, valid_bytes, &record) == CUPTI_SUCCESS) add(record);
     size_t dropped = 0;
-    if (cuptiActivityGetNumDroppedRecords(context, stream_id, &dropped) == CUPTI_SUCCESS)
+    if (collecting_ && cuptiActivityGetNumDroppedRecords(context, stream_id, &dropped) == CUPTI_SUCCESS)
       window_.dropped_records += dropped;
   }
 
@@ -59,16 +67,29 @@ class TraceCollector {
     }
   }
 
-  // Records that completed before the window opened (delivered late by CUPTI's thread) are
-  // not part of it.
-  bool before_window(uint64_t end_ns) const { return end_ns < window_.begin_ns; }
+  using Place = RecordPlace;
+  Place place(uint64_t end_ns) const { return place_record(end_ns, last_end_ns_, collecting_, window_.begin_ns); }
+  // Between windows, up to this many records each are kept (a flood of launches there is
+  // reported by its count): the candidate's process must not grow the worker without bound.
+  static constexpr size_t kMaxRecordsBetween = 256;
+  template <class Record>
+  void keep_between(std::vector<Record>* records, Record record) {
+    if (records->size() < kMaxRecordsBetween)
+      records->push_back(std::move(record));
+    else
+      ++between_dropped();
+  }
+  std::vector<KernelRecord>& kernels_between() { return collecting_ ? window_.kernels_between : kernels_between_; }
+  std::vector<CopyRecord>& copies_between() { return collecting_ ? window_.copies_between : copies_between_; }
+  uint64_t& between_dropped() { return collecting_ ? window_.records_between_dropped : records_between_dropped_; }
 
   void add(const CUpti_Activity* record) {
     switch (record->kind) {
       case CUPTI_ACTIVITY_KIND_KERNEL:
       case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
         const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
-        if (before_window(k->end)) return;
+        const Place where = place(k->end);
+        if (where == Place::drop) return;
         KernelRecord out;
         out.name = k->name ? k->name : "";
         out.device_id = k->deviceId;
@@ -77,17 +98,19 @@ class TraceCollector {
         out.start_ns = k->start;
         out.end_ns = k->end;
         out.correlation = k->correlationId;
-        if (out.name == kMarkerKernelName)
-          window_.markers.push_back(out.start_ns);
-        else if (out.name == kLaunchGateKernelName)
+        if (where == Place::between) return keep_between(&kernels_between(), std::move(out));
+        const bool marker = out.name == kMarkerKernelName;
+        if (marker || out.name == kLaunchGateKernelName) {
+          if (marker) window_.markers.push_back(out.start_ns);
+          window_.harness_named.push_back(std::move(out));
           return;
-        else
-          window_.kernels.push_back(std::move(out));
+        }
+        window_.kernels.push_back(std::move(out));
         return;
       }
       case CUPTI_ACTIVITY_KIND_MEMORY2: {
         const auto* m = reinterpret_cast<const CUpti_ActivityMemory4*>(record);
-        if (before_window(m->timestamp)) return;
+        if (place(m->timestamp) != Place::window) return;  // memory is accounted per call
         MemoryRecord out;
         out.operation = m->memoryOperationType == CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_RELEASE
                             ? MemoryOperation::release
@@ -106,21 +129,15 @@ class TraceCollector {
       }
       case CUPTI_ACTIVITY_KIND_MEMCPY: {
         const auto* c = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
-        if (before_window(c->end)) return;
-        window_.copies.push_back({CopyRecord::Type::memcpy, c->bytes, c->streamId, c->start,
-                                  c->end, c->correlationId});
-        return;
+        return add_copy({CopyRecord::Type::memcpy, c->bytes, c->streamId, c->start, c->end, c->correlationId});
       }
       case CUPTI_ACTIVITY_KIND_MEMSET: {
         const auto* s = reinterpret_cast<const CUpti_ActivityMemset4*>(record);
-        if (before_window(s->end)) return;
-        window_.copies.push_back({CopyRecord::Type::memset, s->bytes, s->streamId, s->start,
-                                  s->end, s->correlationId});
-        return;
+        return add_copy({CopyRecord::Type::memset, s->bytes, s->streamId, s->start, s->end, s->correlationId});
       }
       case CUPTI_ACTIVITY_KIND_RUNTIME: {
         const auto* a = reinterpret_cast<const CUpti_ActivityAPI*>(record);
-        if (before_window(a->end)) return;
+        if (place(a->end) != Place::window) return;
         const char* name = nullptr;
         if (cuptiGetCallbackName(CUPTI_CB_DOMAIN_RUNTIME_API, a->cbid, &name) != CUPTI_SUCCESS)
           name = nullptr;
@@ -132,9 +149,19 @@ class TraceCollector {
     }
   }
 
+  void add_copy(CopyRecord copy) {
+    const Place where = place(copy.end_ns);
+    if (where == Place::between) return keep_between(&copies_between(), copy);
+    if (where == Place::window) window_.copies.push_back(copy);
+  }
+
   std::mutex mutex_;
   bool collecting_ = false;
   TraceWindow window_;
+  uint64_t last_end_ns_ = 0;  // when the last window closed; 0 before the first
+  std::vector<KernelRecord> kernels_between_;  // delivered while no window was open
+  std::vector<CopyRecord> copies_between_;
+  uint64_t records_between_dropped_ = 0;
 };
 
 }  // namespace detail

@@ -61,7 +61,9 @@ struct ApiRecord {
 
 // The names kbv's own harness kernels carry in traces (unmangled, extern "C"): the marker
 // (cupti_tracer.hpp, launch_marker) and the launch gate (timing/launch_gate.hpp). Neither is
-// the traced work's: markers go to TraceWindow::markers, gates are dropped.
+// the traced work's: markers go to TraceWindow::markers, gates are dropped. A name is not proof:
+// a candidate may name its own kernel so, and window_escapes.hpp holds the records of these names
+// (harness_named) to the count the worker launched.
 inline constexpr const char* kMarkerKernelName = "kbv_trace_marker";
 inline constexpr const char* kLaunchGateKernelName = "kbv_launch_gate";
 
@@ -74,6 +76,15 @@ struct TraceWindow {
   uint64_t begin_ns = 0;      // cuptiGetTimestamp at begin_window
   uint64_t end_ns = 0;        // cuptiGetTimestamp at end_window, after the device sync
   uint64_t dropped_records = 0;  // CUPTI ran out of buffer space: the window is incomplete
+  // Every record of a harness kernel name (markers and gates), with its stream.
+  std::vector<KernelRecord> harness_named;
+  // Work that ended after the previous window closed and before this one opened (its
+  // synchronisation waited for what was still running). The worker launches nothing there:
+  // it is the candidate's, whatever its name (a hook run after its call's synchronisation, or
+  // between two calls). Empty in a process's first window.
+  std::vector<KernelRecord> kernels_between;
+  std::vector<CopyRecord> copies_between;
+  uint64_t records_between_dropped = 0;  // beyond the collector's cap on them
 
   // Peak of device memory held over the window relative to its start: the running maximum,
   // in timestamp order, of bytes allocated minus bytes released, for memory that lives on the
