@@ -18,6 +18,7 @@
 
 #include "eval/data_plane.hpp"
 #include "eval/evaluator.hpp"
+#include "eval/full_check_schedule.hpp"
 #include "eval/kernel_set_check.hpp"
 #include "eval/phase_clock.hpp"
 #include "eval/sample_checks.hpp"
@@ -127,6 +128,9 @@ class Evaluation {
   // evaluator's.
   void summarize_timing(DataPlane& plane, const TimingSeries& series, const timing::StopRule& rule, size_t warmup_calls);
   void fail_timing(const SampleFailure& failure);
+  // The full correctness check of a timed call's outputs (full_check_schedule.hpp): the fp64
+  // reference at the problem's tolerance and the precision check. False when it decided.
+  bool full_check(DataPlane& plane, int slot, int call);
   // The candidate's device memory next to the TF32 baseline's: from the worker's CUPTI trace
   // when it ran (per-call peaks), else from the evaluator's own view (memory held between calls).
   void report_memory(const DataPlane& plane);
@@ -177,6 +181,7 @@ class Evaluation {
   std::string worker_candidate_error_;  // …and the candidate's last set_error text then
   nlohmann::json worker_sandbox_;   // the worker's sandbox report (ready message)
   KernelSetCheck kernel_sets_;  // phase detection over the traced calls' kernel names
+  std::optional<FullCheckSchedule> full_checks_;  // the timed calls given the full correctness check
   int call_id_ = 0;
   int validations_reused_ = 0;  // families whose problem validation the session already had
   // Host: whether the trusted time takes run queue waits out (the kernel has schedstat), and the

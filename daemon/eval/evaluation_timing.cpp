@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "eval/evaluation.hpp"
 #include "eval/sample_checks.hpp"
 #include "eval/report_stats.hpp"
@@ -46,6 +48,9 @@ void Evaluation::time_contenders(DataPlane& plane, const inputs::EpochPlan& plan
   const std::unique_ptr<timing::StopCriterion> criterion = timing::make_criterion(rule);
   timing::WarmUp warm_up(rule.warm_up);
   TimingSeries series;
+  full_checks_.emplace([this](uint64_t n) {
+    return inputs::keyed_u64(key_, "kbv/v1|full-check|" + std::to_string(options_.epoch) + "|" + result_.problem + "|" + std::to_string(n));
+  });
   timing::StopReason stopped = timing::StopReason::not_finished;
   const auto phase_start = Clock::now();
   for (size_t call = 0; call < rule.max_calls; ++call) {
@@ -71,6 +76,9 @@ void Evaluation::time_contenders(DataPlane& plane, const inputs::EpochPlan& plan
     (void)ping_round_trip(1, true);
     if (decided_) return;
   }
+  result_.environment["timed_full_checks"] = {{"calls", full_checks_->checks()},
+                                               {"rule", fmt::format("keyed: the first within {} timed calls, then every {} to {}", kFirstFullCheckWithin,
+                                                                    kFullCheckGapMin, kFullCheckGapMax)}};
   if (stopped == timing::StopReason::noise_plateau) result_.environment["stopped_on_noise_plateau"] = criterion->noise();
   // CUDA: the noise neither met its target nor settled within the sampling budget
   // (StdrelParams::settled_wall_seconds); the noise it had is the figure to read.
@@ -126,6 +134,7 @@ std::optional<TimedSample> Evaluation::take_timed_sample(DataPlane& plane, const
     auto phase = phases_.measure("timing.recheck");
     sample.recheck = plane.recheck_timed(slot);
   }
+  if (full_checks_ && full_checks_->due(static_cast<size_t>(call)) && !full_check(plane, slot, call)) return std::nullopt;
   if (call % kNullCallEvery == 0 || (wait_correction_ && call < kEarlyNullCalls)) {
     series.latest_null_call_s = ping_round_trip(slot, cuda);  // a null call: everything but the candidate
     if (decided_) return std::nullopt;
@@ -141,6 +150,25 @@ std::optional<TimedSample> Evaluation::take_timed_sample(DataPlane& plane, const
   sample.null_call_s = preload_null_calls_.bound_round_trip(wait_correction_ ? series.null_floor.shortest_s() : series.latest_null_call_s);
   sample.wall_s = seconds_since(start);
   return sample;
+}
+
+bool Evaluation::full_check(DataPlane& plane, int slot, int call) {
+  auto phase = phases_.measure("timing.full_check");
+  const std::string which = "timed call " + std::to_string(call + 1) + " on family " + family_ + ", given the full check (" +
+                            std::to_string(full_checks_->checks()) + " of the timing phase so far): ";
+  const CompareResult full = plane.check_outputs(slot);
+  if (!full.passed) {
+    result_.failed_family = family_;
+    decide(Verdict::fail_correctness, which + full.summary());
+    return false;
+  }
+  if (const auto distances = plane.bf16_operand_distances(slot); distances && distances->explained_by_rounding()) {
+    result_.failed_family = family_;
+    add_flag("bf16_operands");
+    decide(Verdict::fail_correctness, which + distances->summary());
+    return false;
+  }
+  return true;
 }
 
 void Evaluation::fail_timing(const SampleFailure& failure) {

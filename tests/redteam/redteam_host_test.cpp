@@ -53,6 +53,7 @@ INSTANTIATE_TEST_SUITE_P(
                       Expected{"batch_and_skip", "fail_correctness", std::nullopt},
                       Expected{"phase_detection", "fail_correctness", std::nullopt},
                       Expected{"precision_bf16_host", "fail_correctness", std::nullopt},
+                      Expected{"precision_bf16_timing_host", "fail_correctness", std::nullopt},
                       Expected{"precision_bf16_relu_host", "fail_correctness", std::nullopt},
                       Expected{"garbage_reads_host", "fail_correctness", std::nullopt},
                       Expected{"layernorm_identity", "fail_correctness", std::nullopt},
