@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -48,8 +49,11 @@ void Evaluation::time_contenders(DataPlane& plane, const inputs::EpochPlan& plan
   const std::unique_ptr<timing::StopCriterion> criterion = timing::make_criterion(rule);
   timing::WarmUp warm_up(rule.warm_up);
   TimingSeries series;
-  full_checks_.emplace([this](uint64_t n) {
-    return inputs::keyed_u64(key_, "kbv/v1|full-check|" + std::to_string(options_.epoch) + "|" + result_.problem + "|" + std::to_string(n));
+  // Keyed with a nonce of this evaluation's: the positions differ between two submissions of one
+  // candidate, so a probe submission learns nothing about the next.
+  const std::string nonce = std::to_string(std::random_device{}()) + "-" + std::to_string(std::random_device{}());
+  full_checks_.emplace([this, nonce](uint64_t n) {
+    return inputs::keyed_u64(key_, "kbv/v1|full-check|" + nonce + "|" + result_.problem + "|" + std::to_string(n));
   });
   timing::StopReason stopped = timing::StopReason::not_finished;
   const auto phase_start = Clock::now();
@@ -77,8 +81,9 @@ void Evaluation::time_contenders(DataPlane& plane, const inputs::EpochPlan& plan
     if (decided_) return;
   }
   result_.environment["timed_full_checks"] = {{"calls", full_checks_->checks()},
-                                               {"rule", fmt::format("keyed: the first within {} timed calls, then every {} to {}", kFirstFullCheckWithin,
-                                                                    kFullCheckGapMin, kFullCheckGapMax)}};
+                                               {"rule", fmt::format("keyed, with a nonce of this evaluation's: one among the first {} timed calls, "
+                                                                    "then each later one with probability 1/{}",
+                                                                    kFirstFullCheckWithin, kFullCheckOneIn)}};
   if (stopped == timing::StopReason::noise_plateau) result_.environment["stopped_on_noise_plateau"] = criterion->noise();
   // CUDA: the noise neither met its target nor settled within the sampling budget
   // (StdrelParams::settled_wall_seconds); the noise it had is the figure to read.
@@ -134,7 +139,13 @@ std::optional<TimedSample> Evaluation::take_timed_sample(DataPlane& plane, const
     auto phase = phases_.measure("timing.recheck");
     sample.recheck = plane.recheck_timed(slot);
   }
-  if (full_checks_ && full_checks_->due(static_cast<size_t>(call)) && !full_check(plane, slot, call)) return std::nullopt;
+  // Its time stays out of the sample's wall (the stop rule's budget and the warm-up).
+  double full_check_s = 0;
+  if (full_checks_ && full_checks_->due(static_cast<size_t>(call))) {
+    const auto checked_from = Clock::now();
+    if (!full_check(plane, slot, call)) return std::nullopt;
+    full_check_s = seconds_since(checked_from);
+  }
   if (call % kNullCallEvery == 0 || (wait_correction_ && call < kEarlyNullCalls)) {
     series.latest_null_call_s = ping_round_trip(slot, cuda);  // a null call: everything but the candidate
     if (decided_) return std::nullopt;
@@ -148,7 +159,7 @@ std::optional<TimedSample> Evaluation::take_timed_sample(DataPlane& plane, const
   }
   // Bounded by the null calls before the load (host; wait_correction.hpp, PreloadNullCalls).
   sample.null_call_s = preload_null_calls_.bound_round_trip(wait_correction_ ? series.null_floor.shortest_s() : series.latest_null_call_s);
-  sample.wall_s = seconds_since(start);
+  sample.wall_s = seconds_since(start) - full_check_s;
   return sample;
 }
 

@@ -6,14 +6,15 @@
 namespace kbv::eval {
 
 FullCheckSchedule::FullCheckSchedule(std::function<uint64_t(uint64_t)> keyed) : keyed_(std::move(keyed)) {
-  next_ = static_cast<size_t>(keyed_(0) % kFirstFullCheckWithin);
+  first_ = static_cast<size_t>(keyed_(0) % kFirstFullCheckWithin);
 }
 
 bool FullCheckSchedule::due(size_t call) {
-  if (call < next_) return false;
-  ++checks_;
-  next_ = call + kFullCheckGapMin + static_cast<size_t>(keyed_(checks_) % (kFullCheckGapMax - kFullCheckGapMin + 1));
-  return true;
+  if (call < first_) return false;
+  const bool due = !first_done_ || keyed_(static_cast<uint64_t>(call) + 1) % kFullCheckOneIn == 0;
+  first_done_ = true;
+  if (due) ++checks_;
+  return due;
 }
 
 }  // namespace kbv::eval

@@ -1,8 +1,8 @@
 // eval/full_check_schedule.hpp — which timed calls get the full correctness check (the fp64
 // reference at the problem's tolerance, and the precision check) on top of the recheck against
-// the TF32 baseline that every timed call gets at twice the tolerance: keyed positions the
-// candidate cannot know, the first among the first kFirstFullCheckWithin calls, then one every
-// kFullCheckGapMin to kFullCheckGapMax calls, for the whole timing phase.
+// the TF32 baseline that every timed call gets at twice the tolerance: one among the first
+// kFirstFullCheckWithin calls, then each later call with probability 1 / kFullCheckOneIn, all
+// from keyed values the candidate cannot know.
 #pragma once
 
 #include <cstddef>
@@ -13,18 +13,19 @@ namespace kbv::eval {
 
 // A candidate that downgrades every timed call (a bf16 branch kept for timing) meets a full check
 // within the first 8 calls, on the host too (its timing phase takes at least 10 samples:
-// timing/stop_rule.cpp). One that waits for a check and then downgrades meets the next within 24
-// calls, which is no longer hidden by a check that never comes again. A mean of one in 16 keeps
-// the cost (one fp64 reference each, ~2–5 ms for a 4096³ matmul on the H200) to a few percent
-// of the timing phase.
+// timing/stop_rule.cpp). Later calls are drawn one by one, with no gap after a check: a candidate
+// that sees a check happen (each costs the evaluator one fp64 reference, a few ms between two
+// messages) learns nothing about the next. One in 16 keeps the cost (~2–5 ms for a 4096³ matmul's
+// fp64 reference on the H200) to a few percent of the timing phase; a downgrade of the ~half of
+// the timed calls it takes to move a median meets a check within ~32 calls on average.
 inline constexpr size_t kFirstFullCheckWithin = 8;
-inline constexpr size_t kFullCheckGapMin = 8;
-inline constexpr size_t kFullCheckGapMax = 24;
+inline constexpr uint64_t kFullCheckOneIn = 16;
 
 class FullCheckSchedule {
  public:
-  // `keyed(n)`: a keyed 64-bit value for the n-th check (n = 0 for the first); the schedule draws
-  // each position from it.
+  // `keyed(n)`: a keyed 64-bit value for decision n (0: where the first check goes; n > 0: timed
+  // call n - 1 after it). The evaluator keys it with a nonce of its own per evaluation, so two
+  // submissions of one candidate meet different positions.
   explicit FullCheckSchedule(std::function<uint64_t(uint64_t)> keyed);
   // Whether timed call `call` (increasing) gets the full check.
   bool due(size_t call);
@@ -32,7 +33,8 @@ class FullCheckSchedule {
 
  private:
   std::function<uint64_t(uint64_t)> keyed_;
-  size_t next_ = 0;
+  size_t first_ = 0;
+  bool first_done_ = false;
   size_t checks_ = 0;
 };
 

@@ -204,6 +204,16 @@ TEST(WindowEscapes, CopiesOutsideTheMarkersAreEarlyOrLateTheFlushExcepted) {
   EXPECT_EQ(find_escapes(warm, {.timed_stream_id = kTimed, .markers = 2, .gates = 1, .flush_memset_bytes = 0}).early_copies.size(), 1u);
 }
 
+TEST(WindowEscapes, AnUploadFromTheHostIsNoEscape) {
+  TraceWindow w = honest_window();
+  CopyRecord upload{CopyRecord::Type::memcpy, 4096, kOther, 20, 60, 0};
+  upload.host_to_device = true;  // cudaMemcpyToSymbol of constants, on the legacy stream
+  w.copies.push_back(upload);
+  EXPECT_TRUE(none(find_escapes(w, kCold)));
+  w.copies.back().host_to_device = false;  // the same bytes from device memory
+  EXPECT_EQ(find_escapes(w, kCold).early_copies.size(), 1u);
+}
+
 TEST(WindowEscapes, WorkBetweenWindowsIsReportedWhateverItsName) {
   TraceWindow w = honest_window();
   w.kernels_between = {kernel(kMarkerKernelName, kTimed, 1, 2), kernel("spin", kOther, 3, 4)};
@@ -238,6 +248,7 @@ TEST(RecordPlace, WhatEndedAfterTheLastWindowClosedAndBeforeThisOneOpenedRanBetw
   EXPECT_EQ(place_record(1500, last_end, true, begin), RecordPlace::between);  // the sync at begin waited for it
   EXPECT_EQ(place_record(2000, last_end, true, begin), RecordPlace::window);
   EXPECT_EQ(place_record(1500, last_end, false, 0), RecordPlace::between);     // delivered while no window was open
+  EXPECT_EQ(place_record(2500, 3000, true, begin), RecordPlace::window);      // in the open window, whatever the last close read
 }
 
 }  // namespace

@@ -1,10 +1,11 @@
 // redteam_deferred_on_answer_gpu — docs/threat-model.md, pattern 5 (deferred output) on the GPU,
 // CUDA relu: timed calls compute the first half of the outputs on the call's stream and return;
-// a hook on the worker's own sendmsg (its GOT slot) launches the second half on a private stream
-// just before the worker's "done" leaves, after the worker's device synchronisation. Stopping the
-// worker stops its threads, not the GPU: the kernel finishes while the evaluator reads and times
-// the baselines, so the outputs are whole when rechecked and the events saw half the work. The
-// correctness slot (the first call's) is computed honestly, so correctness passes.
+// a hook on the worker's own sendmsg (its GOT slot) runs the second half on a private stream just
+// before the worker's "done" leaves, after the worker's device synchronisation, and waits for it
+// (so the outputs are whole whenever the evaluator reads them: the round trip holds the work, the
+// events half of it, which the clock agreement's factor 0.5 let pass). A candidate that did not
+// wait would race the evaluator's reads, as the stopped worker's GPU work runs on. The correctness
+// slot (the first call's) is computed honestly, so correctness passes.
 // Expected: hack_suspected, hack_pattern "stream_injection": the kernel ended after the call's
 // trace window closed, and the next window (the next call's, or the null call that closes the
 // timing phase) reports it as work between calls.
@@ -25,7 +26,7 @@ float* g_correctness_output = nullptr;
 
 ssize_t launch_then_send(int fd, const msghdr* message, int flags) {
   if (g_pending_y != nullptr) {
-    (void)redteam::launch_relu(g_pending_x, g_pending_y, g_pending_count, g_private);
+    if (redteam::launch_relu(g_pending_x, g_pending_y, g_pending_count, g_private) == KBV_STATUS_OK) (void)cudaStreamSynchronize(g_private);
     g_pending_y = nullptr;
   }
   return g_send(fd, message, flags);

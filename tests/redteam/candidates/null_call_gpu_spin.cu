@@ -1,10 +1,11 @@
-// redteam_null_call_gpu_spin — docs/threat-model.md, pattern 6 (timer patching) through the null
-// call, CUDA relu: a hook on the worker's own recvmsg (its GOT slot) launches a kernel that spins
-// for about a millisecond on a private stream whenever a null call arrives, and a patched
-// cudaEventElapsedTime reports half of each call's time. The null call's trace window waited for
-// the spinner before it opened, so the null call kbv subtracts from each round trip grew by the
-// spin and the trusted time shrank to agree with the halved events; the spinner ended before the
-// window's start, and the trace dropped it.
+// redteam_null_call_gpu_spin — docs/threat-model.md, pattern 6 (timer patching) prepared through
+// the null call, CUDA relu: a hook on the worker's own recvmsg (its GOT slot) launches a kernel
+// that spins for about a millisecond on a private stream whenever a null call arrives; the relu
+// itself is honest. The null call's trace window waited for the spinner before it opened, so the
+// null call kbv subtracts from each round trip grew by the spin (a trusted time that much
+// shorter, for a tampered clock to agree with: with a patched timer the kernel-span check would
+// convict first, so this candidate leaves the timer alone); the spinner ended before the window's
+// start, and the trace dropped it.
 // Expected: hack_suspected, hack_pattern "stream_injection": the null call's trace reports the
 // spinner as work between calls (and the null calls before the load bound the later ones).
 #include "got_patch.hpp"
@@ -17,7 +18,6 @@
 namespace {
 
 constexpr long long kSpinCycles = 2'000'000;  // ≈ 1 ms at the H200's ~1.98 GHz SM clock
-constexpr float kShrink = 2.0f;
 
 __global__ void spin(long long cycles) {
   const long long start = clock64();
@@ -26,9 +26,7 @@ __global__ void spin(long long cycles) {
 }
 
 using ReceiveMessage = ssize_t (*)(int, msghdr*, int);
-using ElapsedTime = cudaError_t (*)(float*, cudaEvent_t, cudaEvent_t);
 ReceiveMessage g_receive = nullptr;
-ElapsedTime g_elapsed = nullptr;
 cudaStream_t g_private = nullptr;
 
 ssize_t receive_and_spin(int fd, msghdr* message, int flags) {
@@ -39,27 +37,12 @@ ssize_t receive_and_spin(int fd, msghdr* message, int flags) {
   return got;
 }
 
-cudaError_t shrunk_elapsed(float* ms, cudaEvent_t start, cudaEvent_t stop) {
-  const cudaError_t result = g_elapsed(ms, start, stop);
-  if (result == cudaSuccess && ms != nullptr) *ms /= kShrink;
-  return result;
-}
-
 }  // namespace
 
 KBV_CANDIDATE(KBV_PROBLEM, KBV_DEVICE_CUDA, "redteam_null_call_gpu_spin")
 
 kbv_status kbv_candidate_run(kbv::Call& call) {
   if (kbv_status s = redteam::private_stream(&g_private); s != KBV_STATUS_OK) return s;
-  if (g_receive == nullptr) {
-    redteam::patch_got({"recvmsg", reinterpret_cast<void*>(&receive_and_spin), reinterpret_cast<void**>(&g_receive)});
-    // The runtime exports the function under either name (timer_patch_cuda.cu).
-    for (const char* name : {"cudaEventElapsedTime", "cudaEventElapsedTime_v2"}) {
-      void* original = nullptr;
-      redteam::patch_got({name, reinterpret_cast<void*>(&shrunk_elapsed), &original, true});
-      if (original != nullptr && original != reinterpret_cast<void*>(&shrunk_elapsed)) g_elapsed = reinterpret_cast<ElapsedTime>(original);
-    }
-    if (g_elapsed == nullptr) g_elapsed = &cudaEventElapsedTime;  // nothing patched: harmless
-  }
+  if (g_receive == nullptr) redteam::patch_got({"recvmsg", reinterpret_cast<void*>(&receive_and_spin), reinterpret_cast<void**>(&g_receive)});
   return redteam::launch_relu(call.input(0).data<float>(), call.output(0).data<float>(), call.output(0).numel(), redteam::stream_of(call));
 }

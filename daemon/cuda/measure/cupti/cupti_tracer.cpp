@@ -129,11 +129,12 @@ class TraceCollector {
       }
       case CUPTI_ACTIVITY_KIND_MEMCPY: {
         const auto* c = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
-        return add_copy({CopyRecord::Type::memcpy, c->bytes, c->streamId, c->start, c->end, c->correlationId});
+        return add_copy({CopyRecord::Type::memcpy, c->bytes, c->streamId, c->start, c->end, c->correlationId,
+                         c->copyKind == CUPTI_ACTIVITY_MEMCPY_KIND_HTOD});
       }
       case CUPTI_ACTIVITY_KIND_MEMSET: {
         const auto* s = reinterpret_cast<const CUpti_ActivityMemset4*>(record);
-        return add_copy({CopyRecord::Type::memset, s->bytes, s->streamId, s->start, s->end, s->correlationId});
+        return add_copy({CopyRecord::Type::memset, s->bytes, s->streamId, s->start, s->end, s->correlationId, false});
       }
       case CUPTI_ACTIVITY_KIND_RUNTIME: {
         const auto* a = reinterpret_cast<const CUpti_ActivityAPI*>(record);
@@ -262,8 +263,11 @@ void CuptiTracer::begin_window() {
 
 TraceWindow CuptiTracer::end_window() {
   const cudaError_t synced = cudaDeviceSynchronize();
+  // The window closes when the device is idle, before the flush: work launched from then on (a
+  // hook on the flush) ends after the close and is reported as between windows, never lost.
+  const uint64_t closed_ns = timestamp_ns();
   const CUptiResult flushed = cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-  TraceWindow window = collector_->finish_window(timestamp_ns());
+  TraceWindow window = collector_->finish_window(closed_ns);
   measure::check(synced, "cudaDeviceSynchronize (end of trace window)");
   measure::check(flushed, "cuptiActivityFlushAll");
   return window;

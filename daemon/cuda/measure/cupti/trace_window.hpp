@@ -48,6 +48,7 @@ struct CopyRecord {
   uint64_t start_ns = 0;
   uint64_t end_ns = 0;
   uint32_t correlation = 0;
+  bool host_to_device = false;  // a memcpy from host memory (cudaMemcpyToSymbol, weights uploaded)
 };
 
 struct ApiRecord {

@@ -39,10 +39,9 @@ void surplus(const std::vector<KernelRecord>& named, const std::string& name, si
 }  // namespace
 
 RecordPlace place_record(uint64_t end_ns, uint64_t last_end_ns, bool window_open, uint64_t begin_ns) {
-  const bool in_window = window_open && end_ns >= begin_ns;
-  if (last_end_ns == 0) return in_window ? RecordPlace::window : RecordPlace::drop;
-  if (end_ns < last_end_ns) return RecordPlace::drop;
-  return in_window ? RecordPlace::window : RecordPlace::between;
+  if (window_open && end_ns >= begin_ns) return RecordPlace::window;
+  if (last_end_ns == 0 || end_ns < last_end_ns) return RecordPlace::drop;
+  return RecordPlace::between;
 }
 
 WindowEscapes find_escapes(const TraceWindow& window, const HarnessLaunches& launched) {
@@ -64,6 +63,9 @@ WindowEscapes find_escapes(const TraceWindow& window, const HarnessLaunches& lau
   }
   bool flush_seen = false;
   for (const CopyRecord& c : window.copies) {
+    // An upload from host memory computes nothing from the call's inputs (constants, weights in
+    // __constant__ memory: cudaMemcpyToSymbol runs on the legacy stream, outside the window).
+    if (c.host_to_device) continue;
     if (c.end_ns > late_after) escapes.late_copies.push_back(describe(c));
     if (!bracketed || c.start_ns >= *first_marker) continue;
     // The cold-L2 flush: one memset of its size on the timed stream before the first marker.

@@ -25,17 +25,18 @@ struct HarnessLaunches {
 struct WindowEscapes {
   std::vector<std::string> early_kernels;  // started before the first marker
   std::vector<std::string> late_kernels;   // still running after the last marker started
-  std::vector<std::string> early_copies;   // copies and memsets, the flush excepted
+  std::vector<std::string> early_copies;   // copies and memsets, the flush and uploads from the host excepted
   std::vector<std::string> late_copies;
   std::vector<std::string> between;        // kernels and copies between the previous window and this one
   std::vector<std::string> impostors;      // harness names beyond what the worker launched
 };
 
-// Where the tracer files a record that ended at `end_ns` (cupti_tracer.cpp): records of earlier
-// windows that CUPTI delivers late ended before the last window closed (`last_end_ns`) and are
-// dropped; what ended after that and before the open window began (`begin_ns`), or arrives while
-// no window is open, ran between windows; before the first window (last_end_ns 0) nothing but
-// the open window's own records is kept (the worker's start-up).
+// Where the tracer files a record that ended at `end_ns` (cupti_tracer.cpp): what ended after the
+// open window began (`begin_ns`) is the window's; records of earlier windows that CUPTI delivers
+// late ended before the last window closed (`last_end_ns`) and are dropped; what ended after that
+// and before the open window began, or arrives while no window is open, ran between windows;
+// before the first window (last_end_ns 0) nothing but the open window's own records is kept (the
+// worker's start-up).
 enum class RecordPlace { drop, between, window };
 RecordPlace place_record(uint64_t end_ns, uint64_t last_end_ns, bool window_open, uint64_t begin_ns);
 
