@@ -146,7 +146,7 @@ class CudaDataPlane final : public DataPlane {
   void scrub_arena() override {
     cuda::check(cudaMemsetAsync(arena_.get(), 0, arena_.bytes(), stream_->get()), "cudaMemsetAsync (scrub the arena)");
     stream_->synchronize();
-    reference_slot_ = tf32_slot_ = tf32_sums_slot_ = widened_slot_ = error_scale_slot_ = kept_slot_ = -1;
+    reference_slot_ = reference_inputs_slot_ = tf32_slot_ = tf32_sums_slot_ = widened_slot_ = error_scale_slot_ = kept_slot_ = -1;
     generated_digest_.reset();
   }
   int slot_count() const override { return static_cast<int>(places_.size()); }
@@ -154,6 +154,10 @@ class CudaDataPlane final : public DataPlane {
   void prepare(int slot, const inputs::FamilyDraw& draw, uint64_t seed) override {
     const SlotPlaces& place = places_.at(static_cast<size_t>(slot));
     for (size_t i = 0; i < place.inputs.size(); ++i) generate_exact(place.inputs[i], i, draw, seed);
+    // Widened for the reference now, before any call: the fp64 reference is made from what was
+    // generated, whatever GPU work the candidate may leave running later (a stopped worker's
+    // kernels run on).
+    widen_reference_inputs(slot);
     stream_->synchronize();  // the generation's time belongs to this step (per-phase wall report)
     reference_slot_ = -1;  // the reference is computed on first need, from these inputs
     tf32_slot_ = -1;
@@ -191,6 +195,7 @@ class CudaDataPlane final : public DataPlane {
       text += std::to_string(checksum) + ",";
     }
     generated_digest_.emplace(slot, std::move(text));
+    if (reference_inputs_slot_ == slot) reference_inputs_slot_ = -1;
     if (reference_slot_ == slot) reference_slot_ = -1;
     if (tf32_slot_ == slot) tf32_slot_ = -1;
     if (tf32_sums_slot_ == slot) tf32_sums_slot_ = -1;
@@ -254,7 +259,7 @@ class CudaDataPlane final : public DataPlane {
     const SlotPlaces& place = places_.at(static_cast<size_t>(slot));
     OperandRoundingDistances distances;
     for (size_t o = 0; o < place.outputs.size(); ++o) distances.to_reference_sq += compare_with_reference(at(place.outputs[o]), o).sum_sq_error;
-    reference_slot_ = -1;  // from here on the buffers hold the rounded operands' reference
+    reference_slot_ = reference_inputs_slot_ = -1;  // from here on the buffers hold the rounded operands and their reference
     std::vector<const double*> inputs;
     for (size_t i = 0; i < reference_inputs_.size(); ++i) {
       if ((*bf16_operands_)[i]) cuda::round_to_bf16_in_place(reference_inputs_[i].get(), place.inputs[i].count, stream_->get());
@@ -504,16 +509,22 @@ class CudaDataPlane final : public DataPlane {
   int64_t row_length(size_t o) const { return local_rms_row_length(problem_.output_shapes.at(o)); }
   CompareResult to_result(const cuda::DeviceComparison& figures) const { return cuda::to_compare_result(figures, problem_.problem.tolerance); }
 
-  // The fp64 reference of the slot's current inputs (computed from the arena after the
-  // worker was last idle: input digests around every call prove the bytes unchanged).
+  // The slot's inputs widened into reference_inputs_ (exact), from the arena as it is now.
+  void widen_reference_inputs(int slot) {
+    const SlotPlaces& place = places_.at(static_cast<size_t>(slot));
+    for (size_t i = 0; i < place.inputs.size(); ++i)
+      cuda::widen_to_f64(at_bytes(place.inputs[i]), place.inputs[i].dtype, reference_inputs_[i].get(), place.inputs[i].count, stream_->get());
+    reference_inputs_slot_ = slot;
+  }
+
+  // The fp64 reference of the slot's current inputs: the correctness slot's widened when they
+  // were generated (prepare), a timing slot's from the arena on first need (input digests around
+  // every call prove those bytes unchanged through the call).
   void ensure_reference(int slot) {
     if (reference_slot_ == slot) return;
-    const SlotPlaces& place = places_.at(static_cast<size_t>(slot));
+    if (reference_inputs_slot_ != slot) widen_reference_inputs(slot);
     std::vector<const double*> wide_inputs;
-    for (size_t i = 0; i < place.inputs.size(); ++i) {
-      cuda::widen_to_f64(at_bytes(place.inputs[i]), place.inputs[i].dtype, reference_inputs_[i].get(), place.inputs[i].count, stream_->get());
-      wide_inputs.push_back(reference_inputs_[i].get());
-    }
+    for (const auto& input : reference_inputs_) wide_inputs.push_back(input.get());
     std::vector<double*> wide_outputs;
     for (auto& output : reference_outputs_) wide_outputs.push_back(output.get());
     cuda::run_reference_graph_device(problem_, wide_inputs, wide_outputs, *reference_);
@@ -580,6 +591,7 @@ class CudaDataPlane final : public DataPlane {
   int widened_slot_ = -1;                                   // whose inputs widened_inputs_ hold
   std::vector<cuda::ReferenceSummary> reference_summaries_;  // of reference_outputs_, for the problem's atol
   int reference_slot_ = -1;
+  int reference_inputs_slot_ = -1;  // whose inputs reference_inputs_ hold, widened (not rounded)
   std::optional<ErrorScaleGraph> error_scale_graph_;    // nullopt: no output has an error scale
   std::optional<std::vector<bool>> bf16_operands_;      // per input, rounded by the precision check; nullopt: no check
   std::vector<cuda::DeviceBuffer<double>> error_scales_;  // its outputs, allocated on first need…

@@ -59,9 +59,20 @@ FamilyValidation Evaluation::validate_family(DataPlane& plane, const inputs::Fam
   }
   *prepared = true;
   auto phase = phases_.measure("correctness.reference_and_baseline_check");
+  const std::string generated = plane.input_digest(kCorrectnessSlot);
   FamilyValidation validation;
   validation.baseline_passed = plane.check_baseline(kCorrectnessSlot).passed;
   validation.trivial_outputs_passing = plane.trivial_outputs_that_pass(kCorrectnessSlot);
+  // The baselines read the inputs in place. A stopped worker's GPU work runs on: inputs it changed
+  // here would fail the baseline and take the family out of the gating ones (and out of this
+  // session's later candidates' too), so the validation stands only on the inputs generated.
+  if (plane.input_digest(kCorrectnessSlot) != generated) {
+    decide(Verdict::hack_suspected,
+           "the inputs of family " + std::string(inputs::family_name(draw.family)) +
+               " changed while kbv validated the family, before any call on them: work the candidate left running on the device",
+           "input_mutation");
+    return validation;
+  }
   session_.remember_validation(key, validation);
   return validation;
 }
@@ -81,6 +92,7 @@ void Evaluation::validate_and_check(DataPlane& plane, inputs::EpochPlan& plan) {
     // Problem validation on the first trial's inputs: the baseline must pass; trivial outputs must fail.
     bool prepared = false;
     const FamilyValidation validation = validate_family(plane, draw, draw.trial_seeds.at(0), &prepared);
+    if (decided_) return;
     std::string why_not;
     family.baseline_passed = validation.baseline_passed;
     if (!validation.trivial_outputs_passing.empty()) {
