@@ -207,6 +207,20 @@ int run_torch_calibration(const TorchRunOptions& options) {
   char bus_id[32] = {};
   cuda::measure::check(cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, options.device), "cudaDeviceGetPCIBusId");
 
+  // The file this run merges into, read before anything is measured: one kbv cannot read stops
+  // the run now, with the file's own error (which says how to move it aside), not after PyTorch
+  // started.
+  calibration::CalibrationFile file;
+  std::error_code missing;
+  if (std::filesystem::exists(options.out, missing)) {
+    try {
+      file = calibration::load_calibration_file(options.out);
+    } catch (const calibration::CalibrationFileError& error) {
+      std::fprintf(stderr, "kbv-calibrate --torch: the calibration file to merge into cannot be read: %s\n", error.what());
+      return 2;
+    }
+  }
+
   // PyTorch first: without it there is nothing to calibrate, and the run should say so at once.
   std::unique_ptr<TorchSession> session;
   try {
@@ -238,9 +252,6 @@ int run_torch_calibration(const TorchRunOptions& options) {
               timer.clock_source().c_str(), timer.default_clock_mhz(), timer.flush_bytes() >> 20, options.max_duty,
               options.max_duty < 1 ? "" : " (unpaced)", options.out.c_str());
 
-  calibration::CalibrationFile file;
-  std::error_code missing;
-  if (std::filesystem::exists(options.out, missing)) file = calibration::load_calibration_file(options.out);
   int entries = 0, complete = 0, without_library = 0;
   std::vector<std::string> skipped;
   for (const std::string& name : names) {
@@ -306,7 +317,9 @@ int run_torch_calibration(const TorchRunOptions& options) {
       calibration::Calibration one = run;
       one.entries = {std::move(entry)};
       one.measured_at = utc_now();
-      calibration::merge_calibration(file, std::move(one));
+      std::vector<std::string> notes;
+      calibration::merge_calibration(file, std::move(one), &notes);
+      for (const std::string& note : notes) std::printf("  %s\n", note.c_str());
       calibration::save_calibration_file(file, options.out);
     }
   }

@@ -74,7 +74,7 @@ TEST(CalibrationFile, BadFieldsAreNamedWithTheFix) {
   EXPECT_NE(error_of(bad).find("this kbv reads version 1"), std::string::npos);
   bad = good;
   bad["calibrations"][1]["entries"][0]["ratios"]["eager_tf32"] = -1;
-  EXPECT_NE(error_of(bad).find("field 'calibrations[1].entries[0].ratios.eager_tf32': expected a positive number (fix: rerun kbv calibrate --torch)"),
+  EXPECT_NE(error_of(bad).find("field 'calibrations[1].entries[0].ratios.eager_tf32': expected a positive number (fix: move cal.json aside"),
             std::string::npos)
       << error_of(bad);
   bad = good;
@@ -91,6 +91,68 @@ TEST(CalibrationFile, BadFieldsAreNamedWithTheFix) {
   bad = good;
   bad["calibrations"][0].erase("torch_version");
   EXPECT_NE(error_of(bad).find("'calibrations[0].torch_version': missing"), std::string::npos);
+}
+
+TEST(CalibrationFile, DuplicatesAreRefusedWithTheFix) {
+  const nlohmann::json good = to_json(load_calibration_file(kRecorded));
+  nlohmann::json bad = good;
+  bad["calibrations"][1]["entries"].push_back(bad["calibrations"][1]["entries"][0]);  // one problem and shape set twice
+  const size_t last = bad["calibrations"][1]["entries"].size() - 1;
+  EXPECT_NE(error_of(bad).find("field 'calibrations[1].entries[" + std::to_string(last) + "]': duplicates entries[0]"), std::string::npos)
+      << error_of(bad);
+  EXPECT_NE(error_of(bad).find("fix: delete one of the two from cal.json"), std::string::npos) << error_of(bad);
+  bad = good;
+  bad["calibrations"].push_back(bad["calibrations"][1]);  // one GPU, driver and torch twice
+  EXPECT_NE(error_of(bad).find("field 'calibrations[3]': duplicates calibrations[1]"), std::string::npos) << error_of(bad);
+}
+
+TEST(CalibrationFile, AFolderOrAnUnreadableFileIsNamedAsSuch) {
+  const std::filesystem::path folder = std::filesystem::temp_directory_path() / ("kbv-calibration-folder-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(folder);
+  try {
+    (void)load_calibration_file(folder);
+    ADD_FAILURE() << "a folder loaded";
+  } catch (const CalibrationFileError& error) {
+    EXPECT_NE(std::string(error.what()).find("is a directory (fix: point KBV_TORCH_CALIBRATION at the calibration file itself"), std::string::npos)
+        << error.what();
+  }
+  std::filesystem::remove(folder);
+  try {
+    (void)load_calibration_file(folder / "none.json");
+    ADD_FAILURE() << "a missing file loaded";
+  } catch (const CalibrationFileError& error) {
+    EXPECT_NE(std::string(error.what()).find("cannot open: No such file or directory"), std::string::npos) << error.what();
+  }
+}
+
+TEST(CalibrationFile, ARerunKeepsTheRatiosItDidNotMeasureOfTheSameProblemAndLibrary) {
+  CalibrationFile file;
+  Calibration full = one_run("2.11", "relu", 1.0, "2026-12-01T10:00:00Z");
+  full.entries[0].ratios["compiled_tf32"] = 0.9;
+  full.entries[0].errors.clear();
+  full.entries[0].evidence = {{"torch", {{"compiled_tf32", {{"median_s", 9e-4}}}}}};
+  merge_calibration(file, full);
+  // A rerun without torch.compile: eager measured again, compiled kept with its evidence.
+  std::vector<std::string> notes;
+  merge_calibration(file, one_run("2.11", "relu", 1.2, "2026-12-02T10:00:00Z"), &notes);
+  const CalibrationEntry* relu = file.calibrations[0].find("relu", "default");
+  EXPECT_DOUBLE_EQ(relu->ratios.at("eager_tf32"), 1.2);
+  EXPECT_DOUBLE_EQ(relu->ratios.at("compiled_tf32"), 0.9);
+  EXPECT_FALSE(relu->errors.contains("compiled_tf32"));
+  EXPECT_EQ(relu->evidence["torch"]["compiled_tf32"]["median_s"], 9e-4);
+  EXPECT_EQ(relu->evidence["kept_from_earlier_run"]["compiled_tf32"]["measured_at"], "2026-12-01T10:00:00Z");
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("relu default: compiled_tf32 of 2026-12-01T10:00:00Z kept (this run: not asked for in this run)"), std::string::npos) << notes[0];
+  // The problem changed since: the old ratio no longer describes it, and is dropped, said so.
+  Calibration changed = one_run("2.11", "relu", 1.3, "2026-12-03T10:00:00Z");
+  changed.entries[0].spec_sha256 = "def";
+  notes.clear();
+  merge_calibration(file, changed, &notes);
+  relu = file.calibrations[0].find("relu", "default");
+  EXPECT_FALSE(relu->ratios.contains("compiled_tf32"));
+  EXPECT_EQ(relu->errors.at("compiled_tf32"), "not asked for in this run");
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("dropped"), std::string::npos) << notes[0];
 }
 
 TEST(CalibrationFile, ARunMergesIntoItsGpuDriverAndTorchVersion) {

@@ -240,7 +240,8 @@ TEST(DerivedSpeedups, AnUnreadableFileIsAReasonNeverAnException) {
   const std::filesystem::path bad = std::filesystem::temp_directory_path() / ("kbv-calibration-bad-" + std::to_string(::getpid()) + ".json");
   std::ofstream(bad) << R"({"format": "kbv.torch_calibration", "version": 1, "calibrations": [{"device_name": "NVIDIA H200"}]})";
   const DerivedSpeedups derived = derive_speedups(layernorm_on_h200(), bad);
-  expect_all_null(derived, bad.string() + ": field 'calibrations[0].driver': missing (fix: rerun kbv calibrate --torch)");
+  expect_all_null(derived, bad.string() + ": field 'calibrations[0].driver': missing (fix: move " + bad.string() +
+                              " aside (or point KBV_TORCH_CALIBRATION, and kbv calibrate --torch's --out, at another file), then rerun kbv calibrate --torch)");
   std::ofstream(bad) << "{ not json";
   expect_all_null(derive_speedups(layernorm_on_h200(), bad), "not valid JSON");
   std::filesystem::remove(bad);

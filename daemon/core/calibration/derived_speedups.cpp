@@ -52,7 +52,11 @@ DerivedSpeedups derive_speedups(const DerivationInputs& in, const std::filesyste
   if (in.device != "cuda")
     return DerivedSpeedups::none("PyTorch baselines are calibrated on CUDA GPUs; on the " + in.device + " device only kbv's library baseline is timed");
   std::error_code missing;
-  if (!std::filesystem::exists(file, missing))
+  const bool exists = std::filesystem::exists(file, missing);
+  if (missing)  // not "no such file": a folder on the way that cannot be searched, say
+    return DerivedSpeedups::none("cannot look for a PyTorch calibration at " + file.string() + ": " + missing.message() +
+                                 " (fix: make the path readable, or point KBV_TORCH_CALIBRATION at a readable file)");
+  if (!exists)
     return DerivedSpeedups::none("no PyTorch calibration at " + file.string() +
                     " (fix: run kbv calibrate --torch on this machine, where a Python with torch and CUDA is; or point KBV_TORCH_CALIBRATION at one)");
   CalibrationFile loaded;

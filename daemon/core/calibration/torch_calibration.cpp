@@ -5,9 +5,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
+#include <utility>
 
 #include "inputs/secret_key.hpp"
 
@@ -34,15 +37,20 @@ std::filesystem::path default_torch_calibration_path() {
 
 namespace {
 
-constexpr const char* kFix = "rerun kbv calibrate --torch";
+// A file kbv cannot read is also one `kbv calibrate --torch` will not merge into (it reads the file
+// first), so the fix moves it out of the way rather than sending the user round in a loop.
+std::string file_fix(const std::string& file) {
+  return "move " + file + " aside (or point KBV_TORCH_CALIBRATION, and kbv calibrate --torch's --out, at another file), then rerun kbv calibrate --torch";
+}
 
 // Reads one file's JSON, naming the file and the field in every error.
 class Reader {
  public:
   explicit Reader(std::string file) : file_(std::move(file)) {}
 
-  [[noreturn]] void fail(const std::string& field, const std::string& problem) const {
-    throw CalibrationFileError(file_ + ": field '" + field + "': " + problem + " (fix: " + kFix + ")");
+  [[noreturn]] void fail(const std::string& field, const std::string& problem) const { fail(field, problem, file_fix(file_)); }
+  [[noreturn]] void fail(const std::string& field, const std::string& problem, const std::string& fix) const {
+    throw CalibrationFileError(file_ + ": field '" + field + "': " + problem + " (fix: " + fix + ")");
   }
 
   const nlohmann::json& member(const nlohmann::json& object, const std::string& key, const std::string& field) const {
@@ -117,7 +125,17 @@ class Reader {
     c.kbv_version = optional_text(json, "kbv_version");
     const nlohmann::json& entries = member(json, "entries", path + "entries");
     if (!entries.is_array()) fail(path + "entries", "expected a list");
-    for (size_t i = 0; i < entries.size(); ++i) c.entries.push_back(entry(entries[i], path + "entries[" + std::to_string(i) + "]."));
+    std::map<std::pair<std::string, std::string>, size_t> seen;  // (problem, shape set) -> index
+    for (size_t i = 0; i < entries.size(); ++i) {
+      c.entries.push_back(entry(entries[i], path + "entries[" + std::to_string(i) + "]."));
+      const CalibrationEntry& added = c.entries.back();
+      // Two entries for one problem and shape set: find() and the merge would take the first,
+      // whichever is older, and the other would be kept and never used.
+      if (const auto [at, fresh] = seen.emplace(std::make_pair(added.problem, added.shape_set), i); !fresh)
+        fail(path + "entries[" + std::to_string(i) + "]",
+             "duplicates entries[" + std::to_string(at->second) + "] (" + added.problem + " at " + added.shape_set + ")",
+             "delete one of the two from " + file_);
+    }
     return c;
   }
 
@@ -151,16 +169,37 @@ CalibrationFile calibration_from_json(const nlohmann::json& json, const std::str
   const nlohmann::json& calibrations = reader.member(json, "calibrations", "calibrations");
   if (!calibrations.is_array()) reader.fail("calibrations", "expected a list");
   CalibrationFile out;
-  for (size_t i = 0; i < calibrations.size(); ++i)
+  for (size_t i = 0; i < calibrations.size(); ++i) {
     out.calibrations.push_back(reader.calibration(calibrations[i], "calibrations[" + std::to_string(i) + "]."));
+    const Calibration& added = out.calibrations.back();
+    // One calibration per GPU model, driver and torch version (merge_calibration keeps it so): a
+    // second would be chosen or ignored by its measured_at alone.
+    for (size_t k = 0; k + 1 < out.calibrations.size(); ++k) {
+      const Calibration& earlier = out.calibrations[k];
+      if (earlier.device_name == added.device_name && earlier.driver == added.driver && earlier.torch_version == added.torch_version)
+        reader.fail("calibrations[" + std::to_string(i) + "]",
+                    "duplicates calibrations[" + std::to_string(k) + "] (" + added.device_name + ", driver " + added.driver + ", torch " +
+                        added.torch_version + ")",
+                    "merge the two lists of entries into one calibration, or delete one, in " + file);
+    }
+  }
   return out;
 }
 
 CalibrationFile load_calibration_file(const std::filesystem::path& path) {
+  const std::string from_environment =
+      std::getenv("KBV_TORCH_CALIBRATION") != nullptr && path == std::filesystem::path(std::getenv("KBV_TORCH_CALIBRATION")) ? " (from $KBV_TORCH_CALIBRATION)"
+                                                                                                                          : "";
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error))
+    throw CalibrationFileError(path.string() + from_environment + ": is a directory (fix: point KBV_TORCH_CALIBRATION at the calibration file itself, e.g. " +
+                               (path / "torch-baselines.json").string() + ")");
   std::ifstream in(path);
-  if (!in) throw CalibrationFileError(path.string() + ": cannot open (fix: run kbv calibrate --torch, or point KBV_TORCH_CALIBRATION at the file)");
+  if (!in)
+    throw CalibrationFileError(path.string() + from_environment + ": cannot open: " + std::strerror(errno) +
+                               " (fix: run kbv calibrate --torch, or point KBV_TORCH_CALIBRATION at a readable file)");
   nlohmann::json json = nlohmann::json::parse(in, nullptr, false);
-  if (json.is_discarded()) throw CalibrationFileError(path.string() + ": not valid JSON (fix: " + kFix + ")");
+  if (json.is_discarded()) throw CalibrationFileError(path.string() + from_environment + ": not valid JSON (fix: " + file_fix(path.string()) + ")");
   return calibration_from_json(json, path.string());
 }
 
@@ -198,7 +237,49 @@ void save_calibration_file(const CalibrationFile& file, const std::filesystem::p
   }
 }
 
-void merge_calibration(CalibrationFile& file, Calibration run) {
+namespace {
+
+// A baseline the new run did not measure (not asked for, or PyTorch failed at it) keeps the
+// ratio the file had, when it was measured against the same problem and the same library: a rerun
+// with --no-compile must not throw away torch.compile's ratios. Otherwise it is dropped, and said.
+void keep_unmeasured_ratios(const CalibrationEntry& old, CalibrationEntry& fresh, std::vector<std::string>* notes) {
+  const bool same_subject = old.spec_sha256 == fresh.spec_sha256 && old.library_sources_sha256 == fresh.library_sources_sha256 &&
+                            old.forward == fresh.forward;
+  for (const auto& [baseline, ratio] : old.ratios) {
+    if (fresh.ratios.contains(baseline)) continue;
+    const std::string mode = [&] {
+      for (const TorchBaseline& known : torch_baselines())
+        if (known.name == baseline) return std::string(known.library_mode);
+      return std::string();
+    }();
+    const auto old_library = old.library.find(mode);
+    const auto new_library = fresh.library.find(mode);
+    const bool same_library = old_library != old.library.end() && new_library != fresh.library.end() &&
+                              old_library->second.describe == new_library->second.describe;
+    const std::string what = fresh.problem + " " + fresh.shape_set + ": " + baseline + " of " + old.measured_at;
+    const auto why = fresh.errors.find(baseline);
+    const std::string not_measured = why == fresh.errors.end() ? std::string("not measured") : why->second;
+    if (!same_subject || !same_library) {
+      if (notes) notes->push_back(what + " dropped (this run: " + not_measured + "; the problem or its library changed since)");
+      continue;
+    }
+    fresh.ratios[baseline] = ratio;
+    fresh.errors.erase(baseline);
+    // Its ratio is the old run's library against the old run's PyTorch: both halves of its
+    // evidence stay with it.
+    if (old.evidence.is_object() && old.evidence.contains("torch") && old.evidence["torch"].contains(baseline)) {
+      if (!fresh.evidence.is_object()) fresh.evidence = nlohmann::json::object();
+      fresh.evidence["torch"][baseline] = old.evidence["torch"][baseline];
+    }
+    fresh.evidence["kept_from_earlier_run"][baseline] = {{"measured_at", old.measured_at}, {"library_median_s", old_library->second.median_s},
+                                                         {"why", "this run: " + not_measured}};
+    if (notes) notes->push_back(what + " kept (this run: " + not_measured + ")");
+  }
+}
+
+}  // namespace
+
+void merge_calibration(CalibrationFile& file, Calibration run, std::vector<std::string>* notes) {
   const auto same = std::find_if(file.calibrations.begin(), file.calibrations.end(), [&](const Calibration& c) {
     return c.device_name == run.device_name && c.driver == run.driver && c.torch_version == run.torch_version;
   });
@@ -210,6 +291,7 @@ void merge_calibration(CalibrationFile& file, Calibration run) {
     const auto old = std::find_if(same->entries.begin(), same->entries.end(),
                                   [&](const CalibrationEntry& e) { return e.problem == entry.problem && e.shape_set == entry.shape_set; });
     if (old != same->entries.end()) {
+      keep_unmeasured_ratios(*old, entry, notes);
       *old = std::move(entry);
     } else {
       same->entries.push_back(std::move(entry));

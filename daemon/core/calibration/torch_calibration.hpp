@@ -82,7 +82,11 @@ nlohmann::json to_json(const CalibrationFile& file);
 void save_calibration_file(const CalibrationFile& file, const std::filesystem::path& path);
 
 // Adds a run's entries to the calibration of the same GPU, driver and torch version (replacing
-// entries of the same problem and shape set), or appends the run as a new calibration.
-void merge_calibration(CalibrationFile& file, Calibration run);
+// entries of the same problem and shape set), or appends the run as a new calibration. A baseline
+// the run did not measure keeps the replaced entry's ratio when the problem's spec, library
+// sources, forward and library description are the same (its evidence says so under
+// kept_from_earlier_run); else it is dropped. `notes`, when given, gets one line per kept or
+// dropped ratio, for the run to print.
+void merge_calibration(CalibrationFile& file, Calibration run, std::vector<std::string>* notes = nullptr);
 
 }  // namespace kbv::calibration
