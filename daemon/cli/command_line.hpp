@@ -13,6 +13,10 @@ namespace kbv::cli {
 // Exit statuses every subcommand shares.
 constexpr int kExitOk = 0;
 constexpr int kExitBadInput = 2;
+// kbv eval only: its own set-up failed (the problem specs, the secret key) before any candidate
+// was looked at, so nothing was judged. kbvd and kbv sweep keep the candidates queued
+// (kbvd/sched/outcome.hpp, kEvaluatorSetupExit) rather than record bad_input for each.
+constexpr int kExitEvaluatorSetup = 3;
 
 // What `kbv COMMAND --help` prints above the options.
 struct CommandHelp {

@@ -169,11 +169,17 @@ int eval_command(const std::vector<std::string>& args) {
   std::optional<inputs::SecretKey> key;
   try {
     catalog = ProblemCatalog::open(vm.count("problems-dir") ? std::filesystem::path(vm["problems-dir"].as<std::string>()) : default_problems_dir());
-    if (vm.count("problem")) base.problem = resolve_problem_name(*catalog, vm["problem"].as<std::string>());
     bool created = false;
     // Only kbv's own default key may bring its state folder into being (a first run).
     key = inputs::SecretKey::load_or_create(base.key_file, &created, base.key_file == inputs::state_directory() / "secret.key");
     if (created) std::cerr << "kbv eval: created a new secret key at " << base.key_file.string() << " (keep it private)\n";
+  } catch (const std::exception& error) {
+    // Not the candidate's doing: exit 3, so kbvd and kbv sweep keep their queues for the fix.
+    (void)bad_input(error.what(), json);
+    return kExitEvaluatorSetup;
+  }
+  try {
+    if (vm.count("problem")) base.problem = resolve_problem_name(*catalog, vm["problem"].as<std::string>());
   } catch (const std::exception& error) {
     return bad_input(error.what(), json);
   }

@@ -109,7 +109,9 @@ RunResult run_standalone(const RunContext& context, const StandaloneSettings& se
   // back to the front, to be evaluated alone.
   std::deque<const PlannedEvaluation*> queue(context.todo.begin(), context.todo.end());
   std::set<const PlannedEvaluation*> alone;
+  std::string evaluator_unusable;  // set when an evaluator's own set-up failed (exit 3)
   const auto stop_reason = [&]() -> std::string {
+    if (!evaluator_unusable.empty()) return evaluator_unusable;
     if (context.stop && context.stop->load()) return kStoppedSignal;
     if (context.deadline && std::chrono::steady_clock::now() >= *context.deadline) return kStoppedWallBudget;
     return "";
@@ -207,7 +209,12 @@ RunResult run_standalone(const RunContext& context, const StandaloneSettings& se
         // The child ended on this candidate: its exit and output are this candidate's verdict.
         exit->timeout_s = settings.options.timeout_s;
         exit->seconds = seconds_since(running->current_since);
-        record_outcome(*running, kbvd::decide_outcome(*exit, running->partial, read_text(running->err)));
+        const kbvd::Outcome outcome = kbvd::decide_outcome(*exit, running->partial, read_text(running->err));
+        // Exit 3: the evaluator's own set-up failed; nothing was judged, and nothing more will be.
+        if (outcome.worker_exit == "exec_failed")
+          evaluator_unusable = "the evaluator cannot run: " + outcome.detail;
+        else
+          record_outcome(*running, outcome);
         requeue_rest(*running);
       }
       std::error_code error;

@@ -153,6 +153,22 @@ TEST(Outcome, ExitCodesTimeoutsAndSignals) {
   EXPECT_EQ(decide_outcome({7, std::nullopt, false, 0, 1}, R"({"verdict":"pass"})", "").verdict, "crash");
   EXPECT_EQ(decide_outcome({0, std::nullopt, false, 0, 1}, "log line\n{\"verdict\":\"pass\"}\n", "").verdict,
             "pass") << "a stray line before the report is tolerated";
+  // Exit 3: kbv eval's own set-up failed (a problem spec, the key); nothing was judged, and the
+  // callers requeue rather than record (worker_exit exec_failed).
+  const auto setup = decide_outcome({3, std::nullopt, false, 0, 1}, R"({"verdict":"bad_input","error":"relu.yaml: outputs missing"})",
+                                    "kbv eval: problems/relu.yaml: field 'outputs': missing\n");
+  EXPECT_EQ(setup.worker_exit, "exec_failed");
+  EXPECT_NE(setup.detail.find("relu.yaml"), std::string::npos) << setup.detail;
+}
+
+// A batch evaluator's line whose verdict is not a string is no verdict: a crash by protocol, and
+// kbvd keeps running (it threw from the read handler before).
+TEST(Outcome, ALineWithAVerdictOfAnotherTypeIsAProtocolError) {
+  for (const char* line : {R"({"verdict":7})", R"({"verdict":null})", R"({"verdict":["pass"]})", R"([1,2])"}) {
+    const Outcome outcome = decide_line_outcome(line, 1.0, 30.0);
+    EXPECT_EQ(outcome.verdict, "crash") << line;
+    EXPECT_EQ(outcome.worker_exit, "protocol_error") << line;
+  }
 }
 
 }  // namespace

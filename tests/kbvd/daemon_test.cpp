@@ -426,6 +426,33 @@ TEST(Kbvd, MissingEvaluatorKeepsCandidatesQueued) {
   EXPECT_EQ(kbvd.results()[0]["state"], "queued") << "an evaluator that cannot start is no verdict";
 }
 
+// kbv eval's own set-up failing (exit 3: a problem spec that does not parse, say) is no verdict:
+// the candidate stays queued, the slot says why, and once the spec is fixed it is evaluated. It was
+// recorded bad_input, and every queued candidate with it.
+// With a warm spare (which fails first) and without (cold starts only).
+class KbvdEvaluatorSetup : public ::testing::TestWithParam<bool> {};
+
+TEST_P(KbvdEvaluatorSetup, AnEvaluatorThatCannotSetItselfUpKeepsCandidatesQueued) {
+  TempDir dir;
+  const auto broken = dir.path() / "spec-broken";
+  test::write_file(broken, "");
+  KbvdProcess kbvd(dir.path(), std::string("evaluator:\n  command: " KBVD_FAKE_EVALUATOR "\n  timeout_s: 20\n") + (GetParam() ? "" : "  warm_spare: false\n"),
+                   {{"FAKE_KBV_SETUP_FAIL_FILE", broken.string()}});
+  kbvd.start();
+  kbvd.drop("a.so", "KBV_FAKE:pass a");
+  kbvd.drop("b.so", "KBV_FAKE:pass b");
+  ASSERT_TRUE(test::wait_until([&] { return kbvd.status()["slots"][0]["state"] == "evaluator_unavailable"; }, 10s)) << kbvd.status().dump();
+  EXPECT_NE(kbvd.status()["slots"][0]["last_error"].get<std::string>().find("relu.yaml"), std::string::npos) << kbvd.status().dump();
+  ASSERT_TRUE(test::wait_until([&] { return kbvd.results().size() == 2; }, 5s));
+  for (const auto& row : kbvd.results()) EXPECT_EQ(row["state"], "queued") << row.dump();
+  std::filesystem::remove(broken);  // the spec fixed
+  ASSERT_TRUE(kbvd.wait_done(2, 60s)) << kbvd.status().dump();
+  for (const auto& row : kbvd.results()) EXPECT_EQ(row["evaluation"]["verdict"], "pass") << row.dump();
+}
+
+INSTANTIATE_TEST_SUITE_P(WarmSpare, KbvdEvaluatorSetup, ::testing::Bool(),
+                         [](const auto& param_info) { return param_info.param ? std::string("WithASpare") : std::string("ColdStartsOnly"); });
+
 TEST(Kbvd, StartupErrorsAreClear) {
   TempDir dir;
   test::write_file(dir.path() / "bad.yaml", "evaluator:\n  timeout_s: -1\n");

@@ -3,7 +3,9 @@
 # so kbvd can be tested without building candidates. What it does is read from a marker in the
 # candidate file: KBV_FAKE:pass (default), fail, hack:PATTERN, flag:NAME (a pass with that flag),
 # crash, hang, badinput, garbage, sleep:SECONDS, level:N. Environment: FAKE_KBV_LOG (append start/end lines), FAKE_KBV_DELAY_S
-# (extra seconds per evaluation), FAKE_KBV_SPARE_FAIL=1 (a spare exits at once with status 3).
+# (extra seconds per evaluation), FAKE_KBV_SPARE_FAIL=1 (a spare exits at once with status 1),
+# FAKE_KBV_SETUP_FAIL_FILE=PATH (while PATH exists, every run exits 3 as kbv eval does when its own
+# set-up fails: a problem spec that does not parse).
 # `problems --json` lists a few problem names, as kbv does (kbvd asks at start-up).
 set -u
 if [ "${1:-}" = problems ]; then
@@ -29,8 +31,13 @@ while [ $# -gt 0 ]; do
   shift
 done
 mode=cold
+if [ -n "${FAKE_KBV_SETUP_FAIL_FILE:-}" ] && [ -e "$FAKE_KBV_SETUP_FAIL_FILE" ]; then
+  echo "kbv eval: problems/relu.yaml: field 'outputs': missing (fix: list the problem's outputs)" >&2
+  [ "$json" = 1 ] && echo '{"schema_version":2,"verdict":"bad_input","error":"problems/relu.yaml: field outputs: missing"}'
+  exit 3
+fi
 if [ "$wait_mode" = 1 ]; then
-  [ "${FAKE_KBV_SPARE_FAIL:-0}" = 1 ] && { echo "fake_kbv: spare refuses to start" >&2; exit 3; }
+  [ "${FAKE_KBV_SPARE_FAIL:-0}" = 1 ] && { echo "fake_kbv: spare refuses to start" >&2; exit 1; }
   mode=spare
   mapfile -t lines
   [ "${#lines[@]}" -gt 0 ] || { echo "fake_kbv: no candidate line on stdin" >&2; exit 2; }

@@ -61,6 +61,13 @@ TEST(Manifest, ErrorsNameFieldAndFix) {
     }
   }
   EXPECT_THROW(parse_manifest("{not json", true, "c.so.json"), ManifestError);
+  try {  // a number past a double's range: named with the file and the fix, not the library's words
+    (void)parse_manifest(R"({"sample_id": 1e999})", true, "c.so.json");
+    ADD_FAILURE() << "1e999 was accepted";
+  } catch (const ManifestError& e) {
+    EXPECT_NE(std::string(e.what()).find("c.so.json"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("fix:"), std::string::npos) << e.what();
+  }
 }
 
 TEST(Manifest, AnUnknownFieldIsNamedAsSuchWhateverItsValue) {

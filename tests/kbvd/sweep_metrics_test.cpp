@@ -67,6 +67,13 @@ TEST_F(SweepMetricsTest, MalformedAndUnboundedMessagesAreRefused) {
   EXPECT_THROW(send({{"sweep", "s"}, {"epoch", 1}, {"state", "paused"}, {"planned", 1}, {"done", 0}}), control::ControlError);
   EXPECT_THROW(send({{"sweep", "s"}, {"epoch", 1}, {"state", "running"}, {"planned", -1}, {"done", 0}}), control::ControlError);
   EXPECT_THROW(send({{"sweep", "s"}, {"state", "running"}, {"planned", 1}, {"done", 0}}), control::ControlError);
+  try {  // 'complete' not a boolean: refused by name, and no gauge moved
+    send({{"sweep", "odd"}, {"epoch", 1}, {"state", "finished"}, {"planned", 3}, {"done", 3}, {"complete", "yes"}});
+    ADD_FAILURE() << "a non-boolean 'complete' was taken";
+  } catch (const control::ControlError& error) {
+    EXPECT_NE(std::string(error.what()).find("'complete' must be true or false"), std::string::npos) << error.what();
+  }
+  EXPECT_EQ(metrics().find("sweep=\"odd\""), std::string::npos) << metrics();
   for (std::size_t i = 0; i < SweepMetrics::kMaxSweeps; ++i)
     send({{"sweep", "s" + std::to_string(i)}, {"epoch", 1}, {"state", "running"}, {"planned", 1}, {"done", 0}});
   try {

@@ -122,7 +122,12 @@ class Staged {
       }
       if (n == 0) break;
       EVP_DigestUpdate(ctx.get(), buffer.data(), static_cast<std::size_t>(n));
-      write_all(out.get(), std::string(buffer.data(), static_cast<std::size_t>(n)), temp_.string());
+      try {
+        write_all(out.get(), std::string(buffer.data(), static_cast<std::size_t>(n)), temp_.string());
+      } catch (...) {  // ENOSPC, say: the constructor throws, so no destructor removes the partial copy
+        ::unlink(temp_.c_str());
+        throw;
+      }
     }
     ::fchmod(out.get(), mode);
     ::fsync(out.get());

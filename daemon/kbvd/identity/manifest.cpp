@@ -122,6 +122,8 @@ Fields from_json(const std::string& text, const fs::path& file) {
     root = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     fail(file, fmt::format("byte {}", e.byte), "is not valid JSON", "correct the JSON syntax");
+  } catch (const nlohmann::json::exception& e) {  // a number past a double's range (1e999), say
+    fail(file, "(document)", std::string("cannot be read as JSON: ") + e.what(), "write numbers a double can hold, or quote them");
   }
   if (!root.is_object()) fail(file, "(document)", "must be an object", "write {\"model\": ...}");
   Fields f;

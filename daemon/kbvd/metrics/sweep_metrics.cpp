@@ -51,6 +51,8 @@ void SweepMetrics::update(const json& message) {
     throw SweepMessageError(fmt::format("sweep: kbvd already shows {} sweeps; restart it to forget old sweep names", kMaxSweeps));
   const auto state = text(message, "state");
   if (state != "running" && state != "finished") throw SweepMessageError("sweep: 'state' must be running or finished");
+  // Checked before any gauge is set: a refused message changes nothing.
+  if (message.contains("complete") && !message["complete"].is_boolean()) throw SweepMessageError("sweep: 'complete' must be true or false");
   const double planned = count(message, "planned"), done = count(message, "done"), epoch = count(message, "epoch");
   sweeps_.insert(sweep);
   evaluations_.Add({{"sweep", sweep}, {"state", "planned"}}).Set(planned);

@@ -103,7 +103,7 @@ const std::vector<std::string>& worker_exit_reasons() {
       "protocol_error",  // no usable report, or an exit code outside the contract
       "spare_exit",  // a warm spare ended before it was handed a candidate
       "drained",     // killed by a draining shutdown, candidate requeued
-      "exec_failed"  // the evaluator command could not be started
+      "exec_failed"  // the evaluator command could not be started, or could not set itself up (exit 3)
   };
   return r;
 }
@@ -126,6 +126,14 @@ Outcome decide_outcome(const ChildExit& exit, const std::string& stdout_text,
     return o;
   }
   const int code = exit.exit_code.value_or(-1);
+  if (code == kEvaluatorSetupExit) {
+    // Nothing was judged: the candidate goes back to the queue (the callers' part).
+    o.verdict = "bad_input";
+    o.worker_exit = "exec_failed";
+    o.detail = "the evaluator could not set itself up (exit 3)";
+    if (const auto t = tail(stderr_text); !t.empty()) o.detail += ": " + t;
+    return o;
+  }
   const auto report = parse_report(stdout_text);
   const bool verdict_known =
       report && string_at(*report, "verdict") &&
@@ -177,7 +185,7 @@ Outcome decide_line_outcome(const std::string& line, double seconds, double time
   } else if (report.contains("exit_status") && report["exit_status"].is_number_integer()) {
     exit.exit_code = report["exit_status"].get<int>();
   } else {
-    const std::string verdict = report.value("verdict", "");
+    const std::string verdict = string_at(report, "verdict").value_or("");  // a verdict of another type is no verdict
     exit.exit_code = verdict == "pass" ? 0 : verdict == "bad_input" ? 2 : 1;
   }
   return decide_outcome(exit, line, "");

@@ -36,8 +36,14 @@ struct Outcome {
   ChildExit exit;
 };
 
+// kbv eval's exit when its own set-up failed (problem specs, secret key) before any candidate was
+// looked at (cli/command_line.hpp, kExitEvaluatorSetup): the outcome's worker_exit is
+// "exec_failed", and kbvd and kbv sweep requeue the candidates instead of recording a verdict.
+inline constexpr int kEvaluatorSetupExit = 3;
+
 // Decides the outcome from the exit and the child's stdout/stderr (the contract of kbv eval:
-// exit 0 pass, 1 other verdict, 2 bad input; one JSON object on stdout).
+// exit 0 pass, 1 other verdict, 2 bad input, 3 the evaluator's own set-up failed; one JSON object
+// on stdout).
 Outcome decide_outcome(const ChildExit& exit, const std::string& stdout_text,
                        const std::string& stderr_text);
 

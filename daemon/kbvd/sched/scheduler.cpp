@@ -46,6 +46,11 @@ void Scheduler::pump() {
   }
   if (pumping_) return;
   pumping_ = true;
+  // Reset however pump() ends: an exception left it set, and nothing was dispatched again.
+  struct Reset {
+    bool& flag;
+    ~Reset() { flag = false; }
+  } reset{pumping_};
   const auto epoch = epoch_at(config_.get().epoch, std::chrono::system_clock::now());
   if (epoch.number != epoch_) {
     if (epoch_ >= 0) {
@@ -78,8 +83,9 @@ void Scheduler::pump() {
     }
     s->ensure_spare();
   }
-  metrics_.set_queue_depth(static_cast<double>(store_.waiting_count()));
-  pumping_ = false;
+  // A store that cannot be read now leaves the gauge as it was (store_health.hpp says so).
+  std::int64_t waiting = 0;
+  if (health_.attempt("count the queue", [&] { waiting = store_.waiting_count(); })) metrics_.set_queue_depth(static_cast<double>(waiting));
 }
 
 void Scheduler::drain(double timeout_s, std::function<void()> drained) {

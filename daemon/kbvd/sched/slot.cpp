@@ -178,7 +178,18 @@ void Slot::finish(const ChildResult& result) {
   } else if (!jobs.empty()) {
     // The evaluator ended on the first: its exit and what it printed since the last verdict are
     // that candidate's; the ones after it were never evaluated and go back to the queue.
-    record(jobs.front(), decide_outcome(exit, result.out, result.err), exit.seconds, t0);
+    const Outcome outcome = decide_outcome(exit, result.out, result.err);
+    if (outcome.worker_exit == "exec_failed") {
+      // Its own set-up failed (a problem spec that does not parse, say): no candidate's fault.
+      // Every one stays queued, and the slot waits as broken until the fix.
+      for (const Job& job : jobs) requeue(job, outcome.detail);
+      metrics_.worker_exit("exec_failed");
+      spdlog::error("slot {}: {}; {} candidate(s) requeued", device_.label, printable(outcome.detail), jobs.size());
+      back_off(outcome.detail, true);
+      on_idle_();
+      return;
+    }
+    record(jobs.front(), outcome, exit.seconds, t0);
     for (std::size_t i = 1; i < jobs.size(); ++i) {
       requeue(jobs[i], "handed back: its batch's evaluator ended before it (" + printable(jobs.front().name) + ")");
       spdlog::info("slot {}: {} handed back: its batch's evaluator ended before it", device_.label, printable(jobs[i].name));
@@ -219,7 +230,8 @@ void Slot::spare_ended(const std::shared_ptr<Child>& child, const ChildResult& r
   const auto why = fmt::format("warm spare ended ({}) before it got a candidate{}", describe(result),
                                result.err.empty() ? "" : ": " + printable(last_line(result.err)));
   spdlog::warn("slot {}: {}", device_.label, why);
-  back_off(why, false);
+  // Exit 3: the evaluator's own set-up failed, and a cold start would fail the same way.
+  back_off(why, result.exit_code == kEvaluatorSetupExit);
 }
 
 void Slot::back_off(const std::string& why, bool broken) {

@@ -108,8 +108,9 @@ const char* to_string(IngestStatus s) {
 }
 
 bool is_candidate_name(const std::string& name) {
+  // No NUL: the file opened (c_str()) would be another than the name checked.
   return name.size() > 3 && name.front() != '.' && name.compare(name.size() - 3, 3, ".so") == 0 &&
-         name.find('/') == std::string::npos;
+         name.find('/') == std::string::npos && name.find('\0') == std::string::npos;
 }
 
 Ingestor::Ingestor(Store& store, Metrics& metrics, const LiveConfig& config)
