@@ -453,6 +453,21 @@ TEST_P(KbvdEvaluatorSetup, AnEvaluatorThatCannotSetItselfUpKeepsCandidatesQueued
 INSTANTIATE_TEST_SUITE_P(WarmSpare, KbvdEvaluatorSetup, ::testing::Bool(),
                          [](const auto& param_info) { return param_info.param ? std::string("WithASpare") : std::string("ColdStartsOnly"); });
 
+// A copy into the object store that a kill -9 cut short is removed when kbvd starts again (it
+// stayed for good before: nothing else ever finishes or reads it).
+TEST(Kbvd, AnUnfinishedObjectCopyIsRemovedAtStart) {
+  TempDir dir;
+  KbvdProcess kbvd(dir.path());
+  const auto leftover = dir.path() / "state" / "objects" / ".incoming-Ab12Cd";
+  std::filesystem::create_directories(leftover.parent_path());
+  test::write_file(leftover, "half a candidate");
+  const auto finished = dir.path() / "state" / "objects" / "keep.so";
+  test::write_file(finished, "not kbvd's to remove");
+  kbvd.start();
+  EXPECT_FALSE(std::filesystem::exists(leftover));
+  EXPECT_TRUE(std::filesystem::exists(finished));
+}
+
 TEST(Kbvd, StartupErrorsAreClear) {
   TempDir dir;
   test::write_file(dir.path() / "bad.yaml", "evaluator:\n  timeout_s: -1\n");

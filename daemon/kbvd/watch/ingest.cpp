@@ -114,7 +114,17 @@ bool is_candidate_name(const std::string& name) {
 }
 
 Ingestor::Ingestor(Store& store, Metrics& metrics, const LiveConfig& config)
-    : store_(store), metrics_(metrics), config_(config) {}
+    : store_(store), metrics_(metrics), config_(config) {
+  // A copy that a kill -9 interrupted is never finished: its name is only ever this process's
+  // (mkostemp), and one kbvd holds the state folder at a time.
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(config_.get().store.state_dir / "objects", error)) {
+    if (entry.path().filename().string().rfind(".incoming-", 0) != 0) continue;
+    std::error_code removed;
+    fs::remove(entry.path(), removed);
+    if (!removed) spdlog::info("removed {}, a copy an earlier kbvd left unfinished", printable(entry.path().string()));
+  }
+}
 
 bool Ingestor::settled_before(const std::string& name, const FileStamp& stamp) {
   if (auto it = rejected_.find(name); it != rejected_.end() && it->second.first == stamp) return true;
