@@ -188,6 +188,7 @@ std::shared_ptr<Child> Child::spawn(asio::io_context& io, const std::vector<std:
   child->pidfd_.assign(pidfd);
   child->out_.assign(out.read.release());
   child->err_.assign(err.read.release());
+  child->err_.non_blocking(true);  // read_stderr() and drain_stderr_now() read it themselves
   child->stdin_fd_ = with_stdin ? in.write.release() : -1;
   child->start_ticks_ = process_start_ticks(pid).value_or(0);
   child->start();
@@ -245,15 +246,25 @@ void Child::drain_stderr_now() {
   }
 }
 
+// Waits for stderr to be readable and reads it in the handler, not in the reactor: an
+// asynchronous read would take the bytes out of the pipe as soon as epoll saw them and hand them
+// over later, after a stdout line of the same wake-up had cleared stderr (drain_stderr_now found
+// nothing left), so a candidate's stderr written before its verdict line ended up in the next
+// one's outcome (Child.StderrBeforeALineBelongsToThatLine, under load).
 void Child::read_stderr() {
-  err_.async_read_some(asio::buffer(err_buf_), [self = shared_from_this()](auto ec, std::size_t n) {
-    self->append_stderr(self->err_buf_.data(), n);
-    if (ec) {
+  err_.async_wait(asio::posix::stream_descriptor::wait_read, [self = shared_from_this()](auto ec) {
+    const auto ended = [&] {
       self->err_eof_ = true;
       self->maybe_finish();
-      return;
+    };
+    if (ec || !self->err_.is_open()) return ended();
+    const ssize_t n = ::read(self->err_.native_handle(), self->err_buf_.data(), self->err_buf_.size());
+    if (n > 0) {
+      self->append_stderr(self->err_buf_.data(), static_cast<std::size_t>(n));
+    } else if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
+      return ended();  // end of file, or an error
     }
-    self->read_stderr();
+    self->read_stderr();  // more, or a drain_stderr_now() took it first
   });
 }
 
