@@ -173,6 +173,17 @@ TEST(Kbvd, ControlSubmitResultsRequeue) {
                    control::results_show(kbvd.socket(), sha)["state"] == "done"; }, 10s));
   EXPECT_EQ(control::results_list(kbvd.socket(), 10, "pass")["results"].size(), 2u);
   EXPECT_EQ(control::results_list(kbvd.socket(), 10, "fail_correctness")["results"].size(), 0u);
+  // A manifest edited to a problem the evaluator does not know is refused at requeue, as at
+  // ingest, naming the file and the fix (it was evaluated into a bad_input).
+  test::write_file(kbvd.inbox() / "mine.so.json", R"({"model": "m", "problem": "no_such_problem"})");
+  try {
+    control::requeue(kbvd.socket(), sha.substr(0, 10));
+    ADD_FAILURE() << "a requeue with an unknown problem was taken";
+  } catch (const control::ControlError& error) {
+    EXPECT_NE(std::string(error.what()).find("mine.so.json: problem: 'no_such_problem' is not one of the evaluator's"), std::string::npos)
+        << error.what();
+  }
+  EXPECT_EQ(control::results_show(kbvd.socket(), sha)["state"], "done") << "nothing was queued";
   try {  // a misspelt verdict is an error, not an empty table
     control::results_list(kbvd.socket(), 10, "passs");
     ADD_FAILURE() << "no error for an unknown verdict";

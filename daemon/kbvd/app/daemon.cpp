@@ -461,6 +461,10 @@ json Daemon::cmd_requeue(const json& request) {
   } catch (const ManifestError& e) {
     return {{"ok", false}, {"error", printable(e.what())}};
   }
+  // As at ingest: an unknown problem is refused now, not evaluated into a bad_input.
+  if (manifest)
+    if (auto refusal = ingestor_->unknown_problem(config_->get().watch.dir / shown["name"].get<std::string>(), *manifest))
+      return {{"ok", false}, {"error", *refusal}};
   json answer;
   const bool written = health_->attempt("requeue a candidate", [&] {
     if (manifest) store_->refresh_manifest(shown["sha256"], *manifest, ManifestSource::requeue, unix_now());

@@ -126,6 +126,17 @@ Ingestor::Ingestor(Store& store, Metrics& metrics, const LiveConfig& config)
   }
 }
 
+std::optional<std::string> Ingestor::unknown_problem(const fs::path& candidate, const Manifest& manifest) const {
+  if (manifest.problem.empty() || !problems_ || problems_->count(manifest.problem)) return std::nullopt;
+  std::vector<std::string> some(problems_->begin(), problems_->end());
+  const bool more = some.size() > kProblemsListed;
+  some.resize(std::min(some.size(), kProblemsListed));
+  return fmt::format("{}: problem: '{}' is not one of the evaluator's {} problems ({}{}); fix: correct it in "
+                     "the manifest (kbv problems lists them), or resubmit with kbv submit --manifest",
+                     printable(candidate.string() + (fs::exists(candidate.string() + ".json") ? ".json" : ".yaml")),
+                     printable(manifest.problem), problems_->size(), fmt::join(some, ", "), more ? ", …" : "");
+}
+
 bool Ingestor::settled_before(const std::string& name, const FileStamp& stamp) {
   if (auto it = rejected_.find(name); it != rejected_.end() && it->second.first == stamp) return true;
   return store_.unchanged(seen_from(name, stamp));
@@ -209,18 +220,8 @@ IngestReport Ingestor::ingest(const std::string& name) {
   } catch (const ManifestError& e) {
     return reject(name, stamp, printable(e.what()));
   }
-  if (candidate.manifest && !candidate.manifest->problem.empty() && problems_ &&
-      !problems_->count(candidate.manifest->problem)) {
-    std::vector<std::string> some(problems_->begin(), problems_->end());
-    const bool more = some.size() > kProblemsListed;
-    some.resize(std::min(some.size(), kProblemsListed));
-    return reject(name, stamp,
-                  fmt::format("{}: problem: '{}' is not one of the evaluator's {} problems ({}{}); fix: correct it in "
-                              "the manifest (kbv problems lists them), or resubmit with kbv submit --manifest",
-                              printable(path.string() + (fs::exists(path.string() + ".json") ? ".json" : ".yaml")),
-                              printable(candidate.manifest->problem), problems_->size(), fmt::join(some, ", "),
-                              more ? ", …" : ""));
-  }
+  if (candidate.manifest)
+    if (auto refusal = unknown_problem(path, *candidate.manifest)) return reject(name, stamp, std::move(*refusal));
 
   const fs::path objects = cfg.store.state_dir / "objects";
   std::string temp_name = (objects / ".incoming-XXXXXX").string();

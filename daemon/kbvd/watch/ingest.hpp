@@ -57,6 +57,9 @@ class Ingestor {
   void set_known_problems(std::optional<std::set<std::string>> problems) { problems_ = std::move(problems); }
 
   IngestReport ingest(const std::string& name);
+  // The refusal (file, field, fix) of a manifest naming a problem the evaluator does not know;
+  // nothing when it names a known one, none, or the list is unset. `candidate`: the .so's path.
+  std::optional<std::string> unknown_problem(const std::filesystem::path& candidate, const Manifest& manifest) const;
   // Whether `name` as stamped needs no look: already taken, or refused before as it is now.
   bool settled_before(const std::string& name, const FileStamp& stamp);
 
