@@ -24,6 +24,12 @@ const std::vector<TorchBaseline>& torch_baselines() {
   return baselines;
 }
 
+const TorchBaseline* find_torch_baseline(std::string_view name) {
+  for (const TorchBaseline& baseline : torch_baselines())
+    if (baseline.name == name) return &baseline;
+  return nullptr;
+}
+
 const CalibrationEntry* Calibration::find(const std::string& problem, const std::string& shape_set) const {
   for (const CalibrationEntry& entry : entries)
     if (entry.problem == problem && entry.shape_set == shape_set) return &entry;
@@ -95,8 +101,8 @@ class Reader {
     const nlohmann::json& ratios = member(json, "ratios", path + "ratios");
     if (!ratios.is_object()) fail(path + "ratios", "expected an object");
     for (const auto& [name, value] : ratios.items()) {
-      const auto known = std::find_if(torch_baselines().begin(), torch_baselines().end(), [&](const TorchBaseline& b) { return b.name == name; });
-      if (known == torch_baselines().end()) fail(path + "ratios." + name, "not a PyTorch baseline kbv knows (eager_tf32, eager_fp32, compiled_tf32)");
+      const TorchBaseline* known = find_torch_baseline(name);
+      if (known == nullptr) fail(path + "ratios." + name, "not a PyTorch baseline kbv knows (eager_tf32, eager_fp32, compiled_tf32)");
       if (!entry.library.count(std::string(known->library_mode)))
         fail(path + "library." + std::string(known->library_mode), "missing: ratio " + name + " is relative to it");
       entry.ratios[name] = positive(value, path + "ratios." + name);
@@ -247,11 +253,8 @@ void keep_unmeasured_ratios(const CalibrationEntry& old, CalibrationEntry& fresh
                             old.forward == fresh.forward;
   for (const auto& [baseline, ratio] : old.ratios) {
     if (fresh.ratios.contains(baseline)) continue;
-    const std::string mode = [&] {
-      for (const TorchBaseline& known : torch_baselines())
-        if (known.name == baseline) return std::string(known.library_mode);
-      return std::string();
-    }();
+    const TorchBaseline* known = find_torch_baseline(baseline);
+    const std::string mode = known ? std::string(known->library_mode) : std::string();
     const auto old_library = old.library.find(mode);
     const auto new_library = fresh.library.find(mode);
     const bool same_library = old_library != old.library.end() && new_library != fresh.library.end() &&

@@ -26,6 +26,8 @@ struct TorchBaseline {
 };
 // eager_tf32, eager_fp32, compiled_tf32, in the order reports list them.
 const std::vector<TorchBaseline>& torch_baselines();
+// The one of those named `name`, or null.
+const TorchBaseline* find_torch_baseline(std::string_view name);
 
 inline constexpr std::string_view kCalibrationFormat = "kbv.torch_calibration";
 inline constexpr int kCalibrationVersion = 1;

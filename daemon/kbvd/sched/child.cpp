@@ -3,7 +3,6 @@
 #include "sched/child.hpp"
 
 #include <fcntl.h>
-#include <poll.h>
 #include <linux/close_range.h>
 #include <signal.h>
 #include <sys/syscall.h>
@@ -12,7 +11,6 @@
 #include <unistd.h>
 
 #include <boost/asio/read.hpp>
-#include <array>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -236,13 +234,19 @@ void Child::append_stderr(const char* data, std::size_t n) {
   if (err.size() > kMaxStderrBytes) err.erase(0, err.size() - kMaxStderrBytes);
 }
 
+Child::StderrRead Child::read_stderr_once() {
+  const ssize_t n = ::read(err_.native_handle(), err_buf_.data(), err_buf_.size());
+  if (n > 0) {
+    append_stderr(err_buf_.data(), static_cast<std::size_t>(n));
+    return StderrRead::more;
+  }
+  if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return StderrRead::empty;
+  return StderrRead::ended;  // end of file, or an error
+}
+
 void Child::drain_stderr_now() {
   if (!err_.is_open()) return;
-  std::array<char, 4096> buffer;
-  for (pollfd ready{err_.native_handle(), POLLIN, 0}; ::poll(&ready, 1, 0) == 1 && (ready.revents & POLLIN) != 0;) {
-    const ssize_t n = ::read(err_.native_handle(), buffer.data(), buffer.size());
-    if (n <= 0) return;  // end of file or an error: the pending asynchronous read sees it too
-    append_stderr(buffer.data(), static_cast<std::size_t>(n));
+  while (read_stderr_once() == StderrRead::more) {
   }
 }
 
@@ -250,21 +254,17 @@ void Child::drain_stderr_now() {
 // asynchronous read would take the bytes out of the pipe as soon as epoll saw them and hand them
 // over later, after a stdout line of the same wake-up had cleared stderr (drain_stderr_now found
 // nothing left), so a candidate's stderr written before its verdict line ended up in the next
-// one's outcome (Child.StderrBeforeALineBelongsToThatLine, under load).
+// one's outcome (Child.StderrBeforeALineBelongsToThatLine, under load). One chunk per wake-up, as
+// the asynchronous read took: a child that writes without pause does not hold the loop.
 void Child::read_stderr() {
   err_.async_wait(asio::posix::stream_descriptor::wait_read, [self = shared_from_this()](auto ec) {
-    const auto ended = [&] {
+    // Empty: a drain_stderr_now() took it first.
+    if (ec || !self->err_.is_open() || self->read_stderr_once() == StderrRead::ended) {
       self->err_eof_ = true;
       self->maybe_finish();
-    };
-    if (ec || !self->err_.is_open()) return ended();
-    const ssize_t n = ::read(self->err_.native_handle(), self->err_buf_.data(), self->err_buf_.size());
-    if (n > 0) {
-      self->append_stderr(self->err_buf_.data(), static_cast<std::size_t>(n));
-    } else if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
-      return ended();  // end of file, or an error
+      return;
     }
-    self->read_stderr();  // more, or a drain_stderr_now() took it first
+    self->read_stderr();
   });
 }
 

@@ -80,6 +80,8 @@ class Child : public std::enable_shared_from_this<Child> {
   void read_stderr();
   void append_stderr(const char* data, std::size_t n);  // kept to its tail (kMaxStderrBytes)
   void drain_stderr_now();  // what stderr already holds, read without waiting
+  enum class StderrRead { more, empty, ended };
+  StderrRead read_stderr_once();  // one non-blocking read into the tail
   void wait_exit();
   void maybe_finish();
   void wait_cgroup_empty(std::chrono::steady_clock::time_point deadline);

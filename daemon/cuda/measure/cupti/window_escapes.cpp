@@ -57,10 +57,9 @@ WindowEscapes find_escapes(const TraceWindow& window, const HarnessLaunches& lau
   }
   const bool bracketed = first_marker && last_marker && *first_marker < *last_marker;
   const uint64_t late_after = bracketed ? *last_marker : window.end_ns;
-  for (const KernelRecord& k : window.kernels) {
-    if (k.end_ns > late_after) escapes.late_kernels.push_back(describe(k));
-    if (bracketed && k.start_ns < *first_marker) escapes.early_kernels.push_back(describe(k));
-  }
+  for (const KernelRecord& k : window.kernels_ending_after(late_after)) escapes.late_kernels.push_back(describe(k));
+  if (bracketed)
+    for (const KernelRecord& k : window.kernels_starting_before(*first_marker)) escapes.early_kernels.push_back(describe(k));
   bool flush_seen = false;
   for (const CopyRecord& c : window.copies) {
     // An upload from host memory computes nothing from the call's inputs (constants, weights in
