@@ -14,6 +14,7 @@
 #include "sweep/report/report_builder.hpp"
 #include "sweep/report/report_sources.hpp"
 #include "sweep/report/report_writer.hpp"
+#include "sweep/sweep_config.hpp"
 #include "sweep/sweep_folder.hpp"
 
 namespace po = boost::program_options;
@@ -53,6 +54,9 @@ int report_command(const std::vector<std::string>& args) {
   if (from_kbvd == !folder_arg.empty()) return usage_error("report", "give either a sweep output folder or --kbvd");
   if (from_kbvd && !vm.count("out")) return usage_error("report", "--kbvd needs --out DIR (kbvd has no sweep folder to write into)");
   if (vm.count("previous") && vm.count("no-previous")) return usage_error("report", "--previous and --no-previous exclude each other");
+  if (const int window = vm["window"].as<int>(); window < 0 || window > sweep::kMaxReverifyEpochs)
+    return usage_error("report", "--window " + std::to_string(window) + " is outside 0 to " + std::to_string(sweep::kMaxReverifyEpochs) +
+                                     " (epochs looked back; 0 looks at none)");
 
   try {
     sweep::report::ReportInput input;
@@ -67,18 +71,23 @@ int report_command(const std::vector<std::string>& args) {
       const auto epoch = vm.count("epoch") ? vm["epoch"].as<Unsigned>().value : sweep::report::latest_planned_epoch(*folder);
       input = sweep::report::input_from_folder(*folder, epoch);
       if (!vm.count("previous") && !vm.count("no-previous"))
-        input.previous = sweep::report::previous_report(*folder, epoch, input.plan_id, &input.previous_run);
+        input.previous = sweep::report::previous_report(*folder, epoch, input.plan_id, &input.previous_run, &input.issues);
     }
     if (vm.count("previous")) {
-      input.previous = sweep::read_json_file(vm["previous"].as<std::string>());
-      input.previous_run = vm["previous"].as<std::string>();
+      const std::string previous = vm["previous"].as<std::string>();
+      input.previous = sweep::read_json_file(previous);
+      if (const auto damage = sweep::report::previous_report_damage(*input.previous))
+        throw sweep::report::SourceError(previous + ": --previous is not a report to compare with (" + *damage +
+                                         "); fix: name a report.json that kbv sweep or kbv report wrote, or pass --no-previous");
+      input.previous_run = previous;
     }
     std::vector<std::filesystem::path> targets;
     if (vm.count("out")) {
       targets.emplace_back(vm["out"].as<std::string>());
     } else {
       targets.push_back(folder->create_run(input.epoch));
-      targets.push_back(folder->root());
+      // The folder's top holds the newest epoch's reports; an older epoch's stay in their run folder.
+      if (sweep::report::is_newest_epoch(*folder, input.epoch)) targets.push_back(folder->root());
       input.run = {{"id", targets.front().filename().string()}};
     }
     const auto report = sweep::report::build_report(input);

@@ -126,6 +126,7 @@ Discovery discover_candidates(const SweepConfig& config, const ProblemCatalog& c
   Discovery found;
   found.issues = check_filters(config, catalog);
   std::map<std::string, Candidate> by_key;
+  std::multimap<std::string, std::string> keys_by_sha;  // sha256 → keys in by_key
   for (const auto& source : config.sources) {
     for (const auto& file : files_of(config, source, found.issues)) {
       Candidate candidate;
@@ -187,8 +188,20 @@ Discovery discover_candidates(const SweepConfig& config, const ProblemCatalog& c
         ++found.filtered_out;
         continue;
       }
-      const auto [kept, fresh] = by_key.emplace(candidate.key(), candidate);
-      if (fresh) continue;
+      // The same bytes for the same problem are one evaluation; a candidate whose problem only it
+      // declares (key "<sha>-declared") is the same evaluation as its bytes under a named problem
+      // (review: identical bytes under two models, one manifest naming the problem, were both
+      // evaluated and counted).
+      auto kept = by_key.end();
+      for (auto [at, end] = keys_by_sha.equal_range(candidate.sha256); at != end && kept == by_key.end(); ++at) {
+        const Candidate& seen = by_key.at(at->second);
+        if (seen.problem == candidate.problem || seen.problem.empty() || candidate.problem.empty()) kept = by_key.find(at->second);
+      }
+      if (kept == by_key.end()) {
+        keys_by_sha.emplace(candidate.sha256, candidate.key());
+        by_key.emplace(candidate.key(), candidate);
+        continue;
+      }
       ++found.duplicates;
       // The same bytes under another model or sample id: one evaluation, credited to the first
       // path in the sweep's order. Said, not silent: a copy of another's candidate under one's own

@@ -28,13 +28,20 @@ struct History {
   std::optional<json> passing_record;  // the newest record of a pass in the window
 };
 
-std::map<std::string, History> history_of(const SweepFolder& folder, std::uint64_t epoch, int window) {
+// Records of the window that cannot be used (record_check.hpp) are named in `issues` and left
+// out: a damaged record of an earlier epoch must not stop this sweep.
+std::map<std::string, History> history_of(const SweepFolder& folder, std::uint64_t epoch, int window, std::vector<Issue>& issues) {
   std::map<std::string, History> history;
   if (window <= 0) return history;
   const std::uint64_t first = epoch >= static_cast<std::uint64_t>(window) ? epoch - static_cast<std::uint64_t>(window) : 0;
   for (const auto past : folder.epochs()) {
     if (past < first || past >= epoch) continue;
-    for (const auto& [key, record] : folder.results(past)) {
+    std::vector<SweepFolder::UnusableRecord> unusable;
+    const auto records = folder.results(past, &unusable);
+    for (const auto& bad : unusable)
+      issues.push_back({bad.path, "(file)", bad.why + "; left out of re-verification",
+                        "remove it, or run the sweep of epoch " + std::to_string(past) + " again to evaluate that candidate anew"});
+    for (const auto& [key, record] : records) {
       auto& h = history[key];
       const auto verdict = record.value("verdict", "");
       if (past >= h.latest_epoch) {
@@ -126,7 +133,7 @@ Plan make_plan(const PlanRequest& request, Discovery discovery) {
   plan.filtered_out = discovery.filtered_out;
   plan.duplicates = discovery.duplicates;
 
-  const auto history = history_of(*request.folder, request.epoch, config.reverify_epochs);
+  const auto history = history_of(*request.folder, request.epoch, config.reverify_epochs, plan.issues);
   std::set<std::string> planned;
   for (auto& candidate : discovery.candidates) {
     PlannedEvaluation item;

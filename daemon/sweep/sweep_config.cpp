@@ -45,7 +45,6 @@ class FieldError : public ConfigError {
 // and the sweep waited forever; wall_s: 1e308 overflowed the deadline and stopped at once).
 constexpr std::int64_t kMaxJobs = 4096;
 constexpr std::int64_t kMaxBatch = 100000;
-constexpr std::int64_t kMaxReverifyEpochs = 10000;
 constexpr double kMaxTimeoutSeconds = 7 * 24 * 3600.0;   // a week for one evaluation
 constexpr double kMaxWallSeconds = 366 * 24 * 3600.0;    // a year for a sweep
 constexpr double kMaxPollSeconds = 3600.0;

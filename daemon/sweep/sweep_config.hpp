@@ -66,6 +66,10 @@ struct Budget {
   std::int64_t evaluations = 0; // 0: no limit; else at most this many evaluations are started
 };
 
+// Most epochs a sweep looks back for re-verification (kbv report --window too): far past any
+// rotation schedule, and inside an int.
+constexpr int kMaxReverifyEpochs = 10000;
+
 struct SweepConfig {
   std::filesystem::path file;         // the YAML file (errors name it)
   std::string name = "sweep";         // names the sweep in reports and metrics
@@ -75,7 +79,7 @@ struct SweepConfig {
   std::optional<std::uint64_t> epoch; // empty: the current epoch (kbvd's, or the calendar's)
   std::vector<CandidateSource> sources;
   Filters filters;
-  int reverify_epochs = 4;  // passes of the last N epochs are evaluated again; 0: none
+  int reverify_epochs = 4;  // passes of the last N epochs are evaluated again; 0: none (at most kMaxReverifyEpochs)
   Budget budget;
   KbvdOptions kbvd;
   StandaloneOptions standalone;

@@ -399,12 +399,14 @@ class SweepRun {
                  {"verdicts_reused", mine_.size() - todo_.size()},
                  {"budget", {{"wall_s", config_.budget.wall_s}, {"evaluations", config_.budget.evaluations}}}};
     // The run folder just created has no report.json yet, so it is not its own previous sweep.
-    input.previous = report::previous_report(*folder_, epoch_, input.plan_id, &input.previous_run);
+    input.previous = report::previous_report(*folder_, epoch_, input.plan_id, &input.previous_run, &input.issues);
     json report_json = report::build_report(input);
     const auto written = report::write_report_files(report_json, run_folder);
-    report::write_report_files(report_json, folder_->root());
+    const bool newest = report::is_newest_epoch(*folder_, epoch_);
+    if (newest) report::write_report_files(report_json, folder_->root());
     if (!written.vega_error.empty()) std::cerr << "kbv sweep: report.html has no plots: " << written.vega_error << "\n";
-    std::cerr << "kbv sweep: reports in " << run_folder.string() << " (and " << (folder_->root() / "report.html").string() << ")\n";
+    std::cerr << "kbv sweep: reports in " << run_folder.string()
+              << (newest ? " (and " + (folder_->root() / "report.html").string() + ")" : " (not copied to the folder's top: a newer epoch's are there)") << "\n";
     return report_json;
   }
 

@@ -18,6 +18,7 @@
 #include <stdexcept>
 
 #include "client/json_dump.hpp"
+#include "sweep/record_check.hpp"
 
 namespace kbv::sweep {
 namespace {
@@ -56,7 +57,9 @@ std::optional<nlohmann::json> SweepFolder::result(std::uint64_t epoch, const std
   std::error_code error;
   if (!fs::is_regular_file(path, error)) return std::nullopt;
   try {
-    return read_json_file(path);
+    auto record = read_json_file(path);
+    if (record_damage(record, key, epoch)) return std::nullopt;
+    return record;
   } catch (const std::exception&) {
     return std::nullopt;
   }
@@ -67,7 +70,7 @@ void SweepFolder::write_result(std::uint64_t epoch, const std::string& key, cons
   write_file_atomically(results_dir(epoch) / (key + ".json"), control::json_dump(record, 1) + "\n");
 }
 
-std::map<std::string, nlohmann::json> SweepFolder::results(std::uint64_t epoch, std::vector<std::string>* unreadable) const {
+std::map<std::string, nlohmann::json> SweepFolder::results(std::uint64_t epoch, std::vector<UnusableRecord>* unusable) const {
   std::map<std::string, nlohmann::json> out;
   std::error_code error;
   const auto dir = results_dir(epoch);
@@ -75,10 +78,16 @@ std::map<std::string, nlohmann::json> SweepFolder::results(std::uint64_t epoch, 
   for (const auto& entry : fs::directory_iterator(dir, error)) {
     const auto name = entry.path().filename().string();
     if (name.starts_with(".") || entry.path().extension() != ".json") continue;
+    const auto key = entry.path().stem().string();
     try {
-      out.emplace(entry.path().stem().string(), read_json_file(entry.path()));
-    } catch (const std::exception&) {
-      if (unreadable) unreadable->push_back(entry.path().string());
+      auto record = read_json_file(entry.path());
+      if (const auto damage = record_damage(record, key, epoch)) {
+        if (unusable) unusable->push_back({entry.path().string(), "is a result record that cannot be trusted (" + *damage + ")"});
+        continue;
+      }
+      out.emplace(key, std::move(record));
+    } catch (const std::exception& failure) {
+      if (unusable) unusable->push_back({entry.path().string(), "is not a readable result record (" + std::string(failure.what()) + ")"});
     }
   }
   return out;

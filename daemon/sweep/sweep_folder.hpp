@@ -33,11 +33,17 @@ class SweepFolder {
   std::filesystem::path runs_dir() const;
   std::filesystem::path scratch_dir() const;  // evaluator output while it runs
 
+  // A record that cannot be read or used, and why (record_check.hpp).
+  struct UnusableRecord {
+    std::string path, why;
+  };
+  // The record of `key` in `epoch`, if there is one that can be used: a record that cannot be
+  // parsed or fails record_damage() (record_check.hpp) is as none, so it is evaluated again.
   std::optional<nlohmann::json> result(std::uint64_t epoch, const std::string& key) const;
   void write_result(std::uint64_t epoch, const std::string& key, const nlohmann::json& record) const;
-  // Every record of an epoch, by key. A record that cannot be parsed is skipped and named in
-  // `unreadable` (when given): it is evaluated again.
-  std::map<std::string, nlohmann::json> results(std::uint64_t epoch, std::vector<std::string>* unreadable = nullptr) const;
+  // Every usable record of an epoch, by key. The others are skipped and named in `unusable`
+  // (when given): they are evaluated again.
+  std::map<std::string, nlohmann::json> results(std::uint64_t epoch, std::vector<UnusableRecord>* unusable = nullptr) const;
   // Epochs that have a folder here, ascending.
   std::vector<std::uint64_t> epochs() const;
   // Run folders (runs/*), oldest first (their names sort by time).

@@ -165,6 +165,23 @@ TEST_F(Discovery_, TheSameBytesUnderTwoModelsIsSaid) {
   EXPECT_NE(found.issues[0].text().find("mallory"), std::string::npos) << found.issues[0].text();
 }
 
+// Review: the same bytes under two models, only one manifest naming the problem, were two keys
+// ("<sha>-declared" and "<sha>-relu"): both evaluated, the relu cell counted the kernel twice.
+TEST_F(Discovery_, TheSameBytesDeclaredAndNamedAreOneCandidate) {
+  copy("relu", dir_.path() / "d1", "x.so");
+  copy("relu", dir_.path() / "d2", "y.so");
+  test::write_text(dir_.path() / "d1" / "x.so.yaml", "model: m1\n");
+  test::write_text(dir_.path() / "d2" / "y.so.yaml", "model: m2\nproblem: relu\n");
+  const auto found = discover_candidates(config("output_dir: out\ncandidates: [d1, d2]\n"), *catalog_);
+  EXPECT_EQ(found.candidates.size(), 1u);
+  EXPECT_EQ(found.duplicates, 1);
+  ASSERT_EQ(found.issues.size(), 1u);
+  EXPECT_NE(found.issues[0].text().find("m2"), std::string::npos) << found.issues[0].text();
+  // The same bytes named for two different problems stay two evaluations (each is judged as its own).
+  test::write_text(dir_.path() / "d1" / "x.so.yaml", "model: m1\nproblem: gelu\n");
+  EXPECT_EQ(discover_candidates(config("output_dir: out\ncandidates: [d1, d2]\n"), *catalog_).candidates.size(), 2u);
+}
+
 TEST(IssueFromMessage, SplitsKbvErrorTexts) {
   const auto a = issue_from_message("/x/c.so", "(file)", "c.so: not an ELF file (fix: rebuild it)", "default");
   EXPECT_EQ(a.problem, "not an ELF file");

@@ -35,11 +35,12 @@ TEST(SweepFolder, AnUnreadableRecordIsNamedNotFatal) {
   const SweepFolder folder(dir.path());
   folder.write_result(1, "good", {{"verdict", "pass"}});
   test::write_text(folder.results_dir(1) / "torn.json", "{\"verdict\": ");
-  std::vector<std::string> unreadable;
+  std::vector<SweepFolder::UnusableRecord> unreadable;
   const auto records = folder.results(1, &unreadable);
   EXPECT_EQ(records.size(), 1u);
   ASSERT_EQ(unreadable.size(), 1u);
-  EXPECT_NE(unreadable[0].find("torn.json"), std::string::npos);
+  EXPECT_NE(unreadable[0].path.find("torn.json"), std::string::npos);
+  EXPECT_NE(unreadable[0].why.find("not a readable result record"), std::string::npos) << unreadable[0].why;
   EXPECT_FALSE(folder.result(1, "torn")) << "treated as not evaluated, so it is evaluated again";
 }
 
@@ -52,7 +53,7 @@ TEST(SweepFolder, RecordsThatAreNotPlainBoundedFilesAreUnreadableNotFatal) {
   std::filesystem::create_symlink("/dev/zero", folder.results_dir(1) / "zero.json");
   ASSERT_EQ(::mkfifo((folder.results_dir(1) / "fifo.json").c_str(), 0600), 0);
   test::write_text(folder.results_dir(1) / "deep.json", std::string(100000, '[') + std::string(100000, ']'));
-  std::vector<std::string> unreadable;
+  std::vector<SweepFolder::UnusableRecord> unreadable;
   const auto records = folder.results(1, &unreadable);
   EXPECT_EQ(records.size(), 1u);
   EXPECT_EQ(unreadable.size(), 3u);

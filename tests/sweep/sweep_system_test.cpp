@@ -445,6 +445,45 @@ TEST_F(SweepSystem, StandaloneEpochOptionReverifies) {
   test::expect_report_matches_records(report, root() / "out", epoch_ + 1);
 }
 
+// Review: a record of `[]` or `{"verdict": null}` in an earlier epoch aborted every sweep of the
+// next four (a type_error while planning re-verification), and a damaged previous report.json
+// stopped every later report; a report regenerated for an old epoch replaced the newest one at
+// the folder's top and became the next sweep's "previous".
+TEST_F(SweepSystem, DamagedEarlierRecordsAndReportsAreNamedNotFatal) {
+  const auto folder = root() / "cands";
+  place(host_example("relu"), folder, "relu.so", "problem: relu\n");
+  const auto config = sweep_file("sweep.yaml", fmt::format("output_dir: out\ncandidates: [{}]\n{}", folder.string(), standalone_section()));
+  ASSERT_EQ(kbv({"sweep", config.string(), "--epoch", std::to_string(epoch_)}).exit_code, 0);
+  const auto results = root() / "out" / fmt::format("epoch-{}", epoch_) / "results";
+  test::write_text(results / "list.json", "[]");
+  test::write_text(results / "nullverdict.json", R"({"verdict": null, "candidate": {"level": "x"}})");
+  std::vector<fs::path> first_runs;
+  for (const auto& entry : fs::directory_iterator(root() / "out" / "runs")) first_runs.push_back(entry.path());
+  ASSERT_EQ(first_runs.size(), 1u);
+  test::write_text(first_runs.front() / "report.json", R"({"schema": "kbv.report", "schema_version": 1, "sweep": {"epoch": "3"}})");
+
+  const auto next = kbv({"sweep", config.string(), "--epoch", std::to_string(epoch_ + 1)});
+  ASSERT_EQ(next.exit_code, 0) << next.err;
+  EXPECT_NE(next.err.find("list.json"), std::string::npos) << next.err;
+  EXPECT_NE(next.err.find("nullverdict.json"), std::string::npos) << next.err;
+  const auto report = load(root() / "out" / "report.json");
+  EXPECT_EQ(report["sweep"]["epoch"], epoch_ + 1);
+  EXPECT_TRUE(report["comparison"].is_null()) << "the only earlier report is damaged: nothing to compare with";
+  EXPECT_NE(report.dump().find("sweep.epoch is missing or not a count"), std::string::npos) << report["issues"].dump(1);
+
+  // A report of the older epoch stays in its run folder; the top keeps the newest epoch's.
+  const auto older = kbv({"report", (root() / "out").string(), "--epoch", std::to_string(epoch_)});
+  ASSERT_EQ(older.exit_code, 0) << older.err;
+  EXPECT_EQ(load(root() / "out" / "report.json")["sweep"]["epoch"], epoch_ + 1);
+  // The next epoch compares with epoch_ + 1's sweep, not with the report just regenerated for epoch_.
+  ASSERT_EQ(kbv({"sweep", config.string(), "--epoch", std::to_string(epoch_ + 2)}).exit_code, 0);
+  EXPECT_EQ(load(root() / "out" / "report.json")["comparison"]["previous_epoch"], epoch_ + 1);
+  // --previous naming something that is not a report is refused with the file and the fix.
+  const auto wrong = kbv({"report", (root() / "out").string(), "--previous", (results / "list.json").string()});
+  EXPECT_EQ(wrong.exit_code, 2);
+  EXPECT_NE(wrong.err.find("list.json: --previous is not a report to compare with"), std::string::npos) << wrong.err;
+}
+
 TEST_F(SweepSystem, ShardsMergeIntoTheWholeSweep) {
   const auto folder = root() / "cands";
   for (const char* problem : {"relu", "gelu", "softmax", "rmsnorm", "sum_dim1", "layernorm"})

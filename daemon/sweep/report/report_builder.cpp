@@ -89,13 +89,23 @@ json group_figures(const std::vector<const RowView*>& rows, const std::vector<st
   json speedup = json::object();
   for (const auto& baseline : baselines) {
     const auto speedups = passing_speedups(rows, baseline);
+    // fast_p counts a pass without a figure against this baseline (a problem with no PyTorch
+    // calibration) as not faster; so it is given only when every pass has one, else null with why.
+    const bool covered = speedups.size() == passed;
     json fast_p = json::array();
     for (int i = 0; i <= kFastPSteps; ++i) {
       const double p = fast_p_point(i);
       const auto faster = static_cast<std::size_t>(std::count_if(speedups.begin(), speedups.end(), [&](double s) { return s > p; }));
-      fast_p.push_back(number_or_null(ratio(faster, evaluated)));
+      fast_p.push_back(covered ? number_or_null(ratio(faster, evaluated)) : json(nullptr));
     }
-    speedup[baseline] = {{"timed_passes", speedups.size()}, {"geomean", number_or_null(geomean(speedups))}, {"fast_p", fast_p}};
+    speedup[baseline] = {{"timed_passes", speedups.size()},
+                         {"coverage", number_or_null(ratio(speedups.size(), passed))},
+                         {"geomean", number_or_null(geomean(speedups))},
+                         {"fast_p", fast_p},
+                         {"fast_p_withheld", covered ? json(nullptr)
+                                                     : json(fmt::format("{} of {} passes have no speedup against {} (no calibration for their problem): "
+                                                                        "fast_p would count them as not faster",
+                                                                        passed - speedups.size(), passed, baseline))}};
   }
   return {{"planned", rows.size()},
           {"evaluated", evaluated},
@@ -239,8 +249,8 @@ json shards_json(const ReportInput& input) {
 double fast_p_point(int step) { return kFastPMax * static_cast<double>(step) / static_cast<double>(kFastPSteps); }
 
 const std::vector<std::string>& preferred_baselines() {
-  // Result schema 2 names kbv's own baselines library_*; schema 1 results (older kbvd stores) said tf32/fp32.
-  static const std::vector<std::string> names = {"eager_tf32", "library_tf32", "tf32", "eager_fp32", "library_fp32", "fp32", "compiled_tf32"};
+  // kbv's own baselines are library_* (schema 1's tf32/fp32 are read as these: speedups_of).
+  static const std::vector<std::string> names = {"eager_tf32", "library_tf32", "eager_fp32", "library_fp32", "compiled_tf32"};
   return names;
 }
 
@@ -303,18 +313,23 @@ json build_report(const ReportInput& input) {
     reverify_pass += row.passed() ? 1 : 0;
   }
 
-  // Headline: fast_1 per model against the first baseline with figures (eager TF32 once the
-  // evaluator reports it), and the regressions.
-  json headline = {{"baseline", baselines.empty() ? json(nullptr) : json(baselines.front())}, {"regressions", regressions}};
+  // Headline: fast_1 per model against the first baseline that has a figure for every pass
+  // (eager TF32 once every problem passed has a PyTorch calibration), and the regressions. A
+  // baseline covering some passes only would count the others as slower.
+  const json totals = group_figures(all, baselines);
+  std::optional<std::string> headline_baseline;
+  for (const auto& baseline : baselines)
+    if (!headline_baseline && totals["speedup"][baseline]["fast_p_withheld"].is_null()) headline_baseline = baseline;
+  json headline = {{"baseline", headline_baseline ? json(*headline_baseline) : json(nullptr)}, {"regressions", regressions}};
   json fast_1 = json::object();
   for (const auto& model_json : models_json)
-    fast_1[model_json["model"].get<std::string>()] =
-        baselines.empty() ? json(nullptr) : model_json["speedup"][baselines.front()]["fast_p"][kFastPStepOfOne];
+    fast_1[model_json["model"].get<std::string>()] = headline_baseline ? model_json["speedup"][*headline_baseline]["fast_p"][kFastPStepOfOne] : json(nullptr);
   headline["fast_1"] = fast_1;
-  headline["baseline_note"] = baselines.empty() ? "no evaluation reported a speedup"
-                              : baselines.front() == preferred_baselines().front()
+  headline["baseline_note"] = baselines.empty()        ? "no evaluation reported a speedup"
+                              : !headline_baseline     ? "no baseline has a speedup for every pass, so no fast_1 is headlined"
+                              : *headline_baseline == preferred_baselines().front()
                                   ? "eager TF32 (PyTorch eager with TF32 on, KernelBench-Verified's baseline)"
-                                  : "the first baseline with figures: these evaluations report no eager TF32 speedup";
+                                  : "the first baseline with a speedup for every pass: eager TF32 lacks one for some passes or all";
 
   json issues = json::array();
   for (const auto& issue : input.issues) issues.push_back(issue.to_json());
@@ -335,7 +350,7 @@ json build_report(const ReportInput& input) {
       {"baselines_without_figures", without_figures},
       {"p_grid", p_grid()},
       {"headline", headline},
-      {"totals", group_figures(all, baselines)},
+      {"totals", totals},
       {"models", models_json},
       {"levels", levels_json},
       {"problems", problem_cells(input.rows, models, baselines)},

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "client/json_dump.hpp"
+#include "client/printable.hpp"
 
 namespace kbv::sweep::report {
 namespace {
@@ -44,8 +45,9 @@ std::string cell(const json& value) {
 std::string csv_field(const std::string& raw) {
   // A line break (a candidate's multi-line error in `detail`) is written as the two characters
   // \n or \r: every row stays one line, for line tools and for readers that split on newlines.
-  std::string text;
-  for (const char c : formula_guarded(raw)) text += c == '\n' ? std::string("\\n") : c == '\r' ? std::string("\\r") : std::string(1, c);
+  // Other control characters are escaped too (review: a candidate named "x\x1b]52;…" wrote the
+  // clipboard of whoever ran `cat results.csv`; a NUL in detail reached the file raw).
+  const std::string text = control::printable(formula_guarded(raw));
   // Quoted also where ';' is in it: the field separator of spreadsheets in some locales.
   if (text.find_first_of(",\";") == std::string::npos) return text;
   std::string quoted = "\"";

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <cstdlib>
 
 #include "client/json_dump.hpp"
 #include "sweep/report/report_builder.hpp"
@@ -61,7 +62,7 @@ Section headline(const json& report) {
   const auto& h = report["headline"];
   Section s{"headline", "Headline", {}, {}, false};
   if (h["baseline"].is_null()) {
-    s.paragraphs.push_back("No evaluation reported a speedup, so there is no fast_1 figure.");
+    s.paragraphs.push_back("No fast_1 figure: " + text(h["baseline_note"]) + ".");
   } else {
     s.paragraphs.push_back(fmt::format("fast_1 (correct and faster than the baseline) against {} ({}).", text(h["baseline"]), text(h["baseline_note"])));
     Table t{{"model", "fast_1 vs " + text(h["baseline"])}, {}};
@@ -76,8 +77,9 @@ Section headline(const json& report) {
 Section models(const json& report) {
   Section s{"models", "Per model", {}, {}, false};
   s.paragraphs.push_back("Correctness rate: passes over evaluated candidates. Speedups are geometric means over passing candidates "
-                         "with a figure against that baseline; fast_p counts a candidate that passes and is more than p times as fast "
-                         "as the baseline, over all evaluated candidates. Memory ratio: the candidate's peak device memory over the "
+                         "with a figure against that baseline (n of the passes); fast_p counts a candidate that passes and is more than p times "
+                         "as fast as the baseline, over all evaluated candidates, and is given (else –) only where every pass has a figure "
+                         "against that baseline: a pass on a problem with no calibration would count as slower. Memory ratio: the candidate's peak device memory over the "
                          "baseline's (geometric mean over passes that report it).");
   Table t{{"model", "evaluated", "passed", "correctness"}, {}};
   const auto& baselines = report["baselines"];
@@ -90,7 +92,7 @@ Section models(const json& report) {
     std::vector<std::string> row = {label, text(m["evaluated"]), text(m["passed"]), percent_text(m["correctness_rate"])};
     for (const auto& b : baselines) {
       const auto& figures = m["speedup"][b.get<std::string>()];
-      row.push_back(speedup_text(figures["geomean"]) + fmt::format(" (n={})", figures["timed_passes"].get<int>()));
+      row.push_back(speedup_text(figures["geomean"]) + fmt::format(" (n={} of {})", figures["timed_passes"].get<int>(), m["passed"].get<int>()));
       row.push_back(percent_text(figures["fast_p"][kFastPStepOfOne]));
     }
     row.push_back(speedup_text(m["memory_ratio"]["geomean"]));
@@ -136,7 +138,8 @@ Section levels(const json& report) {
 
 Section fast_p(const json& report) {
   Section s{"fast_p", "fast_p curves", {}, {}, false};
-  s.paragraphs.push_back("Fraction of evaluated candidates that pass and are more than p times as fast as the baseline, p from 0 to 3.");
+  s.paragraphs.push_back("Fraction of evaluated candidates that pass and are more than p times as fast as the baseline, p from 0 to 3 "
+                         "(– where some pass has no figure against that baseline).");
   for (const auto& b : report["baselines"]) {
     const auto baseline = b.get<std::string>();
     Table t{{"model (vs " + baseline + ")"}, {}};
@@ -308,14 +311,29 @@ Section candidates(const json& report) {
 
 }  // namespace
 
+// Rounding never says 0 % or 100 % of a fraction that is neither (review: 9999/10000 read
+// "100.0 %", 1/3000 "0.0 %").
 std::string percent_text(const json& fraction) {
   if (!fraction.is_number()) return "–";
-  return fmt::format("{:.1f} %", 100.0 * fraction.get<double>());
+  const double percent = 100.0 * fraction.get<double>();
+  if (percent > 0 && percent < 0.05) return "<0.1 %";
+  if (percent < 100 && percent > 99.95) return ">99.9 %";
+  return fmt::format("{:.1f} %", percent);
 }
 
+// Three significant digits, more where three would put a speedup on the other side of 1×, or
+// on it (review: 0.9996, not counted in fast_1, and 1.0004, counted, both read "1×").
 std::string speedup_text(const json& speedup) {
   if (!speedup.is_number()) return "–";
-  return fmt::format("{:.3g}×", speedup.get<double>());
+  const double value = speedup.get<double>();
+  constexpr int kMostDigits = 9;
+  std::string text;
+  for (int digits = 3; digits <= kMostDigits; ++digits) {
+    text = fmt::format("{:.{}g}", value, digits);
+    const double shown = std::strtod(text.c_str(), nullptr);
+    if ((shown > 1) == (value > 1) && (shown < 1) == (value < 1)) break;
+  }
+  return text + "×";
 }
 
 std::vector<Section> report_sections(const json& report) {

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "client/control_client.hpp"
+#include "client/json_dump.hpp"
 #include "sweep/json_text.hpp"
 #include "sweep/kbvd_runner.hpp"
 #include "sweep/plan.hpp"
@@ -93,8 +94,8 @@ ReportInput input_from_folder(const SweepFolder& folder, std::uint64_t epoch) {
   if (!plan)
     throw SourceError(fmt::format("{}: no sweep plan for epoch {}; fix: run kbv sweep for that epoch, or name another with --epoch",
                                   folder.plans_dir(epoch).string(), epoch));
-  std::vector<std::string> unreadable;
-  const auto records = folder.results(epoch, &unreadable);
+  std::vector<SweepFolder::UnusableRecord> unusable;
+  const auto records = folder.results(epoch, &unusable);
   ReportInput input;
   input.sweep_name = plan->sweep_name;
   input.mode = plan->mode;
@@ -109,19 +110,11 @@ ReportInput input_from_folder(const SweepFolder& folder, std::uint64_t epoch) {
                             "is a plan that cannot be read (" + bad.error + "); it may have been the latest, so this report, of plan " + plan->plan_id +
                                 ", may leave out what it planned",
                             "delete it, or run the sweep again to plan anew"});
-  for (const auto& path : unreadable)
-    input.issues.push_back({path, "(file)", "is not a readable result record", "remove it; the next sweep evaluates that candidate again"});
+  for (const auto& bad : unusable)
+    input.issues.push_back({bad.path, "(file)", bad.why + "; left out", "remove it; the next sweep evaluates that candidate again"});
   for (const auto& item : plan->items) {
     const auto found = records.find(item.key());
-    std::optional<json> record = found == records.end() ? std::nullopt : std::optional<json>(found->second);
-    if (record)
-      if (const auto damage = record_damage(*record)) {
-        input.issues.push_back({folder.results_dir(epoch).string() + "/" + item.key() + ".json", "(file)",
-                                "is a result record that cannot be trusted (" + *damage + "); left out",
-                                "remove it; the next sweep evaluates that candidate again"});
-        record.reset();
-      }
-    input.rows.push_back(view_row(item, epoch, record));
+    input.rows.push_back(view_row(item, epoch, found == records.end() ? std::nullopt : std::optional<json>(found->second)));
   }
   add_shards(folder, *plan, records, input);
   return input;
@@ -167,26 +160,72 @@ ReportInput input_from_kbvd(const fs::path& socket, std::optional<std::uint64_t>
     }
     const bool waiting = json_text(row, "state") == "queued" || json_text(row, "state") == "running";
     if (!now && !waiting) continue;  // not part of this epoch
-    input.rows.push_back(view_row(item, epoch, now ? std::optional<json>(record_from_kbvd(candidate, kRoleCurrent, epoch, *now)) : std::nullopt));
+    std::optional<json> record;
+    if (now) record = record_from_kbvd(candidate, kRoleCurrent, epoch, *now);
+    if (record)
+      if (const auto damage = record_damage(*record)) {
+        input.issues.push_back({socket.string(), "evaluation " + control::json_dump(now->value("id", json(nullptr))),
+                                "of candidate " + candidate.sha256 + " cannot be trusted (" + *damage + "); left out",
+                                "kbv requeue it, so that kbvd evaluates it again"});
+        record.reset();
+      }
+    input.rows.push_back(view_row(item, epoch, record));
   }
   return input;
 }
 
-std::optional<json> previous_report(const SweepFolder& folder, std::uint64_t epoch, const std::string& plan_id, std::string* run) {
+std::optional<std::string> previous_report_damage(const json& report) {
+  if (!report.is_object()) return "it is not an object";
+  if (report.value("schema", json(nullptr)) != kReportSchema) return std::string("its schema is not ") + kReportSchema;
+  if (report.value("schema_version", json(nullptr)) != kReportSchemaVersion)
+    return "its schema_version is " + control::json_dump(report.value("schema_version", json(nullptr))) + ", not " + std::to_string(kReportSchemaVersion);
+  const json sweep = report.value("sweep", json(nullptr));
+  if (!sweep.is_object() || !sweep.contains("epoch") || !sweep["epoch"].is_number_unsigned()) return "sweep.epoch is missing or not a count";
+  if (sweep.contains("plan_id") && !sweep["plan_id"].is_string() && !sweep["plan_id"].is_null()) return "sweep.plan_id is not text";
+  const json candidates = report.value("candidates", json(nullptr));
+  if (!candidates.is_array()) return "candidates is not a list";
+  for (const auto& row : candidates) {
+    if (!row.is_object() || !row.contains("key") || !row["key"].is_string()) return "a row of candidates has no text key";
+    for (const char* field : {"status", "verdict"})
+      if (row.contains(field) && !row[field].is_string() && !row[field].is_null()) return "candidates[" + row["key"].get<std::string>() + "]." + field + " is not text";
+  }
+  if (report.contains("generated_at") && !report["generated_at"].is_string()) return "generated_at is not text";
+  return std::nullopt;
+}
+
+std::optional<json> previous_report(const SweepFolder& folder, std::uint64_t epoch, const std::string& plan_id, std::string* run, Issues* issues) {
+  std::optional<json> best;
+  std::uint64_t best_epoch = 0;
+  std::string best_run;
   const auto runs = folder.runs();
   for (auto it = runs.rbegin(); it != runs.rend(); ++it) {
     json report;
     try {
       report = read_json_file(*it / "report.json");
     } catch (const std::exception&) {
-      continue;  // a run folder without a readable report is not a sweep to compare with
+      continue;  // a run folder without a readable report is not a sweep to compare with (a report being written)
     }
-    const auto& sweep = report.value("sweep", json::object());
-    if (sweep.value("epoch", std::uint64_t{0}) == epoch && sweep.value("plan_id", "") == plan_id) continue;
-    if (run) *run = it->filename().string();
-    return report;
+    if (const auto damage = previous_report_damage(report)) {
+      if (issues)
+        issues->push_back({(*it / "report.json").string(), "(file)", "is not a report to compare with (" + *damage + "); skipped",
+                           "remove that run folder, or repair its report.json with kbv report --epoch E"});
+      continue;
+    }
+    const auto& sweep = report["sweep"];
+    const std::uint64_t e = sweep["epoch"].get<std::uint64_t>();
+    if (e > epoch || (e == epoch && sweep.value("plan_id", json("")) == json(plan_id))) continue;
+    if (best && e <= best_epoch) continue;  // runs are visited newest first: keep the newest of the latest epoch
+    best = std::move(report);
+    best_epoch = e;
+    best_run = it->filename().string();
   }
-  return std::nullopt;
+  if (best && run) *run = best_run;
+  return best;
+}
+
+bool is_newest_epoch(const SweepFolder& folder, std::uint64_t epoch) {
+  const auto epochs = folder.epochs();
+  return epochs.empty() || epoch >= epochs.back();
 }
 
 }  // namespace kbv::sweep::report

@@ -34,10 +34,21 @@ ReportInput input_from_folder(const SweepFolder& folder, std::uint64_t epoch);
 // its latest verdict of the `window` epochs before (regressions).
 ReportInput input_from_kbvd(const std::filesystem::path& socket, std::optional<std::uint64_t> epoch, int window);
 
-// The previous sweep of a folder for a report of (epoch, plan_id): the newest run whose
-// report.json is of another epoch or another plan (a re-run of the same plan compares with
-// what came before it, not with itself). Sets `run` to its folder name.
+// Why `report` cannot be compared with — not a kbv.report of this schema version, sweep.epoch not
+// a count, candidates not a list of rows with text keys — or nullopt. (A damaged previous report
+// threw a type_error that stopped every later report; another schema counted every pass as new.)
+std::optional<std::string> previous_report_damage(const nlohmann::json& report);
+
+// The previous sweep of a folder for a report of (epoch, plan_id): among the runs whose
+// report.json can be compared with, one of an earlier epoch, or of this epoch and another plan (a
+// re-run of the same plan compares with what came before it, not with itself); the latest epoch
+// first, then the newest run — so a report regenerated for an old epoch is never the "previous"
+// of a newer one. Sets `run` to its folder name; runs skipped as damaged go to `issues`.
 std::optional<nlohmann::json> previous_report(const SweepFolder& folder, std::uint64_t epoch, const std::string& plan_id,
-                                              std::string* run);
+                                              std::string* run, Issues* issues = nullptr);
+
+// Whether `epoch` is the folder's newest: only its reports are copied to the folder's top
+// (report.json, …), which a report of an older epoch would otherwise replace.
+bool is_newest_epoch(const SweepFolder& folder, std::uint64_t epoch);
 
 }  // namespace kbv::sweep::report

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sweep/plan.hpp"
+#include "sweep/record_check.hpp"
 
 namespace kbv::sweep::report {
 
@@ -22,7 +23,8 @@ struct RowView {
   std::uint64_t epoch = 0;
   std::string verdict, detail, hack_pattern, failed_family, via;
   std::vector<std::string> flags;
-  // Baseline name ("tf32" for speedup.vs_tf32, "eager_tf32" for speedup.vs_eager_tf32, …) and
+  // Baseline name ("library_tf32" for speedup.vs_library_tf32 and schema 1's vs_tf32, "eager_tf32" for
+  // speedup.vs_eager_tf32, …) and
   // the speedup over it; nullopt where the report names the baseline without a figure.
   std::vector<std::pair<std::string, std::optional<double>>> speedups;
   std::optional<double> memory_ratio, candidate_median_s, wall_s;  // wall_s: the evaluation's own wall time
@@ -36,12 +38,6 @@ struct RowView {
 
 // The row of `planned` with its record of this epoch (nullopt: not evaluated yet).
 RowView view_row(const PlannedEvaluation& planned, std::uint64_t epoch, const std::optional<nlohmann::json>& record);
-
-// Why a result record read back from a sweep folder cannot be trusted ("evaluation is a string",
-// "speedup.vs_library_fp32 is 1e+308"), or nullopt when its figures are of the kinds kbv writes.
-// A damaged record is left out of the report as unreadable, not counted (red-team: an
-// `evaluation` of "garbage" counted as a pass; a 1e308 speedup made a geomean of 9.8e153).
-std::optional<std::string> record_damage(const nlohmann::json& record);
 
 // Speedup keys ("vs_NAME") of an evaluator report, as baseline names with their values.
 std::vector<std::pair<std::string, std::optional<double>>> speedups_of(const nlohmann::json& evaluation);

@@ -3,6 +3,7 @@
 // untrusted text escaped.
 #include "sweep/report/report_csv.hpp"
 #include "sweep/report/report_markdown.hpp"
+#include "sweep/report/report_sections.hpp"
 
 #include <gtest/gtest.h>
 
@@ -30,17 +31,46 @@ TEST(ReportMarkdown, UntrustedTextCannotBecomeHtml) {
   EXPECT_EQ(markdown_text("<script>alert(1)</script> & more"), "&lt;script&gt;alert(1)&lt;/script&gt; &amp; more");
   EXPECT_EQ(markdown_text("relu x 1.5"), "relu x 1.5");
   EXPECT_EQ(markdown_text("![x](https://attacker.example/p.gif) [pass](https://evil)"),
-            "!\\[x\\](https://attacker.example/p.gif) \\[pass\\](https://evil)");
+            "!\\[x\\](https&#58;//attacker.example/p.gif) \\[pass\\](https&#58;//evil)");
+  // Review: GFM made links of "www.…" and "a@b"; a line break in a field made structure.
+  EXPECT_EQ(markdown_text("www.evil.example me@host x:y"), "www&#46;evil.example me&#64;host x:y");
+  EXPECT_EQ(markdown_text("then\n\n# heading"), "then\\n\\n# heading");
+}
+
+// Review: a candidate named "x\x1b]52;c;…\x07.so" wrote the clipboard of whoever ran `cat
+// report.md` or `cat results.csv`; a NUL in a crash's detail reached the CSV raw.
+TEST(ReportText, ControlCharactersAreEscapedInCsvAndMarkdown) {
+  const std::string osc52 = "x\x1b]52;c;aGk=\x07.so";
+  for (const std::string& written : {csv_field(osc52), markdown_text(osc52), csv_field(std::string("a\0b", 3)), csv_field("c1 \xc2\x9b[2J")}) {
+    for (const char c : written) EXPECT_FALSE(static_cast<unsigned char>(c) < 0x20 || c == 0x7f) << written;
+    EXPECT_EQ(written.find("\xc2\x9b"), std::string::npos) << "C1 CSI";
+  }
+  EXPECT_NE(csv_field(osc52).find("\\x1b"), std::string::npos);
+}
+
+// Review: 0.9996 (not counted in fast_1) and 1.0004 (counted) both read "1×"; 9999/10000 read
+// "100.0 %", 1/3000 "0.0 %".
+TEST(ReportText, RoundingNeverCrossesTheLineItDescribes) {
+  EXPECT_EQ(speedup_text(0.9996), "0.9996×");
+  EXPECT_EQ(speedup_text(1.0004), "1.0004×");
+  EXPECT_EQ(speedup_text(1.0), "1×");
+  EXPECT_EQ(speedup_text(2.34567), "2.35×");
+  EXPECT_EQ(speedup_text(nullptr), "–");
+  EXPECT_EQ(percent_text(0.9999), ">99.9 %");
+  EXPECT_EQ(percent_text(1.0 / 3000), "<0.1 %");
+  EXPECT_EQ(percent_text(1.0), "100.0 %");
+  EXPECT_EQ(percent_text(0.0), "0.0 %");
+  EXPECT_EQ(percent_text(0.25), "25.0 %");
 }
 
 TEST(ReportCsv, OneRowPerCandidateWithBaselineColumns) {
   const json report = {
       {"sweep", {{"epoch", 9}}},
-      {"baselines", {"tf32"}},
+      {"baselines", {"library_tf32"}},
       {"baselines_without_figures", {"eager_tf32"}},
       {"candidates", json::array({
                          {{"key", "k1-relu"}, {"model", "m"}, {"verdict", "pass"}, {"tags", {"a", "b"}}, {"flags", json::array()},
-                          {"speedup", {{"tf32", 1.5}, {"eager_tf32", nullptr}}}, {"regression", false}, {"detail", "ok, fine"}},
+                          {"speedup", {{"library_tf32", 1.5}, {"eager_tf32", nullptr}}}, {"regression", false}, {"detail", "ok, fine"}},
                          {{"key", "k2-declared"}, {"status", "not_evaluated"}, {"verdict", nullptr}, {"speedup", json::object()}},
                      })}};
   const auto csv = report_csv(report);
@@ -48,7 +78,7 @@ TEST(ReportCsv, OneRowPerCandidateWithBaselineColumns) {
   for (std::size_t start = 0, end; (end = csv.find('\n', start)) != std::string::npos; start = end + 1) lines.push_back(csv.substr(start, end - start));
   ASSERT_EQ(lines.size(), 3u);
   EXPECT_EQ(lines[0].rfind("key,sha256,epoch,name,", 0), 0u) << lines[0];
-  EXPECT_NE(lines[0].find(",speedup_vs_tf32,speedup_vs_eager_tf32,memory_ratio,"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[0].find(",speedup_vs_library_tf32,speedup_vs_eager_tf32,memory_ratio,"), std::string::npos) << lines[0];
   EXPECT_NE(lines[1].find("k1-relu,,9,"), std::string::npos) << lines[1];
   EXPECT_NE(lines[1].find(",\"a;b\","), std::string::npos) << "lists joined with ';', quoted: " << lines[1];
   EXPECT_NE(lines[1].find(",1.5,,"), std::string::npos) << "a null baseline is an empty field: " << lines[1];
