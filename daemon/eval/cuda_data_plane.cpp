@@ -36,6 +36,7 @@
 #include "measure/baseline/math_mode.hpp"
 #include "measure/ceilings/ceilings.hpp"
 #include "measure/support/driver_version.hpp"
+#include "measure/support/library_versions.hpp"
 #include "measure/timing/cold_timer.hpp"
 #include "measure/timing/sm_clock.hpp"
 #include "inputs/secret_key.hpp"
@@ -122,6 +123,7 @@ class CudaDataPlane final : public DataPlane {
     cuda::check(cudaGetDeviceProperties(&properties, gpu), "cudaGetDeviceProperties");
     device_name_ = properties.name;
     driver_ = cuda::driver_version();
+    library_versions_ = cuda::library_versions();
     load_ceilings();
   }
 
@@ -424,6 +426,7 @@ class CudaDataPlane final : public DataPlane {
             {"driver", driver_},
             {"cuda_driver_api", driver},
             {"cuda_runtime", runtime},
+            {"library_versions", library_versions_},
             {"math_mode", "candidate: as built; baselines: tf32 (TF32 tensor-op math) and fp32 (strict)"},
             {"baseline_tf32", baseline_tf32_->describe()},
             {"baseline_fp32", baseline_fp32_->describe()},
@@ -563,7 +566,9 @@ class CudaDataPlane final : public DataPlane {
     ceilings_source_ = "datasheet leads (run kbv calibrate to measure)";
     const std::filesystem::path path = inputs::default_ceilings_path();
     std::error_code missing;
-    if (std::getenv("KBV_CEILINGS") != nullptr || std::filesystem::exists(path, missing)) {
+    // An empty $KBV_CEILINGS is unset (default_ceilings_path() reads it so): the default path, if there.
+    const char* named = std::getenv("KBV_CEILINGS");
+    if ((named != nullptr && *named != '\0') || std::filesystem::exists(path, missing)) {
       const cuda::Ceilings measured = cuda::load_ceilings(path);
       if (measured.device_name != device_name_)
         throw std::runtime_error(path.string() + " holds the ceilings of a " + measured.device_name + ", not of this " + device_name_ +
@@ -607,6 +612,7 @@ class CudaDataPlane final : public DataPlane {
   uint64_t sample_ = 0;
   std::string device_name_;
   std::string driver_;  // as PyTorch calibrations record it (measure/support/driver_version.hpp)
+  std::string library_versions_;  // likewise (measure/support/library_versions.hpp)
   double tf32_flops_ = 0, bandwidth_ = 0;
   std::string ceilings_source_;
 };

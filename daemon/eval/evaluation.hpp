@@ -182,6 +182,7 @@ class Evaluation {
   nlohmann::json worker_sandbox_;   // the worker's sandbox report (ready message)
   KernelSetCheck kernel_sets_;  // phase detection over the traced calls' kernel names
   std::optional<FullCheckSchedule> full_checks_;  // the timed calls given the full correctness check
+  std::string timing_nonce_;  // this evaluation's own: keys the timed calls' inputs and full checks
   int call_id_ = 0;
   int validations_reused_ = 0;  // families whose problem validation the session already had
   // Host: whether the trusted time takes run queue waits out (the kernel has schedstat), and the

@@ -21,6 +21,7 @@ void Evaluation::derive_torch_baselines(const ResolvedProblem& problem) {
   in.device = options_.device;
   in.device_name = result_.environment.value("device_name", "");
   in.driver = result_.environment.value("driver", "");
+  in.library_versions = result_.environment.value("library_versions", "");
   in.problem = result_.problem;
   in.shape_set = result_.shape_set;
   in.spec_sha256 = calibration::problem_fingerprint(problem);

@@ -49,11 +49,13 @@ void Evaluation::time_contenders(DataPlane& plane, const inputs::EpochPlan& plan
   const std::unique_ptr<timing::StopCriterion> criterion = timing::make_criterion(rule);
   timing::WarmUp warm_up(rule.warm_up);
   TimingSeries series;
-  // Keyed with a nonce of this evaluation's: the positions differ between two submissions of one
-  // candidate, so a probe submission learns nothing about the next.
-  const std::string nonce = std::to_string(std::random_device{}()) + "-" + std::to_string(std::random_device{}());
-  full_checks_.emplace([this, nonce](uint64_t n) {
-    return inputs::keyed_u64(key_, "kbv/v1|full-check|" + nonce + "|" + result_.problem + "|" + std::to_string(n));
+  // Keyed with a nonce of this evaluation's: the full checks' positions and the timed calls'
+  // inputs differ between two submissions of one candidate, or two candidates, so a probe
+  // submission learns nothing about the next, and outputs one evaluation stashed (a System V
+  // segment that outlived its worker, red-team) match no input of another's timing.
+  timing_nonce_ = std::to_string(std::random_device{}()) + "-" + std::to_string(std::random_device{}());
+  full_checks_.emplace([this](uint64_t n) {
+    return inputs::keyed_u64(key_, "kbv/v1|full-check|" + timing_nonce_ + "|" + result_.problem + "|" + std::to_string(n));
   });
   timing::StopReason stopped = timing::StopReason::not_finished;
   const auto phase_start = Clock::now();
@@ -101,8 +103,8 @@ std::optional<TimedSample> Evaluation::take_timed_sample(DataPlane& plane, const
   // Fresh contents in rotating buffers: nothing can be cached by pointer or by content.
   const int slot = 1 + call % std::max(1, plane.slot_count() - 1);
   sample.family = family_ = std::string(inputs::family_name(draw.family));
-  const uint64_t seed =
-      inputs::keyed_u64(key_, "kbv/v1|timing|" + std::to_string(options_.epoch) + "|" + result_.problem + "|" + std::to_string(call));
+  const uint64_t seed = inputs::keyed_u64(
+      key_, "kbv/v1|timing|" + std::to_string(options_.epoch) + "|" + timing_nonce_ + "|" + result_.problem + "|" + std::to_string(call));
   // The wake-up ping goes before the inputs are written. The worker is stopped from each answer
   // to the next message, so from here to its timed call nothing of the candidate runs: a hook on
   // the ping that computed this sample's outputs from its fresh inputs, for the call to copy,

@@ -18,6 +18,7 @@
 #include "eval/evaluation.hpp"
 #include "eval/failure_text.hpp"
 #include "eval/message_fields.hpp"
+#include "protocol/messages.hpp"
 #include "verify/checksum.hpp"
 
 namespace kbv::eval {
@@ -105,6 +106,16 @@ std::optional<nlohmann::json> Evaluation::await(const std::string& during, doubl
     if (worker_error_.empty()) worker_error_ = "(no text)";
     worker_candidate_error_ = text_field(*message, "candidate_error");
     worker_lost(during, false, timeout_s);
+    return std::nullopt;
+  }
+  if (!message && worker_->malformed_messages() > 0) {
+    // kbv's worker writes only small JSON objects; a frame that is none was written by the
+    // candidate (a forged message, e.g. one nested deep enough to overflow a reader's stack).
+    result_.worker_exit = exit_json(worker_->kill_and_reap());
+    decide(Verdict::hack_suspected, "the worker's control socket carried a frame kbv's worker never writes (over " +
+                                        std::to_string(protocol::kMaxMessageBytes) + " bytes, nested deeper than " +
+                                        std::to_string(protocol::kMaxMessageDepth) + " levels, or not a JSON object) " + during,
+           "result_forgery");
     return std::nullopt;
   }
   if (!message) worker_lost(during, !worker_->gone(), timeout_s);

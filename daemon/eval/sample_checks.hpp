@@ -28,6 +28,10 @@ std::optional<SampleFailure> check_sample(const TimedSample& sample, double phys
 // not be below the device's agreement factor × the evaluator's own median by more than the
 // device's slack (ClockAgreement). On CUDA the worker also waits for the whole device, so work
 // left on another stream shows here too.
+// The host's (sample_checks.cpp says where they come from).
+constexpr double kHostClockAgreementFactor = 0.6;
+constexpr double kHostClockAgreementSlackSeconds = 40e-6;
+
 struct ClockAgreement {
   double factor;
   double slack_seconds;

@@ -249,8 +249,10 @@ std::optional<nlohmann::json> WorkerProcess::receive(std::chrono::milliseconds t
   // candidate's CPU time of the exchange.
   const bool answered = (control_events & POLLIN) != 0 && stop();
   bool eof = false;
-  auto message = protocol::receive_message(control_fd_, 0, &eof, nullptr, &last_arrival_realtime_ns_);
+  bool malformed = false;
+  auto message = protocol::receive_message(control_fd_, 0, &eof, nullptr, &last_arrival_realtime_ns_, &malformed);
   if (eof) gone_ = true;
+  if (malformed) malformed_messages_ += 1;
   if (answered) wait_until_stopped();
   drain_stderr();
   return message;

@@ -75,6 +75,9 @@ class WorkerProcess {
   // this process got to read it.
   std::int64_t last_arrival_realtime_ns() const { return last_arrival_realtime_ns_; }
   bool gone() const { return gone_; }
+  // Frames received that kbv's worker never writes (too large, too deeply nested, not a JSON
+  // object): only a candidate writing to the control socket makes one.
+  int malformed_messages() const { return malformed_messages_; }
   // True once the worker process has exited (reaped or not), without reading a message.
   bool exited() const;
 
@@ -110,6 +113,7 @@ class WorkerProcess {
   int stderr_fd_ = -1;
   int violation_fd_ = -1;
   bool gone_ = false;
+  int malformed_messages_ = 0;
   bool reaped_ = false;
   bool stopped_ = false;      // SIGSTOP sent, SIGCONT not yet
   bool stop_failed_ = false;

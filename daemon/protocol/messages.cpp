@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <ctime>
+#include <stdexcept>
 #include <vector>
 
 namespace kbv::protocol {
@@ -53,8 +54,10 @@ bool send_message(int fd, const nlohmann::json& message, int pass_fd) {
   return sent == static_cast<ssize_t>(text.size());
 }
 
-std::optional<nlohmann::json> receive_message(int fd, int timeout_ms, bool* eof, int* received_fd, std::int64_t* arrival_realtime_ns) {
+std::optional<nlohmann::json> receive_message(int fd, int timeout_ms, bool* eof, int* received_fd, std::int64_t* arrival_realtime_ns,
+                                              bool* malformed) {
   if (eof) *eof = false;
+  if (malformed) *malformed = false;
   if (received_fd) *received_fd = -1;
   if (arrival_realtime_ns) *arrival_realtime_ns = 0;
   pollfd waiter{fd, POLLIN, 0};
@@ -94,9 +97,25 @@ std::optional<nlohmann::json> receive_message(int fd, int timeout_ms, bool* eof,
       else ::close(passed);
     }
   }
-  if (static_cast<size_t>(received) > kMaxMessageBytes || (header.msg_flags & MSG_TRUNC)) return std::nullopt;
-  auto parsed = nlohmann::json::parse(buffer.begin(), buffer.begin() + received, nullptr, false);
-  if (parsed.is_discarded() || !parsed.is_object()) return std::nullopt;
+  const auto refuse = [&] {
+    if (malformed) *malformed = true;
+    return std::nullopt;
+  };
+  if (static_cast<size_t>(received) > kMaxMessageBytes || (header.msg_flags & MSG_TRUNC)) return refuse();
+  // Nesting bounded while parsing: nlohmann's parser is iterative, but copying and destroying a
+  // value recurse, and the evaluator copies parts of the worker's messages (red-team: a forged
+  // "ready" whose sandbox field was 100000 arrays deep would overflow the evaluator's stack).
+  const nlohmann::json::parser_callback_t bounded_depth = [](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
+    if (depth > kMaxMessageDepth) throw std::length_error("message nested too deeply");
+    return true;
+  };
+  nlohmann::json parsed;
+  try {
+    parsed = nlohmann::json::parse(buffer.begin(), buffer.begin() + received, bounded_depth, false);
+  } catch (const std::length_error&) {
+    return refuse();
+  }
+  if (parsed.is_discarded() || !parsed.is_object()) return refuse();
   return parsed;
 }
 

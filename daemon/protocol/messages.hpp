@@ -37,6 +37,9 @@ namespace kbv::protocol {
 
 // Setup messages carry every tensor of every slot; 1 MiB holds thousands of descriptors.
 constexpr size_t kMaxMessageBytes = 1 << 20;
+// Deepest nesting a message may have: kbv's own are at most 5 levels deep (a traced call's
+// records); a deeper one is refused as unreadable (receive_message).
+constexpr int kMaxMessageDepth = 32;
 
 // File descriptors the evaluator hands the worker at these fixed numbers.
 constexpr int kControlFd = 3;
@@ -61,10 +64,11 @@ const char* worker_exit_meaning(int status);
 bool send_message(int fd, const nlohmann::json& message, int pass_fd = -1);
 
 // Receives one message, waiting at most timeout_ms (< 0: forever). nullopt on timeout, EOF
-// or a malformed message; *eof tells the two apart. A passed fd lands in *received_fd
+// or a malformed message (over kMaxMessageBytes, nested deeper than kMaxMessageDepth, not a JSON
+// object); *eof and *malformed tell them apart. A passed fd lands in *received_fd
 // (close-on-exec), else -1. Where the socket has SO_TIMESTAMPNS on, *arrival_realtime_ns gets the
 // kernel's CLOCK_REALTIME stamp of the message's arrival (else 0).
 std::optional<nlohmann::json> receive_message(int fd, int timeout_ms, bool* eof = nullptr, int* received_fd = nullptr,
-                                              std::int64_t* arrival_realtime_ns = nullptr);
+                                              std::int64_t* arrival_realtime_ns = nullptr, bool* malformed = nullptr);
 
 }  // namespace kbv::protocol

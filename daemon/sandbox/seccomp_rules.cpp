@@ -110,6 +110,9 @@ std::vector<SeccompRule> worker_seccomp_rules(pid_t self, int violation_fd) {
       {"prctl", Denial::eperm, {arg_is32(0, PR_SET_DUMPABLE), arg_not(1, 0)}, "becoming dumpable (ptrace, /proc/pid/mem) again"},
       {"prctl", Denial::eperm, {arg_is32(0, PR_SET_PTRACER)}, "inviting a tracer"},
       {"rt_sigaction", Denial::eperm, {arg_is32(0, SIGSYS), arg_not(1, 0)}, "replacing the violation reporter"},
+      // kbv continues the stopped worker with SIGCONT before each message: a handler would run
+      // the candidate's code before the worker reads the call and starts its clock (red-team).
+      {"rt_sigaction", Denial::eperm, {arg_is32(0, SIGCONT), arg_not(1, 0)}, "running code when kbv resumes the stopped worker"},
       {"close_range", Denial::eperm, {}, "closing the violation fd among others (nothing needs it without fork)"},
   };
   for (const unsigned long flag : {CLONE_NEWNS, CLONE_NEWUSER, CLONE_NEWNET, CLONE_NEWIPC, CLONE_NEWUTS, CLONE_NEWPID, CLONE_NEWCGROUP})

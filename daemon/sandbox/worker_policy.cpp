@@ -45,6 +45,12 @@ SandboxPolicy worker_policy(const std::filesystem::path& scratch_dir, const std:
   }
   for (const std::string& path : forbidden) policy.forbidden.emplace_back(path);
   policy.allow_cuda_devices = cuda;
+  // System V objects (shmget, msgget, semget) live in the IPC namespace, past the process that made
+  // them: in the host's, a segment of outputs one candidate stashed waited for the next evaluation
+  // of its problem to copy (red-team sysv_stash). The host worker gets a namespace of its own,
+  // which dies with it. The CUDA worker keeps the host's: CUDA IPC (the evaluator's arena) is
+  // reported to need a shared IPC namespace, untested here (docs/threat-model.md, pattern 16).
+  policy.new_ipc_namespace = !cuda;
   if (cuda) {
     policy.extra_writable.emplace_back("/dev/shm");  // the CUDA driver's shared-memory files
     // cuInit names its threads through /proc/self/task/<tid>/comm and fails with

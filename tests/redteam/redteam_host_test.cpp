@@ -3,6 +3,9 @@
 // still passes untouched.
 #include <gtest/gtest.h>
 
+#include <sys/ipc.h>
+#include <sys/shm.h>
+
 #include <algorithm>
 #include <chrono>
 #include <fstream>
@@ -70,6 +73,7 @@ INSTANTIATE_TEST_SUITE_P(
                       Expected{"matmul_fp16_host", "fail_correctness", std::nullopt},
                       Expected{"input_mutation_int64_host", "hack_suspected", "input_mutation"},
                       Expected{"forged_frame_types", "hack_suspected", "result_forgery"},
+                      Expected{"deep_frame", "hack_suspected", "result_forgery"},
                       Expected{"wake_ping_precompute", "fail_correctness", std::nullopt},
                       Expected{"null_call_completion", "fail_correctness", std::nullopt}),
     [](const auto& param_info) { return param_info.param.candidate; });
@@ -188,12 +192,32 @@ TEST(RedTeamHostContained, FillingScratchStopsAtItsBound) {
 }
 
 // A candidate that would resume itself while kbv holds it stopped (a timer's SIGCONT) cannot arm
-// the timer: seccomp refuses timer_create, and its honest relu passes.
+// the timer nor handle SIGCONT: seccomp refuses timer_create and the handler, and its honest relu passes.
 TEST(RedTeamHostContained, ATimerThatWouldResumeTheStoppedWorkerIsRefused) {
   const auto run = run_kbv_eval({redteam("self_resume").string(), "--timeout-s", "10"});
   ASSERT_TRUE(run.report.is_object()) << explain(run);
   EXPECT_EQ(run.report.value("verdict", ""), "pass") << explain(run);
   EXPECT_NE(run.report.value("worker_stderr_tail", "").find("self_resume: timer_create refused"), std::string::npos) << explain(run);
+  EXPECT_NE(run.report.value("worker_stderr_tail", "").find("self_resume: sigaction(SIGCONT) refused"), std::string::npos) << explain(run);
+}
+
+// Red-team: outputs stashed in a System V segment outlived the worker, for a later evaluation
+// of the same problem (another candidate's) to copy. Each worker has an IPC namespace of its own,
+// so the second evaluation finds no segment of the first's, and its honest relu passes.
+TEST(RedTeamHostContained, SystemVSegmentsDoNotOutliveTheEvaluation) {
+  constexpr key_t kStashKey = 0x6b627673;  // tests/redteam/candidates/sysv_stash.cpp
+  const auto remove_stash = [] {
+    if (const int id = ::shmget(kStashKey, 0, 0); id >= 0) ::shmctl(id, IPC_RMID, nullptr);
+  };
+  remove_stash();
+  for (int evaluation = 0; evaluation < 2; ++evaluation) {
+    const auto run = run_kbv_eval({redteam("sysv_stash").string(), "--no-timing", "--timeout-s", "10"});
+    ASSERT_TRUE(run.report.is_object()) << explain(run);
+    EXPECT_EQ(run.report.value("verdict", ""), "pass") << "evaluation " << evaluation << "\n" << explain(run);
+    EXPECT_EQ(run.report.value("worker_stderr_tail", "").find("found another evaluation's segment"), std::string::npos) << explain(run);
+  }
+  EXPECT_LT(::shmget(kStashKey, 0, 0), 0) << "the segment is in the host's IPC namespace";
+  remove_stash();
 }
 
 TEST(RedTeamHostContained, TheSecretKeyNeverReachesTheCandidate) {

@@ -111,7 +111,7 @@ TEST_F(PolicyTest, DescribePolicyNamesEveryPathAndLimit) {
   policy.violation_fd = 5;
   const std::string text = describe_policy(policy);
   for (const std::string& part : {scratch_.string(), readable_.string(), secret_.string(), results_.string(),
-                                  std::string("nofile=128"), std::string("memory=1073741824"), std::string("namespaces=user,net,mount"),
+                                  std::string("nofile=128"), std::string("memory=1073741824"), std::string("namespaces=user,net,ipc,mount"),
                                   std::string("violation_fd=5"), std::string("cuda_devices=no")})
     EXPECT_TRUE(contains(text, part)) << part << " missing from: " << text;
 }

@@ -42,6 +42,23 @@ TEST_F(SeccompHardeningTest, ViolationReporterCannotBeRemoved) {
   EXPECT_EQ(outcome.violations, std::vector<int>{SYS_socket});
 }
 
+// Red-team: a SIGCONT handler ran the candidate's code each time kbv resumed the stopped worker,
+// before the worker read the call and started its clock (a host clock 3x short of the work).
+TEST_F(SeccompHardeningTest, NoHandlerRunsWhenTheWorkerIsResumed) {
+  const ChildOutcome outcome = run_sandboxed(base_policy(), [](const SandboxReport&) {
+    struct sigaction handler {};
+    handler.sa_handler = [](int) {};
+    std::string results = outcome_of(::sigaction(SIGCONT, &handler, nullptr));
+    struct sigaction current {};
+    results += " " + outcome_of(::sigaction(SIGCONT, nullptr, &current));  // reading it stays
+    results += " " + outcome_of(::syscall(SYS_rt_sigaction, kUpperGarbage | SIGCONT, &handler, nullptr, 8));
+    results += " " + outcome_of(::sigaction(SIGUSR1, &handler, nullptr));  // other signals stay
+    return results;
+  });
+  KBV_SKIP_IF_KERNEL_LACKS(outcome);
+  EXPECT_EQ(outcome.result, "EPERM ok EPERM ok");
+}
+
 TEST_F(SeccompHardeningTest, AFullViolationPipeNeverBlocksTheWorker) {
   // More records than a default pipe holds (64 KiB / 4 bytes); the parent reads only after exit.
   constexpr int kAttempts = 20000;

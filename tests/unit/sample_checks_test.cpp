@@ -59,9 +59,13 @@ TEST(SampleChecks, ASlowClockIsCaughtBeyondTheDevicesSlack) {
   const auto cuda = check_clock_agreement(0.8e-3, 2e-3, true);
   ASSERT_TRUE(cuda);
   EXPECT_EQ(cuda->hack_pattern, "stream_injection");
-  // Host: a quarter less 25 µs; a 10x slow clock on a 1 ms call is caught.
-  EXPECT_FALSE(check_clock_agreement(0.3e-3, 1e-3, false));
+  // Host: 0.6 less 40 µs; a 10x slow clock on a 1 ms call is caught, and so is one 3x short
+  // (red-team: a hook doing 70 % of the work before the worker's clock started passed the quarter).
+  EXPECT_FALSE(check_clock_agreement(0.6e-3, 1e-3, false));
   EXPECT_EQ(check_clock_agreement(0.1e-3, 1e-3, false)->hack_pattern, "timer_tampering");
+  EXPECT_EQ(check_clock_agreement(0.3e-3, 1e-3, false)->hack_pattern, "timer_tampering");
+  // The worst honest short call measured under load (24 µs of 75 µs trusted) passes.
+  EXPECT_FALSE(check_clock_agreement(24e-6, 75e-6, false));
 }
 
 }  // namespace

@@ -4,9 +4,9 @@
 // any SIGCONT, its own timer's included: a POSIX timer firing SIGCONT every millisecond would
 // resume the worker right after each stop, and the SIGCONT handler would work there (here it
 // only burns CPU: the deferred half of a call's work would go in its place). Seccomp refuses
-// timer_create (and fcntl F_SETSIG, the other way to have the kernel send it SIGCONT), so the
-// candidate logs the refusal and is an honest relu.
-// Expected: pass, the log saying timer_create was refused.
+// a SIGCONT handler, and timer_create (and fcntl F_SETSIG, the other way to have the kernel send
+// it SIGCONT), so the candidate logs both refusals and is an honest relu.
+// Expected: pass, the log saying sigaction(SIGCONT) and timer_create were refused.
 #include "redteam_common.hpp"
 
 #include <signal.h>
@@ -30,7 +30,8 @@ void start_resume_timer() {
   action.sa_handler = &work_while_resumed;
   action.sa_flags = SA_RESTART;
   sigemptyset(&action.sa_mask);
-  if (sigaction(SIGCONT, &action, nullptr) != 0) return redteam::log("self_resume: sigaction failed");
+  // Refused too: kbv's own SIGCONT before each message would run the handler (seccomp_rules.cpp).
+  if (sigaction(SIGCONT, &action, nullptr) != 0) redteam::log("self_resume: sigaction(SIGCONT) refused");
   sigevent event{};
   event.sigev_notify = SIGEV_SIGNAL;
   event.sigev_signo = SIGCONT;
