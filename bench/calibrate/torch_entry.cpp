@@ -51,7 +51,9 @@ nlohmann::json problem_description(const ResolvedProblem& resolved) {
     nlohmann::json input = {{"name", problem.inputs[i].name},
                             {"shape", resolved.input_shapes.at(i)},
                             {"scale", resolved.input_scale(i)},
-                            {"dtype", std::string(dtype_name(problem.inputs[i].dtype))}};
+                            {"dtype", std::string(dtype_name(problem.inputs[i].dtype))},
+                            {"role", problem.inputs[i].role == Role::parameter ? "parameter" : "activation"},
+                            {"torch_name", problem.inputs[i].torch_name}};
     if (problem.inputs[i].dtype == DType::int64) input["range"] = {resolved.input_ranges[i].low, resolved.input_ranges[i].high};
     inputs.push_back(std::move(input));
   }
@@ -75,7 +77,7 @@ calibration::CalibrationEntry make_entry(const ResolvedProblem& problem, const s
   entry.spec_sha256 = calibration::problem_fingerprint(problem);
   entry.library_sources_sha256 = calibration::library_sources_sha256(problem.problem);
   entry.measured_at = measured_at;
-  if (max_duty < 1.0) entry.max_duty = max_duty;
+  entry.max_duty = max_duty;  // 1 too: an unpaced run said so, not "before kbv paced" (review)
   nlohmann::json library_evidence = nlohmann::json::object();
   for (const auto& [mode, measured] : library) {
     if (measured.before_s <= 0 || measured.after_s <= 0) throw std::invalid_argument("library " + mode + " baseline has no median");

@@ -4,6 +4,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -17,6 +18,7 @@
 #include "inputs/tensor_axes.hpp"
 #include "measure/baseline/cuda_baseline.hpp"
 #include "measure/support/driver_version.hpp"
+#include "measure/support/library_versions.hpp"
 #include "measure/support/handles.hpp"
 #include "measure/support/library_errors.hpp"
 #include "measure/timing/cold_timer.hpp"
@@ -209,12 +211,11 @@ int run_torch_calibration(const TorchRunOptions& options) {
 
   // The file this run merges into, read before anything is measured: one kbv cannot read stops
   // the run now, with the file's own error (which says how to move it aside), not after PyTorch
-  // started.
-  calibration::CalibrationFile file;
+  // started. Each entry is merged into the file as it is on disk then (merge_into_calibration_file).
   std::error_code missing;
   if (std::filesystem::exists(options.out, missing)) {
     try {
-      file = calibration::load_calibration_file(options.out);
+      (void)calibration::load_calibration_file(options.out);
     } catch (const calibration::CalibrationFileError& error) {
       std::fprintf(stderr, "kbv-calibrate --torch: the calibration file to merge into cannot be read: %s\n", error.what());
       return 2;
@@ -234,6 +235,7 @@ int run_torch_calibration(const TorchRunOptions& options) {
   calibration::Calibration run;
   run.device_name = properties.name;
   run.driver = cuda::driver_version();
+  run.libraries = cuda::library_versions();
   run.torch_version = hello.value("torch_version", "");
   run.torch_cuda = hello.value("torch_cuda", "");
   run.triton_version = hello.value("triton_version", "");
@@ -305,8 +307,13 @@ int run_torch_calibration(const TorchRunOptions& options) {
         measured[mode].after = timing_json(result);
       }
       library.reset();
-      if (measured.begin()->second.before_s <= 0 || measured.begin()->second.after_s <= 0) {
-        std::printf("%s %s: the library baseline kept no sample (throttled throughout): not recorded\n", name.c_str(), set.c_str());
+      // Every mode's (review: only the first in the map's order, fp32, was looked at, and a TF32
+      // baseline throttled throughout threw out of make_entry and ended the whole run).
+      const auto unmeasured = std::find_if(measured.begin(), measured.end(),
+                                           [](const auto& mode) { return mode.second.before_s <= 0 || mode.second.after_s <= 0; });
+      if (unmeasured != measured.end()) {
+        std::printf("%s %s: the library %s baseline kept no sample (throttled throughout): not recorded\n", name.c_str(), set.c_str(),
+                    unmeasured->first.c_str());
         continue;
       }
       calibration::CalibrationEntry entry = make_entry(resolved, measured, reply, utc_now(), options.max_duty);
@@ -318,9 +325,14 @@ int run_torch_calibration(const TorchRunOptions& options) {
       one.entries = {std::move(entry)};
       one.measured_at = utc_now();
       std::vector<std::string> notes;
-      calibration::merge_calibration(file, std::move(one), &notes);
+      try {
+        calibration::merge_into_calibration_file(options.out, std::move(one), &notes);
+      } catch (const std::exception& error) {
+        std::fprintf(stderr, "kbv-calibrate --torch: %s %s: %s; the %d entries before it are in %s\n", name.c_str(), set.c_str(), error.what(),
+                     entries - 1, options.out.c_str());
+        return 1;
+      }
       for (const std::string& note : notes) std::printf("  %s\n", note.c_str());
-      calibration::save_calibration_file(file, options.out);
     }
   }
   std::printf("\n%d entries written to %s: %d with every baseline asked for, %zu where PyTorch had no forward%s; %d without a library baseline\n",

@@ -5,6 +5,7 @@
 // Exit status: kbv-calibrate's; 2 usage, or kbv-calibrate missing or not runnable.
 #include "cli/calibrate_command.hpp"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -89,7 +90,7 @@ int calibrate_command(const std::vector<std::string>& args) {
     if (values->count("kernelbench")) argv_strings.insert(argv_strings.end(), {"--kernelbench", (*values)["kernelbench"].as<std::string>()});
     if (values->count("torch-dir")) argv_strings.insert(argv_strings.end(), {"--torch-dir", (*values)["torch-dir"].as<std::string>()});
     if (values->count("no-compile")) argv_strings.push_back("--no-compile");
-    if (values->count("max-duty")) argv_strings.insert(argv_strings.end(), {"--max-duty", std::to_string((*values)["max-duty"].as<double>())});
+    if (values->count("max-duty")) argv_strings.insert(argv_strings.end(), {"--max-duty", fmt::format("{}", (*values)["max-duty"].as<double>())});
   }
   std::vector<char*> argv_pointers;
   for (auto& arg : argv_strings) argv_pointers.push_back(arg.data());

@@ -2,6 +2,8 @@
 // written, bad files named by file and field, runs merged by GPU, driver and torch version, and
 // the default path.
 #include <gtest/gtest.h>
+
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -77,6 +79,13 @@ TEST(CalibrationFile, BadFieldsAreNamedWithTheFix) {
   EXPECT_NE(error_of(bad).find("field 'calibrations[1].entries[0].ratios.eager_tf32': expected a positive number (fix: move cal.json aside"),
             std::string::npos)
       << error_of(bad);
+  // Review: a ratio of 1e308 gave an infinite derived speedup (written as null with no reason).
+  bad = good;
+  bad["calibrations"][1]["entries"][0]["ratios"]["eager_tf32"] = 1e308;
+  EXPECT_NE(error_of(bad).find("ratios.eager_tf32': expected a ratio of PyTorch's time to the library's from 0.001 to 1000"), std::string::npos)
+      << error_of(bad);
+  bad["calibrations"][1]["entries"][0]["ratios"]["eager_tf32"] = 1e-300;
+  EXPECT_NE(error_of(bad).find("ratios.eager_tf32': expected a ratio"), std::string::npos) << error_of(bad);
   bad = good;
   bad["calibrations"][1]["entries"][0]["ratios"]["eager_bf16"] = 1.0;
   EXPECT_NE(error_of(bad).find("not a PyTorch baseline kbv knows"), std::string::npos);
@@ -153,6 +162,19 @@ TEST(CalibrationFile, ARerunKeepsTheRatiosItDidNotMeasureOfTheSameProblemAndLibr
   EXPECT_EQ(relu->errors.at("compiled_tf32"), "not asked for in this run");
   ASSERT_EQ(notes.size(), 1u);
   EXPECT_NE(notes[0].find("dropped"), std::string::npos) << notes[0];
+  // Review: an unpaced run's ratio kept beside a paced rerun's was reported with the rerun's pacing.
+  Calibration unpaced = one_run("2.11", "relu", 1.0, "2026-12-04T10:00:00Z");
+  unpaced.entries[0].ratios["compiled_tf32"] = 0.9;
+  unpaced.entries[0].errors.clear();
+  merge_calibration(file, unpaced);
+  Calibration paced = one_run("2.11", "relu", 1.1, "2026-12-05T10:00:00Z");
+  paced.entries[0].max_duty = 0.25;
+  notes.clear();
+  merge_calibration(file, paced, &notes);
+  relu = file.calibrations[0].find("relu", "default");
+  EXPECT_FALSE(relu->ratios.contains("compiled_tf32"));
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("pacing changed since"), std::string::npos) << notes[0];
 }
 
 TEST(CalibrationFile, ARunMergesIntoItsGpuDriverAndTorchVersion) {
@@ -168,6 +190,34 @@ TEST(CalibrationFile, ARunMergesIntoItsGpuDriverAndTorchVersion) {
   EXPECT_DOUBLE_EQ(newer.find("gelu", "default")->ratios.at("eager_tf32"), 2.0);
   EXPECT_EQ(newer.measured_at, "2026-12-01T12:00:00Z");
   EXPECT_DOUBLE_EQ(file.calibrations[1].find("relu", "default")->ratios.at("eager_tf32"), 3.0);
+}
+
+// Review: two runs writing one file (one per GPU) each rewrote the copy they read at their start,
+// and the last one's entries were all the file kept. Each merge now re-reads the file under a lock.
+TEST(CalibrationFile, ConcurrentRunsKeepEachOthersEntries) {
+  const std::filesystem::path path = std::filesystem::temp_directory_path() / ("kbv-calibration-shared-" + std::to_string(::getpid()) + ".json");
+  std::filesystem::remove(path);
+  constexpr int kRuns = 2, kProblemsEach = 15;
+  std::vector<pid_t> children;
+  for (int run = 0; run < kRuns; ++run) {
+    const pid_t child = ::fork();
+    if (child == 0) {
+      for (int p = 0; p < kProblemsEach; ++p)
+        merge_into_calibration_file(path, one_run("2.11", "p" + std::to_string(run) + "_" + std::to_string(p), 1.0 + p, "2026-12-05T10:00:00Z"));
+      ::_exit(0);
+    }
+    children.push_back(child);
+  }
+  for (const pid_t child : children) {
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  }
+  const CalibrationFile merged = load_calibration_file(path);
+  ASSERT_EQ(merged.calibrations.size(), 1u);
+  EXPECT_EQ(merged.calibrations[0].entries.size(), static_cast<size_t>(kRuns * kProblemsEach));
+  std::filesystem::remove(path);
+  std::filesystem::remove(path.string() + ".lock");
 }
 
 TEST(CalibrationFile, SavingReplacesTheFileWhole) {

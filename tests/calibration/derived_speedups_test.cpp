@@ -105,6 +105,30 @@ TEST(DerivedSpeedups, AnotherGpuOrDriverIsNeverUsed) {
   expect_all_null(derive_speedups(in, kRecorded), "under driver 580.65.06 (CUDA 13.0), not this one");
 }
 
+// Review: cuBLAS or cuDNN upgraded under the same driver runs other kernels than the ratio was
+// measured against. A calibration that names its libraries is used only with the same ones; one
+// written before kbv recorded them is used, and the result says they were not recorded.
+TEST(DerivedSpeedups, OtherCudaLibrariesThanCalibratedAreNeverUsed) {
+  DerivationInputs in = layernorm_on_h200();
+  in.library_versions = "cudart 13000, cublasLt 130200, cudnn 91100";
+  const DerivedSpeedups legacy = derive_speedups(in, kRecorded);
+  EXPECT_TRUE(legacy.baselines.at("eager_tf32").speedup) << legacy.baselines.at("eager_tf32").reason;
+  EXPECT_NE(legacy.calibration["libraries"].get<std::string>().find("not recorded"), std::string::npos);
+
+  nlohmann::json json;
+  std::ifstream(kRecorded) >> json;
+  for (auto& calibration : json["calibrations"]) calibration["libraries"] = "cudart 13000, cublasLt 130100, cudnn 91000";
+  const auto path = std::filesystem::temp_directory_path() / ("kbv-calibration-libraries-" + std::to_string(::getpid()) + ".json");
+  std::ofstream(path) << json.dump();
+  expect_all_null(derive_speedups(in, path), "with other CUDA libraries (cudart 13000, cublasLt 130100, cudnn 91000; this evaluation runs "
+                                             "cudart 13000, cublasLt 130200, cudnn 91100)");
+  in.library_versions = "cudart 13000, cublasLt 130100, cudnn 91000";
+  const DerivedSpeedups same = derive_speedups(in, path);
+  EXPECT_TRUE(same.baselines.at("eager_tf32").speedup) << same.baselines.at("eager_tf32").reason;
+  EXPECT_EQ(same.calibration["libraries"], "cudart 13000, cublasLt 130100, cudnn 91000");
+  std::filesystem::remove(path);
+}
+
 TEST(DerivedSpeedups, AProblemOrShapeSetNotCalibratedSaysHowToCalibrateIt) {
   DerivationInputs in = layernorm_on_h200();
   in.problem = "conv2d";
@@ -213,6 +237,19 @@ TEST(DerivedSpeedups, TheResultSaysHowTheCalibrationWasPacedAndWhetherItsClocksA
   EXPECT_EQ(report["eager_fp32"]["clocks_mhz"]["agree"], true) << "one 15 MHz NVML step apart";
   EXPECT_TRUE(report["compiled_tf32"]["clocks_mhz"].is_null()) << "no clock recorded for torch.compile";
   EXPECT_TRUE(derived.baselines.at("eager_tf32").speedup) << "the clocks are shown, the speedup still derived";
+  EXPECT_FALSE(report["eager_tf32"]["ratio_kept_from_earlier_run"].get<bool>());
+
+  // An unpaced run (--max-duty 1) says so, and a ratio a rerun kept carries its own date.
+  const std::filesystem::path kept = recorded_with_layernorm_entry([](nlohmann::json& entry) {
+    entry["max_duty"] = 1.0;
+    entry["evidence"]["kept_from_earlier_run"]["eager_fp32"] = {{"measured_at", "2026-11-30T09:00:00Z"}, {"library_median_s", 1e-3}, {"why", "x"}};
+  });
+  const nlohmann::json kept_report = derive_speedups(in, kept).to_json();
+  std::filesystem::remove(kept);
+  EXPECT_EQ(kept_report["calibration"]["pacing"].get<std::string>().rfind("none: timed unpaced (--max-duty 1)", 0), 0u) << kept_report["calibration"];
+  EXPECT_EQ(kept_report["eager_fp32"]["ratio_measured_at"], "2026-11-30T09:00:00Z");
+  EXPECT_TRUE(kept_report["eager_fp32"]["ratio_kept_from_earlier_run"].get<bool>());
+  EXPECT_EQ(kept_report["eager_tf32"]["ratio_measured_at"], kept_report["calibration"]["measured_at"]);
 }
 
 TEST(DerivedSpeedups, ABaselineThatFailedInTheCalibrationCarriesItsError) {

@@ -102,14 +102,43 @@ class Measure(unittest.TestCase):
                 def get_init_inputs():
                     return []
             '''))
-            problem = {"name": "noisy", "source": "kernelbench", "kernelbench": {"level": 1, "id": 1, "file": "1_Noisy.py"}}
+            problem = {"name": "noisy", "source": "kernelbench", "kernelbench": {"level": 1, "id": 1, "file": "1_Noisy.py"},
+                       "inputs": [{"name": "x", "shape": [4, 4], "role": "activation"}]}
             done = run_main(["--device", "cpu"], [{"type": "measure", "problem": problem, "shape_set": "default", "kernelbench_dir": kb,
                                                    "baselines": ["eager_tf32"], "stop_rule": QUICK}, {"type": "exit"}])
         self.assertEqual(done.returncode, 0, done.stderr[-2000:])
         replies = [json.loads(line) for line in done.stdout.splitlines()]
         self.assertEqual([r["type"] for r in replies], ["hello", "measured"])
-        self.assertEqual(replies[1]["forward"], "kernelbench:level1/1_Noisy.py")
+        self.assertTrue(replies[1]["forward"].startswith("kernelbench:level1/1_Noisy.py@sha256:"), replies[1]["forward"])
         self.assertIn("hello from forward", done.stderr)
+
+    def test_a_kernelbench_file_at_other_sizes_than_kbvs_is_a_skip(self):
+        """Review: a checkout whose size globals differ from the import's timed PyTorch at other
+        sizes than kbv's library, and the stored ratio scaled every derived speedup."""
+        with tempfile.TemporaryDirectory() as kb:
+            (Path(kb) / "level1").mkdir()
+            (Path(kb) / "level1" / "2_Sized.py").write_text(textwrap.dedent('''
+                import torch
+                N = 8
+                class Model(torch.nn.Module):
+                    def forward(self, x):
+                        return x + 1
+                def get_inputs():
+                    return [torch.rand(N, 4)]
+                def get_init_inputs():
+                    return []
+            '''))
+            problem = {"name": "sized", "source": "kernelbench", "kernelbench": {"level": 1, "id": 2, "file": "2_Sized.py", "globals": {"small": {"N": 2}}},
+                       "inputs": [{"name": "x", "shape": [4, 4], "role": "activation"}]}
+            replies = session([{"type": "measure", "problem": problem, "shape_set": shape_set, "kernelbench_dir": kb, "baselines": ["eager_tf32"],
+                                "stop_rule": QUICK} for shape_set in ("default", "small", "large")])
+        default, small, large = replies[1:]
+        self.assertEqual(default["type"], "skipped", default)
+        self.assertIn("get_inputs() gives x of shape [8, 4], kbv times [4, 4]", default["reason"])
+        self.assertEqual(small["type"], "skipped", small)
+        self.assertIn("[2, 4]", small["reason"])
+        self.assertEqual(large["type"], "skipped", large)
+        self.assertIn("shape set large has no kernelbench.globals entry", large["reason"])
 
     @unittest.skipUnless(os.environ.get("KBV_TEST_TORCH_COMPILE"), "set KBV_TEST_TORCH_COMPILE=1: torch.compile on a CPU takes minutes")
     def test_the_compiled_baseline_is_compiled_once_then_timed(self):

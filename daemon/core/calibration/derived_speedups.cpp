@@ -3,6 +3,7 @@
 #include "calibration/derived_speedups.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <set>
 
@@ -66,7 +67,7 @@ DerivedSpeedups derive_speedups(const DerivationInputs& in, const std::filesyste
     return DerivedSpeedups::none(error.what());
   }
   std::vector<const Calibration*> fitting;
-  std::set<std::string> other_devices, other_drivers, other_torches;
+  std::set<std::string> other_devices, other_drivers, other_torches, other_libraries;
   for (const Calibration& c : loaded.calibrations) {
     if (c.device_name != in.device_name) {
       other_devices.insert(c.device_name);
@@ -74,6 +75,9 @@ DerivedSpeedups derive_speedups(const DerivationInputs& in, const std::filesyste
       other_drivers.insert(c.driver);
     } else if (in.torch_version && c.torch_version != *in.torch_version) {
       other_torches.insert(c.torch_version);
+    } else if (!c.libraries.empty() && !in.library_versions.empty() && c.libraries != in.library_versions) {
+      // cuBLAS or cuDNN upgraded under the same driver: other kernels than the ratio describes.
+      other_libraries.insert(c.libraries);
     } else {
       fitting.push_back(&c);
     }
@@ -83,6 +87,9 @@ DerivedSpeedups derive_speedups(const DerivationInputs& in, const std::filesyste
     if (in.torch_version) reason += " with torch " + *in.torch_version + " ($KBV_TORCH_VERSION)";
     if (!other_torches.empty()) reason += "; torch versions calibrated here: " + joined(other_torches);
     if (!other_drivers.empty()) reason += "; it was calibrated on this GPU under driver " + joined(other_drivers) + ", not this one";
+    if (!other_libraries.empty())
+      reason += "; it was calibrated on this GPU and driver with other CUDA libraries (" + joined(other_libraries) + "; this evaluation runs " +
+                in.library_versions + ")";
     if (!other_devices.empty()) reason += "; GPUs it holds: " + joined(other_devices);
     return DerivedSpeedups::none(reason + " (fix: run kbv calibrate --torch on this machine)");
   }
@@ -99,6 +106,8 @@ DerivedSpeedups derive_speedups(const DerivationInputs& in, const std::filesyste
                      {"device_name", chosen.device_name},
                      {"driver", chosen.driver},
                      {"torch_version", chosen.torch_version},
+                     {"libraries", chosen.libraries.empty() ? nlohmann::json("not recorded: calibrated before kbv recorded its CUDA libraries")
+                                                             : nlohmann::json(chosen.libraries)},
                      {"torch_cuda", chosen.torch_cuda},
                      {"triton_version", chosen.triton_version},
                      {"measured_at", entry->measured_at},
@@ -118,7 +127,10 @@ DerivedSpeedups derive_speedups(const DerivationInputs& in, const std::filesyste
   // Whether both timers ran the GPU at one duty (timing/duty_pace.hpp): before they did, a
   // power-limited GEMM's library time was taken at a lower clock than PyTorch's.
   out.calibration["max_duty"] = entry->max_duty ? nlohmann::json(*entry->max_duty) : nlohmann::json(nullptr);
-  out.calibration["pacing"] = entry->max_duty ? "both timers paced to a GPU duty of at most " + share_text(*entry->max_duty)
+  out.calibration["pacing"] = entry->max_duty && *entry->max_duty >= 1
+                                  ? "none: timed unpaced (--max-duty 1); a power-limited GEMM's ratio may compare two clocks (see each "
+                                    "baseline's clocks_mhz)"
+                              : entry->max_duty ? "both timers paced to a GPU duty of at most " + share_text(*entry->max_duty)
                                               : std::string("none: calibrated before kbv paced its timers to one GPU duty; a power-limited "
                                                             "GEMM's ratio may compare two clocks (see each baseline's clocks_mhz; fix: ") +
                                                     recalibrate(in) + ")";
@@ -150,8 +162,23 @@ DerivedSpeedups derive_speedups(const DerivationInputs& in, const std::filesyste
       derived.reason = "no interleaved timing of the candidate and the library " + mode + " baseline in this evaluation";
       continue;
     }
+    // A ratio a rerun kept from an earlier run (torch_calibration.cpp, keep_unmeasured_ratios)
+    // was measured then, not at the entry's measured_at.
+    derived.measured_at = entry->measured_at;
+    if (entry->evidence.is_object() && entry->evidence.contains("kept_from_earlier_run") && entry->evidence["kept_from_earlier_run"].is_object() &&
+        entry->evidence["kept_from_earlier_run"].contains(name)) {
+      const nlohmann::json& kept = entry->evidence["kept_from_earlier_run"][name];
+      if (kept.is_object() && kept.contains("measured_at") && kept["measured_at"].is_string()) derived.measured_at = kept["measured_at"].get<std::string>();
+      derived.kept_from_earlier_run = true;
+    }
+    const double speedup = median->second / *in.candidate_median_s * ratio->second;
+    if (!std::isfinite(speedup)) {
+      derived.reason = "the derived speedup is not a finite number (library " + std::to_string(median->second) + " s, candidate " +
+                       std::to_string(*in.candidate_median_s) + " s, ratio " + std::to_string(ratio->second) + ")";
+      continue;
+    }
     derived.estimated_median_s = median->second * ratio->second;
-    derived.speedup = median->second / *in.candidate_median_s * ratio->second;
+    derived.speedup = speedup;
   }
   return out;
 }
@@ -175,6 +202,8 @@ nlohmann::json DerivedSpeedups::to_json() const {
                                        {"ratio_to_library", number(derived.ratio)},
                                        {"library", baseline.library_mode},
                                        {"estimated_median_s", number(derived.estimated_median_s)},
+                                       {"ratio_measured_at", derived.measured_at.empty() ? nlohmann::json(nullptr) : nlohmann::json(derived.measured_at)},
+                                       {"ratio_kept_from_earlier_run", derived.kept_from_earlier_run},
                                        {"clocks_mhz", derived.clocks ? nlohmann::json{{"library", derived.clocks->library_mhz},
                                                                                       {"torch", derived.clocks->torch_mhz},
                                                                                       {"agree", derived.clocks->agree}}

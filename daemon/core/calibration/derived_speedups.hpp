@@ -23,6 +23,7 @@ namespace kbv::calibration {
 struct DerivationInputs {
   std::string device;  // "cuda" or "host"
   std::string device_name, driver;
+  std::string library_versions;  // the evaluation's CUDA libraries (measure/support/library_versions.hpp); empty: not known
   std::string problem, shape_set, spec_sha256;
   std::string library_sources_sha256;  // library_sources_sha256() of the problem in this build
   std::map<std::string, std::string> library_describe;  // math mode -> CudaBaseline::describe() now
@@ -36,6 +37,8 @@ struct DerivedBaseline {
   std::optional<double> ratio;                // the calibration's baseline / library
   std::optional<double> estimated_median_s;   // library median × ratio: the baseline's time here
   std::string reason;                         // why speedup is null; empty when it is not
+  std::string measured_at;                    // when the ratio was measured (an earlier run's, where a rerun kept it)
+  bool kept_from_earlier_run = false;         // the ratio is an earlier run's, kept by a rerun that did not measure it
   // The SM clocks the ratio's two sides were timed at (clock_agreement.hpp); nullopt when the
   // calibration recorded no clock for one of them.
   std::optional<ClockComparison> clocks;

@@ -2,6 +2,8 @@
 // checked field by field, merged run by run.
 #include "calibration/torch_calibration.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -10,9 +12,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <stdexcept>
 #include <utility>
 
 #include "inputs/secret_key.hpp"
+#include "io/whole_file.hpp"
 
 namespace kbv::calibration {
 
@@ -42,6 +46,13 @@ std::filesystem::path default_torch_calibration_path() {
 }
 
 namespace {
+
+// PyTorch's time over kbv's library's, both timing one problem: measured ratios run from ~0.4
+// (torch.compile's fused rmsnorm) to ~33 (eager layernorm), issue #13's table. A ratio outside
+// 1/1000 … 1000 would scale derived speedups by that much: refused as the file's damage (review:
+// 1e308 gave an infinite speedup, written as null with no reason).
+constexpr double kLeastRatio = 1e-3;
+constexpr double kMostRatio = 1e3;
 
 // A file kbv cannot read is also one `kbv calibrate --torch` will not merge into (it reads the file
 // first), so the fix moves it out of the way rather than sending the user round in a loop.
@@ -106,6 +117,9 @@ class Reader {
       if (!entry.library.count(std::string(known->library_mode)))
         fail(path + "library." + std::string(known->library_mode), "missing: ratio " + name + " is relative to it");
       entry.ratios[name] = positive(value, path + "ratios." + name);
+      if (entry.ratios[name] < kLeastRatio || entry.ratios[name] > kMostRatio)
+        fail(path + "ratios." + name, "expected a ratio of PyTorch's time to the library's from " + nlohmann::json(kLeastRatio).dump() + " to " +
+                                          nlohmann::json(kMostRatio).dump() + " (a hand edit or a broken measurement)");
     }
     if (json.contains("errors")) {
       if (!json["errors"].is_object()) fail(path + "errors", "expected an object");
@@ -129,6 +143,7 @@ class Reader {
     c.triton_version = optional_text(json, "triton_version");
     c.python = optional_text(json, "python");
     c.kbv_version = optional_text(json, "kbv_version");
+    c.libraries = optional_text(json, "libraries");
     const nlohmann::json& entries = member(json, "entries", path + "entries");
     if (!entries.is_array()) fail(path + "entries", "expected a list");
     std::map<std::pair<std::string, std::string>, size_t> seen;  // (problem, shape set) -> index
@@ -182,7 +197,8 @@ CalibrationFile calibration_from_json(const nlohmann::json& json, const std::str
     // second would be chosen or ignored by its measured_at alone.
     for (size_t k = 0; k + 1 < out.calibrations.size(); ++k) {
       const Calibration& earlier = out.calibrations[k];
-      if (earlier.device_name == added.device_name && earlier.driver == added.driver && earlier.torch_version == added.torch_version)
+      if (earlier.device_name == added.device_name && earlier.driver == added.driver && earlier.torch_version == added.torch_version &&
+          earlier.libraries == added.libraries)
         reader.fail("calibrations[" + std::to_string(i) + "]",
                     "duplicates calibrations[" + std::to_string(k) + "] (" + added.device_name + ", driver " + added.driver + ", torch " +
                         added.torch_version + ")",
@@ -221,6 +237,7 @@ nlohmann::json to_json(const CalibrationFile& file) {
                             {"triton_version", c.triton_version},
                             {"python", c.python},
                             {"kbv_version", c.kbv_version},
+                            {"libraries", c.libraries},
                             {"measured_at", c.measured_at},
                             {"entries", entries}});
   }
@@ -228,19 +245,7 @@ nlohmann::json to_json(const CalibrationFile& file) {
 }
 
 void save_calibration_file(const CalibrationFile& file, const std::filesystem::path& path) {
-  const std::filesystem::path temporary = path.string() + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(temporary);
-    if (!out) throw std::runtime_error(temporary.string() + ": cannot write (fix: check the directory exists and is writable)");
-    out << to_json(file).dump(2) << "\n";
-    if (!out.flush()) throw std::runtime_error(temporary.string() + ": write failed");
-  }
-  std::error_code error;
-  std::filesystem::rename(temporary, path, error);
-  if (error) {
-    std::filesystem::remove(temporary);
-    throw std::runtime_error(path.string() + ": cannot replace: " + error.message());
-  }
+  io::write_file_whole(path, to_json(file).dump(2) + "\n");
 }
 
 namespace {
@@ -249,8 +254,10 @@ namespace {
 // ratio the file had, when it was measured against the same problem and the same library: a rerun
 // with --no-compile must not throw away torch.compile's ratios. Otherwise it is dropped, and said.
 void keep_unmeasured_ratios(const CalibrationEntry& old, CalibrationEntry& fresh, std::vector<std::string>* notes) {
+  // And timed the same way: a ratio of an unpaced run kept beside a paced one's would be reported
+  // with the new run's pacing (review).
   const bool same_subject = old.spec_sha256 == fresh.spec_sha256 && old.library_sources_sha256 == fresh.library_sources_sha256 &&
-                            old.forward == fresh.forward;
+                            old.forward == fresh.forward && old.max_duty == fresh.max_duty;
   for (const auto& [baseline, ratio] : old.ratios) {
     if (fresh.ratios.contains(baseline)) continue;
     const TorchBaseline* known = find_torch_baseline(baseline);
@@ -263,7 +270,7 @@ void keep_unmeasured_ratios(const CalibrationEntry& old, CalibrationEntry& fresh
     const auto why = fresh.errors.find(baseline);
     const std::string not_measured = why == fresh.errors.end() ? std::string("not measured") : why->second;
     if (!same_subject || !same_library) {
-      if (notes) notes->push_back(what + " dropped (this run: " + not_measured + "; the problem or its library changed since)");
+      if (notes) notes->push_back(what + " dropped (this run: " + not_measured + "; the problem, its library or the timers' pacing changed since)");
       continue;
     }
     fresh.ratios[baseline] = ratio;
@@ -284,7 +291,7 @@ void keep_unmeasured_ratios(const CalibrationEntry& old, CalibrationEntry& fresh
 
 void merge_calibration(CalibrationFile& file, Calibration run, std::vector<std::string>* notes) {
   const auto same = std::find_if(file.calibrations.begin(), file.calibrations.end(), [&](const Calibration& c) {
-    return c.device_name == run.device_name && c.driver == run.driver && c.torch_version == run.torch_version;
+    return c.device_name == run.device_name && c.driver == run.driver && c.torch_version == run.torch_version && c.libraries == run.libraries;
   });
   if (same == file.calibrations.end()) {
     file.calibrations.push_back(std::move(run));
@@ -305,6 +312,40 @@ void merge_calibration(CalibrationFile& file, Calibration run, std::vector<std::
   same->python = run.python;
   same->kbv_version = run.kbv_version;
   same->measured_at = std::max(same->measured_at, run.measured_at);  // ISO 8601 UTC sorts as text
+}
+
+namespace {
+
+// An exclusive flock(2) held for the object's life; the lock file itself is left in place (removing
+// it would let a waiter lock a file no one else sees).
+class CalibrationLock {
+ public:
+  explicit CalibrationLock(const std::filesystem::path& path) : fd_(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644)) {
+    if (fd_ < 0) throw std::runtime_error(path.string() + ": cannot open the lock file: " + std::strerror(errno));
+    while (::flock(fd_, LOCK_EX) != 0)
+      if (errno != EINTR) {
+        const int error = errno;
+        ::close(fd_);
+        throw std::runtime_error(path.string() + ": cannot lock: " + std::strerror(error));
+      }
+  }
+  ~CalibrationLock() { ::close(fd_); }
+  CalibrationLock(const CalibrationLock&) = delete;
+  CalibrationLock& operator=(const CalibrationLock&) = delete;
+
+ private:
+  int fd_;
+};
+
+}  // namespace
+
+void merge_into_calibration_file(const std::filesystem::path& path, Calibration run, std::vector<std::string>* notes) {
+  const CalibrationLock lock(path.string() + ".lock");
+  CalibrationFile file;
+  std::error_code missing;
+  if (std::filesystem::exists(path, missing)) file = load_calibration_file(path);
+  merge_calibration(file, std::move(run), notes);
+  save_calibration_file(file, path);
 }
 
 }  // namespace kbv::calibration

@@ -63,6 +63,9 @@ struct CalibrationEntry {
 struct Calibration {
   std::string device_name, driver, torch_version;
   std::string torch_cuda, triton_version, python, kbv_version;  // recorded, not matched
+  // kbv's CUDA runtime, cuBLASLt and cuDNN (measure/support/library_versions.hpp): matched when
+  // both the calibration and the evaluation name them; empty in calibrations written before.
+  std::string libraries;
   std::string measured_at;  // the latest entry's
   std::vector<CalibrationEntry> entries;
   const CalibrationEntry* find(const std::string& problem, const std::string& shape_set) const;
@@ -83,12 +86,19 @@ nlohmann::json to_json(const CalibrationFile& file);
 // Writes a temporary file beside `path` and renames it over `path`: a reader never sees half.
 void save_calibration_file(const CalibrationFile& file, const std::filesystem::path& path);
 
-// Adds a run's entries to the calibration of the same GPU, driver and torch version (replacing
+// Adds a run's entries to the calibration of the same GPU, driver, torch version and libraries (replacing
 // entries of the same problem and shape set), or appends the run as a new calibration. A baseline
 // the run did not measure keeps the replaced entry's ratio when the problem's spec, library
 // sources, forward and library description are the same (its evidence says so under
 // kept_from_earlier_run); else it is dropped. `notes`, when given, gets one line per kept or
 // dropped ratio, for the run to print.
 void merge_calibration(CalibrationFile& file, Calibration run, std::vector<std::string>* notes = nullptr);
+
+// merge_calibration into the file at `path` as it is on disk now, under an exclusive flock(2) of
+// `path`.lock, then save_calibration_file: two runs writing one file (one per GPU, say) keep each
+// other's entries (review: each rewrote its own copy, read at its start, and the last one won).
+// Throws CalibrationFileError when the file on disk cannot be read, std::runtime_error when the
+// lock or the save fails.
+void merge_into_calibration_file(const std::filesystem::path& path, Calibration run, std::vector<std::string>* notes = nullptr);
 
 }  // namespace kbv::calibration

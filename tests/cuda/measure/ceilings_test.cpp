@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <limits>
 
 #include "measure/ceilings/ceilings.hpp"
 #include "ops/registry.hpp"
@@ -49,6 +50,30 @@ TEST(Ceilings, MissingOrBadFieldsAreNamed) {
   json["fp32_flops_per_s"] = 0;
   EXPECT_THROW(ceilings_from_json(json), std::invalid_argument);
   EXPECT_THROW(load_ceilings("/nonexistent/kbv/ceilings.json"), std::runtime_error);
+  // Review: a hand-edited 1e308 put the physical floor near 0 and disabled impossible_time.
+  json = to_json(h200_like());
+  json["copy_bytes_per_s"] = 1e308;
+  try {
+    ceilings_from_json(json);
+    FAIL() << "accepted a copy rate of 1e308";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("copy_bytes_per_s' must be a positive number up to"), std::string::npos) << e.what();
+  }
+}
+
+// Review: every sample throttled gave a rate of infinity, written as null, and every later CUDA
+// evaluation failed on the file; a kill mid-write left it truncated. Such ceilings are refused
+// before anything is written, and a good file is replaced whole.
+TEST(Ceilings, UnusableCeilingsAreNeverWritten) {
+  const auto path = std::filesystem::temp_directory_path() / "kbv_ceilings_refused_test.json";
+  save_ceilings(h200_like(), path);
+  Ceilings broken = h200_like();
+  broken.copy_bytes_per_s = std::numeric_limits<double>::infinity();
+  EXPECT_THROW(save_ceilings(broken, path), std::runtime_error);
+  EXPECT_DOUBLE_EQ(load_ceilings(path).copy_bytes_per_s, h200_like().copy_bytes_per_s) << "the good file stays";
+  for (const auto& entry : std::filesystem::directory_iterator(path.parent_path()))
+    EXPECT_EQ(entry.path().filename().string().find("kbv_ceilings_refused_test.json.tmp"), std::string::npos) << entry.path();
+  std::filesystem::remove(path);
 }
 
 TEST(PhysicalFloor, LargerOfComputeAndMemoryBounds) {

@@ -15,6 +15,7 @@ description_from_kbv_problems() from `kbv problems NAME --json`):
 Forwards run under torch.no_grad(): inference, as KernelBench times it."""
 import ast
 import copy
+import hashlib
 import math
 import types
 from pathlib import Path
@@ -185,12 +186,39 @@ def kernelbench_forward(torch, problem, shape_set, kernelbench_dir, device, seed
     path = Path(kernelbench_dir) / f"level{reference['level']}" / reference["file"]
     if not path.is_file():
         raise NoForward(f"problem {problem['name']}: {path} not found (fix: --kernelbench must name the folder that holds level1/ … level3/)")
-    overrides = ((reference.get("globals") or {}).get(shape_set)) or {}
-    module = load_kernelbench_module(path, overrides)
+    size_globals = reference.get("globals") or {}
+    if shape_set != "default" and shape_set not in size_globals:
+        raise NoForward(f"problem {problem['name']}: shape set {shape_set} has no kernelbench.globals entry, so KernelBench's file "
+                        "would run at its own sizes, not kbv's (fix: re-import the problem with scripts/kernelbench/kbv-import-kernelbench, "
+                        "which writes one per shape set)")
+    module = load_kernelbench_module(path, size_globals.get(shape_set) or {})
     torch.manual_seed(seed)
     model = module.Model(*module.get_init_inputs()).to(device)
     arguments = [value.to(device) if isinstance(value, torch.Tensor) else value for value in module.get_inputs()]
-    return Forward(f"kernelbench:level{reference['level']}/{reference['file']}", lambda *values: model(*values), arguments, module=model)
+    check_kernelbench_shapes(torch, problem, shape_set, path, model, arguments)
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    return Forward(f"kernelbench:level{reference['level']}/{reference['file']}@sha256:{digest}", lambda *values: model(*values), arguments,
+                   module=model)
+
+
+def check_kernelbench_shapes(torch, problem, shape_set, path, model, arguments):
+    """KernelBench's file must build the tensors kbv times: the ratio is PyTorch's time over the
+    library's, so PyTorch at other sizes (a checkout whose size globals differ from the import's)
+    would scale every derived speedup by the ratio of the two workloads, unseen (review)."""
+    activations = [d for d in problem["inputs"] if d.get("role", "activation") == "activation"]
+    tensors = [value for value in arguments if isinstance(value, torch.Tensor)]
+    where = f"problem {problem['name']} at shape set {shape_set}: {path}"
+    fix = "(fix: re-import the problem from this KernelBench checkout, or point --kernelbench at the one it was imported from)"
+    if len(tensors) != len(activations):
+        raise NoForward(f"{where}: get_inputs() gives {len(tensors)} tensors, kbv's spec has {len(activations)} activation inputs {fix}")
+    for declared, tensor in zip(activations, tensors):
+        if list(tensor.shape) != list(declared["shape"]):
+            raise NoForward(f"{where}: get_inputs() gives {declared['name']} of shape {list(tensor.shape)}, kbv times {list(declared['shape'])} {fix}")
+    state = model.state_dict()
+    for declared in problem["inputs"]:
+        name = declared.get("torch_name")
+        if declared.get("role") == "parameter" and name and name in state and list(state[name].shape) != list(declared["shape"]):
+            raise NoForward(f"{where}: the model's {name} has shape {list(state[name].shape)}, kbv times {list(declared['shape'])} {fix}")
 
 
 def problem_forward(torch, problem, shape_set, kernelbench_dir, device):
@@ -216,7 +244,8 @@ def description_from_kbv_problems(described, shape_set, spec=None):
         "name": described["name"],
         "source": spec.get("source", "kbv"),
         "kernelbench": spec.get("kernelbench"),
-        "inputs": [{"name": d["name"], "shape": shapes["inputs"][d["name"]],
+        "inputs": [{"name": d["name"], "shape": shapes["inputs"][d["name"]], "role": d.get("role", "activation"),
+                    "torch_name": d.get("torch_name", ""),
                     "scale": input_scale(d.get("scale", 1.0), shapes["inputs"][d["name"]]), "dtype": d.get("dtype", "float32"),
                     **({"range": shapes["input_ranges"][d["name"]]} if d.get("dtype") == "int64" else {})}
                    for d in described["inputs"]],

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "io/whole_file.hpp"
 #include "ops/registry.hpp"
 
 namespace kbv::cuda {
@@ -20,10 +21,18 @@ nlohmann::json to_json(const Ceilings& c) {
 
 namespace {
 
-double positive(const nlohmann::json& json, const char* field) {
-  if (!json.contains(field) || !json[field].is_number() || json[field].get<double>() <= 0)
-    throw std::invalid_argument(std::string("ceilings: field '") + field +
-                                "' must be a positive number (rerun kbv-calibrate)");
+// Upper bounds on a measured rate: about 20× the H200's (4.8 TB/s HBM3e, ~0.5 PFLOP/s dense TF32,
+// ~67 TFLOP/s FP32 per its datasheet). A rate past them is a hand edit or a broken measurement,
+// and would put the physical floor near 0, disabling the impossible_time check (review).
+constexpr double kMostCopyBytesPerSecond = 1e14;
+constexpr double kMostTf32FlopsPerSecond = 1e16;
+constexpr double kMostFp32FlopsPerSecond = 1e15;
+
+double rate(const nlohmann::json& json, const char* field, double most) {
+  if (!json.contains(field) || !json[field].is_number() || !(json[field].get<double>() > 0) || !(json[field].get<double>() <= most))
+    throw std::invalid_argument(std::string("ceilings: field '") + field + "' must be a positive number up to " + nlohmann::json(most).dump() +
+                                ", is " + (json.contains(field) ? json[field].dump() : std::string("missing")) +
+                                " (fix: rerun kbv calibrate on this machine)");
   return json[field].get<double>();
 }
 
@@ -41,9 +50,9 @@ Ceilings ceilings_from_json(const nlohmann::json& json) {
   Ceilings c;
   c.device_name = text(json, "device_name");
   c.driver = text(json, "driver");
-  c.copy_bytes_per_s = positive(json, "copy_bytes_per_s");
-  c.tf32_flops_per_s = positive(json, "tf32_flops_per_s");
-  c.fp32_flops_per_s = positive(json, "fp32_flops_per_s");
+  c.copy_bytes_per_s = rate(json, "copy_bytes_per_s", kMostCopyBytesPerSecond);
+  c.tf32_flops_per_s = rate(json, "tf32_flops_per_s", kMostTf32FlopsPerSecond);
+  c.fp32_flops_per_s = rate(json, "fp32_flops_per_s", kMostFp32FlopsPerSecond);
   c.measured_at = text(json, "measured_at");
   return c;
 }
@@ -59,10 +68,15 @@ Ceilings load_ceilings(const std::filesystem::path& path) {
 }
 
 void save_ceilings(const Ceilings& ceilings, const std::filesystem::path& path) {
-  std::ofstream out(path);
-  if (!out) throw std::runtime_error(path.string() + ": cannot write ceilings file");
-  out << to_json(ceilings).dump(2) << "\n";
-  if (!out) throw std::runtime_error(path.string() + ": write failed");
+  // Refused before anything is written, as load_ceilings would refuse it (a rate of 0 or infinity
+  // from samples that were all throttled made every later CUDA evaluation fail).
+  const nlohmann::json json = to_json(ceilings);
+  try {
+    (void)ceilings_from_json(json);
+  } catch (const std::exception& e) {
+    throw std::runtime_error(path.string() + ": not written: " + e.what());
+  }
+  io::write_file_whole(path, json.dump(2) + "\n");
 }
 
 double physical_floor_seconds(double flops, double bytes, const Ceilings& ceilings,
