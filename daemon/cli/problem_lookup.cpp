@@ -43,6 +43,8 @@ std::string known_levels(std::pair<int, int> wanted, const std::vector<std::stri
 
 std::string resolve_problem_name(const ProblemCatalog& catalog, const std::string& text) {
   if (catalog.contains(text)) return text;
+  if (const auto broken = catalog.load_errors().find(text); broken != catalog.load_errors().end())
+    throw std::invalid_argument("problem '" + text + "' cannot be loaded: " + std::string(broken->second.what()));
   const auto ref = parse_kernelbench_ref(text);
   if (!ref)
     throw std::invalid_argument("unknown problem '" + text + "' (fix: " + unknown_name_fix(text, catalog.names(), "kbv problems") +

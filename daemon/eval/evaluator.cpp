@@ -237,6 +237,15 @@ void Evaluation::evaluate_candidate() {
                                     "' (fix: evaluate it with --problem " + result_.declared_problem + " or rebuild it for " + problem_name + ")");
     return finish_worker();
   }
+  if (!catalog_.contains(problem_name))
+    if (const auto broken = catalog_.load_errors().find(problem_name); broken != catalog_.load_errors().end()) {
+      // The problem exists but its spec cannot be loaded: kbv's input is at fault, not the
+      // candidate, and the spec's own error names the file, the field and the fix (review: the
+      // candidate got "not among the problems" and the reason went to stderr only).
+      decide(Verdict::bad_input, "problem '" + problem_name + "' cannot be evaluated: its spec is broken: " + std::string(broken->second.what()));
+      result_.input_error = true;
+      return finish_worker();
+    }
   if (!catalog_.contains(problem_name)) {
     // Either side can be wrong: the candidate's problem, or the folder of problems kbv was given.
     decide(Verdict::load_error, "the candidate declares problem '" + problem_name + "', which is not among the problems in " +

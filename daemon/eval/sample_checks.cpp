@@ -19,9 +19,10 @@ ClockAgreement ClockAgreement::for_device(bool cuda) {
   // 2026-12-05 on the 2-core build machine, the 15 host examples, worker's median over trusted
   // median: idle 0.75–0.98; two evaluations at once beside a spinner and a test suite, 0.68–0.97,
   // one outlier 0.32 at 24 µs of 75 µs (cross_entropy). Hence 0.6 and 40 µs: every one of those
-  // passes, and a clock short by more than 1/0.6 on a call over ~100 µs is caught (red-team: a
-  // hook that ran 70 % of the work before the worker read the call passed the quarter this was).
-  // Calls shorter than ~70 µs are bounded by the physical floor alone (docs/threat-model.md).
+  // passes. A worker median r is caught when r < 0.6·T − 40 µs: a clock 3× short above ~150 µs
+  // (red-team: a hook that ran 70 % of the work before the worker read the call passed the quarter
+  // this was), 10× short above ~80 µs; it approaches 1/0.6 only on long calls. Calls under ~67 µs
+  // are bounded by the physical floor alone (docs/threat-model.md).
   return {.factor = kHostClockAgreementFactor, .slack_seconds = kHostClockAgreementSlackSeconds};
 }
 

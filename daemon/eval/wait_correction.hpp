@@ -20,8 +20,9 @@ namespace kbv::eval {
 // sched_yield loops), so never all of it. Half still takes out most of what a loaded machine adds
 // to an honest call (4 CPU spinners on 2 cores: tests/redteam/timer_under_load_test.cpp), while a
 // 10× slow clock stays caught even if the candidate makes its waits as long as the whole call:
-// trusted ≥ round trip / 2, and the host's agreement factor (0.25, eval/sample_checks.cpp) then
-// still asks the worker's clock for an eighth of the round trip, above a tenth.
+// trusted ≥ round trip / 2, and the host's agreement factor (0.6 less 40 µs, eval/sample_checks.cpp)
+// then still asks the worker's clock for 0.3 of the round trip less 40 µs, above a tenth on calls
+// over ~200 µs (shorter ones: the CPU time floor, CpuTimeFloor).
 inline constexpr double kWorkerWaitCredit = 0.5;
 
 // Run queue waits over one exchange with the worker (a call or a null call), in seconds.
@@ -67,7 +68,7 @@ double credited_wait_s(double round_trip_s, const ExchangeWaits& waits);
 // 50× slow clock passed at 48×: red-team null_inflate); they count up to this bound only.
 // Factor and slack leave an honest worker's load-time growth (mapped arena, warmer or colder
 // caches: a few µs) far inside; what an attacker gains within them is a tenth of a millisecond
-// of hidden work per call, against the 25 µs slack the clock check grants anyway.
+// of hidden work per call, against the 40 µs slack the clock check grants anyway.
 inline constexpr double kPreloadNullCallFactor = 1.5;
 inline constexpr double kPreloadNullCallSlackSeconds = 30e-6;
 

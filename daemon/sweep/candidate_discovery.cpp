@@ -126,7 +126,19 @@ Discovery discover_candidates(const SweepConfig& config, const ProblemCatalog& c
   Discovery found;
   found.issues = check_filters(config, catalog);
   std::map<std::string, Candidate> by_key;
-  std::multimap<std::string, std::string> keys_by_sha;  // sha256 → keys in by_key
+  // The same bytes under another model or sample id: one evaluation, credited to `kept` (the first
+  // path in the sweep's order, or the one naming its problem). Said, not silent: a copy of
+  // another's candidate under one's own manifest would otherwise take (or give) its verdict unseen
+  // (review).
+  const auto say_duplicate = [&](const Candidate& kept, const Candidate& dropped) {
+    ++found.duplicates;
+    if (kept.model != dropped.model || kept.sample_id != dropped.sample_id)
+      found.issues.push_back({dropped.path.string(), "(file)",
+                              fmt::format("the same bytes as {} (model '{}', sample '{}') under model '{}', sample '{}': evaluated once, "
+                                          "credited to {}",
+                                          kept.path.string(), kept.model, kept.sample_id, dropped.model, dropped.sample_id, kept.path.string()),
+                              "submit each candidate once, under its own model"});
+  };
   for (const auto& source : config.sources) {
     for (const auto& file : files_of(config, source, found.issues)) {
       Candidate candidate;
@@ -188,33 +200,25 @@ Discovery discover_candidates(const SweepConfig& config, const ProblemCatalog& c
         ++found.filtered_out;
         continue;
       }
-      // The same bytes for the same problem are one evaluation; a candidate whose problem only it
-      // declares (key "<sha>-declared") is the same evaluation as its bytes under a named problem
-      // (review: identical bytes under two models, one manifest naming the problem, were both
-      // evaluated and counted).
-      auto kept = by_key.end();
-      for (auto [at, end] = keys_by_sha.equal_range(candidate.sha256); at != end && kept == by_key.end(); ++at) {
-        const Candidate& seen = by_key.at(at->second);
-        if (seen.problem == candidate.problem || seen.problem.empty() || candidate.problem.empty()) kept = by_key.find(at->second);
-      }
-      if (kept == by_key.end()) {
-        keys_by_sha.emplace(candidate.sha256, candidate.key());
-        by_key.emplace(candidate.key(), candidate);
-        continue;
-      }
-      ++found.duplicates;
-      // The same bytes under another model or sample id: one evaluation, credited to the first
-      // path in the sweep's order. Said, not silent: a copy of another's candidate under one's own
-      // manifest would otherwise take (or give) its verdict unseen (review).
-      const Candidate& first = kept->second;
-      if (first.model != candidate.model || first.sample_id != candidate.sample_id)
-        found.issues.push_back({file.string(), "(file)",
-                                fmt::format("the same bytes as {} (model '{}', sample '{}') under model '{}', sample '{}': evaluated once, "
-                                            "credited to {}",
-                                            first.path.string(), first.model, first.sample_id, candidate.model, candidate.sample_id,
-                                            first.path.string()),
-                                "submit each candidate once, under its own model"});
+      const auto [kept, fresh] = by_key.emplace(candidate.key(), candidate);
+      if (!fresh) say_duplicate(kept->second, candidate);
     }
+  }
+  // A candidate whose problem only it declares ("<sha>-declared") is the same evaluation as its
+  // bytes under a named problem, whichever came first (review: identical bytes under two models,
+  // one manifest naming the problem, were both evaluated and counted): the named one stays.
+  for (auto it = by_key.begin(); it != by_key.end();) {
+    const Candidate& declared = it->second;
+    const auto named = declared.problem.empty()
+                           ? std::find_if(by_key.begin(), by_key.end(),
+                                          [&](const auto& other) { return !other.second.problem.empty() && other.second.sha256 == declared.sha256; })
+                           : by_key.end();
+    if (named == by_key.end()) {
+      ++it;
+      continue;
+    }
+    say_duplicate(named->second, declared);
+    it = by_key.erase(it);
   }
   for (auto& [key, candidate] : by_key) found.candidates.push_back(std::move(candidate));
   return found;

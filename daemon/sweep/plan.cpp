@@ -142,10 +142,20 @@ Plan make_plan(const PlanRequest& request, Discovery discovery) {
     planned.insert(item.key());
     plan.items.push_back(std::move(item));
   }
-  // Re-verification: every key that passed in the window and is not found again this time.
+  // Re-verification: every key that passed in the window and is not found again this time. Found
+  // again also means its bytes are planned with their problem only declared, or, for a key whose
+  // problem was declared, under any problem (discovery's rule: candidate_discovery.cpp).
+  std::multimap<std::string, std::string> planned_problems;  // sha256 -> problem ("" declared)
+  for (const auto& item : plan.items) planned_problems.emplace(item.candidate.sha256, item.candidate.problem);
+  const auto found_again = [&](const Candidate& past) {
+    for (auto [at, end] = planned_problems.equal_range(past.sha256); at != end; ++at)
+      if (at->second == past.problem || at->second.empty() || past.problem.empty()) return true;
+    return false;
+  };
   for (const auto& [key, h] : history) {
     if (!h.passing_record || planned.count(key)) continue;
     Candidate candidate = Candidate::from_json(h.passing_record->value("candidate", json::object()));
+    if (found_again(candidate)) continue;
     candidate.source = "history";
     if (!candidate.problem.empty() && request.catalog->contains(candidate.problem)) candidate.level = request.catalog->get(candidate.problem).level;
     if (!filters_admit(config.filters, candidate)) {

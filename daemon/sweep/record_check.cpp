@@ -2,6 +2,7 @@
 #include "sweep/record_check.hpp"
 
 #include <cmath>
+#include <limits>
 #include <string_view>
 #include <vector>
 
@@ -70,7 +71,10 @@ std::optional<std::string> record_damage(const json& record) {
     const json* at = &evaluation;
     for (const auto& step : path) at = at != nullptr && at->is_object() && at->contains(step) ? &(*at)[step] : nullptr;
     if (at == nullptr) continue;
-    const double most = path.back() == "level" ? kHighestLevel : kMostPlausibleSpeedup;
+    // A memory ratio has no plausible top: a baseline of kbv kernels may hold a few hundred bytes
+    // of workspace, against a candidate's megabytes (review: capping it re-evaluated such a record
+    // on every sweep).
+    const double most = path.back() == "level" ? kHighestLevel : path.front() == "memory" ? std::numeric_limits<double>::max() : kMostPlausibleSpeedup;
     if (auto damage = figure_damage(*at, "evaluation." + path.front() + (path.size() > 1 ? "." + path.back() : ""), most)) return damage;
   }
   return std::nullopt;

@@ -151,6 +151,10 @@ TEST(CalibrationFile, ARerunKeepsTheRatiosItDidNotMeasureOfTheSameProblemAndLibr
   EXPECT_EQ(relu->evidence["torch"]["compiled_tf32"]["median_s"], 9e-4);
   EXPECT_EQ(relu->evidence["kept_from_earlier_run"]["compiled_tf32"]["measured_at"], "2026-12-01T10:00:00Z");
   ASSERT_EQ(notes.size(), 1u);
+  // A second rerun keeps it again, still dated when it was measured (review: it took the first rerun's date).
+  merge_calibration(file, one_run("2.11", "relu", 1.25, "2026-12-02T12:00:00Z"));
+  EXPECT_EQ(file.calibrations[0].find("relu", "default")->evidence["kept_from_earlier_run"]["compiled_tf32"]["measured_at"], "2026-12-01T10:00:00Z");
+  relu = file.calibrations[0].find("relu", "default");
   EXPECT_NE(notes[0].find("relu default: compiled_tf32 of 2026-12-01T10:00:00Z kept (this run: not asked for in this run)"), std::string::npos) << notes[0];
   // The problem changed since: the old ratio no longer describes it, and is dropped, said so.
   Calibration changed = one_run("2.11", "relu", 1.3, "2026-12-03T10:00:00Z");

@@ -177,9 +177,16 @@ TEST_F(Discovery_, TheSameBytesDeclaredAndNamedAreOneCandidate) {
   EXPECT_EQ(found.duplicates, 1);
   ASSERT_EQ(found.issues.size(), 1u);
   EXPECT_NE(found.issues[0].text().find("m2"), std::string::npos) << found.issues[0].text();
-  // The same bytes named for two different problems stay two evaluations (each is judged as its own).
+  EXPECT_EQ(found.candidates[0].problem, "relu") << "the named one stays, though the declared one came first";
+  // The same bytes named for two different problems stay two evaluations (each is judged as its
+  // own), and a declared copy joins a named one, in any order.
+  copy("relu", dir_.path() / "d3", "z.so");
   test::write_text(dir_.path() / "d1" / "x.so.yaml", "model: m1\nproblem: gelu\n");
-  EXPECT_EQ(discover_candidates(config("output_dir: out\ncandidates: [d1, d2]\n"), *catalog_).candidates.size(), 2u);
+  for (const char* order : {"[d1, d2, d3]", "[d3, d1, d2]"}) {
+    const auto three = discover_candidates(config(std::string("output_dir: out\ncandidates: ") + order + "\n"), *catalog_);
+    EXPECT_EQ(three.candidates.size(), 2u) << order;
+    EXPECT_EQ(three.duplicates, 1) << order;
+  }
 }
 
 TEST(IssueFromMessage, SplitsKbvErrorTexts) {

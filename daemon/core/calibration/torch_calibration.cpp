@@ -281,8 +281,12 @@ void keep_unmeasured_ratios(const CalibrationEntry& old, CalibrationEntry& fresh
       if (!fresh.evidence.is_object()) fresh.evidence = nlohmann::json::object();
       fresh.evidence["torch"][baseline] = old.evidence["torch"][baseline];
     }
-    fresh.evidence["kept_from_earlier_run"][baseline] = {{"measured_at", old.measured_at}, {"library_median_s", old_library->second.median_s},
-                                                         {"why", "this run: " + not_measured}};
+    // Kept by a run before too: it was measured then, not at the run that last kept it (review).
+    const bool kept_before = old.evidence.is_object() && old.evidence.contains("kept_from_earlier_run") &&
+                             old.evidence["kept_from_earlier_run"].is_object() && old.evidence["kept_from_earlier_run"].contains(baseline);
+    fresh.evidence["kept_from_earlier_run"][baseline] =
+        kept_before ? old.evidence["kept_from_earlier_run"][baseline]
+                    : nlohmann::json{{"measured_at", old.measured_at}, {"library_median_s", old_library->second.median_s}, {"why", "this run: " + not_measured}};
     if (notes) notes->push_back(what + " kept (this run: " + not_measured + ")");
   }
 }
@@ -320,7 +324,8 @@ namespace {
 // it would let a waiter lock a file no one else sees).
 class CalibrationLock {
  public:
-  explicit CalibrationLock(const std::filesystem::path& path) : fd_(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644)) {
+  // Read-only: flock needs no write access, so another user's lock file serves as well.
+  explicit CalibrationLock(const std::filesystem::path& path) : fd_(::open(path.c_str(), O_RDONLY | O_CREAT | O_CLOEXEC, 0644)) {
     if (fd_ < 0) throw std::runtime_error(path.string() + ": cannot open the lock file: " + std::strerror(errno));
     while (::flock(fd_, LOCK_EX) != 0)
       if (errno != EINTR) {
@@ -342,8 +347,10 @@ class CalibrationLock {
 void merge_into_calibration_file(const std::filesystem::path& path, Calibration run, std::vector<std::string>* notes) {
   const CalibrationLock lock(path.string() + ".lock");
   CalibrationFile file;
-  std::error_code missing;
-  if (std::filesystem::exists(path, missing)) file = load_calibration_file(path);
+  std::error_code error;
+  const bool exists = std::filesystem::exists(path, error);
+  if (error) throw std::runtime_error(path.string() + ": cannot tell whether it exists: " + error.message());  // never overwritten unread
+  if (exists) file = load_calibration_file(path);
   merge_calibration(file, std::move(run), notes);
   save_calibration_file(file, path);
 }

@@ -138,8 +138,11 @@ class Parser {
         decl.scale_inv_sqrt_fan_in = true;
       } else {
         decl.scale = number(scale, field + ".scale");
-        if (!(decl.scale > 0) || !std::isfinite(decl.scale))
-          fail(field + ".scale", "must be a positive finite number", "use e.g. 1 or inv_sqrt_fan_in");
+        // The families reach 10^5.3 (wide_range, inputs/families.hpp): a scale past 1e20 could
+        // carry a value past float32's 3.4e38, an inf where the spec meant a number (review).
+        constexpr double kMostScale = 1e20;
+        if (!(decl.scale > 0) || !std::isfinite(decl.scale) || decl.scale > kMostScale)
+          fail(field + ".scale", "must be a positive number up to 1e20", "use e.g. 1 or inv_sqrt_fan_in");
       }
     }
     return decl;
@@ -179,6 +182,8 @@ class Parser {
 
   Node node(const YAML::Node& yaml, const std::string& field) const {
     if (!yaml.IsMap()) fail(field, "expected a map {name, op, inputs, output}", "see docs/problem-spec.md");
+    // A misspelled key (attr:) left the op's defaults in place unseen (review).
+    only_known_keys(yaml, field + ".", {"name", "op", "inputs", "output", "attrs"});
     Node result;
     result.name = text(require(yaml, "name", field + ".name", "name the node (attributes reach candidates as <name>.<attr>)"), field + ".name");
     result.op = text(require(yaml, "op", field + ".op", "name a primitive op"), field + ".op");
@@ -193,8 +198,11 @@ class Parser {
     result.attrs = op->attribute_defaults();
     if (YAML::Node attrs = yaml["attrs"]) {
       if (!attrs.IsMap()) fail(field + ".attrs", "expected a map", "write {name: value}");
+      std::map<std::string, int> seen;  // key -> its line: yaml-cpp would keep the last of two silently
       for (auto it = attrs.begin(); it != attrs.end(); ++it) {
         const std::string key = this->key(it->first, field + ".attrs");
+        if (const auto [first, fresh] = seen.emplace(key, it->first.Mark().line + 1); !fresh)
+          fail(field + ".attrs." + key, "given twice (first at line " + std::to_string(first->second) + ")", "keep one of them");
         if (!result.attrs.count(key)) {
           std::string known;
           for (const auto& [name, value] : op->attribute_defaults()) known += (known.empty() ? "" : ", ") + name;
@@ -202,6 +210,9 @@ class Parser {
                known.empty() ? "remove it: this op takes no attributes" : "use one of: " + known);
         }
         result.attrs[key] = number(it->second, field + ".attrs." + key);
+        // .nan reached ops that throw on it outside the loader's error handling (review); an
+        // infinite bound (clamp) is a value, so only NaN is refused here.
+        if (std::isnan(result.attrs[key])) fail(field + ".attrs." + key, "is NaN", "give a number");
       }
     }
     return result;
@@ -329,6 +340,13 @@ Problem load_problem_file(const std::filesystem::path& path) {
     // A conversion the parser's own checks did not foresee: still the file's fault, named.
     throw SpecError(path.string(), "(YAML at line " + std::to_string(error.mark.line + 1) + ")", error.msg,
                     "write the field as docs/problem-spec.md shows it");
+  } catch (const SpecError&) {
+    throw;
+  } catch (const std::exception& error) {
+    // An op's own check (OpError) or a limit the parser did not foresee, met while loading: still
+    // the file's fault, and named as such, so the catalog skips an imported file as it should
+    // (review: an attribute an op refused escaped without a file and took every problem with it).
+    throw SpecError(path.string(), "(graph)", error.what(), "correct the spec as docs/problem-spec.md shows it");
   }
 }
 
@@ -394,6 +412,8 @@ Problem parse_problem_file(const std::filesystem::path& path) {
   derive_input_domains(problem);
   if (YAML::Node tolerance = root["tolerance"]) {
     if (!tolerance.IsMap()) parser.fail("tolerance", "expected a map", "write {atol: 1e-4, rtol: 1e-4, rel_l2: 1e-5}");
+    // rel_L2: left the default 200× looser than written, unseen (review).
+    parser.only_known_keys(tolerance, "tolerance.", {"atol", "rtol", "rel_l2", "outlier_fraction"});
     for (auto [key, target] : {std::pair{"atol", &problem.tolerance.atol}, std::pair{"rtol", &problem.tolerance.rtol},
                                std::pair{"rel_l2", &problem.tolerance.rel_l2}}) {
       if (YAML::Node value = tolerance[key]) {
@@ -414,10 +434,12 @@ Problem parse_problem_file(const std::filesystem::path& path) {
   for (auto it = shapes.begin(); it != shapes.end(); ++it) {
     const std::string set_name = parser.key(it->first, "shapes");
     const std::string field = "shapes." + set_name;
+    if (problem.shape_sets.count(set_name)) parser.fail(field, "given twice", "keep one shape set of that name");
     if (!it->second.IsMap()) parser.fail(field, "expected a map {symbol: size}", "write {batch: 16, dim: 4096}");
     auto& symbols = problem.shape_sets[set_name];
     for (auto sym = it->second.begin(); sym != it->second.end(); ++sym) {
       const std::string symbol = parser.key(sym->first, field);
+      if (symbols.count(symbol)) parser.fail(field + "." + symbol, "given twice", "keep one size for it");
       const int64_t value = parser.integer(sym->second, field + "." + symbol);
       if (value <= 0) parser.fail(field + "." + symbol, "must be positive", "use a size of at least 1");
       symbols[symbol] = value;

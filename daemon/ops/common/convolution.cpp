@@ -121,8 +121,11 @@ class GeometryReader {
   void read_transposed_channels() {
     const Shape& x = inputs_[0];
     const Shape& weight = inputs_[1];
-    geometry_.batch = x[0], geometry_.in_channels = x[1], geometry_.out_channels = weight[1] * geometry_.groups;
+    geometry_.batch = x[0], geometry_.in_channels = x[1];
     if (geometry_.in_channels % geometry_.groups != 0) throw OpError(not_divisible("x", geometry_.in_channels));
+    // After the divisibility check, which bounds groups by the channels (review: a huge groups
+    // overflowed this product before the check could refuse it).
+    geometry_.out_channels = weight[1] * geometry_.groups;
     if (weight[0] != geometry_.in_channels)
       throw OpError(prefix() + "weight has shape " + to_string(weight) + " for x of shape " + to_string(x) +
                     "; expected weight.shape[0] == " + std::to_string(geometry_.in_channels) + " (x's channels)");
@@ -139,6 +142,11 @@ class GeometryReader {
       const auto dim = static_cast<size_t>(axis - first_axis() + 2);
       a.input = x[dim];
       a.kernel = weight[dim];
+      // convolution_flops walks every tap of an axis at each catalog load (review: a kernel of
+      // 2^40 taps took hours there); no real convolution comes near this.
+      if (a.kernel > kMaxKernelTaps)
+        throw OpError(prefix() + "a kernel of " + std::to_string(a.kernel) + " taps along one axis is beyond " + std::to_string(kMaxKernelTaps) +
+                      "; expected a convolution's kernel");
       bounded_extent(op_, "padding", a.padding);
       bounded_extent(op_, "stride", a.stride);
       const int64_t reach = bounded_product(op_, "dilation*(k-1)", a.dilation, a.kernel - 1);

@@ -60,6 +60,8 @@ inline constexpr std::array<SpatialAttribute, 4> kSpatialAttributes{
                      &ConvolutionAxis::output_padding, true},
     SpatialAttribute{"dilation", 1, 1, {"dilation_d", "dilation_h", "dilation_w"}, &ConvolutionAxis::dilation, false}};
 inline constexpr Attribute kGroupsAttribute{"groups", 1};
+// Most taps a kernel may have along one axis: KernelBench's largest are a few dozen.
+inline constexpr int64_t kMaxKernelTaps = int64_t{1} << 16;
 // A per-axis override left at this value takes the scalar's.
 inline constexpr double kUseScalarValue = -1;
 

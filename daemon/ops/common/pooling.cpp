@@ -88,6 +88,11 @@ void set_sliding_axis(std::string_view op, const PoolSpec& spec, const AttrReade
                   std::to_string(a.kernel) + along + "; expected padding <= kernel/2 (" +
                   std::to_string(a.kernel / 2) + "), as PyTorch requires");
   a.out = sliding_output_size(a, read.flag("ceil_mode"));
+  // pool_flops walks every output position of an axis at each catalog load (review: 2^40 of them
+  // took hours there).
+  if (a.out > kMaxPooledPositions)
+    throw OpError(std::string(op) + ": " + std::to_string(a.out) + " output positions" + along + " are beyond " +
+                  std::to_string(kMaxPooledPositions) + "; expected a pooling's output");
   if (a.out < 1)
     throw OpError(std::string(op) + ": kernel " + std::to_string(a.kernel) + " with dilation " +
                   std::to_string(a.dilation) + " does not fit the input's size " + std::to_string(a.in) +

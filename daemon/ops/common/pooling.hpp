@@ -15,6 +15,10 @@
 
 namespace kbv::ops {
 
+// Most output positions a pooling may have along one axis (KernelBench's largest are thousands):
+// pool_flops walks each of them once.
+inline constexpr int64_t kMaxPooledPositions = int64_t{1} << 26;
+
 // The geometry of `op` on `inputs` ([N, C, spatial…]); attributes absent from `attrs` take
 // `defaults`. Throws OpError naming the attribute or the input and the fix.
 pooling::PoolGeometry make_pool_geometry(std::string_view op, const PoolSpec& spec,

@@ -31,7 +31,9 @@ OpCases cases() {
       {{{1, 4, 8}, {6, 4, 3, 3}}, {}, "expected rank 3 [O, C/groups, K]"},
       {{{1, 4, 8}, {6, 4, 3}}, {{"stride", 0}}, "expected an integer >= 1"},
       {{{1, 4, 8}, {6, 4, 3}}, {{"dilation", 0}}, "expected an integer >= 1"},
-      {{{1, 4, 8}, {6, 4, 3}}, {{"padding", -1}}, "expected an integer >= 0"}};
+      {{{1, 4, 8}, {6, 4, 3}}, {{"padding", -1}}, "expected an integer >= 0"},
+      // Review: a kernel of 2^40 taps took hours of convolution_flops at every catalog load.
+      {{{1, 1, 1099511627776}, {1, 1, 1099511627776}}, {}, "taps along one axis is beyond 65536"}};
   cases.costs = {
       // KernelBench L1 #67: 2·N·O·OL·C·K.
       {{{32, 64, 131072}, {128, 64, 3}}, {}, 2.0 * 32 * 128 * 131070 * 64 * 3},

@@ -37,7 +37,10 @@ OpCases cases() {
                    {{{3, 5}, {5}}, {}, "b has shape [5]; expected rank >= 2"},
                    {{{2, 3, 4}, {3, 4, 5}}, {}, "batch axis -1 is 2 vs 3"},
                    {{{3, 4}, {4, 5}}, {{"transpose_a", 2}}, "transpose_a"},
-                   {{{3, 4}, {4, 5}}, {{"transpose_b", 0.5}}, "transpose_b"}};
+                   {{{3, 4}, {4, 5}}, {{"transpose_b", 0.5}}, "transpose_b"},
+                   // Review: 2^32 broadcast products asked for 64 GiB of offsets at every catalog load.
+                   {{{65536, 1, 1, 1}, {1, 65536, 1, 1}}, {}, "a broadcast batch of 4294967296 products"},
+                   {{{2097152, 1048576, 1, 1}, {2097152, 1048576, 1, 1}}, {}, "the broadcast batch is beyond 2^40"}};
   cases.costs = {{{{4096, 4096}, {4096, 4096}}, {}, 2.0 * 4096 * 4096 * 4096},
                  {{{8205, 2949}, {2949, 5921}}, {}, 2.0 * 8205 * 2949 * 5921},
                  {{{16, 1024, 2048}, {2048, 768}}, {}, 2.0 * 16 * 1024 * 768 * 2048},

@@ -14,6 +14,10 @@
 
 namespace kbv::ops::matmul {
 
+// Most products one application may broadcast to: KernelBench's largest batches are in the
+// thousands (attention's batch × heads); 2^22 keeps a plan's offsets under 64 MiB.
+inline constexpr int64_t kMaxMatmulProducts = int64_t{1} << 22;
+
 // a[..., M, K] · b[..., K, N] (a stored [..., K, M] when transpose_a, b [..., N, K] when
 // transpose_b); the leading axes broadcast, numpy's rules aligned on the right.
 struct MatmulPlan {
@@ -68,9 +72,17 @@ inline MatmulPlan plan_matmul(std::string_view name, const std::vector<Shape>& i
                                    std::to_string(da) + " vs " + std::to_string(db)));
     plan.batch[rank - 1 - d] = da == 1 ? db : da;
   }
+  // Bounded before anything is sized by it: the plan keeps two offsets per product, and shape
+  // inference runs at every catalog load (review: a broadcast batch of 2^32 products asked for
+  // 64 GiB there; one of 2^40 overflowed numel).
+  int64_t products = 1;
+  for (const int64_t size : plan.batch) products = bounded_product(name, "the broadcast batch", products, size);
+  if (products > kMaxMatmulProducts)
+    throw OpError(std::string(name) + ": a broadcast batch of " + std::to_string(products) + " products (" + to_string(plan.batch) +
+                  ") is beyond " + std::to_string(kMaxMatmulProducts) + "; fold the batch into M, or use bmm");
+  (void)bounded_product(name, "the output's element count", bounded_product(name, "the output's element count", products, plan.m), plan.n);
   const std::vector<int64_t> a_strides = broadcast_strides(a_batch, plan.batch);
   const std::vector<int64_t> b_strides = broadcast_strides(b_batch, plan.batch);
-  const int64_t products = numel(plan.batch);
   plan.a_offsets.resize(static_cast<size_t>(products));
   plan.b_offsets.resize(static_cast<size_t>(products));
   for (int64_t p = 0; p < products; ++p) {

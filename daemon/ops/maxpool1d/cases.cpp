@@ -24,7 +24,9 @@ OpCases cases() {
                    {{{1, 1, 2}}, {{"kernel", 3}}, "does not fit the input's size 2"},
                    {{{1, 8}}, {}, "expected rank 3 [N, C, L]"},
                    {{{1, 1, 8}}, {{"stride", -1}}, "expected an integer >= 0"},
-                   {{{1, 1, 8}}, {{"ceil_mode", 2}}, "expected 0 (false) or 1 (true)"}};
+                   {{{1, 1, 8}}, {{"ceil_mode", 2}}, "expected 0 (false) or 1 (true)"},
+                   // Review: 2^40 output positions took hours of pool_flops at every catalog load.
+                   {{{1, 1, 1099511627776}}, {{"kernel", 1}}, "output positions are beyond 67108864"}};
   cases.costs = {
       // L1 #41: every window holds at least six input elements (the first's taps −4, −1, 2, …:
       // six inside), so every output counts, 64·192·65523.

@@ -23,7 +23,9 @@ OpCases cases() {
                    {{{2, 5, 8}, {3, 7, 8}, {3, 7, 3}}, {}, "expected the same leading (batch) axes"},
                    {{{2, 5, 8}, {7, 8}, {7, 3}}, {}, "expected the same leading (batch) axes"},
                    {{{8}, {7, 8}, {7, 3}}, {}, "q has shape [8]; expected rank >= 2"},
-                   {{{5, 8}, {7, 8}, {7, 3}}, {{"is_causal", 2}}, "attribute is_causal is 2"}};
+                   {{{5, 8}, {7, 8}, {7, 3}}, {{"is_causal", 2}}, "attribute is_causal is 2"},
+                   // Review: L·S of 2^31 · 2^32 wrapped to INT64_MIN, and the flops count went negative.
+                   {{{2147483648, 1}, {4294967296, 1}, {4294967296, 1}}, {}, "L*S (the score matrix) is beyond 2^40"}};
   // 2·ΠB·L·S·(E + Ev); causal with L = 4, S = 3: rows see 1, 2, 3, 3 keys, 9 pairs.
   cases.costs = {{{{32, 32, 512, 1024}, {32, 32, 512, 1024}, {32, 32, 512, 1024}}, {},
                   2.0 * 32 * 32 * 512 * 512 * (1024 + 1024)},

@@ -48,6 +48,9 @@ inline SdpaGeometry sdpa_geometry(std::string_view op, const std::vector<Shape>&
   SdpaGeometry g;
   for (size_t d = 0; d + 2 < q.size(); ++d) g.batch *= q[d];
   g.l = q[q.size() - 2], g.e = q.back(), g.s = k[k.size() - 2], g.ev = v.back();
+  // The score matrix, L×S per batch, is a tensor of the computation too: bounded as tensors are,
+  // so its size and the flops count never overflow (review: L·S wrapped to INT64_MIN).
+  (void)bounded_product(op, "L*S (the score matrix)", g.l, g.s);
   g.causal = flag_attr(op, attrs, "is_causal", 0);
   const double scale = real_attr(op, attrs, "scale", 0);
   g.scale = scale != 0 ? scale : 1.0 / std::sqrt(static_cast<double>(g.e));

@@ -15,7 +15,9 @@ OpCases cases() {
                   {{{10}}, {{"start", -3}}, {3}},
                   {{{10}}, {{"end", 100}}, {10}},                // clamped, as Python slicing
                   {{{10}}, {{"start", -100}, {"end", 3}}, {3}},  // clamped to the start
-                  {{{4, 10}}, {{"axis", 1}, {"end", -1}}, {4, 9}}};
+                  {{{4, 10}}, {{"axis", 1}, {"end", -1}}, {4, 9}},
+                  // A step past the selection: its first element only (and no stride overflow).
+                  {{{4, 1048576}}, {{"axis", 0}, {"step", 9007199254740992.0}}, {1, 1048576}}};
   cases.rejects = {{{{10}}, {{"start", 5}, {"end", 5}}, "select no element of axis 0"},
                    {{{10}}, {{"start", 10}}, "select no element"},
                    {{{10}}, {{"start", 1}, {"step", 0}}, "expected an integer >= 1"},

@@ -39,7 +39,9 @@ layout::CopyPlan plan(const std::vector<Shape>& inputs, const Attrs& attrs) {
   const int64_t offset = start * strides[axis];
   Shape output = x;
   output[axis] = (end - start + step - 1) / step;
-  strides[axis] *= step;
+  // A step past the selection takes its first element only: clamped, so the stride product
+  // cannot overflow (review: a step of 2^53 on a wide axis).
+  strides[axis] *= output[axis] == 1 ? 1 : step;
   return layout::gather_plan(std::move(output), strides, offset);
 }
 

@@ -316,9 +316,10 @@ Section candidates(const json& report) {
 std::string percent_text(const json& fraction) {
   if (!fraction.is_number()) return "–";
   const double percent = 100.0 * fraction.get<double>();
-  if (percent > 0 && percent < 0.05) return "<0.1 %";
-  if (percent < 100 && percent > 99.95) return ">99.9 %";
-  return fmt::format("{:.1f} %", percent);
+  const std::string text = fmt::format("{:.1f}", percent);
+  if (percent > 0 && text == "0.0") return "<0.1 %";
+  if (percent < 100 && text == "100.0") return ">99.9 %";  // 1999/2000 is exactly 99.95 as a double
+  return text + " %";
 }
 
 // Three significant digits, more where three would put a speedup on the other side of 1×, or

@@ -10,6 +10,7 @@
 #include "sweep/json_text.hpp"
 #include "sweep/kbvd_runner.hpp"
 #include "sweep/plan.hpp"
+#include "sweep/record_check.hpp"
 #include "sweep/result_record.hpp"
 
 namespace kbv::sweep::report {

@@ -57,6 +57,7 @@ TEST(ReportText, RoundingNeverCrossesTheLineItDescribes) {
   EXPECT_EQ(speedup_text(2.34567), "2.35×");
   EXPECT_EQ(speedup_text(nullptr), "–");
   EXPECT_EQ(percent_text(0.9999), ">99.9 %");
+  EXPECT_EQ(percent_text(1999.0 / 2000), ">99.9 %") << "exactly 99.95 as a double";
   EXPECT_EQ(percent_text(1.0 / 3000), "<0.1 %");
   EXPECT_EQ(percent_text(1.0), "100.0 %");
   EXPECT_EQ(percent_text(0.0), "0.0 %");
