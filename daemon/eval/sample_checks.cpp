@@ -16,9 +16,9 @@ ClockAgreement ClockAgreement::for_device(bool cuda) {
   // Host: a shared CPU. The trusted time is bounded by the worker's CPU time from above and by
   // the work's CPU time from below (evaluation_timing.cpp), so waits on a loaded machine no longer
   // halve an honest ratio; what remains is tens of µs of the call path's own jitter. Measured
-  // 2026-12-05 on the 2-core build machine, the 15 host examples, worker's median over trusted
-  // median: idle 0.75–0.98; two evaluations at once beside a spinner and a test suite, 0.68–0.97,
-  // one outlier 0.32 at 24 µs of 75 µs (cross_entropy). Hence 0.6 and 40 µs: every one of those
+  // 2026-12-05 on the 2-core build machine (bench/eval_host/clock_agreement.py), the 15 host
+  // examples, worker's median over trusted median: idle 0.75–0.98; two evaluations at once beside
+  // a spinner and a test suite, 0.68–0.97, one outlier 0.32 at 24 µs of 75 µs (cross_entropy). Hence 0.6 and 40 µs: every one of those
   // passes. A worker median r is caught when r < 0.6·T − 40 µs: a clock 3× short above ~150 µs
   // (red-team: a hook that ran 70 % of the work before the worker read the call passed the quarter
   // this was), 10× short above ~80 µs; it approaches 1/0.6 only on long calls. Calls under ~67 µs

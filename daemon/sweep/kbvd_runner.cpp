@@ -63,6 +63,13 @@ std::optional<std::string> refusal_of(const fs::path& socket, Request request) {
   }
 }
 
+// A candidate kbvd would not evaluate again for this epoch.
+Issue not_requeued(const PlannedEvaluation& item, const std::string& why) {
+  return {item.candidate.path.empty() ? item.candidate.sha256 : item.candidate.path.string(), "(file)",
+          "kbvd did not evaluate it again for this epoch: " + why,
+          "correct what kbvd names (its manifest beside the candidate in kbvd's inbox, say), then run the sweep again"};
+}
+
 fs::path write_manifest(const fs::path& scratch, const Candidate& candidate) {
   json manifest = json::object();
   if (!candidate.model.empty()) manifest["model"] = candidate.model;
@@ -135,8 +142,17 @@ RunResult run_through_kbvd(const RunContext& context, const KbvdSettings& settin
       continue;
     }
     if (shown) {
-      // A refusal here means kbvd queued it meanwhile: wait for it all the same.
-      refusal_of(settings.socket, [&] { control::requeue(settings.socket, item->candidate.sha256); });
+      // A refusal because kbvd queued it meanwhile: wait for it all the same. Any other (its
+      // manifest became malformed, its problem unknown) leaves it done: said, and not waited for
+      // (review: the sweep waited on it until its wall budget).
+      if (const auto refused = refusal_of(settings.socket, [&] { control::requeue(settings.socket, item->candidate.sha256); })) {
+        const auto again = show(settings.socket, item->candidate.sha256);
+        if (!again || json_text(*again, "state") == "done") {
+          result.issues.push_back(not_requeued(*item, *refused));
+          context.on_note("kbv sweep: " + result.issues.back().text());
+          continue;
+        }
+      }
     } else if (item->candidate.path.empty()) {
       result.issues.push_back({item->candidate.sha256, "(file)", "passed in an earlier epoch, but kbvd does not know it and its file is gone",
                                "submit the candidate again, or drop it from the sweep's history"});
@@ -191,7 +207,14 @@ RunResult run_through_kbvd(const RunContext& context, const KbvdSettings& settin
         it = pending.erase(it);
         continue;
       }
-      if (json_text(*shown, "state") == "done" && it->requeues < kMaxRequeues) {
+      if (json_text(*shown, "state") == "done" && it->requeues >= kMaxRequeues) {
+        // Requeued as often as the sweep will, and still done with no verdict of this epoch.
+        result.issues.push_back(not_requeued(*it->item, "still without a verdict of this epoch after " + std::to_string(kMaxRequeues) + " requeues"));
+        context.on_note("kbv sweep: " + result.issues.back().text());
+        it = pending.erase(it);
+        continue;
+      }
+      if (json_text(*shown, "state") == "done") {
         refusal_of(settings.socket, [&] { control::requeue(settings.socket, it->item->candidate.sha256); });
         ++it->requeues;
       }

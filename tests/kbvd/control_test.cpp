@@ -199,5 +199,27 @@ TEST(ControlSocket, AnIdleClientIsDropped) {
   ::close(fd);
 }
 
+// Review: a request 500 000 arrays deep (under the 1 MiB cap) crashed kbvd when an error message
+// quoted it; three such crashes during an evaluation recorded it as a crash. A request nested past
+// the bound is refused before any handler sees it, and the server goes on answering.
+TEST(ControlSocket, ADeeplyNestedRequestIsRefusedUnread) {
+  TempDir dir;
+  const auto path = dir.path() / "c.sock";
+  Running server(path);
+  const std::string deep = "{\"cmd\":\"results\",\"limit\":" + std::string(400000, '[') + std::string(400000, ']') + "}\n";
+  const int fd = connect_to(path);
+  ASSERT_GE(fd, 0);
+  for (std::size_t sent = 0; sent < deep.size();) {
+    const ssize_t n = ::write(fd, deep.data() + sent, deep.size() - sent);
+    ASSERT_GT(n, 0);
+    sent += static_cast<std::size_t>(n);
+  }
+  std::string reply;
+  for (char c; reply.find('\n') == std::string::npos && ::read(fd, &c, 1) == 1;) reply += c;
+  ::close(fd);
+  EXPECT_NE(reply.find("nested at most 32 deep"), std::string::npos) << reply;
+  EXPECT_EQ(control::request(path, {{"cmd", "status"}})["echo"]["cmd"], "status") << "still answering";
+}
+
 }  // namespace
 }  // namespace kbv::kbvd

@@ -161,6 +161,23 @@ TEST(Outcome, ExitCodesTimeoutsAndSignals) {
   EXPECT_NE(setup.detail.find("relu.yaml"), std::string::npos) << setup.detail;
 }
 
+// Review: a group member renamed its own .so over objects/<sha>.so; the evaluator judged those
+// bytes and the verdict went to the victim's candidate. The bytes loaded must be the job's.
+TEST(Outcome, AVerdictOnOtherBytesThanTheJobsIsACrash) {
+  const std::string job = std::string(64, 'a');
+  const auto pass = decide_outcome({0, std::nullopt, false, 0, 1},
+                                   R"({"verdict":"pass","candidate":{"sha256":")" + std::string(64, 'b') + R"("},"speedup":{"vs_tf32":9.0}})", "");
+  const Outcome replaced = checked_against_job(pass, job);
+  EXPECT_EQ(replaced.verdict, "crash");
+  EXPECT_EQ(replaced.worker_exit, "protocol_error");
+  EXPECT_NE(replaced.detail.find("its stored object was replaced"), std::string::npos) << replaced.detail;
+  EXPECT_TRUE(replaced.figures.empty()) << "no figure of other bytes";
+  const auto own = decide_outcome({0, std::nullopt, false, 0, 1}, R"({"verdict":"pass","candidate":{"sha256":")" + job + R"("}})", "");
+  EXPECT_EQ(checked_against_job(own, job).verdict, "pass");
+  const auto unnamed = decide_outcome({2, std::nullopt, false, 0, 1}, "", "x.so: not an ELF file\n");
+  EXPECT_EQ(checked_against_job(unnamed, job).verdict, "bad_input") << "no report names no bytes";
+}
+
 // A batch evaluator's line whose verdict is not a string is no verdict: a crash by protocol, and
 // kbvd keeps running (it threw from the read handler before).
 TEST(Outcome, ALineWithAVerdictOfAnotherTypeIsAProtocolError) {

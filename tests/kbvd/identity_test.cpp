@@ -1,6 +1,8 @@
 // Tests for candidate identity (SHA-256) and sidecar manifests.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include "client/control_client.hpp"
 #include "harness.hpp"
 #include "identity/manifest.hpp"
@@ -94,6 +96,27 @@ TEST(Manifest, FoundBesideTheCandidate) {
   EXPECT_EQ(load_manifest_beside(so)->problem, "softmax");
   write_file(json_manifest_path(so), "{}");
   EXPECT_THROW(load_manifest_beside(so), ManifestError) << "both sidecars is ambiguous";
+}
+
+// Review: another member of group kbv dropped a manifest beside a taken candidate and rewrote
+// its model. A manifest counts only from the candidate's owner, and only beside it.
+TEST(Manifest, OnlyTheCandidatesOwnerCanNameIt) {
+  TempDir dir;
+  const auto so = dir.path() / "k.so";
+  write_file(so, "x");
+  write_file(yaml_manifest_path(so), "model: mallory\n");
+  if (::geteuid() != 0) GTEST_SKIP() << "changing a file's owner needs root";
+  ASSERT_EQ(::chown(yaml_manifest_path(so).c_str(), 4242, static_cast<gid_t>(-1)), 0);
+  try {
+    load_manifest_beside(so);
+    ADD_FAILURE() << "another user's manifest was taken";
+  } catch (const ManifestError& e) {
+    EXPECT_NE(std::string(e.what()).find("is owned by uid 4242, its candidate by uid 0"), std::string::npos) << e.what();
+  }
+  ASSERT_EQ(::chown(yaml_manifest_path(so).c_str(), 0, static_cast<gid_t>(-1)), 0);
+  EXPECT_EQ(load_manifest_beside(so)->model, "mallory");
+  std::filesystem::remove(so);
+  EXPECT_THROW(load_manifest_beside(so), ManifestError) << "no candidate beside it to belong to";
 }
 
 // A sidecar that is a symbolic link is refused, not followed (review: kbvd read any file its user

@@ -74,6 +74,11 @@ TEST_F(SweepMetricsTest, MalformedAndUnboundedMessagesAreRefused) {
     EXPECT_NE(std::string(error.what()).find("'complete' must be true or false"), std::string::npos) << error.what();
   }
   EXPECT_EQ(metrics().find("sweep=\"odd\""), std::string::npos) << metrics();
+  // Review: a headline without a regressions count threw after running and complete were set.
+  EXPECT_THROW(send({{"sweep", "late"}, {"epoch", 1}, {"state", "finished"}, {"planned", 3}, {"done", 3}, {"complete", true},
+                     {"headline", {{"baseline", "tf32"}, {"fast_1", json::object()}}}}),
+               control::ControlError);
+  EXPECT_EQ(metrics().find("sweep=\"late\""), std::string::npos) << metrics();
   for (std::size_t i = 0; i < SweepMetrics::kMaxSweeps; ++i)
     send({{"sweep", "s" + std::to_string(i)}, {"epoch", 1}, {"state", "running"}, {"planned", 1}, {"done", 0}});
   try {

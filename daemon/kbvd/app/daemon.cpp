@@ -161,6 +161,14 @@ void Daemon::step_store() {
   fs::create_directories(cfg.store.state_dir / "objects");
   state_lock_ = std::make_unique<StateLock>(cfg.store.state_dir);
   store_ = std::make_unique<Store>(cfg.store.state_dir / "kbvd.sqlite3", cfg.store.synchronous);
+  // The candidates kbvd evaluates and the verdicts it keeps are kbvd's alone: a group member who
+  // could rename over objects/<sha>.so, or replace the database, would have their own code judged
+  // under another's candidate, or forge every verdict (review). SQLite gives its -wal and -shm
+  // files the database's mode.
+  std::error_code ignored;
+  fs::permissions(cfg.store.state_dir / "objects", fs::perms::owner_all, ignored);
+  for (const char* file : {"kbvd.sqlite3", "kbvd.sqlite3-wal", "kbvd.sqlite3-shm"})
+    fs::permissions(cfg.store.state_dir / file, fs::perms::owner_read | fs::perms::owner_write, ignored);
 }
 
 void Daemon::step_devices() {
@@ -426,7 +434,7 @@ json Daemon::cmd_results(const json& request) {
   if (request.contains("limit")) {
     const json& limit = request["limit"];
     if (!limit.is_number_integer() || limit.get<std::int64_t>() < 1 || limit.get<std::int64_t>() > kMaxResultsLimit)
-      throw NotFound(fmt::format("limit must be a whole number from 1 to {}, got {}", kMaxResultsLimit, printable(limit.dump())));
+      throw NotFound(fmt::format("limit must be a whole number from 1 to {}, got {}", kMaxResultsLimit, printable(limit.is_primitive() ? limit.dump() : std::string(limit.type_name()))));
   }
   for (const char* field : {"verdict", "state"})
     if (request.contains(field) && !request[field].is_string()) throw NotFound(fmt::format("{} must be a string", field));
@@ -453,6 +461,10 @@ json Daemon::cmd_show(const json& request) {
 
 json Daemon::cmd_requeue(const json& request) {
   const auto shown = store_->results_show(request.value("id", std::string()));
+  // The queue's bound holds for requeues as for drops (review: one client could requeue every
+  // finished candidate past it).
+  if (const auto& cfg = config_->get(); static_cast<std::uint64_t>(store_->waiting_count()) >= cfg.queue.max_depth)
+    return {{"ok", false}, {"retry", true}, {"error", fmt::format("the queue holds queue.max_depth ({}) candidates; requeue when it has room", cfg.queue.max_depth)}};
   // The manifest beside the file as dropped is read again: a fixed manifest (an unknown problem
   // corrected) is what the new evaluation runs with.
   std::optional<Manifest> manifest;

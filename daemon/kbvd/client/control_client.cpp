@@ -214,6 +214,31 @@ std::string file_sha256(const fs::path& file) {
   return hex_digest(ctx.get());
 }
 
+namespace {
+
+// Whether `path` in the watch folder is a regular file of `size` bytes whose SHA-256 is `sha`:
+// opened without following a link or blocking on a FIFO, sized before it is read (review: a
+// sparse 16 TiB file another member left under the same name was hashed byte by byte, and a FIFO
+// swapped in blocked the submitter).
+bool holds_bytes(const fs::path& path, off_t size, const std::string& sha) {
+  const Fd fd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+  struct stat st {};
+  if (fd.get() < 0 || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size != size) return false;
+  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
+  EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr);
+  std::vector<char> buffer(kChunk);
+  off_t left = size;
+  while (left > 0) {
+    const ssize_t got = ::read(fd.get(), buffer.data(), buffer.size());
+    if (got <= 0) return false;
+    EVP_DigestUpdate(ctx.get(), buffer.data(), static_cast<std::size_t>(got));
+    left -= got;
+  }
+  return hex_digest(ctx.get()) == sha;
+}
+
+}  // namespace
+
 json submit(const fs::path& socket_path, const fs::path& candidate, const std::optional<fs::path>& manifest) {
   if (candidate.extension() != ".so")
     throw ControlError(candidate.string() + ": a candidate is a shared library named NAME.so");
@@ -241,14 +266,19 @@ json submit(const fs::path& socket_path, const fs::path& candidate, const std::o
   std::string name = candidate.filename().string();
   if (!name.empty() && name.front() == '.') name = name.substr(1);
   std::error_code ec;
-  if (fs::exists(fs::symlink_status(dir / name, ec)) &&
-      (!fs::is_regular_file(fs::symlink_status(dir / name, ec)) || file_sha256(dir / name) != sha))
+  if (fs::exists(fs::symlink_status(dir / name, ec)) && !holds_bytes(dir / name, so.st.st_size, sha))
     name = candidate.stem().string() + "-" + sha.substr(0, 12) + ".so";
   if (yaml) Staged(*yaml, dir, nullptr).publish(name + manifest_ext);  // the manifest first: see DESIGN
   staged_so.publish(name);
   auto answer = request(socket_path, {{"cmd", "ingest"}, {"name", name}});
   answer["name"] = name;
-  if (!answer.contains("sha256") || answer["sha256"].get<std::string>().empty()) answer["sha256"] = sha;
+  if (!answer.contains("sha256") || !answer["sha256"].is_string() || answer["sha256"].get<std::string>().empty()) answer["sha256"] = sha;
+  // kbvd took other bytes under this name (a same-named submission raced this one): never shown as
+  // this submission's (review).
+  if (answer["sha256"].get<std::string>() != sha)
+    throw ControlError(candidate.string() + ": kbvd took other bytes under the name " + name + " (sha256 " +
+                       answer["sha256"].get<std::string>().substr(0, 12) + ", this file's " + sha.substr(0, 12) +
+                       "): another submission of that name raced this one (fix: submit it again)");
   return answer;
 }
 

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "client/json_dump.hpp"
+#include "client/json_parse.hpp"
 
 namespace kbv::kbvd {
 namespace {
@@ -102,9 +103,10 @@ class ControlServer::Session : public std::enable_shared_from_this<Session> {
       self->in_.consume(n);
       if (!self->server_) return;
       nlohmann::json response;
-      const auto request = nlohmann::json::parse(line, nullptr, false);
+      const auto request = control::parse_bounded(line);
       if (request.is_discarded() || !request.is_object()) {
-        response = {{"ok", false}, {"error", "the request is not a JSON object on one line"}};
+        response = {{"ok", false},
+                    {"error", "the request is not a JSON object on one line, nested at most " + std::to_string(control::kMaxRequestDepth) + " deep"}};
       } else {
         try {
           response = self->server_->handler_(request);

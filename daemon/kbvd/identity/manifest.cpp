@@ -173,6 +173,15 @@ std::optional<Manifest> load_manifest_beside(const fs::path& candidate) {
   if (!fd.valid() && errno == ELOOP) fail(path, "(file)", "is a symbolic link", "put the manifest itself beside the candidate");
   if (!fd.valid()) fail(path, "(file)", "cannot be read", "make it readable by kbvd");
   if (::fstat(fd.get(), &info) != 0 || !S_ISREG(info.st_mode)) fail(path, "(file)", "is not a regular file", "put the manifest itself beside the candidate");
+  // A manifest names who a candidate is from: it counts only from the candidate's own submitter
+  // (review: another member of group kbv dropped a manifest beside a taken candidate and
+  // rewrote its model). With the candidate gone from the folder there is no owner to match.
+  struct stat so {};
+  if (::lstat(candidate.c_str(), &so) != 0)
+    fail(path, "(file)", "has no candidate beside it to belong to", "put the manifest beside its candidate, or remove it");
+  if (so.st_uid != info.st_uid)
+    fail(path, "(file)", fmt::format("is owned by uid {}, its candidate by uid {}", info.st_uid, so.st_uid),
+         "a manifest is taken only from the candidate's own submitter: drop both as one user");
   std::string text(kMaxManifestBytes + 1, '\0');
   std::size_t got = 0;
   for (ssize_t n; got < text.size() && (n = ::read(fd.get(), text.data() + got, text.size() - got)) != 0;) {

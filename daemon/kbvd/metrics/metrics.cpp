@@ -176,8 +176,17 @@ Metrics::Metrics(const std::vector<std::string>& slot_labels)
 
 Metrics::~Metrics() = default;
 
+namespace {
+constexpr int kMetricsThreads = 4;
+constexpr int kMetricsRequestTimeoutMs = 2000;
+}  // namespace
+
 void Metrics::expose(const std::string& listen) {
-  exposer_ = std::make_unique<prometheus::Exposer>(listen, 1);
+  // civetweb options: a connection that sends nothing held the one worker thread for civetweb's
+  // default 30 s, past Prometheus's 10 s scrape timeout (review): four threads, each request
+  // given 2 s, so a few idle local connections cannot stall a scrape.
+  exposer_ = std::make_unique<prometheus::Exposer>(std::vector<std::string>{
+      "listening_ports", listen, "num_threads", std::to_string(kMetricsThreads), "request_timeout_ms", std::to_string(kMetricsRequestTimeoutMs)});
   exposer_->RegisterCollectable(registry_);
 }
 

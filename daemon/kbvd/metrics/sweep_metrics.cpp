@@ -54,6 +54,14 @@ void SweepMetrics::update(const json& message) {
   // Checked before any gauge is set: a refused message changes nothing.
   if (message.contains("complete") && !message["complete"].is_boolean()) throw SweepMessageError("sweep: 'complete' must be true or false");
   const double planned = count(message, "planned"), done = count(message, "done"), epoch = count(message, "epoch");
+  // The headline too (review: a bad regressions count or baseline name threw after running and
+  // complete were set, or after the sweep's fast_1 series were removed).
+  const bool has_headline = state == "finished" && message.contains("headline") && message["headline"].is_object();
+  const double regressions = has_headline ? count(message["headline"], "regressions") : 0;
+  const bool has_fast_1 = has_headline && message["headline"].contains("baseline") && message["headline"]["baseline"].is_string() &&
+                          message["headline"].contains("fast_1") && message["headline"]["fast_1"].is_object();
+  if (has_fast_1 && !std::regex_match(message["headline"]["baseline"].get<std::string>(), std::regex("[a-z0-9_]{1,32}")))
+    throw SweepMessageError("sweep: 'headline.baseline' must be a baseline name");
   sweeps_.insert(sweep);
   evaluations_.Add({{"sweep", sweep}, {"state", "planned"}}).Set(planned);
   evaluations_.Add({{"sweep", sweep}, {"state", "done"}}).Set(done);
@@ -63,14 +71,13 @@ void SweepMetrics::update(const json& message) {
 
   finished_at_.Add({{"sweep", sweep}}).Set(std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count());
   complete_.Add({{"sweep", sweep}}).Set(message.value("complete", false) ? 1 : 0);
-  if (!message.contains("headline") || !message["headline"].is_object()) return;
+  if (!has_headline) return;
   const auto& headline = message["headline"];
-  regressions_.Add({{"sweep", sweep}}).Set(count(headline, "regressions"));
+  regressions_.Add({{"sweep", sweep}}).Set(regressions);
   for (auto* old : fast_1_of_[sweep]) fast_1_.Remove(old);
   fast_1_of_[sweep].clear();
-  if (!headline.contains("baseline") || !headline["baseline"].is_string() || !headline.contains("fast_1") || !headline["fast_1"].is_object()) return;
+  if (!has_fast_1) return;
   const auto baseline = headline["baseline"].get<std::string>();
-  if (!std::regex_match(baseline, std::regex("[a-z0-9_]{1,32}"))) throw SweepMessageError("sweep: 'headline.baseline' must be a baseline name");
   std::size_t models = 0;
   for (const auto& [model, value] : headline["fast_1"].items()) {  // sorted by name
     if (models == kMaxModels) break;

@@ -191,4 +191,18 @@ Outcome decide_line_outcome(const std::string& line, double seconds, double time
   return decide_outcome(exit, line, "");
 }
 
+Outcome checked_against_job(Outcome o, const std::string& job_sha256) {
+  if (!o.report.is_object() || !o.report.contains("candidate") || !o.report["candidate"].is_object()) return o;
+  const auto loaded = string_at(o.report["candidate"], "sha256");
+  if (!loaded || loaded->empty() || *loaded == job_sha256) return o;
+  Outcome replaced;
+  replaced.exit = o.exit;
+  replaced.verdict = "crash";
+  replaced.worker_exit = "protocol_error";
+  replaced.detail = fmt::format("the evaluator loaded bytes of sha256 {} for the candidate of sha256 {}: its stored object was replaced "
+                                "after it was taken in (fix: make kbvd's objects/ writable by kbvd alone, and submit the candidate again)",
+                                loaded->substr(0, 12), job_sha256.substr(0, 12));
+  return replaced;
+}
+
 }  // namespace kbv::kbvd

@@ -52,4 +52,10 @@ Outcome decide_outcome(const ChildExit& exit, const std::string& stdout_text,
 // (the report's exit_status; from the verdict for a report without one).
 Outcome decide_line_outcome(const std::string& line, double seconds, double timeout_s);
 
+// `o` when the bytes the evaluator loaded (its report's candidate.sha256) are the job's, or it
+// named none; else a crash (protocol_error) saying so, with no figures: the stored object was
+// replaced after ingest (review: a group member renamed its own .so over objects/<sha>.so, and
+// its verdict was recorded under the victim's candidate).
+Outcome checked_against_job(Outcome o, const std::string& job_sha256);
+
 }  // namespace kbv::kbvd

@@ -124,7 +124,8 @@ void Slot::begin_current() {
   });
 }
 
-void Slot::record(const Job& job, const Outcome& outcome, double seconds, Clock::time_point t0) {
+void Slot::record(const Job& job, const Outcome& evaluated, double seconds, Clock::time_point t0) {
+  const Outcome outcome = checked_against_job(evaluated, job.sha256);
   const double now = unix_now();
   if (!health_.attempt("record a verdict", [&] { store_.finish(job, outcome, now); }))
     health_.keep({job, outcome, "", now});

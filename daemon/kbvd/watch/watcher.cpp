@@ -21,7 +21,8 @@ namespace fs = std::filesystem;
 constexpr std::size_t kEventBuffer = 64u << 10;
 // The inbox is shared with submitters of kbvd's group: group-writable, setgid so dropped
 // files keep the group.
-constexpr fs::perms kInboxPerms = fs::perms::owner_all | fs::perms::group_all | fs::perms::set_gid;
+// Sticky: a submitter may remove or replace only its own drops, not another's (review).
+constexpr fs::perms kInboxPerms = fs::perms::owner_all | fs::perms::group_all | fs::perms::set_gid | fs::perms::sticky_bit;
 
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -62,10 +63,10 @@ void Watcher::start() {
 void Watcher::watch_folder() {
   const auto& dir = config_.get().watch.dir;
   std::error_code ec;
-  if (!fs::exists(dir, ec)) {
-    fs::create_directories(dir);
-    fs::permissions(dir, kInboxPerms, ec);
-  }
+  if (!fs::exists(dir, ec)) fs::create_directories(dir);
+  // Every start, on an inbox an older kbvd made without the sticky bit too (best effort: one kbvd
+  // does not own is left as its owner made it).
+  fs::permissions(dir, kInboxPerms, ec);
   if (!inotify_.is_open()) return;
   if (watch_descriptor_ >= 0 && watched_dir_ != dir)
     ::inotify_rm_watch(inotify_.native_handle(), watch_descriptor_);

@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""clock_agreement.py — how close honest host candidates come to the host's clock-agreement bound.
+
+The evaluator holds the worker's median time r against its own trusted median T (round trip less a
+null call, bounded by the worker's CPU time: docs/measurement.md) and flags timer_tampering when
+r < FACTOR·T − SLACK (eval/sample_checks.hpp: 0.6 and 40 µs). This prints, per host example, r, T,
+r/T and the margin r − (FACTOR·T − SLACK), idle and under load: --load N runs N CPU spinners beside
+--parallel P evaluations at once (the test suite runs two evaluations on two cores).
+Usage: bench/eval_host/clock_agreement.py [BUILD_DIR] [--load N] [--parallel P] [--only NAME]...
+Exit status 1 when an honest example was flagged or did not pass (the bound is too tight for this
+machine), else 0.
+"""
+import argparse
+import json
+import multiprocessing
+import os
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+# eval/sample_checks.hpp: kHostClockAgreementFactor, kHostClockAgreementSlackSeconds.
+FACTOR = 0.6
+SLACK_S = 40e-6
+
+
+def spin() -> None:
+    while True:
+        pass
+
+
+def evaluate(kbv: Path, candidate: Path, env: dict) -> dict:
+    run = subprocess.run([str(kbv), "eval", str(candidate), "--json"], capture_output=True, text=True, env=env)
+    lines = [line for line in run.stdout.splitlines() if line.strip()]
+    return json.loads(lines[-1]) if lines else {"verdict": f"exit {run.returncode}"}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("build_dir", nargs="?", default="build")
+    parser.add_argument("--load", type=int, default=0, help="CPU spinners beside the evaluations")
+    parser.add_argument("--parallel", type=int, default=1, help="evaluations at once")
+    parser.add_argument("--only", action="append", help="only this example (e.g. host_relu; repeatable)")
+    args = parser.parse_args()
+    build = Path(args.build_dir)
+    kbv = build / "bin" / "kbv"
+    candidates = sorted(c for c in (build / "candidates" / "host").glob("*.so") if not args.only or c.stem[3:] in args.only)
+    if not kbv.exists() or not candidates:
+        print(f"no kbv or host candidates under {build}: build first", file=sys.stderr)
+        return 2
+    spinners = [multiprocessing.Process(target=spin, daemon=True) for _ in range(args.load)]
+    for s in spinners:
+        s.start()
+    flagged = []
+    try:
+        with tempfile.TemporaryDirectory() as scratch, ThreadPoolExecutor(max_workers=max(1, args.parallel)) as pool:
+            env = dict(os.environ, KBV_KEY_FILE=str(Path(scratch) / "key"))
+            reports = list(pool.map(lambda c: (c, evaluate(kbv, c, env)), candidates))
+    finally:
+        for s in spinners:
+            s.terminate()
+    print(f"host clock agreement: flagged when r < {FACTOR}·T − {SLACK_S * 1e6:.0f} µs; load {args.load} spinners, "
+          f"{args.parallel} at once, nproc {os.cpu_count()}")
+    print(f"{'candidate':32} {'r µs':>9} {'T µs':>9} {'r/T':>6} {'margin µs':>10}  verdict")
+    worst = None
+    for candidate, report in reports:
+        r = report.get("timing", {}).get("candidate", {}).get("median_s")
+        t = report.get("environment", {}).get("trusted_median_s")
+        verdict = report.get("verdict", "?") + (f" ({report['hack_pattern']})" if report.get("hack_pattern") else "")
+        if report.get("verdict") != "pass":
+            flagged.append(candidate.name)
+        if r is None or t is None:
+            print(f"{candidate.name:32} {'–':>9} {'–':>9} {'–':>6} {'–':>10}  {verdict}")
+            continue
+        margin = r - (FACTOR * t - SLACK_S)
+        worst = margin if worst is None else min(worst, margin)
+        print(f"{candidate.name:32} {r * 1e6:9.1f} {t * 1e6:9.1f} {r / t if t else 0:6.2f} {margin * 1e6:10.1f}  {verdict}")
+    print(f"smallest margin {worst * 1e6:.1f} µs" if worst is not None else "no timed example")
+    if flagged:
+        print(f"not passed: {', '.join(flagged)}", file=sys.stderr)
+    return 1 if flagged else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
