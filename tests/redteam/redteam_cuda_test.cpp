@@ -311,6 +311,12 @@ TEST_P(HonestCuda, PassesWithNoFlagAtItsDefaultSize) {
   KBV_REQUIRE_GPU();
   const auto run = eval_cuda(kbv::test::candidate_dir() / "cuda" / GetParam(), "default");
   ASSERT_TRUE(run.report.is_object()) << explain(run);
+  // A problem whose trusted side needs more device memory than this GPU has is refused before
+  // anything runs (conv2d's default needs ~94 GB: an 80 GB H100 cannot evaluate it, 2026-12-05):
+  // not this candidate's result, and said so, not counted as a pass.
+  if (const std::string detail = run.report.value("detail", ""); run.report.value("verdict", "") == "resource" &&
+                                                                 detail.find("of device memory on the trusted side") != std::string::npos)
+    GTEST_SKIP() << "this GPU has too little memory for the problem's default size: " << detail;
   print_figures(GetParam(), run);
   EXPECT_EQ(run.report.value("verdict", ""), "pass") << explain(run);
   EXPECT_TRUE(run.report["flags"].empty()) << explain(run);
