@@ -1,8 +1,11 @@
 // daemon/ops/linear/baseline.cpp — linear's CUDA baseline, as PyTorch eager runs F.linear: with a
 // bias, one cuBLASLt matmul with the BIAS epilogue (addmm's gemm_and_bias path); without, a
 // cublasSgemm on the transposed weight (F.linear → mm(x, Wᵀ)). Leading dims of x flatten into M.
+// A scaling tail folded into the node (measure/baseline/gemm_scale_fold.hpp) is the GEMM's alpha,
+// with the bias scaled by it first (cuBLASLt adds the bias after alpha), as torch.compile folds it.
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -28,34 +31,44 @@ using cuda::measure::NodeStep;
 constexpr float kOne = 1.f;
 constexpr float kZero = 0.f;
 
+// " alpha=1.5 (a scaling tail folded in)" for a folded scale, "" for none.
+std::string alpha_text(float alpha) {
+  if (alpha == kOne) return "";
+  char text[48];
+  std::snprintf(text, sizeof text, " alpha=%g (a scaling tail folded in)", static_cast<double>(alpha));
+  return text;
+}
+
 // y[M,N] = x[M,K] · W[N,K]ᵀ, no bias: column-major yᵀ = op_T(W) · xᵀ.
 class LinearNoBiasStep final : public NodeStep {
  public:
-  LinearNoBiasStep(LibraryContext& context, int m, int n, int k)
-      : context_(context), m_(m), n_(n), k_(k) {
+  LinearNoBiasStep(LibraryContext& context, int m, int n, int k, float alpha)
+      : context_(context), m_(m), n_(n), k_(k), alpha_(alpha) {
     context_.cublas();
   }
   void run(std::span<const float* const> in, float* out, cudaStream_t) override {
-    check(cublasSgemm(context_.cublas(), CUBLAS_OP_T, CUBLAS_OP_N, n_, m_, k_, &kOne, in[1], k_,
+    check(cublasSgemm(context_.cublas(), CUBLAS_OP_T, CUBLAS_OP_N, n_, m_, k_, &alpha_, in[1], k_,
                       in[0], k_, &kZero, out, n_),
           "cublasSgemm (linear)");
   }
   std::string describe() const override {
     return "cublasSgemm (linear, no bias) m=" + std::to_string(m_) + " n=" + std::to_string(n_) +
-           " k=" + std::to_string(k_) + " (" + math_text(context_.mode()) + ")";
+           " k=" + std::to_string(k_) + alpha_text(alpha_) + " (" + math_text(context_.mode()) + ")";
   }
 
  private:
   LibraryContext& context_;
   int m_, n_, k_;
+  float alpha_;
 };
 
 // y[M,N] = x[M,K] · W[N,K]ᵀ + b[N] with cuBLASLt's BIAS epilogue (bias along the column-major
 // rows, i.e. per output feature), as PyTorch's gemm_and_bias.
 class LinearBiasStep final : public NodeStep {
  public:
-  LinearBiasStep(LibraryContext& context, int m, int n, int k)
-      : context_(context), m_(m), n_(n), k_(k) {
+  LinearBiasStep(LibraryContext& context, int m, int n, int k, float alpha)
+      : context_(context), m_(m), n_(n), k_(k), alpha_(alpha) {
+    if (alpha_ != kOne) context_.reserve_scratch(sizeof(float) * static_cast<size_t>(n_));  // the scaled bias
     // COMPUTE_32F_FAST_TF32 is what PyTorch passes when allow_tf32 is on, COMPUTE_32F when off.
     const cublasComputeType_t compute = context_.mode() == MathMode::tf32
                                             ? CUBLAS_COMPUTE_32F_FAST_TF32
@@ -79,10 +92,17 @@ class LinearBiasStep final : public NodeStep {
     const float* x = in[0];
     const float* w = in[1];
     const float* bias = in[2];
+    if (alpha_ != kOne) {
+      // alpha·b into scratch: the epilogue adds the bias after alpha scaled the product.
+      auto* scaled = static_cast<float*>(context_.scratch());
+      check(cublasSgeam(context_.cublas(), CUBLAS_OP_N, CUBLAS_OP_N, n_, 1, &alpha_, bias, n_, &kZero, bias, n_, scaled, n_),
+            "cublasSgeam (linear: bias times the folded scale)");
+      bias = scaled;
+    }
     set_desc(CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof(bias));
     const uint32_t alignment = std::min({alignment_of(x), alignment_of(w), alignment_of(out)});
     const cublasLtMatmulAlgo_t& algo = algorithm_for(alignment);
-    check(cublasLtMatmul(context_.cublaslt(), desc_.get(), &kOne, w, weight_layout_.get(), x,
+    check(cublasLtMatmul(context_.cublaslt(), desc_.get(), &alpha_, w, weight_layout_.get(), x,
                          input_layout_.get(), &kZero, out, output_layout_.get(), out,
                          output_layout_.get(), &algo, context_.blas_workspace(),
                          kBlasWorkspaceBytes, stream),
@@ -91,7 +111,7 @@ class LinearBiasStep final : public NodeStep {
 
   std::string describe() const override {
     return "cublasLtMatmul epilogue=BIAS m=" + std::to_string(m_) + " n=" + std::to_string(n_) +
-           " k=" + std::to_string(k_) + " compute=" +
+           " k=" + std::to_string(k_) + alpha_text(alpha_) + " compute=" +
            (context_.mode() == MathMode::tf32 ? "32F_FAST_TF32" : "32F") + " workspace=32MiB";
   }
 
@@ -152,6 +172,7 @@ class LinearBiasStep final : public NodeStep {
 
   LibraryContext& context_;
   int m_, n_, k_;
+  float alpha_;
   CublasLtMatmulDesc desc_;
   CublasLtLayout weight_layout_, input_layout_, output_layout_;
   std::map<uint32_t, cublasLtMatmulAlgo_t> algorithms_;
@@ -166,8 +187,9 @@ std::unique_ptr<NodeStep> make_baseline_step(const cuda::measure::NodeContext& n
   const int m = baseline::as_blas_int(numel(in[0]) / k, node, "M");
   const int n = baseline::as_blas_int(in[1][0], node, "N");
   const int blas_k = baseline::as_blas_int(k, node, "K");
-  if (in.size() == 3) return std::make_unique<LinearBiasStep>(context, m, n, blas_k);
-  return std::make_unique<LinearNoBiasStep>(context, m, n, blas_k);
+  const auto alpha = static_cast<float>(node.output_scale);
+  if (in.size() == 3) return std::make_unique<LinearBiasStep>(context, m, n, blas_k, alpha);
+  return std::make_unique<LinearNoBiasStep>(context, m, n, blas_k, alpha);
 }
 
 }  // namespace kbv::ops::linear

@@ -27,7 +27,7 @@ std::invalid_argument plan_error(const ResolvedProblem& problem, const std::stri
 BufferPlan plan_buffers(const ResolvedProblem& problem) {
   std::vector<BaselineUnit> units;
   for (size_t n = 0; n < problem.problem.graph.size(); ++n)
-    units.push_back({{n}, problem.problem.graph[n].inputs, problem.problem.graph[n].output});
+    units.push_back({{n}, problem.problem.graph[n].inputs, problem.problem.graph[n].output, std::nullopt});
   return plan_buffers(problem, units);
 }
 

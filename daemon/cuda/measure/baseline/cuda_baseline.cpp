@@ -8,6 +8,7 @@
 #include "common/event.hpp"
 #include "measure/baseline/buffer_plan.hpp"
 #include "measure/baseline/elementwise_groups.hpp"
+#include "measure/baseline/gemm_scale_fold.hpp"
 #include "measure/baseline/library_context.hpp"
 #include "measure/baseline/node_step.hpp"
 #include "measure/support/handles.hpp"
@@ -20,7 +21,8 @@ struct CudaBaseline::Impl {
       : problem(resolved),
         math_mode(mode),
         context(mode),
-        units(plan_units(resolved, ops::baseline::fusable_elementwise, fuse)),
+        units(fuse ? fold_gemm_scales(resolved, plan_units(resolved, ops::baseline::fusable_elementwise, fuse))
+                   : plan_units(resolved, ops::baseline::fusable_elementwise, fuse)),
         plan(plan_buffers(resolved, units)) {
     for (size_t s = 0; s < plan.slot_bytes.size(); ++s)
       slots.emplace_back(plan.slot_bytes[s], "baseline intermediate");
@@ -33,7 +35,7 @@ struct CudaBaseline::Impl {
         const Node& node = problem.problem.graph[unit.nodes.front()];
         std::vector<Shape> input_shapes;
         for (const std::string& name : node.inputs) input_shapes.push_back(shape_of(name));
-        steps.push_back(make_node_step(measure::NodeContext{node, input_shapes, shape_of(node.output)}, context));
+        steps.push_back(make_node_step(measure::NodeContext{node, input_shapes, shape_of(node.output), unit.gemm_scale.value_or(1.0)}, context));
       }
       unit_sources.push_back(std::move(sources));
       unit_targets.push_back(location_of(unit.output));

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,7 +22,10 @@ struct BaselineUnit {
   std::vector<size_t> nodes;
   std::vector<std::string> inputs;
   std::string output;
-  bool fused() const { return nodes.size() > 1; }
+  // A GEMM node followed by elementwise nodes that only scale its output, run as the GEMM with
+  // this alpha (baseline/gemm_scale_fold.hpp): nodes[0] is the GEMM, inputs its inputs.
+  std::optional<double> gemm_scale;
+  bool fused() const { return nodes.size() > 1 && !gemm_scale; }
 };
 
 // Longest chain one fused kernel takes (its register file) and most tensors it reads.

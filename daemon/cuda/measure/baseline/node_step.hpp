@@ -28,6 +28,9 @@ struct NodeContext {
   const Node& node;
   const std::vector<Shape>& input_shapes;
   const Shape& output_shape;
+  // The node's output times this (a scaling tail folded into a GEMM: gemm_scale_fold.hpp); only
+  // linear's step takes one other than 1.
+  double output_scale = 1.0;
   // Attribute value from the node, else the op's default; throws std::invalid_argument naming
   // the node when neither has it.
   double attr(const std::string& name) const;

@@ -1,0 +1,95 @@
+// tests/cuda/measure/gemm_scale_fold_test.cpp — which scaling tails the CUDA baseline folds into a
+// linear layer's alpha (baseline/gemm_scale_fold.hpp), and which it leaves alone (no GPU).
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "measure/baseline/buffer_plan.hpp"
+#include "measure/baseline/elementwise_groups.hpp"
+#include "measure/baseline/gemm_scale_fold.hpp"
+
+namespace kbv::cuda {
+namespace {
+
+struct TestNode {
+  std::string op;
+  std::vector<std::string> inputs;
+  std::string output;
+  Attrs attrs = {};
+};
+
+// x [8, 16], weight [4, 16], bias [4]; every node's output is [8, 4].
+ResolvedProblem graph(const std::vector<TestNode>& nodes, const std::vector<std::string>& outputs) {
+  ResolvedProblem r;
+  r.problem.name = "test";
+  for (const auto& [name, shape] : std::vector<std::pair<std::string, Shape>>{{"x", {8, 16}}, {"weight", {4, 16}}, {"bias", {4}}, {"r", {8, 4}}}) {
+    TensorDecl input;
+    input.name = name;
+    r.problem.inputs.push_back(input);
+    r.tensor_shapes[name] = shape;
+  }
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    Node n;
+    n.name = "n" + std::to_string(i);
+    n.op = nodes[i].op;
+    n.inputs = nodes[i].inputs;
+    n.output = nodes[i].output;
+    n.attrs = nodes[i].attrs;
+    r.problem.graph.push_back(n);
+    r.tensor_shapes[n.output] = {8, 4};
+  }
+  for (const std::string& name : outputs) {
+    TensorDecl output;
+    output.name = name;
+    r.problem.outputs.push_back(output);
+  }
+  return r;
+}
+
+bool fusable(std::string_view op) { return std::set<std::string, std::less<>>{"scale", "add", "sub", "relu"}.count(op) > 0; }
+
+std::vector<BaselineUnit> folded(const ResolvedProblem& r) { return fold_gemm_scales(r, plan_units(r, fusable)); }
+
+const TestNode kLinear = {"linear", {"x", "weight", "bias"}, "t0"};
+
+// matmul_scale_residual (KernelBench L2 #40): z = linear(x); y = z·0.5 + z = 1.5·z, one cuBLASLt call.
+TEST(GemmScaleFold, MatmulScaleResidualIsOneGemmWithAlphaOneAndAHalf) {
+  const ResolvedProblem r = graph({kLinear, {"scale", {"t0"}, "t1", {{"value", 0.5}}}, {"add", {"t1", "t0"}, "y"}}, {"y"});
+  const auto units = folded(r);
+  ASSERT_EQ(units.size(), 1u);
+  EXPECT_EQ(units[0].nodes, (std::vector<size_t>{0, 1, 2}));
+  EXPECT_EQ(units[0].inputs, (std::vector<std::string>{"x", "weight", "bias"}));
+  EXPECT_EQ(units[0].output, "y");
+  ASSERT_TRUE(units[0].gemm_scale);
+  EXPECT_DOUBLE_EQ(*units[0].gemm_scale, 1.5);
+  EXPECT_FALSE(units[0].fused()) << "a GEMM, not an elementwise kernel";
+  EXPECT_TRUE(plan_buffers(r, units).slot_bytes.empty()) << "no intermediate is written at all";
+}
+
+TEST(GemmScaleFold, SubtractionsAndAChainOfScalesMultiply) {
+  const ResolvedProblem r = graph({kLinear, {"scale", {"t0"}, "t1", {{"value", 3.0}}}, {"sub", {"t1", "t0"}, "t2"}, {"scale", {"t2"}, "y", {{"value", 0.25}}}},
+                                  {"y"});
+  const auto units = folded(r);
+  ASSERT_EQ(units.size(), 1u);
+  EXPECT_DOUBLE_EQ(units[0].gemm_scale.value_or(0), 0.5) << "(3 - 1) * 0.25";
+}
+
+TEST(GemmScaleFold, AnythingButAScalarMultipleStaysAnElementwisePass) {
+  // A nonlinear op, another tensor, a zero multiple, a value used elsewhere, a problem output.
+  for (const auto& nodes : std::vector<std::vector<TestNode>>{
+           {kLinear, {"relu", {"t0"}, "y"}},
+           {kLinear, {"add", {"t0", "r"}, "y"}},
+           {kLinear, {"sub", {"t0", "t0"}, "y"}},
+       }) {
+    const auto units = folded(graph(nodes, {"y"}));
+    ASSERT_EQ(units.size(), 2u) << nodes.back().op;
+    EXPECT_FALSE(units[0].gemm_scale);
+  }
+  const auto escapes = folded(graph({kLinear, {"scale", {"t0"}, "y", {{"value", 2.0}}}}, {"y", "t0"}));
+  EXPECT_EQ(escapes.size(), 2u) << "t0 is a problem output: it must be written";
+  const auto matmul = folded(graph({{"matmul", {"x", "x"}, "t0"}, {"scale", {"t0"}, "y", {{"value", 2.0}}}}, {"y"}));
+  EXPECT_EQ(matmul.size(), 2u) << "only linear's step takes a folded scale";
+}
+
+}  // namespace
+}  // namespace kbv::cuda
