@@ -56,13 +56,22 @@ struct BuildError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A relative path the compiler reads as written: "./" before one starting with '-' (an option)
+// or '@' (g++ and clang read an existing file named @FILE as more options: a source named
+// "@k.cpp" holding "-wrapper /bin/sh,-c,…" ran a shell command, review).
+fs::path as_compiler_operand(const fs::path& path) {
+  const std::string text = path.string();
+  if (path.is_relative() && !text.empty() && (text.front() == '-' || text.front() == '@')) return fs::path(".") / path;
+  return path;
+}
+
 // The request from the options, or a BuildError naming the flag and the fix.
 CompileRequest request_from(const po::variables_map& values, const std::vector<std::string>& sources) {
   if (sources.empty()) throw BuildError("no source file given (usage: kbv " + kHelp.synopsis + ")");
   CompileRequest request;
   request.source = sources.front();
-  // A file name starting with '-' would reach the compiler as an option.
-  if (request.source.is_relative() && request.source.string().front() == '-') request.source = fs::path(".") / request.source;
+  if (request.source.empty()) throw BuildError("an empty source name (fix: name the candidate's .cu or .cpp source)");
+  request.source = as_compiler_operand(request.source);
   std::error_code error;
   if (!fs::exists(request.source, error)) throw BuildError(request.source.string() + ": no such file (fix: name the candidate's .cu or .cpp source)");
   if (!fs::is_regular_file(request.source, error))
@@ -90,7 +99,7 @@ CompileRequest request_from(const po::variables_map& values, const std::vector<s
   const ProblemCatalog catalog =
       ProblemCatalog::open(values.count("problems-dir") ? fs::path(values["problems-dir"].as<std::string>()) : default_problems_dir());
   request.problem = resolve_problem_name(catalog, values["problem"].as<std::string>());
-  request.output = values.count("output") ? fs::path(values["output"].as<std::string>()) : fs::path("lib" + request.source.stem().string() + ".so");
+  request.output = as_compiler_operand(values.count("output") ? fs::path(values["output"].as<std::string>()) : fs::path("lib" + request.source.stem().string() + ".so"));
   // Checked before the compiler runs: a wrong -o is the user's, not a compile failure, and a name
   // that is not a .so would overwrite whatever file it names (the candidate's own header, say).
   if (request.output.extension() != ".so")

@@ -35,7 +35,14 @@ std::optional<std::string> environment(const char* name) {
 // file of that name in $PATH.
 std::optional<fs::path> on_path(const std::string& name) {
   if (name.find('/') != std::string::npos) return is_executable_file(name) ? std::optional<fs::path>(name) : std::nullopt;
-  const std::string path = environment("PATH").value_or("");
+  // An unset PATH is the system's default search path, as execvp takes it, not the current folder
+  // (review: `env -u PATH kbv build` ran a ./g++ of the current folder).
+  std::string path = environment("PATH").value_or("");
+  if (path.empty()) {
+    path.resize(::confstr(_CS_PATH, nullptr, 0));
+    if (!path.empty()) ::confstr(_CS_PATH, path.data(), path.size());
+    path = path.c_str();  // drop the terminating NUL confstr counts
+  }
   size_t start = 0;
   while (start <= path.size()) {
     const size_t end = std::min(path.find(':', start), path.size());
@@ -81,7 +88,11 @@ fs::path find_cuda_compiler() {
                      "nvidia-cuda-toolkit — and put its bin/ on PATH, or set CUDACXX=/path/to/nvcc)");
 }
 
-bool has_sdk(const fs::path& include) { return fs::is_regular_file(include / "kbv" / "plugin.hpp"); }
+// Without throwing on a folder it may not read (review: a permission error escaped as std::terminate).
+bool has_sdk(const fs::path& include) {
+  std::error_code error;
+  return fs::is_regular_file(include / "kbv" / "plugin.hpp", error);
+}
 
 }  // namespace
 

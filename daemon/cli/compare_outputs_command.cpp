@@ -6,6 +6,10 @@
 // input (no manifest, a missing or malformed .npy, a shape that differs from the reference's).
 #include "cli/compare_outputs_command.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -19,6 +23,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command_line.hpp"
+#include "client/json_dump.hpp"
 #include "io/npy.hpp"
 #include "spec/catalog.hpp"
 #include "verify/compare.hpp"
@@ -44,10 +49,26 @@ struct OutputPair {
   std::unique_ptr<npy::MappedNpy> output;
 };
 
+// A manifest is a few kilobytes; one past this is not kbv export's.
+constexpr std::size_t kMaxManifestBytes = std::size_t{1} << 20;
+
 nlohmann::json load_manifest(const fs::path& path) {
-  std::ifstream file(path);
-  if (!file) throw CompareInputError(path.string() + ": cannot read the manifest (fix: run kbv export --out EXPORT_DIR first, then pass that EXPORT_DIR)");
-  nlohmann::json manifest = nlohmann::json::parse(file, nullptr, false);
+  // Opened without blocking and checked to be a plain file (review: a FIFO named manifest.json
+  // hung the command), read up to a bound.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  struct stat info {};
+  const bool regular = fd >= 0 && ::fstat(fd, &info) == 0 && S_ISREG(info.st_mode) && static_cast<std::size_t>(info.st_size) <= kMaxManifestBytes;
+  std::string text;
+  if (regular) {
+    text.resize(static_cast<std::size_t>(info.st_size));
+    std::size_t got = 0;
+    for (ssize_t n; got < text.size() && (n = ::read(fd, text.data() + got, text.size() - got)) > 0;) got += static_cast<std::size_t>(n);
+    text.resize(got);
+  }
+  if (fd >= 0) ::close(fd);
+  if (!regular)
+    throw CompareInputError(path.string() + ": cannot read the manifest as a file of at most 1 MiB (fix: run kbv export --out EXPORT_DIR first, then pass that EXPORT_DIR)");
+  nlohmann::json manifest = nlohmann::json::parse(text, nullptr, false);
   if (manifest.is_discarded() || !manifest.is_object()) throw CompareInputError(path.string() + ": not a JSON object (fix: export again with kbv export)");
   return manifest;
 }
@@ -112,14 +133,16 @@ std::vector<OutputPair> open_pairs(const fs::path& export_dir, const fs::path& o
 // The manifest is an editable file: where kbv knows its problem, the tolerance must be the
 // problem's own, so a loosened bound (atol 1e30) cannot turn a wrong output into a pass.
 void check_against_catalog(const std::string& problem, const Tolerance& tolerance, const fs::path& path) {
-  if (problem.empty()) return;
   std::optional<ProblemCatalog> catalog;
   try {
     catalog.emplace(ProblemCatalog::open(default_problems_directory()));
   } catch (const std::exception&) {
     return;  // no catalog here: the manifest's tolerance is all there is
   }
-  if (!catalog->contains(problem)) return;
+  // Review: a manifest with its problem deleted, or renamed to one kbv does not know, skipped the
+  // check and let atol 1e30 pass a wrong output.
+  if (!catalog->contains(problem))
+    throw CompareInputError(path.string() + ": field 'problem' is '" + problem + "', not one of kbv's problems (fix: export again with kbv export)");
   const Tolerance& own = catalog->get(problem).tolerance;
   if (own.atol == tolerance.atol && own.rtol == tolerance.rtol && own.rel_l2 == tolerance.rel_l2 && own.outlier_fraction == tolerance.outlier_fraction)
     return;
@@ -158,7 +181,7 @@ int compare_outputs_command(const std::vector<std::string>& args) {
   const std::vector<std::string> positional = positional_values(*values, "directory");
   auto bad_input = [&](const std::string& message) {
     std::cerr << "kbv compare-outputs: " << message << "\n";
-    if (json) std::cout << nlohmann::json{{"passed", false}, {"error", message}}.dump() << "\n";
+    if (json) std::cout << control::json_dump(nlohmann::json{{"passed", false}, {"error", message}}) << "\n";
     return kExitBadInput;
   };
   if (positional.size() != 2) return bad_input(std::string("expected EXPORT_DIR and OUTPUTS_DIR (") + kUsage + ")");
@@ -176,7 +199,9 @@ int compare_outputs_command(const std::vector<std::string>& args) {
     // Exports before the outlier rule carry no such field: none allowed.
     if (manifest["tolerance"].contains("outlier_fraction"))
       tolerance.outlier_fraction = tolerance_field(manifest, manifest_path, "outlier_fraction");
-    problem = manifest.value("problem", std::string());
+    if (!manifest.contains("problem") || !manifest["problem"].is_string() || manifest["problem"].get_ref<const std::string&>().empty())
+      throw CompareInputError(manifest_path.string() + ": field 'problem' missing or not text (fix: export again with kbv export)");
+    problem = manifest["problem"].get<std::string>();
     check_against_catalog(problem, tolerance, manifest_path);
     pairs = open_pairs(export_dir, outputs_dir, manifest, manifest_path);
   } catch (const std::exception& error) {
@@ -207,13 +232,13 @@ int compare_outputs_command(const std::vector<std::string>& args) {
   }
   const CompareResult merged = merge_results(results);
   if (json) {
-    std::cout << nlohmann::json{{"problem", problem},
+    // Paths and names need not be UTF-8: dumped with replacement, never a type_error (review).
+    std::cout << control::json_dump(nlohmann::json{{"problem", problem},
                                 {"passed", merged.passed},
                                 {"tolerance", {{"atol", tolerance.atol}, {"rtol", tolerance.rtol}, {"rel_l2", tolerance.rel_l2}}},
                                 {"max_abs_error", merged.max_abs_error},
                                 {"rel_l2_error", merged.rel_l2_error},
-                                {"outputs", reports}}
-                     .dump()
+                                {"outputs", reports}})
               << "\n";
   } else {
     std::printf("%s: %s (atol %g, rtol %g, rel_l2 %g)\n", problem.c_str(),

@@ -7,11 +7,11 @@
 #include "cli/export_command.hpp"
 
 #include <sys/prctl.h>
+#include <unistd.h>
 
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <span>
 #include <type_traits>
@@ -22,10 +22,12 @@
 #include "cli/option_types.hpp"
 #include "cli/paths.hpp"
 #include "cli/problem_lookup.hpp"
+#include "client/json_dump.hpp"
 #include "eval/data_plane_factory.hpp"
 #include "inputs/epoch_plan.hpp"
 #include "inputs/family_names.hpp"
 #include "io/npy.hpp"
+#include "io/whole_file.hpp"
 #include "spec/catalog.hpp"
 
 namespace po = boost::program_options;
@@ -70,13 +72,21 @@ void prepare_out_dir(const fs::path& out) {
   std::error_code error;
   for (const fs::path& dir : {out, out / "inputs", out / "reference"}) {
     fs::create_directories(dir, error);
-    if (error || !fs::is_directory(dir))
-      throw ExportError("--out: cannot create directory " + dir.string() + ": " + (error ? error.message() : "a file is in the way") +
+    // inputs/ and reference/ themselves, not links to elsewhere (review: a planted link had the
+    // export replace files in the folder it pointed at).
+    const bool linked = dir != out && fs::is_symlink(fs::symlink_status(dir, error));
+    if (error || !fs::is_directory(dir) || linked)
+      throw ExportError("--out: cannot create directory " + dir.string() + ": " +
+                        (error ? error.message() : linked ? "a symbolic link is in the way" : "a file is in the way") +
                         " (fix: choose a writable directory with --out)");
   }
-  const fs::path probe = out / ".kbv-export-probe";
-  if (!std::ofstream(probe)) throw ExportError("--out: cannot write in " + out.string() + " (fix: choose a writable directory with --out)");
-  fs::remove(probe, error);
+  // Proved writable with a file mkstemp makes (O_EXCL: a link planted at a fixed probe name was
+  // followed and truncated its target, review).
+  std::string probe = (out / ".kbv-export-probe.XXXXXX").string();
+  const int probe_fd = ::mkstemp(probe.data());
+  if (probe_fd < 0) throw ExportError("--out: cannot write in " + out.string() + " (fix: choose a writable directory with --out)");
+  ::close(probe_fd);
+  ::unlink(probe.c_str());
   // An earlier export's manifest would vouch for files this export is about to replace.
   fs::remove(out / "manifest.json", error);
 }
@@ -223,15 +233,11 @@ int export_command(const std::vector<std::string>& args) {
     }
     // Written last and renamed into place: a manifest means a complete export.
     const fs::path manifest_path = out / "manifest.json";
-    const fs::path partial = out / "manifest.json.partial";
-    {
-      std::ofstream file(partial);
-      file << manifest.dump(2) << "\n";
-      if (!file.flush()) throw ExportError(partial.string() + ": cannot write the manifest (fix: free space in --out's file system)");
+    try {
+      io::write_file_whole(manifest_path, control::json_dump(manifest, 2) + "\n");
+    } catch (const std::runtime_error& failure) {
+      throw ExportError(std::string(failure.what()) + " (fix: free space in --out's file system)");
     }
-    std::error_code rename_error;
-    fs::rename(partial, manifest_path, rename_error);
-    if (rename_error) throw ExportError(manifest_path.string() + ": cannot write the manifest: " + rename_error.message());
 
     std::cout << "kbv export: " << problem_name << " (" << shape_set << " shapes, " << device << " device), family " << family_text
               << (draw.hidden ? " (HIDDEN: keep this export private)" : " (public)") << ", seed " << seed << " -> " << out.string() << "\n";

@@ -22,8 +22,10 @@ int keygen_command(const std::vector<std::string>& args) {
   int exit_code = kExitOk;
   const auto values = parse_command_line(help, options, args, exit_code);
   if (!values) return exit_code;
-  const std::filesystem::path path = values->count("key-file") ? std::filesystem::path((*values)["key-file"].as<std::string>()) : inputs::default_key_path();
+  std::filesystem::path path;
   try {
+    // Inside the try: the default path throws where no home folder is known (review).
+    path = values->count("key-file") ? std::filesystem::path((*values)["key-file"].as<std::string>()) : inputs::default_key_path();
     inputs::SecretKey::create(path);
     std::cout << "created " << path.string() << " (mode 0600; keep it private: it decides every hidden input)\n";
     return kExitOk;

@@ -76,6 +76,24 @@ TEST(CliBuild, TheDefaultOutputIsLibStemDotSoInTheCurrentDirectory) {
   EXPECT_TRUE(fs::is_regular_file(dir.path() / "libmy_relu.so")) << built.out;
 }
 
+// Review: g++ reads an argument @FILE as more options from FILE when it exists: a source named
+// "@k.cpp" beside a "k.cpp" holding "-wrapper /bin/sh,-c,…" ran a shell command. Such a source
+// is the file itself.
+TEST(CliBuild, ASourceNamedLikeAResponseFileIsReadAsASource) {
+  const TempDir dir;
+  const fs::path marker = dir.path() / "wrapper_ran";
+  // A response file splits on white space: ${IFS} keeps the shell command one word.
+  write_file(dir.path() / "k.cpp", "-wrapper\n/bin/sh,-c,touch${IFS}" + marker.string() + "\n-x\nc\n/dev/null\n");
+  write_file(dir.path() / "@k.cpp", "this is not C++\n");
+  Command command;
+  command.argv = {"/bin/sh", "-c", "cd '" + dir.path().string() + "' && exec '" + kbv_binary().string() + "' build @k.cpp --problem relu --problems-dir '" +
+                                       problems_dir().string() + "' -o libk.so"};
+  command.timeout = std::chrono::minutes(2);
+  const CommandResult built = run_command(command);
+  EXPECT_EQ(built.exit_code, 1) << "a compile error, the source's text not being C++:\n" << built.out << built.err;
+  EXPECT_FALSE(fs::exists(marker)) << "the compiler ran the file as options";
+}
+
 TEST(CliBuild, ACudaSourceCompilesForSm90WithNvcc) {
   if (kNvcc.empty()) GTEST_SKIP() << "CMake found no nvcc (the CUDA path of kbv build needs one)";
   const TempDir dir;

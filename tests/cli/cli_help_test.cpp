@@ -99,6 +99,13 @@ TEST(CliHelp, NegativeEpochsAndNonPositiveSecondsAreRefused) {
   }
 }
 
+// Review: `kbv help bogus` exited 0.
+TEST(CliHelp, HelpForAnUnknownCommandIsAUsageError) {
+  const CommandResult result = kbv({"help", "bogus"});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.err.find("unknown command 'bogus'"), std::string::npos) << result.err;
+}
+
 TEST(CliHelp, UnknownCommandIsAUsageError) {
   const CommandResult result = kbv({"evaluate"});
   EXPECT_EQ(result.exit_code, 2);

@@ -4,6 +4,8 @@
 // outputs saved as .npy, and every bad request refused with exit 2 naming the flag or file.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -409,6 +411,66 @@ TEST_F(CompareOutputs, BadOutputFilesAreBadInputNamingTheFile) {
   result = run_kbv(no_export);
   EXPECT_EQ(result.exit_code, kExitBadInput) << explain(no_export, result);
   EXPECT_NE(result.err.find("manifest.json"), std::string::npos) << explain(no_export, result);
+}
+
+// Review: an output folder whose name is not UTF-8 made --json's dump throw, and the command died
+// by SIGABRT; a FIFO named manifest.json hung it; a manifest with its problem deleted skipped the
+// check of its tolerance, so atol 1e30 passed a wrong output.
+TEST_F(CompareOutputs, HostileManifestsAndNamesAreBadInputNeverACrash) {
+  const fs::path odd = dir_.path() / std::string("out\xff");
+  fs::create_directories(odd);
+  npy::save(odd / "y.npy", {16, 4096}, reference_as_float());
+  std::vector<std::string> args = {"compare-outputs", export_dir_.string(), odd.string(), "--json"};
+  CommandResult result = run_kbv(args);
+  EXPECT_EQ(result.exit_code, 0) << explain(args, result);
+  EXPECT_TRUE(nlohmann::json::parse(result.out, nullptr, false).is_object()) << explain(args, result);
+
+  nlohmann::json loosened = manifest_;
+  loosened.erase("problem");
+  loosened["tolerance"]["atol"] = 1e30;
+  std::ofstream(export_dir_ / "manifest.json", std::ios::trunc) << loosened.dump();
+  std::vector<float> wrong = reference_as_float();
+  wrong[7] += 100.0f;
+  npy::save(outputs_ / "y.npy", {16, 4096}, wrong);
+  result = compare();
+  EXPECT_EQ(result.exit_code, kExitBadInput) << explain(last_args_, result);
+  EXPECT_NE(result.err.find("field 'problem' missing or not text"), std::string::npos) << explain(last_args_, result);
+  loosened["problem"] = "no_such_problem";
+  std::ofstream(export_dir_ / "manifest.json", std::ios::trunc) << loosened.dump();
+  result = compare();
+  EXPECT_EQ(result.exit_code, kExitBadInput) << explain(last_args_, result);
+
+  fs::remove(export_dir_ / "manifest.json");
+  ASSERT_EQ(::mkfifo((export_dir_ / "manifest.json").c_str(), 0600), 0);
+  result = compare();
+  EXPECT_EQ(result.exit_code, kExitBadInput) << explain(last_args_, result);
+  EXPECT_NE(result.err.find("cannot read the manifest as a file"), std::string::npos) << explain(last_args_, result);
+}
+
+// Review: a link planted at the export's probe or manifest name was followed and its target
+// truncated or overwritten; a link standing in for inputs/ sent the .npy files elsewhere.
+TEST(Export, LinksPlantedInTheOutputFolderAreNeverFollowed) {
+  TempDir dir;
+  const fs::path out = dir.path() / "exp", victim = dir.path() / "victim.txt", elsewhere = dir.path() / "elsewhere";
+  fs::create_directories(out);
+  fs::create_directories(elsewhere);
+  std::ofstream(victim) << "precious";
+  fs::create_symlink(victim, out / ".kbv-export-probe");
+  fs::create_symlink(victim, out / "manifest.json.partial");
+  const std::vector<std::string> args = {"export", "--problem", "relu", "--out", out.string()};
+  CommandResult result = run_kbv(args);
+  EXPECT_EQ(result.exit_code, 0) << explain(args, result);
+  std::ifstream in(victim);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text, "precious");
+  fs::create_symlink(elsewhere, dir.path() / "exp2-inputs");
+  fs::create_directories(dir.path() / "exp2");
+  fs::create_symlink(elsewhere, dir.path() / "exp2" / "inputs");
+  const std::vector<std::string> linked = {"export", "--problem", "relu", "--out", (dir.path() / "exp2").string()};
+  result = run_kbv(linked);
+  EXPECT_EQ(result.exit_code, kExitBadInput) << explain(linked, result);
+  EXPECT_NE(result.err.find("a symbolic link is in the way"), std::string::npos) << explain(linked, result);
+  EXPECT_TRUE(fs::is_empty(elsewhere));
 }
 
 }  // namespace

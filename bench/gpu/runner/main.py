@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import Context  # noqa: E402
+from common import Context, gpu_facts  # noqa: E402
 from suites import Outcome  # noqa: E402
 
 SUITES = ["calibrate", "tests", "corpus", "batch", "keysweep", "parity", "timing", "data", "daemon", "sandbox", "kernelbench"]
@@ -66,10 +66,18 @@ def main(argv):
         copy = ctx.scratch / "ceilings.json"
         shutil.copy(ctx.repo / RESULTS_CEILINGS, copy)
         try:
-            measured = json.loads(copy.read_text()).get("measured_at", "?")
+            recorded = json.loads(copy.read_text())
         except ValueError:
-            measured = "unreadable"
-        ctx.use_ceilings(copy, f"{RESULTS_CEILINGS} (measured {measured})")
+            recorded = {}
+        gpu = gpu_facts()["gpu"]
+        if recorded.get("device_name") not in (None, gpu):
+            # Another GPU's ceilings: kbv refuses them, and every CUDA evaluation would be bad_input
+            # (an H100 given the H200's, 2026-12-05). Without them kbv uses the H200 datasheet,
+            # whose floors are below any slower GPU's: name a calibrate suite to measure this one's.
+            print(f"run.sh: {RESULTS_CEILINGS} holds a {recorded.get('device_name')}'s ceilings, not this {gpu}'s: not used "
+                  "(fix: put calibrate first in the round to measure this GPU's)", flush=True)
+        else:
+            ctx.use_ceilings(copy, f"{RESULTS_CEILINGS} (measured {recorded.get('measured_at', '?') if recorded else 'unreadable'})")
     if (ctx.repo / RESULTS_TORCH_CALIBRATION).is_file():
         # calibrate:torch merges into it; every other suite derives its PyTorch speedups from it.
         shutil.copy(ctx.repo / RESULTS_TORCH_CALIBRATION, ctx.torch_calibration)

@@ -80,7 +80,10 @@ class HeaderParser {
 
  private:
   [[noreturn]] void fail(const std::string& what) {
-    throw error_in(path_, "malformed .npy header (" + what + " at byte " + std::to_string(position_) + " of '" + std::string(text_) + "')",
+    // At most this much of the header is quoted: a version-2 header may claim 4 GiB (review).
+    constexpr size_t kQuotedHeaderBytes = 200;
+    const std::string quoted = text_.size() <= kQuotedHeaderBytes ? std::string(text_) : std::string(text_.substr(0, kQuotedHeaderBytes)) + "…";
+    throw error_in(path_, "malformed .npy header (" + what + " at byte " + std::to_string(position_) + " of '" + quoted + "')",
                    "write the file with numpy.save");
   }
   char peek() const { return position_ < text_.size() ? text_[position_] : '\0'; }

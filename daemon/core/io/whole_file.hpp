@@ -8,8 +8,9 @@
 
 namespace kbv::io {
 
-// Writes `text` to `path` through `path`.tmp.<pid>; throws std::runtime_error naming the file
-// and what failed, leaving no temporary behind.
+// Writes `text` to `path` (mode 0644 less the umask) through a temporary `path`.tmp.XXXXXX made
+// with mkstemp; throws std::runtime_error naming the file and what failed, leaving no temporary
+// behind. A link at `path` is replaced, not followed.
 void write_file_whole(const std::filesystem::path& path, const std::string& text);
 
 }  // namespace kbv::io
