@@ -5,12 +5,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iostream>
 #include <sstream>
 
 #include "cli/command_line.hpp"
 #include "cli/option_types.hpp"
 #include "cli/paths.hpp"
+#include "sweep/sweep_config.hpp"
 #include "sweep/sweep_engine.hpp"
 
 namespace po = boost::program_options;
@@ -24,7 +26,8 @@ std::vector<int> parse_gpus(const std::string& text) {
   for (std::string item; std::getline(in, item, ',');) {
     std::size_t used = 0;
     const int gpu = std::stoi(item, &used);
-    if (used != item.size() || gpu < 0) throw std::invalid_argument(item);
+    // Each GPU once: two evaluations on one GPU would time each other (review: --gpus 0,0).
+    if (used != item.size() || gpu < 0 || std::find(gpus.begin(), gpus.end(), gpu) != gpus.end()) throw std::invalid_argument(item);
     gpus.push_back(gpu);
   }
   if (gpus.empty()) throw std::invalid_argument(text);
@@ -88,15 +91,21 @@ int sweep_command(const std::vector<std::string>& args) {
     try {
       o.gpus = parse_gpus(vm["gpus"].as<std::string>());
     } catch (const std::exception&) {
-      return usage_error("sweep", "--gpus '" + vm["gpus"].as<std::string>() + "' is not a list of GPU ordinals; fix: write e.g. --gpus 0,1");
+      return usage_error("sweep", "--gpus '" + vm["gpus"].as<std::string>() + "' is not a list of distinct GPU ordinals; fix: write e.g. --gpus 0,1");
     }
   }
+  // The same bounds as the sweep file's (sweep/sweep_config.hpp; review: --budget-wall-s 1e10
+  // overflowed the deadline and stopped the sweep at once, --jobs 1e8 allocated slots until memory ran out).
   if (vm.count("jobs")) {
     o.jobs = vm["jobs"].as<int>();
-    if (*o.jobs < 1) return usage_error("sweep", "--jobs must be at least 1");
+    if (*o.jobs < 1 || *o.jobs > sweep::kMaxJobs) return usage_error("sweep", fmt::format("--jobs must be 1 to {}", sweep::kMaxJobs));
   }
   if (vm.count("budget-evaluations")) o.budget_evaluations = vm["budget-evaluations"].as<int64_t>();
-  if (vm.count("budget-wall-s")) o.budget_wall_s = vm["budget-wall-s"].as<PositiveSeconds>().value;
+  if (vm.count("budget-wall-s")) {
+    o.budget_wall_s = vm["budget-wall-s"].as<PositiveSeconds>().value;
+    if (*o.budget_wall_s > sweep::kMaxWallSeconds)
+      return usage_error("sweep", fmt::format("--budget-wall-s must be at most {:.0f} (a year)", sweep::kMaxWallSeconds));
+  }
   if (o.budget_evaluations.value_or(0) < 0 || o.budget_wall_s.value_or(0) < 0) return usage_error("sweep", "budgets cannot be negative (0 means no limit)");
   if (vm.count("shard")) {
     try {
@@ -118,7 +127,11 @@ int sweep_command(const std::vector<std::string>& args) {
   if (vm.count("report")) return usage_error("sweep", "--slurm writes the reports in its merge job; fix: drop --report");
   o.mode = sweep::Mode::standalone;
   sweep::SlurmOptions slurm;
-  if (vm.count("partition")) slurm.partition = vm["partition"].as<std::string>();
+  if (vm.count("partition")) {
+    slurm.partition = vm["partition"].as<std::string>();
+    if (slurm.partition->empty() || slurm.partition->find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_,.-") != std::string::npos)
+      return usage_error("sweep", "--partition must be Slurm partition names (letters, digits, '_', '.', '-', commas between)");
+  }
   if (vm.count("gpus-per-task")) {
     slurm.gpus_per_task = vm["gpus-per-task"].as<int>();
     if (*slurm.gpus_per_task < 0) return usage_error("sweep", "--gpus-per-task must be 0 (host) or more; fix: write e.g. --gpus-per-task 1");

@@ -15,6 +15,7 @@
 #include <cstring>
 #include <memory>
 
+#include "client/printable.hpp"
 #include "sweep/json_text.hpp"
 
 extern char** environ;
@@ -32,10 +33,22 @@ std::string trim(std::string text) {
   return text.substr(first, last - first + 1);
 }
 
+// `value` as it may stand in an #SBATCH line: sbatch reads those lines unquoted, so a space splits
+// the argument and a line break ends the directives, the rest of the line a bash command (review:
+// an output_dir of "/x\ntouch /tmp/p #" ran in both scripts).
+std::string directive_value(const std::string& value, const char* what) {
+  for (const char c : value)
+    if (static_cast<unsigned char>(c) < 0x21 || c == 0x7f || c == '"' || c == '\'')
+      throw SlurmError(fmt::format("{} {} holds a space, a quote or a control character, which an #SBATCH line cannot carry; fix: use a "
+                                   "path or name without them",
+                                   what, control::printable(value)));
+  return value;
+}
+
 // The #SBATCH lines both scripts share.
 std::string common_directives(const SlurmJob& job) {
   std::string out;
-  if (job.partition) out += fmt::format("#SBATCH --partition={}\n", *job.partition);
+  if (job.partition) out += fmt::format("#SBATCH --partition={}\n", directive_value(*job.partition, "--partition"));
   out += "#SBATCH --ntasks=1\n";
   return out;
 }
@@ -83,7 +96,7 @@ std::string slurm_array_script(const SlurmJob& job) {
   script += fmt::format("#SBATCH --array={}\n", slurm_array_range(job.shards));
   script += common_directives(job);
   if (job.gpus_per_task && *job.gpus_per_task > 0) script += fmt::format("#SBATCH --gpus-per-task={}\n", *job.gpus_per_task);
-  script += fmt::format("#SBATCH --output={}\n", (job.slurm_dir / "logs" / "task-%a-job-%A.out").string());
+  script += fmt::format("#SBATCH --output={}\n", directive_value((job.slurm_dir / "logs" / "task-%a-job-%A.out").string(), "output_dir"));
   script += "set -eu\n";
   script += fmt::format("exec {} sweep {} --standalone --shard $((SLURM_ARRAY_TASK_ID+1))/{} --epoch {} --key-file {} --output {} --device {}",
                         shell_quote(job.kbv.string()), shell_quote(job.config_file.string()), job.shard_count, job.epoch,
@@ -102,7 +115,7 @@ std::string slurm_merge_script(const SlurmJob& job) {
   script += "# was cancelled is a missing or incomplete shard in the report (exit 1), never dropped candidates.\n";
   script += fmt::format("#SBATCH --job-name=kbv-report-{}\n", job.name);
   script += common_directives(job);
-  script += fmt::format("#SBATCH --output={}\n", (job.slurm_dir / "logs" / "merge-job-%j.out").string());
+  script += fmt::format("#SBATCH --output={}\n", directive_value((job.slurm_dir / "logs" / "merge-job-%j.out").string(), "output_dir"));
   script += "set -eu\n";
   script += fmt::format("exec {} report {} --epoch {}\n", shell_quote(job.kbv.string()), shell_quote(job.output_dir.string()), job.epoch);
   return script;

@@ -1,6 +1,8 @@
 // daemon/sweep/standalone_runner.cpp — a pool of evaluator children, one per slot.
 #include "sweep/standalone_runner.hpp"
 
+#include <stdlib.h>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -48,6 +50,35 @@ struct Running {
   std::size_t out_read = 0;  // bytes of `out` already split into lines
   std::string partial;       // a line not yet ended
 };
+
+// How long an evaluator may take to exit once every verdict of its batch is in.
+constexpr double kExitGraceSeconds = 60;
+// Exit statuses that say the evaluator never judged anything: kbv eval's usage error (with no
+// verdict printed), and the shell's "cannot execute" and "not found" (EvaluatorProcess's child
+// exits 127 when execv fails).
+constexpr int kExitUsage = 2;
+constexpr int kExitCannotExecute = 126;
+constexpr int kExitNotFound = 127;
+
+// Removes a folder when the run ends, however it ends.
+struct RemoveOnExit {
+  std::string path;
+  ~RemoveOnExit() {
+    std::error_code ignored;
+    fs::remove_all(path, ignored);
+  }
+};
+
+// Run folders under `scratch` a killed sweep left: older than any run in progress can be.
+void remove_stale_run_folders(const fs::path& scratch) {
+  constexpr auto kStaleAge = std::chrono::hours(24 * 8);  // past the longest wall budget a sweep is likely given
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(scratch, error)) {
+    if (!entry.path().filename().string().starts_with("run-") || !entry.is_directory(error)) continue;
+    const auto written = fs::last_write_time(entry.path(), error);
+    if (!error && fs::file_time_type::clock::now() - written > kStaleAge) fs::remove_all(entry.path(), error);
+  }
+}
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -104,6 +135,13 @@ RunResult run_standalone(const RunContext& context, const StandaloneSettings& se
   RunResult result;
   const auto slots = standalone_slots(settings.options);
   fs::create_directories(settings.scratch);
+  // A folder of this run's own: the evaluators' output files are named by key, which two sweeps of
+  // one output folder (another epoch, another shard) can share (review: one truncated the other's
+  // verdict lines). Removed when the run ends; one a kill -9 left is removed by a later run.
+  remove_stale_run_folders(settings.scratch);
+  std::string run_dir = (settings.scratch / "run-XXXXXX").string();
+  if (::mkdtemp(run_dir.data()) == nullptr) throw std::runtime_error(settings.scratch.string() + ": cannot make a folder for the evaluators' output");
+  const RemoveOnExit remove_run_dir{run_dir};
   std::vector<std::optional<Running>> busy(slots.size());
   // Plan order (grouped by problem); a candidate whose batch ended before it was evaluated comes
   // back to the front, to be evaluated alone.
@@ -146,6 +184,10 @@ RunResult run_standalone(const RunContext& context, const StandaloneSettings& se
   const auto record_lines = [&](Running& running) {
     for (const std::string& line : new_lines(running)) {
       if (line.empty() || line.front() != '{' || running.recorded >= running.items.size()) continue;
+      // kbv eval's line about its own invocation (set-up failed, exit 3 follows) names no
+      // candidate: it is no candidate's verdict (the first of the batch got it before).
+      const auto parsed = nlohmann::json::parse(line, nullptr, false);
+      if (parsed.is_object() && !parsed.contains("candidate")) continue;
       record_outcome(running, kbvd::decide_line_outcome(line, seconds_since(running.current_since), settings.options.timeout_s));
     }
   };
@@ -180,8 +222,8 @@ RunResult run_standalone(const RunContext& context, const StandaloneSettings& se
       Running running;
       running.items = take_batch();
       running.slot = slots[slot];
-      running.out = settings.scratch / (running.items.front()->key() + ".out");
-      running.err = settings.scratch / (running.items.front()->key() + ".err");
+      running.out = fs::path(run_dir) / (running.items.front()->key() + ".out");
+      running.err = fs::path(run_dir) / (running.items.front()->key() + ".err");
       running.process = std::make_unique<EvaluatorProcess>(evaluator_command(settings, running.items, context.epoch, slots[slot]), running.out, running.err);
       running.current_since = std::chrono::steady_clock::now();
       result.started += static_cast<std::int64_t>(running.items.size());
@@ -197,6 +239,12 @@ RunResult run_standalone(const RunContext& context, const StandaloneSettings& se
         running->process->kill();
         exit = kbvd::ChildExit{};
         exit->timed_out = true;
+      } else if (running->recorded == running->items.size() &&
+                 seconds_since(running->current_since) > std::min(settings.options.timeout_s, kExitGraceSeconds)) {
+        // Every verdict is in and the evaluator has not exited (a worker wedged in the driver as it
+        // is reaped): its slot is freed, its verdicts kept (review: the sweep hung at 100 %).
+        running->process->kill();
+        exit = kbvd::ChildExit{};
       } else {
         exit = running->process->poll(std::numeric_limits<double>::infinity());
       }
@@ -211,8 +259,16 @@ RunResult run_standalone(const RunContext& context, const StandaloneSettings& se
         exit->seconds = seconds_since(running->current_since);
         const kbvd::Outcome outcome = kbvd::decide_outcome(*exit, running->partial, read_text(running->err));
         // Exit 3: the evaluator's own set-up failed; nothing was judged, and nothing more will be.
-        if (outcome.worker_exit == "exec_failed")
-          evaluator_unusable = "the evaluator cannot run: " + outcome.detail;
+        // So is an evaluator that printed no verdict at all and exited 2 (it refused its command
+        // line: standalone.extra_args, shapes) or 126/127 (it could not be started): not the
+        // candidate's verdict, and no candidate after it would fare better (review: every
+        // candidate of a sweep with a typo in extra_args was recorded bad_input for the epoch).
+        const int code = exit->exit_code.value_or(-1);
+        const bool refused_itself = running->recorded == 0 && !outcome.report.is_object() &&
+                                    (code == kExitUsage || code == kExitCannotExecute || code == kExitNotFound);
+        if (outcome.worker_exit == "exec_failed" || refused_itself)
+          evaluator_unusable = "the evaluator cannot run: " + (outcome.detail.empty() ? "exit " + std::to_string(code) : outcome.detail) +
+                               " (fix: check standalone.extra_args, standalone.shapes and the kbv binary, then run the sweep again)";
         else
           record_outcome(*running, outcome);
         requeue_rest(*running);

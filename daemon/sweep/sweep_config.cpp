@@ -43,10 +43,8 @@ class FieldError : public ConfigError {
 // Upper bounds on numbers a sweep file gives: each far above any real use, and each keeps the
 // value inside the int (or the duration arithmetic) it ends up in (jobs: 4294967296 wrapped to 0
 // and the sweep waited forever; wall_s: 1e308 overflowed the deadline and stopped at once).
-constexpr std::int64_t kMaxJobs = 4096;
 constexpr std::int64_t kMaxBatch = 100000;
 constexpr double kMaxTimeoutSeconds = 7 * 24 * 3600.0;   // a week for one evaluation
-constexpr double kMaxWallSeconds = 366 * 24 * 3600.0;    // a year for a sweep
 constexpr double kMaxPollSeconds = 3600.0;
 
 class Fields {
@@ -259,7 +257,14 @@ SweepConfig parse_sweep_config(const std::string& text, const fs::path& file) {
   auto& s = config.standalone;
   s.device = standalone.text("device", s.device);
   if (s.device != "host" && s.device != "cuda") fail(standalone.at("device"), "standalone.device", fmt::format("'{}' is not a device", s.device), "use host or cuda");
-  if (standalone.has("gpus") && !(standalone.get("gpus").IsScalar() && standalone.get("gpus").Scalar() == "auto")) s.gpus = integers(standalone, "gpus");
+  if (standalone.has("gpus") && !(standalone.get("gpus").IsScalar() && standalone.get("gpus").Scalar() == "auto")) {
+    s.gpus = integers(standalone, "gpus");
+    // Ordinals, each once: -1 reached kbv eval as --gpu -1, and one GPU twice had two evaluations time each other (review).
+    for (std::size_t i = 0; i < s.gpus.size(); ++i)
+      if (s.gpus[i] < 0 || std::find(s.gpus.begin(), s.gpus.begin() + static_cast<std::ptrdiff_t>(i), s.gpus[i]) != s.gpus.begin() + static_cast<std::ptrdiff_t>(i))
+        fail(standalone.at("gpus"), standalone.field("gpus"), fmt::format("GPU {} is not a distinct ordinal (0 or more, each once)", s.gpus[i]),
+             "list each GPU once, e.g. gpus: [0, 1]");
+  }
   s.jobs = static_cast<int>(standalone.integer("jobs", s.jobs, 1, kMaxJobs));
   s.timeout_s = standalone.number("timeout_s", s.timeout_s, 1, kMaxTimeoutSeconds);
   s.batch = static_cast<int>(standalone.integer("batch", s.batch, 1, kMaxBatch));

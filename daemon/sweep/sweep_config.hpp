@@ -69,6 +69,10 @@ struct Budget {
 // Most epochs a sweep looks back for re-verification (kbv report --window too): far past any
 // rotation schedule, and inside an int.
 constexpr int kMaxReverifyEpochs = 10000;
+// Bounds on a sweep's counts and durations, for the file and the command line alike: each value
+// inside the int (or the duration arithmetic) it ends up in.
+constexpr int kMaxJobs = 4096;
+constexpr double kMaxWallSeconds = 366 * 24 * 3600.0;  // a year for a sweep
 
 struct SweepConfig {
   std::filesystem::path file;         // the YAML file (errors name it)

@@ -83,6 +83,26 @@ TEST(SlurmScripts, PathsWithSpacesAreQuoted) {
   EXPECT_EQ(shell_quote(""), "''");
 }
 
+// Review: #SBATCH lines are read unquoted: an output_dir with a line break ran its rest as a bash
+// command in both scripts, and a space split the argument. Such values are refused.
+TEST(SlurmScripts, DirectiveValuesThatAnSbatchLineCannotCarryAreRefused) {
+  auto job = three_shards();
+  job.slurm_dir = "/x\ntouch /tmp/p #/epoch-47/slurm";
+  EXPECT_THROW(slurm_array_script(job), SlurmError);
+  EXPECT_THROW(slurm_merge_script(job), SlurmError);
+  job = three_shards();
+  job.slurm_dir = "/shared/my out/epoch-47/slurm";
+  EXPECT_THROW(slurm_array_script(job), SlurmError);
+  job = three_shards();
+  job.partition = "gpu\ncmd";
+  try {
+    slurm_array_script(job);
+    ADD_FAILURE() << "a partition with a line break was written";
+  } catch (const SlurmError& error) {
+    EXPECT_TRUE(contains(error.what(), "--partition gpu\\ncmd holds a space, a quote or a control character")) << error.what();
+  }
+}
+
 TEST(SlurmScripts, AResubmissionArrayHasOnlyItsShards) {
   auto job = three_shards();
   job.shards = {2};

@@ -484,6 +484,38 @@ TEST_F(SweepSystem, DamagedEarlierRecordsAndReportsAreNamedNotFatal) {
   EXPECT_NE(wrong.err.find("list.json: --previous is not a report to compare with"), std::string::npos) << wrong.err;
 }
 
+// Review: a typo in standalone.extra_args made kbv eval refuse its command line (exit 2, no
+// verdict), and every candidate was recorded bad_input for the epoch; a fixed file then evaluated
+// nothing again. Now the sweep stops, records nothing, and the next run evaluates them.
+TEST_F(SweepSystem, AnEvaluatorThatRefusesItsCommandLineRecordsNoVerdict) {
+  const auto folder = root() / "cands";
+  place(host_example("relu"), folder, "relu.so", "problem: relu\n");
+  place(host_example("gelu"), folder, "gelu.so", "problem: gelu\n");
+  const auto broken = sweep_file("broken.yaml", fmt::format("output_dir: out\ncandidates: [{}]\nmode: standalone\nstandalone:\n  key_file: {}\n"
+                                                             "  extra_args: [--timeout-s, '0']\n",
+                                                             folder.string(), key_file_.string()));
+  const auto refused = kbv({"sweep", broken.string(), "--epoch", std::to_string(epoch_)});
+  EXPECT_NE(refused.exit_code, 0) << refused.err;
+  EXPECT_NE(refused.err.find("the evaluator cannot run"), std::string::npos) << refused.err;
+  EXPECT_EQ(records(root() / "out", epoch_), 0u) << "no candidate got the evaluator's verdict";
+  // A shape set the problems do not have: kbv eval's own set-up fails (exit 3, after a line about
+  // its invocation that names no candidate), and the sweep stops as above (that line was the
+  // first candidate's bad_input before).
+  const auto no_shapes = sweep_file("shapes.yaml", fmt::format("output_dir: out\ncandidates: [{}]\nmode: standalone\nstandalone:\n  key_file: {}\n"
+                                                                "  shapes: nope\n",
+                                                                folder.string(), key_file_.string()));
+  const auto stopped = kbv({"sweep", no_shapes.string(), "--epoch", std::to_string(epoch_)});
+  EXPECT_NE(stopped.exit_code, 0) << stopped.err;
+  EXPECT_NE(stopped.err.find("has no such shape set"), std::string::npos) << stopped.err;
+  EXPECT_EQ(records(root() / "out", epoch_), 0u);
+  const auto config = sweep_file("sweep.yaml", fmt::format("output_dir: out\ncandidates: [{}]\n{}", folder.string(), standalone_section()));
+  const auto fixed = kbv({"sweep", config.string(), "--epoch", std::to_string(epoch_)});
+  EXPECT_EQ(fixed.exit_code, 0) << fixed.err;
+  EXPECT_EQ(records(root() / "out", epoch_), 2u);
+  EXPECT_FALSE(fs::exists(root() / "out" / ".scratch" / "evaluations") && !fs::is_empty(root() / "out" / ".scratch" / "evaluations"))
+      << "the run's own folder of evaluator output is removed";
+}
+
 TEST_F(SweepSystem, ShardsMergeIntoTheWholeSweep) {
   const auto folder = root() / "cands";
   for (const char* problem : {"relu", "gelu", "softmax", "rmsnorm", "sum_dim1", "layernorm"})
