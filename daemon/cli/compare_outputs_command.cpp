@@ -6,14 +6,9 @@
 // input (no manifest, a missing or malformed .npy, a shape that differs from the reference's).
 #include "cli/compare_outputs_command.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -25,6 +20,7 @@
 #include "cli/command_line.hpp"
 #include "client/json_dump.hpp"
 #include "io/npy.hpp"
+#include "io/whole_file.hpp"
 #include "spec/catalog.hpp"
 #include "verify/compare.hpp"
 
@@ -55,20 +51,10 @@ constexpr std::size_t kMaxManifestBytes = std::size_t{1} << 20;
 nlohmann::json load_manifest(const fs::path& path) {
   // Opened without blocking and checked to be a plain file (review: a FIFO named manifest.json
   // hung the command), read up to a bound.
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  struct stat info {};
-  const bool regular = fd >= 0 && ::fstat(fd, &info) == 0 && S_ISREG(info.st_mode) && static_cast<std::size_t>(info.st_size) <= kMaxManifestBytes;
-  std::string text;
-  if (regular) {
-    text.resize(static_cast<std::size_t>(info.st_size));
-    std::size_t got = 0;
-    for (ssize_t n; got < text.size() && (n = ::read(fd, text.data() + got, text.size() - got)) > 0;) got += static_cast<std::size_t>(n);
-    text.resize(got);
-  }
-  if (fd >= 0) ::close(fd);
-  if (!regular)
+  const io::BoundedRead read = io::read_bounded_file(path, kMaxManifestBytes);
+  if (read.refused)
     throw CompareInputError(path.string() + ": cannot read the manifest as a file of at most 1 MiB (fix: run kbv export --out EXPORT_DIR first, then pass that EXPORT_DIR)");
-  nlohmann::json manifest = nlohmann::json::parse(text, nullptr, false);
+  nlohmann::json manifest = nlohmann::json::parse(read.text, nullptr, false);
   if (manifest.is_discarded() || !manifest.is_object()) throw CompareInputError(path.string() + ": not a JSON object (fix: export again with kbv export)");
   return manifest;
 }

@@ -185,9 +185,9 @@ int eval_command(const std::vector<std::string>& args) {
   }
   // A shape set the named problem does not have is the invocation's error, known before any
   // candidate: exit 3, so a sweep stops rather than record it as every candidate's bad_input (review).
-  if (base.problem && base.shape_set && !catalog->get(*base.problem).shape_sets.count(*base.shape_set)) {
+  if (const Problem* named = base.problem ? &catalog->get(*base.problem) : nullptr; named && base.shape_set && !named->shape_sets.count(*base.shape_set)) {
     std::string known;
-    for (const auto& [name, symbols] : catalog->get(*base.problem).shape_sets) known += (known.empty() ? "" : ", ") + name;
+    for (const auto& [name, symbols] : named->shape_sets) known += (known.empty() ? "" : ", ") + name;
     (void)bad_input("--shapes " + *base.shape_set + ": problem " + *base.problem + " has no such shape set (fix: use one of " + known + ")", json);
     return kExitEvaluatorSetup;
   }

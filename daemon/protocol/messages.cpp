@@ -8,8 +8,9 @@
 #include <cerrno>
 #include <cstring>
 #include <ctime>
-#include <stdexcept>
 #include <vector>
+
+#include "kbvd/client/json_parse.hpp"
 
 namespace kbv::protocol {
 
@@ -102,19 +103,11 @@ std::optional<nlohmann::json> receive_message(int fd, int timeout_ms, bool* eof,
     return std::nullopt;
   };
   if (static_cast<size_t>(received) > kMaxMessageBytes || (header.msg_flags & MSG_TRUNC)) return refuse();
-  // Nesting bounded while parsing: nlohmann's parser is iterative, but copying and destroying a
-  // value recurse, and the evaluator copies parts of the worker's messages (red-team: a forged
-  // "ready" whose sandbox field was 100000 arrays deep would overflow the evaluator's stack).
-  const nlohmann::json::parser_callback_t bounded_depth = [](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
-    if (depth > kMaxMessageDepth) throw std::length_error("message nested too deeply");
-    return true;
-  };
-  nlohmann::json parsed;
-  try {
-    parsed = nlohmann::json::parse(buffer.begin(), buffer.begin() + received, bounded_depth, false);
-  } catch (const std::length_error&) {
-    return refuse();
-  }
+  // Nesting bounded while parsing: copying and destroying a value recurse, and the evaluator
+  // copies parts of the worker's messages (red-team: a forged "ready" whose sandbox field was
+  // 100000 arrays deep would overflow the evaluator's stack).
+  nlohmann::json parsed =
+      control::parse_bounded(std::string_view(buffer.data(), static_cast<std::size_t>(received)), kMaxMessageDepth);
   if (parsed.is_discarded() || !parsed.is_object()) return refuse();
   return parsed;
 }

@@ -9,6 +9,7 @@
 
 #include "client/control_client.hpp"
 #include "client/json_dump.hpp"
+#include "io/whole_file.hpp"
 #include "sweep/json_text.hpp"
 #include "sweep/result_record.hpp"
 #include "sweep/sweep_folder.hpp"
@@ -78,7 +79,7 @@ fs::path write_manifest(const fs::path& scratch, const Candidate& candidate) {
   if (!candidate.tags.empty()) manifest["tags"] = candidate.tags;
   fs::create_directories(scratch);
   const auto path = scratch / (candidate.sha256 + ".so.json");
-  write_file_atomically(path, control::json_dump(manifest) + "\n");
+  io::write_file_whole(path, control::json_dump(manifest) + "\n");
   return path;
 }
 

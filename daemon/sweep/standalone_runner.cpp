@@ -184,11 +184,11 @@ RunResult run_standalone(const RunContext& context, const StandaloneSettings& se
   const auto record_lines = [&](Running& running) {
     for (const std::string& line : new_lines(running)) {
       if (line.empty() || line.front() != '{' || running.recorded >= running.items.size()) continue;
+      const kbvd::Outcome outcome = kbvd::decide_line_outcome(line, seconds_since(running.current_since), settings.options.timeout_s);
       // kbv eval's line about its own invocation (set-up failed, exit 3 follows) names no
       // candidate: it is no candidate's verdict (the first of the batch got it before).
-      const auto parsed = nlohmann::json::parse(line, nullptr, false);
-      if (parsed.is_object() && !parsed.contains("candidate")) continue;
-      record_outcome(running, kbvd::decide_line_outcome(line, seconds_since(running.current_since), settings.options.timeout_s));
+      if (outcome.report.is_object() && !outcome.report.contains("candidate")) continue;
+      record_outcome(running, outcome);
     }
   };
   // The candidates of a batch after the one its child ended on were never evaluated.

@@ -21,6 +21,7 @@
 #include "client/printable.hpp"
 #include "inputs/epoch_plan.hpp"
 #include "inputs/secret_key.hpp"
+#include "io/whole_file.hpp"
 #include "spec/catalog.hpp"
 #include "sweep/candidate_discovery.hpp"
 #include "sweep/kbvd_progress.hpp"
@@ -194,7 +195,7 @@ class SweepRun {
     }
     plan_ = make_plan({&config_, &*catalog_, &*folder_, epoch_, count, key_id_}, std::move(discovery));
     for (const auto& issue : plan_.issues) std::cerr << "kbv sweep: left out: " << control::printable(issue.text()) << "\n";
-    if (!slurm.dry_run) write_file_atomically(plan_path(*folder_, plan_), control::json_dump(plan_.to_json(), 1) + "\n");
+    if (!slurm.dry_run) io::write_file_whole(plan_path(*folder_, plan_), control::json_dump(plan_.to_json(), 1) + "\n");
 
     SlurmJob job;
     job.kbv = fs::absolute(options_.evaluator);
@@ -222,8 +223,8 @@ class SweepRun {
                              job.shards.empty() ? std::string("every shard is complete, only the merge job runs")
                                                 : fmt::format("{} of them to run (shards {})", job.shards.size(), shards_text));
     try {
-      if (!job.shards.empty()) write_file_atomically(array_script, slurm_array_script(job));
-      write_file_atomically(merge_script, slurm_merge_script(job));
+      if (!job.shards.empty()) io::write_file_whole(array_script, slurm_array_script(job));
+      io::write_file_whole(merge_script, slurm_merge_script(job));
       if (slurm.dry_run) {
         if (!job.shards.empty())
           std::cout << "# " << array_script.string() << "  (sbatch --parsable " << array_script.string() << ")\n" << slurm_array_script(job) << "\n";
@@ -235,7 +236,7 @@ class SweepRun {
       std::optional<std::string> array_id;
       if (!job.shards.empty()) array_id = submit_with_sbatch(slurm.sbatch, {}, array_script);
       const auto merge_id = submit_with_sbatch(slurm.sbatch, slurm_merge_arguments(array_id), merge_script);
-      write_file_atomically(submission_file, control::json_dump(json{{"schema", "kbv.sweep.slurm"},
+      io::write_file_whole(submission_file, control::json_dump(json{{"schema", "kbv.sweep.slurm"},
                                                   {"schema_version", 1},
                                                   {"plan_id", plan_.plan_id},
                                                   {"epoch", epoch_},
@@ -323,7 +324,7 @@ class SweepRun {
     auto discovery = discover_candidates(config_, *catalog_);
     discovery.issues.insert(discovery.issues.begin(), config_.issues.begin(), config_.issues.end());
     plan_ = make_plan({&config_, &*catalog_, &*folder_, epoch_, options_.shard.count, key_id_}, std::move(discovery));
-    write_file_atomically(plan_path(*folder_, plan_), control::json_dump(plan_.to_json(), 1) + "\n");
+    io::write_file_whole(plan_path(*folder_, plan_), control::json_dump(plan_.to_json(), 1) + "\n");
     for (const auto& issue : plan_.issues) std::cerr << "kbv sweep: left out: " << control::printable(issue.text()) << "\n";
     mine_ = plan_.shard_items(options_.shard.index);
     for (const auto* item : mine_)
@@ -411,7 +412,7 @@ class SweepRun {
   }
 
   void write_status(const std::string& state, std::size_t evaluated, const std::string& stopped_because) const {
-    write_file_atomically(shard_status_path(*folder_, plan_, options_.shard),
+    io::write_file_whole(shard_status_path(*folder_, plan_, options_.shard),
                           control::json_dump(shard_status(plan_, options_.shard, state, started_, mine_.size(), evaluated, stopped_because), 1) + "\n");
   }
 

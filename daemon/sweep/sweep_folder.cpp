@@ -1,9 +1,5 @@
-// daemon/sweep/sweep_folder.cpp — the output folder's layout and atomic file writes.
+// daemon/sweep/sweep_folder.cpp — the output folder's layout; its records read back bounded.
 #include "sweep/sweep_folder.hpp"
-
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
@@ -12,12 +8,11 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
-#include <fstream>
-#include <random>
-#include <sstream>
 #include <stdexcept>
 
 #include "client/json_dump.hpp"
+#include "client/json_parse.hpp"
+#include "io/whole_file.hpp"
 #include "sweep/record_check.hpp"
 
 namespace kbv::sweep {
@@ -26,7 +21,6 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr std::string_view kEpochPrefix = "epoch-";
-constexpr std::string_view kTemporaryPrefix = ".tmp-";
 // A write takes milliseconds; a temporary this old was left by a killed writer, never by a
 // shard writing beside us in a shared folder.
 constexpr auto kStaleTemporaryAge = std::chrono::minutes(10);
@@ -67,7 +61,7 @@ std::optional<nlohmann::json> SweepFolder::result(std::uint64_t epoch, const std
 
 void SweepFolder::write_result(std::uint64_t epoch, const std::string& key, const nlohmann::json& record) const {
   fs::create_directories(results_dir(epoch));
-  write_file_atomically(results_dir(epoch) / (key + ".json"), control::json_dump(record, 1) + "\n");
+  io::write_file_whole(results_dir(epoch) / (key + ".json"), control::json_dump(record, 1) + "\n");
 }
 
 std::map<std::string, nlohmann::json> SweepFolder::results(std::uint64_t epoch, std::vector<UnusableRecord>* unusable) const {
@@ -123,67 +117,21 @@ fs::path SweepFolder::create_run(std::uint64_t epoch) const {
   }
 }
 
-void write_file_atomically(const fs::path& path, const std::string& text) {
-  static thread_local std::mt19937_64 random{std::random_device{}()};
-  const auto temporary = path.parent_path() / fmt::format("{}{}-{:x}", kTemporaryPrefix, path.filename().string(), random());
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) throw std::runtime_error(fmt::format("{}: cannot create: {}; fix: check the folder's permissions and free space", temporary.string(), std::strerror(errno)));
-  std::size_t written = 0;
-  while (written < text.size()) {
-    const auto n = ::write(fd, text.data() + written, text.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      const int saved = errno;
-      ::close(fd);
-      ::unlink(temporary.c_str());
-      throw std::runtime_error(fmt::format("{}: cannot write: {}; fix: free space on its file system", temporary.string(), std::strerror(saved)));
-    }
-    written += static_cast<std::size_t>(n);
-  }
-  const bool synced = ::fsync(fd) == 0;
-  ::close(fd);
-  if (!synced || ::rename(temporary.c_str(), path.c_str()) != 0) {
-    const int saved = errno;
-    ::unlink(temporary.c_str());
-    throw std::runtime_error(fmt::format("{}: cannot write: {}; fix: check the folder's permissions and free space", path.string(), std::strerror(saved)));
-  }
-}
-
 nlohmann::json read_json_file(const fs::path& path) {
   // Non-blocking, so a FIFO in a results folder answers at once instead of hanging the reader.
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) throw std::runtime_error(fmt::format("{}: cannot be read ({}); fix: check that it exists and is readable", path.string(), std::strerror(errno)));
-  struct stat info {};
-  std::string text;
-  const bool regular = ::fstat(fd, &info) == 0 && S_ISREG(info.st_mode);
-  const bool small = regular && info.st_size <= static_cast<off_t>(kMaxJsonFileBytes);
-  if (small) {
-    text.resize(static_cast<size_t>(info.st_size));
-    size_t done = 0;
-    while (done < text.size()) {
-      const ssize_t got = ::read(fd, text.data() + done, text.size() - done);
-      if (got < 0 && errno == EINTR) continue;
-      if (got <= 0) break;
-      done += static_cast<size_t>(got);
-    }
-    text.resize(done);
-  }
-  ::close(fd);
-  if (!regular) throw std::runtime_error(fmt::format("{}: not a regular file; fix: remove it (a result record is a plain file kbv writes)", path.string()));
-  if (!small)
+  const io::BoundedRead read = io::read_bounded_file(path, kMaxJsonFileBytes);
+  if (read.refused == io::ReadRefusal::cannot_open)
+    throw std::runtime_error(fmt::format("{}: cannot be read ({}); fix: check that it exists and is readable", path.string(), std::strerror(read.open_errno)));
+  if (read.refused == io::ReadRefusal::not_regular)
+    throw std::runtime_error(fmt::format("{}: not a regular file; fix: remove it (a result record is a plain file kbv writes)", path.string()));
+  if (read.refused == io::ReadRefusal::too_large)
     throw std::runtime_error(fmt::format("{}: larger than {} MiB, more than any record kbv writes; fix: remove it", path.string(), kMaxJsonFileBytes >> 20));
   // Nesting deeper than any record kbv writes is refused while parsing: a valid but 100000-deep
   // document overflowed the stack when it was later copied.
-  const nlohmann::json::parser_callback_t bounded_depth = [](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
-    if (depth > kMaxJsonDepth) throw std::runtime_error("nested too deeply");
-    return true;
-  };
-  nlohmann::json json;
-  try {
-    json = nlohmann::json::parse(text, bounded_depth, false);
-  } catch (const std::runtime_error&) {
+  bool too_deep = false;
+  nlohmann::json json = control::parse_bounded(read.text, kMaxJsonDepth, &too_deep);
+  if (too_deep)
     throw std::runtime_error(fmt::format("{}: nested deeper than {} levels, more than any record kbv writes; fix: remove it", path.string(), kMaxJsonDepth));
-  }
   if (json.is_discarded()) throw std::runtime_error(fmt::format("{}: is not valid JSON; fix: remove it (it is written again)", path.string()));
   return json;
 }
@@ -193,7 +141,7 @@ void remove_stale_temporaries(const fs::path& folder) {
   if (!fs::is_directory(folder, error)) return;
   const auto now = fs::file_time_type::clock::now();
   for (const auto& entry : fs::directory_iterator(folder, error)) {
-    if (!entry.path().filename().string().starts_with(kTemporaryPrefix)) continue;
+    if (!entry.path().filename().string().starts_with(io::kTemporaryPrefix)) continue;
     std::error_code stat_error;
     const auto written = entry.last_write_time(stat_error);
     if (!stat_error && now - written > kStaleTemporaryAge) fs::remove(entry.path(), stat_error);

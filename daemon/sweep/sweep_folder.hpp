@@ -6,9 +6,9 @@
 //   OUT/runs/<UTC time>-epoch-<E>/     the reports of one finished sweep (report.json, …)
 //   OUT/report.{json,csv,md,html}      copies of the newest run's reports
 //
-// Every file is written whole under a temporary name in its folder and renamed into place, so a
-// reader (another shard, `kbv report`, a sweep resumed after kill -9) sees all of it or nothing,
-// also on NFS. There is no database: shards of one sweep can share the folder.
+// Every file is written whole under a temporary name in its folder and renamed into place
+// (io::write_file_whole), so a reader (another shard, `kbv report`, a sweep resumed after kill -9)
+// sees all of it or nothing, also on NFS. There is no database: shards of one sweep can share the folder.
 #pragma once
 
 #include <cstdint>
@@ -55,8 +55,6 @@ class SweepFolder {
   std::filesystem::path root_;
 };
 
-// Writes `text` to `path` whole: a temporary file in the same folder, fsync, rename.
-void write_file_atomically(const std::filesystem::path& path, const std::string& text);
 // Reads a JSON file; throws std::runtime_error naming the file when it is missing, not a regular
 // file (a FIFO does not block), over 256 MiB, nested over 256 levels or malformed.
 nlohmann::json read_json_file(const std::filesystem::path& path);

@@ -10,6 +10,7 @@
 #include <filesystem>
 
 #include "calibration/torch_calibration.hpp"
+#include "io/whole_file.hpp"
 
 namespace kbv::calibration {
 namespace {
@@ -233,7 +234,8 @@ TEST(CalibrationFile, SavingReplacesTheFileWhole) {
   EXPECT_EQ(to_json(read), to_json(file));
   EXPECT_EQ(read.calibrations[0].entries[0].errors.at("compiled_tf32"), "not asked for in this run");
   for (const auto& entry : std::filesystem::directory_iterator(path.parent_path()))
-    EXPECT_EQ(entry.path().string().find(path.string() + ".tmp"), std::string::npos) << "temporary left behind: " << entry.path();
+    EXPECT_FALSE(entry.path().filename().string().starts_with(std::string(io::kTemporaryPrefix) + path.filename().string()))
+        << "temporary left behind: " << entry.path();
   std::filesystem::remove(path);
   EXPECT_THROW(save_calibration_file(file, "/nonexistent/dir/torch-baselines.json"), std::runtime_error);
 }

@@ -6,6 +6,7 @@
 
 #include <sys/stat.h>
 
+#include "io/whole_file.hpp"
 #include "sweep_test_files.hpp"
 
 namespace kbv::sweep {
@@ -96,10 +97,10 @@ TEST(SweepFolder, OnlyOldTemporariesAreRemoved) {
 TEST(SweepFolder, AtomicWriteReplacesWhole) {
   test::TempFolder dir;
   const auto path = dir.path() / "f.json";
-  write_file_atomically(path, "first");
-  write_file_atomically(path, "second");
+  io::write_file_whole(path, "first");
+  io::write_file_whole(path, "second");
   EXPECT_EQ(test::read_text(path), "second");
-  EXPECT_THROW(write_file_atomically(dir.path() / "no" / "such" / "dir" / "f", "x"), std::runtime_error);
+  EXPECT_THROW(io::write_file_whole(dir.path() / "no" / "such" / "dir" / "f", "x"), std::runtime_error);
   EXPECT_THROW(read_json_file(dir.path() / "missing.json"), std::runtime_error);
 }
 

@@ -103,7 +103,7 @@ class ControlServer::Session : public std::enable_shared_from_this<Session> {
       self->in_.consume(n);
       if (!self->server_) return;
       nlohmann::json response;
-      const auto request = control::parse_bounded(line);
+      const auto request = control::parse_bounded(line, control::kMaxRequestDepth);
       if (request.is_discarded() || !request.is_object()) {
         response = {{"ok", false},
                     {"error", "the request is not a JSON object on one line, nested at most " + std::to_string(control::kMaxRequestDepth) + " deep"}};
