@@ -21,6 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import host_examples
+
 TARGET_SECONDS = 2.0  # issue #2
 
 
@@ -47,12 +49,10 @@ def main() -> int:
     parser.add_argument("--only", action="append", help="only this example (library name without lib/.so, e.g. host_relu; repeatable)")
     parser.add_argument("--batch", type=int, default=0, help="also time N copies of each candidate in one kbv eval")
     args = parser.parse_args()
-    build = Path(args.build_dir)
-    kbv = build / "bin" / "kbv"
-    candidates = sorted(c for c in (build / "candidates" / "host").glob("*.so") if not args.only or c.stem[3:] in args.only)
-    if not kbv.exists() or not candidates:
-        print(f"no kbv or host candidates under {build}: build first", file=sys.stderr)
+    found = host_examples.locate(Path(args.build_dir), args.only)
+    if found is None:
         return 2
+    kbv, candidates = found
     worst, failed = 0.0, []
     with tempfile.TemporaryDirectory() as scratch:
         env = dict(os.environ, KBV_KEY_FILE=str(Path(scratch) / "key"))

@@ -20,6 +20,8 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import host_examples
+
 # eval/sample_checks.hpp: kHostClockAgreementFactor, kHostClockAgreementSlackSeconds.
 FACTOR = 0.6
 SLACK_S = 40e-6
@@ -43,12 +45,10 @@ def main() -> int:
     parser.add_argument("--parallel", type=int, default=1, help="evaluations at once")
     parser.add_argument("--only", action="append", help="only this example (e.g. host_relu; repeatable)")
     args = parser.parse_args()
-    build = Path(args.build_dir)
-    kbv = build / "bin" / "kbv"
-    candidates = sorted(c for c in (build / "candidates" / "host").glob("*.so") if not args.only or c.stem[3:] in args.only)
-    if not kbv.exists() or not candidates:
-        print(f"no kbv or host candidates under {build}: build first", file=sys.stderr)
+    found = host_examples.locate(Path(args.build_dir), args.only)
+    if found is None:
         return 2
+    kbv, candidates = found
     spinners = [multiprocessing.Process(target=spin, daemon=True) for _ in range(args.load)]
     for s in spinners:
         s.start()

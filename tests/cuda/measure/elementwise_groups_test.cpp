@@ -6,42 +6,16 @@
 
 #include "measure/baseline/buffer_plan.hpp"
 #include "measure/baseline/elementwise_groups.hpp"
+#include "graph_problem.hpp"
 
 namespace kbv::cuda {
 namespace {
 
-struct TestNode {
-  std::string op;
-  std::vector<std::string> inputs;
-  std::string output;
-  Shape shape;
-};
+using TestNode = test::GraphNode;
 
 // Inputs x [8, 4] and bias [4]; every node's output has the shape given.
 ResolvedProblem graph(const std::vector<TestNode>& nodes, const std::vector<std::string>& outputs) {
-  ResolvedProblem r;
-  r.problem.name = "test";
-  for (const auto& [name, shape] : std::vector<std::pair<std::string, Shape>>{{"x", {8, 4}}, {"bias", {4}}}) {
-    TensorDecl input;
-    input.name = name;
-    r.problem.inputs.push_back(input);
-    r.tensor_shapes[name] = shape;
-  }
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    Node n;
-    n.name = "n" + std::to_string(i);
-    n.op = nodes[i].op;
-    n.inputs = nodes[i].inputs;
-    n.output = nodes[i].output;
-    r.problem.graph.push_back(n);
-    r.tensor_shapes[n.output] = nodes[i].shape;
-  }
-  for (const std::string& name : outputs) {
-    TensorDecl output;
-    output.name = name;
-    r.problem.outputs.push_back(output);
-  }
-  return r;
+  return test::graph_problem({{"x", {8, 4}}, {"bias", {4}}}, nodes, outputs);
 }
 
 const std::set<std::string> kElementwise = {"relu", "add", "mul", "scale", "tanh"};

@@ -7,6 +7,7 @@
 #include "measure/baseline/buffer_plan.hpp"
 #include "measure/baseline/elementwise_groups.hpp"
 #include "measure/baseline/gemm_scale_fold.hpp"
+#include "graph_problem.hpp"
 
 namespace kbv::cuda {
 namespace {
@@ -20,30 +21,9 @@ struct TestNode {
 
 // x [8, 16], weight [4, 16], bias [4]; every node's output is [8, 4].
 ResolvedProblem graph(const std::vector<TestNode>& nodes, const std::vector<std::string>& outputs) {
-  ResolvedProblem r;
-  r.problem.name = "test";
-  for (const auto& [name, shape] : std::vector<std::pair<std::string, Shape>>{{"x", {8, 16}}, {"weight", {4, 16}}, {"bias", {4}}, {"r", {8, 4}}}) {
-    TensorDecl input;
-    input.name = name;
-    r.problem.inputs.push_back(input);
-    r.tensor_shapes[name] = shape;
-  }
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    Node n;
-    n.name = "n" + std::to_string(i);
-    n.op = nodes[i].op;
-    n.inputs = nodes[i].inputs;
-    n.output = nodes[i].output;
-    n.attrs = nodes[i].attrs;
-    r.problem.graph.push_back(n);
-    r.tensor_shapes[n.output] = {8, 4};
-  }
-  for (const std::string& name : outputs) {
-    TensorDecl output;
-    output.name = name;
-    r.problem.outputs.push_back(output);
-  }
-  return r;
+  std::vector<test::GraphNode> shaped;
+  for (const TestNode& node : nodes) shaped.push_back({node.op, node.inputs, node.output, {8, 4}, node.attrs});
+  return test::graph_problem({{"x", {8, 16}}, {"weight", {4, 16}}, {"bias", {4}}, {"r", {8, 4}}}, shaped, outputs);
 }
 
 bool fusable(std::string_view op) { return std::set<std::string, std::less<>>{"scale", "add", "sub", "relu"}.count(op) > 0; }

@@ -1,0 +1,17 @@
+"""host_examples.py — the kbv binary and the host example candidates of a build, for the host benches.
+
+Shared by bench_eval_host.py and clock_agreement.py, which run `kbv eval` on the same candidates.
+"""
+import sys
+from pathlib import Path
+
+
+def locate(build: Path, only: list[str] | None) -> tuple[Path, list[Path]] | None:
+    """build/bin/kbv and build/candidates/host/lib*.so (those named by --only, without lib/.so),
+    or None after saying on stderr that the build is missing."""
+    kbv = build / "bin" / "kbv"
+    candidates = sorted(c for c in (build / "candidates" / "host").glob("*.so") if not only or c.stem[3:] in only)
+    if not kbv.exists() or not candidates:
+        print(f"no kbv or host candidates under {build}: build first", file=sys.stderr)
+        return None
+    return kbv, candidates
