@@ -57,6 +57,8 @@ int sweep_command(const std::vector<std::string>& args) {
       "budget-evaluations", po::value<int64_t>()->value_name("N"), "start at most N evaluations")(
       "budget-wall-s", po::value<PositiveSeconds>()->value_name("S"), "start no evaluation after S seconds, and stop those running")(
       "shard", po::value<std::string>()->value_name("I/N"), "evaluate shard I of N (grouped by problem); no report unless --report")(
+      "plan", po::value<std::string>()->value_name("ID"), "standalone: evaluate the plan OUT/epoch-E/plans/ID.json, written by --slurm, "
+                                                        "instead of planning again (the Slurm tasks' option)")(
       "report", "write the reports even for one shard of several")(
       "no-report", "do not write the reports")(
       "slurm", "submit the sweep as a Slurm job array (one standalone shard per task, epoch and key fixed now) plus a merge job "
@@ -64,6 +66,7 @@ int sweep_command(const std::vector<std::string>& args) {
       "partition", po::value<std::string>()->value_name("P"), "--slurm: the partition of every job")(
       "gpus-per-task", po::value<int>()->value_name("N"), "--slurm: GPUs of each task (> 0: device cuda; default 1 on cuda, 0 on host)")(
       "array-size", po::value<int>()->value_name("N"), "--slurm: shards, one task each (default: the previous submission's, else one per problem)")(
+      "cpus-per-task", po::value<int>()->value_name("N"), "--slurm: CPUs of each task (default: 2 per evaluation it runs at once)")(
       "dry-run", "--slurm: write and print the scripts and the sbatch commands, submit nothing");
   int exit_code = kExitOk;
   const auto values = parse_command_line(help, options, args, exit_code, {{"config", 1}});
@@ -114,11 +117,19 @@ int sweep_command(const std::vector<std::string>& args) {
       return usage_error("sweep", error.what());
     }
   }
+  if (vm.count("plan")) {
+    o.plan_id = vm["plan"].as<std::string>();
+    // A file name in the plans folder: hex digits only, as plan ids are (no path can be named).
+    if (o.plan_id->empty() || o.plan_id->size() > 64 || o.plan_id->find_first_not_of("0123456789abcdef") != std::string::npos)
+      return usage_error("sweep", "--plan must be a plan id (lowercase hex digits, as in OUT/epoch-E/plans/ID.json)");
+    if (!vm.count("standalone") || vm.count("slurm"))
+      return usage_error("sweep", "--plan is for the tasks of a Slurm submission, which run --standalone; fix: add --standalone (and drop --slurm)");
+  }
   if (vm.count("report")) o.write_report = true;
   if (vm.count("no-report")) o.write_report = false;
   o.terminal = ::isatty(STDERR_FILENO) != 0;
   if (!vm.count("slurm")) {
-    for (const char* name : {"partition", "gpus-per-task", "array-size", "dry-run"})
+    for (const char* name : {"partition", "gpus-per-task", "cpus-per-task", "array-size", "dry-run"})
       if (vm.count(name)) return usage_error("sweep", std::string("--") + name + " is an option of --slurm; fix: add --slurm, or drop it");
     return sweep::run_sweep(o);
   }
@@ -135,6 +146,11 @@ int sweep_command(const std::vector<std::string>& args) {
   if (vm.count("gpus-per-task")) {
     slurm.gpus_per_task = vm["gpus-per-task"].as<int>();
     if (*slurm.gpus_per_task < 0) return usage_error("sweep", "--gpus-per-task must be 0 (host) or more; fix: write e.g. --gpus-per-task 1");
+  }
+  if (vm.count("cpus-per-task")) {
+    slurm.cpus_per_task = vm["cpus-per-task"].as<int>();
+    if (*slurm.cpus_per_task < 1 || *slurm.cpus_per_task > sweep::kMaxCpusPerTask)
+      return usage_error("sweep", fmt::format("--cpus-per-task must be 1 to {}; fix: write e.g. --cpus-per-task 4", sweep::kMaxCpusPerTask));
   }
   if (vm.count("array-size")) {
     slurm.array_size = vm["array-size"].as<int>();

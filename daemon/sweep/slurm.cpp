@@ -96,11 +96,13 @@ std::string slurm_array_script(const SlurmJob& job) {
   script += fmt::format("#SBATCH --array={}\n", slurm_array_range(job.shards));
   script += common_directives(job);
   if (job.gpus_per_task && *job.gpus_per_task > 0) script += fmt::format("#SBATCH --gpus-per-task={}\n", *job.gpus_per_task);
+  script += fmt::format("#SBATCH --cpus-per-task={}\n", job.cpus_per_task);
   script += fmt::format("#SBATCH --output={}\n", directive_value((job.slurm_dir / "logs" / "task-%a-job-%A.out").string(), "output_dir"));
   script += "set -eu\n";
-  script += fmt::format("exec {} sweep {} --standalone --shard $((SLURM_ARRAY_TASK_ID+1))/{} --epoch {} --key-file {} --output {} --device {}",
+  script += fmt::format("exec {} sweep {} --standalone --shard $((SLURM_ARRAY_TASK_ID+1))/{} --epoch {} --plan {} --key-file {} --output {} --device {}",
                         shell_quote(job.kbv.string()), shell_quote(job.config_file.string()), job.shard_count, job.epoch,
-                        shell_quote(job.key_file.string()), shell_quote(job.output_dir.string()), shell_quote(job.device));
+                        shell_quote(job.plan_id), shell_quote(job.key_file.string()), shell_quote(job.output_dir.string()),
+                        shell_quote(job.device));
   if (job.jobs) script += fmt::format(" --jobs {}", *job.jobs);
   for (const auto& word : job.task_args) script += " " + shell_quote(word);
   script += " --no-report\n";

@@ -1,6 +1,6 @@
 // sweep/slurm.hpp — `kbv sweep SWEEP.yaml --slurm` (docs/sweeps.md, "Slurm"): one Slurm job array
-// whose task I runs `kbv sweep --standalone --shard I+1/N` with the epoch and key file fixed at
-// submission, and a merge job (`kbv report OUT`) that starts after every task ends, however it
+// whose task I runs `kbv sweep --standalone --shard I+1/N` with the epoch, the key file and the plan
+// fixed at submission, and a merge job (`kbv report OUT`) that starts after every task ends, however it
 // ended (afterany): a failed or cancelled task is a missing shard in the report. A resubmission
 // runs only the shards whose status file does not say they finished every evaluation.
 //
@@ -19,6 +19,13 @@
 
 namespace kbv::sweep {
 
+// CPUs a task asks for per evaluation it runs at once: the evaluator's and its worker's processes
+// each keep a core busy through a timed call (they wait by polling), so one CPU for both would
+// put a host candidate's time under the scheduler's and slow every CUDA round trip. Slurm's
+// default is one CPU per task.
+inline constexpr int kCpusPerEvaluation = 2;
+inline constexpr int kMaxCpusPerTask = 4096;
+
 // Slurm's own limit on array task ids (MaxArraySize's default is 1001: ids 0..1000).
 inline constexpr int kMaxSlurmArraySize = 1000;
 
@@ -26,6 +33,7 @@ struct SlurmOptions {
   std::optional<std::string> partition;
   std::optional<int> gpus_per_task;  // unset: 1 for device cuda, none on the host
   std::optional<int> array_size;     // unset: the previous submission's, else one task per problem
+  std::optional<int> cpus_per_task;  // unset: kCpusPerEvaluation per evaluation a task runs at once
   bool dry_run = false;              // print the scripts and the sbatch commands, submit nothing
   std::string sbatch = "sbatch";     // the program (a path, or a name looked up in PATH)
 };
@@ -45,6 +53,7 @@ struct SlurmJob {
   std::filesystem::path slurm_dir;    // OUT/epoch-E/slurm: scripts, submission.json, logs/
   std::string name;                   // the sweep's name
   std::uint64_t epoch = 0;
+  std::string plan_id;                // the plan every task evaluates (OUT/epoch-E/plans/<id>.json)
   int shard_count = 1;                // N: the array's size
   std::vector<int> shards;            // the shards (1-based) this submission runs
   std::string device = "host";
@@ -52,6 +61,7 @@ struct SlurmJob {
   std::vector<std::string> task_args; // more options for every task (the command line's budgets)
   std::optional<std::string> partition;
   std::optional<int> gpus_per_task;
+  int cpus_per_task = kCpusPerEvaluation;  // #SBATCH --cpus-per-task of the array's tasks
 };
 
 // Slurm's --array value for shards (1-based): task id = shard - 1; runs are compressed

@@ -195,7 +195,8 @@ class SweepRun {
     }
     plan_ = make_plan({&config_, &*catalog_, &*folder_, epoch_, count, key_id_}, std::move(discovery));
     for (const auto& issue : plan_.issues) std::cerr << "kbv sweep: left out: " << control::printable(issue.text()) << "\n";
-    if (!slurm.dry_run) io::write_file_whole(plan_path(*folder_, plan_), control::json_dump(plan_.to_json(), 1) + "\n");
+    // Written in a dry run too: the printed scripts name it (--plan), for a submission by hand.
+    io::write_file_whole(plan_path(*folder_, plan_), control::json_dump(plan_.to_json(), 1) + "\n");
 
     SlurmJob job;
     job.kbv = fs::absolute(options_.evaluator);
@@ -205,6 +206,7 @@ class SweepRun {
     job.slurm_dir = fs::absolute(slurm_dir);
     job.name = config_.name;
     job.epoch = epoch_;
+    job.plan_id = plan_.plan_id;
     job.shard_count = count;
     job.shards = shards_to_submit(*folder_, plan_);
     job.jobs = options_.jobs;
@@ -215,6 +217,9 @@ class SweepRun {
     if (job.gpus_per_task) job.device = *job.gpus_per_task > 0 ? "cuda" : "host";  // --gpus-per-task 0: a host sweep
     else job.device = config_.standalone.device;
     if (job.device == "cuda" && !job.gpus_per_task) job.gpus_per_task = 1;
+    // One evaluation per GPU on cuda, --jobs (or standalone.jobs) at once on the host.
+    const int at_once = job.device == "cuda" ? *job.gpus_per_task : job.jobs.value_or(config_.standalone.jobs);
+    job.cpus_per_task = slurm.cpus_per_task.value_or(std::min(kMaxCpusPerTask, kCpusPerEvaluation * std::max(1, at_once)));
 
     const fs::path array_script = slurm_dir / "array.sbatch", merge_script = slurm_dir / "merge.sbatch";
     std::string shards_text;
@@ -321,15 +326,42 @@ class SweepRun {
     }
     remove_stale_temporaries(folder_->results_dir(epoch_));
     remove_stale_temporaries(folder_->plans_dir(epoch_));
-    auto discovery = discover_candidates(config_, *catalog_);
-    discovery.issues.insert(discovery.issues.begin(), config_.issues.begin(), config_.issues.end());
-    plan_ = make_plan({&config_, &*catalog_, &*folder_, epoch_, options_.shard.count, key_id_}, std::move(discovery));
-    io::write_file_whole(plan_path(*folder_, plan_), control::json_dump(plan_.to_json(), 1) + "\n");
-    for (const auto& issue : plan_.issues) std::cerr << "kbv sweep: left out: " << control::printable(issue.text()) << "\n";
+    if (options_.plan_id) {
+      if (const auto failed = read_submitted_plan(*options_.plan_id)) return failed;
+    } else {
+      auto discovery = discover_candidates(config_, *catalog_);
+      discovery.issues.insert(discovery.issues.begin(), config_.issues.begin(), config_.issues.end());
+      plan_ = make_plan({&config_, &*catalog_, &*folder_, epoch_, options_.shard.count, key_id_}, std::move(discovery));
+      io::write_file_whole(plan_path(*folder_, plan_), control::json_dump(plan_.to_json(), 1) + "\n");
+      for (const auto& issue : plan_.issues) std::cerr << "kbv sweep: left out: " << control::printable(issue.text()) << "\n";
+    }
     mine_ = plan_.shard_items(options_.shard.index);
     for (const auto* item : mine_)
       if (!folder_->result(epoch_, item->key())) todo_.push_back(item);
     write_status("running", mine_.size() - todo_.size(), "");
+    return std::nullopt;
+  }
+
+  // --plan ID (a Slurm task): the plan `kbv sweep --slurm` wrote, for this epoch, shard count and key.
+  std::optional<int> read_submitted_plan(const std::string& id) {
+    const fs::path file = folder_->plans_dir(epoch_) / (id + ".json");
+    const std::string resubmit = "fix: submit the sweep again with kbv sweep --slurm, which writes the plan its tasks read";
+    try {
+      plan_ = Plan::from_json(read_json_file(file));
+    } catch (const std::exception& error) {
+      return fail(fmt::format("{}: the plan this task was submitted with cannot be read: {} ({})", file.string(), error.what(), resubmit));
+    }
+    std::string mismatch;
+    if (plan_.plan_id != id)
+      mismatch = fmt::format("the file holds plan '{}', not '{}'", control::printable(plan_.plan_id), id);
+    else if (plan_.epoch != epoch_)
+      mismatch = fmt::format("the plan is of epoch {}, this task evaluates epoch {}", plan_.epoch, epoch_);
+    else if (plan_.shard_count != options_.shard.count)
+      mismatch = fmt::format("the plan has {} shards, this task is shard {}", plan_.shard_count, options_.shard.name());
+    else if (plan_.key_id != key_id_)
+      mismatch = fmt::format("the plan was made with key id {}, this task reads {} (key id {})", control::printable(plan_.key_id),
+                             key_file_.string(), key_id_);
+    if (!mismatch.empty()) return fail(fmt::format("{}: {} ({})", file.string(), mismatch, resubmit));
     return std::nullopt;
   }
 

@@ -44,6 +44,10 @@ struct SweepOptions {
   std::optional<std::int64_t> budget_evaluations;
   std::optional<double> budget_wall_s;
   ShardSpec shard;
+  // A Slurm task's: evaluate the plan written at submission (OUT/epoch-E/plans/<id>.json) instead
+  // of planning again, so a candidate added or removed between two tasks' starts moves no item to
+  // another shard (each task would otherwise cut its own plan into shards).
+  std::optional<std::string> plan_id;
   std::optional<bool> write_report;  // default: yes for a whole sweep, no for one shard of several
   bool terminal = false;             // draw a progress bar (stderr is a terminal)
 };

@@ -20,6 +20,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <set>
 #include <thread>
 
 #include "inputs/secret_key.hpp"
@@ -231,6 +232,18 @@ class SlurmSweep : public ::testing::Test {
     ::chmod((bin / "sbatch").c_str(), 0755);
     return {{"PATH", bin.string() + ":" + std::getenv("PATH")}};
   }
+  // The plan files of the epoch (not the shards' status files).
+  std::vector<fs::path> plan_files() const {
+    std::vector<fs::path> plans;
+    for (const auto& entry : fs::directory_iterator(out() / fmt::format("epoch-{}", kEpoch) / "plans"))
+      if (entry.path().extension() == ".json" && entry.path().filename().string().find(".shard-") == std::string::npos) plans.push_back(entry.path());
+    return plans;
+  }
+  // Array task `task` of the submitted script, run here as Slurm would run it (its #SBATCH lines are comments to bash).
+  kbv::test::CommandResult run_array_task(int task) const {
+    return kbv::test::run_command({{"/bin/bash", (slurm_dir() / "array.sbatch").string()}, {{"SLURM_ARRAY_TASK_ID", std::to_string(task)}}, {},
+                                   std::chrono::milliseconds(300000)});
+  }
   std::vector<std::string> fake_calls() const {
     std::vector<std::string> calls;
     std::stringstream in(test::read_text(root() / "fakebin" / "calls"));
@@ -255,8 +268,10 @@ TEST_F(SlurmSweep, DryRunPrintsBothScriptsAndSubmitsNothing) {
   EXPECT_FALSE(fs::exists(root() / "fakebin" / "calls")) << "a dry run submits nothing";
   EXPECT_NE(run.out.find("#SBATCH --array=0-2\n"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("#SBATCH --partition=debug\n"), std::string::npos) << run.out;
-  EXPECT_NE(run.out.find(fmt::format("{} sweep {} --standalone --shard $((SLURM_ARRAY_TASK_ID+1))/3 --epoch {} --key-file {} --output {}",
-                                     kKbv.string(), config_.string(), kEpoch, key_file_.string(), out().string())),
+  const auto plans = plan_files();
+  ASSERT_EQ(plans.size(), 1u) << "the plan the printed scripts name is written, for a submission by hand";
+  EXPECT_NE(run.out.find(fmt::format("{} sweep {} --standalone --shard $((SLURM_ARRAY_TASK_ID+1))/3 --epoch {} --plan {} --key-file {} --output {}",
+                                     kKbv.string(), config_.string(), kEpoch, plans[0].stem().string(), key_file_.string(), out().string())),
             std::string::npos)
       << run.out;
   EXPECT_NE(run.out.find("--dependency=afterany:<array job id>"), std::string::npos) << run.out;
@@ -268,6 +283,21 @@ TEST_F(SlurmSweep, DryRunPrintsBothScriptsAndSubmitsNothing) {
   EXPECT_NE(gpu.out.find("#SBATCH --gpus-per-task=1\n"), std::string::npos) << gpu.out;
   EXPECT_NE(gpu.out.find("--shard $((SLURM_ARRAY_TASK_ID+1))/2 "), std::string::npos) << gpu.out;
   EXPECT_NE(gpu.out.find(" --device cuda --no-report\n"), std::string::npos) << gpu.out;
+  EXPECT_NE(gpu.out.find("#SBATCH --cpus-per-task=2\n"), std::string::npos) << "one evaluation on its one GPU: 2 CPUs\n" << gpu.out;
+
+  // CPUs per task: 2 per evaluation at once (--jobs on the host, one per GPU on cuda), or as asked.
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cpus = {
+      {{"--jobs", "3"}, "6"}, {{"--gpus-per-task", "2"}, "4"}, {{"--jobs", "3", "--cpus-per-task", "5"}, "5"}};
+  for (const auto& [extra, expected] : cpus) {
+    std::vector<std::string> args = {"sweep", config_.string(), "--slurm", "--dry-run", "--array-size", "2", "--epoch", kEpoch};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto asked = kbv(args);
+    ASSERT_EQ(asked.exit_code, 0) << asked.err;
+    EXPECT_NE(asked.out.find("#SBATCH --cpus-per-task=" + expected + "\n"), std::string::npos) << extra.front() << " " << extra.back() << "\n" << asked.out;
+  }
+  const auto none = kbv({"sweep", config_.string(), "--slurm", "--dry-run", "--epoch", kEpoch, "--cpus-per-task", "0"});
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_NE(none.err.find("--cpus-per-task must be 1 to 4096"), std::string::npos) << none.err;
   EXPECT_FALSE(fs::exists(slurm_dir() / "submission.json"));
 }
 
@@ -295,6 +325,61 @@ TEST_F(SlurmSweep, ResubmissionRunsOnlyShardsWithoutACompleteStatus) {
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(run.out, "merge job 105\n") << "every shard complete: only the merge";
   EXPECT_EQ(fake_calls().back(), "--parsable " + (slurm_dir() / "merge.sbatch").string()) << "no dependency without an array";
+}
+
+// Each task evaluates the plan written at submission, not the folders as they are when it starts:
+// a candidate added between submission and the tasks' starts would change the shards' cut (review:
+// tasks planned again, so an item could move to a shard that had already run, or be run twice).
+TEST_F(SlurmSweep, TasksEvaluateTheSubmittedPlanNotTheFolderAsItIsWhenTheyStart) {
+  auto run = kbv({"sweep", config_.string(), "--slurm", "--array-size", "3", "--epoch", kEpoch}, fake_sbatch_env());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string plan_id = load(slurm_dir() / "submission.json")["plan_id"];
+  const json plan = load(out() / fmt::format("epoch-{}", kEpoch) / "plans" / (plan_id + ".json"));
+  ASSERT_EQ(plan["items"].size(), kProblems.size());
+  EXPECT_NE(test::read_text(slurm_dir() / "array.sbatch").find(" --plan " + plan_id + " "), std::string::npos);
+
+  // Two more relu candidates after submission (other bytes: an ELF loads with bytes appended).
+  for (const char* name : {"relu_late_a", "relu_late_b"}) {
+    fs::copy_file(root() / "cands" / "relu.so", root() / "cands" / (std::string(name) + ".so"));
+    std::ofstream(root() / "cands" / (std::string(name) + ".so"), std::ios::app) << name;
+    test::write_text(root() / "cands" / (std::string(name) + ".so.yaml"), "problem: relu\n");
+  }
+  for (int task = 0; task < 3; ++task) {
+    const auto ran = run_array_task(task);
+    EXPECT_EQ(ran.exit_code, 0) << "task " << task << ": " << ran.err;
+  }
+  std::set<std::string> planned, recorded;
+  for (const auto& item : plan["items"]) planned.insert(item["candidate"]["sha256"].get<std::string>() + "-" + item["candidate"]["problem"].get<std::string>());
+  for (const auto& entry : fs::directory_iterator(out() / fmt::format("epoch-{}", kEpoch) / "results")) recorded.insert(entry.path().stem().string());
+  EXPECT_EQ(recorded, planned) << "every planned evaluation once, the late candidates in none";
+  EXPECT_EQ(plan_files().size(), 1u) << "no task made a plan of its own";
+  for (int shard = 1; shard <= 3; ++shard) {
+    const json status = load(out() / fmt::format("epoch-{}", kEpoch) / "plans" / fmt::format("{}.shard-{}-of-3.json", plan_id, shard));
+    EXPECT_EQ(status["state"], "finished");
+    EXPECT_EQ(status["evaluated"], status["planned"]);
+  }
+
+  // A task whose plan is missing, or of another epoch, evaluates nothing and says which file and what to do.
+  const auto missing = kbv({"sweep", config_.string(), "--standalone", "--shard", "1/3", "--epoch", kEpoch, "--plan", "00000000deadbeef"});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("00000000deadbeef.json: the plan this task was submitted with cannot be read"), std::string::npos) << missing.err;
+  EXPECT_NE(missing.err.find("fix: submit the sweep again with kbv sweep --slurm"), std::string::npos) << missing.err;
+  fs::create_directories(out() / "epoch-32" / "plans");
+  fs::copy_file(out() / fmt::format("epoch-{}", kEpoch) / "plans" / (plan_id + ".json"), out() / "epoch-32" / "plans" / (plan_id + ".json"));
+  const auto other_epoch = kbv({"sweep", config_.string(), "--standalone", "--shard", "1/3", "--epoch", "32", "--plan", plan_id});
+  EXPECT_EQ(other_epoch.exit_code, 2);
+  EXPECT_NE(other_epoch.err.find(fmt::format("the plan is of epoch {}, this task evaluates epoch 32", kEpoch)), std::string::npos) << other_epoch.err;
+  const auto other_count = kbv({"sweep", config_.string(), "--standalone", "--shard", "1/2", "--epoch", kEpoch, "--plan", plan_id});
+  EXPECT_EQ(other_count.exit_code, 2);
+  EXPECT_NE(other_count.err.find("the plan has 3 shards, this task is shard 1-of-2"), std::string::npos) << other_count.err;
+  EXPECT_FALSE(fs::exists(out() / "epoch-32" / "results")) << "nothing evaluated";
+
+  const auto traversal = kbv({"sweep", config_.string(), "--standalone", "--plan", "../../x"});
+  EXPECT_EQ(traversal.exit_code, 2);
+  EXPECT_NE(traversal.err.find("--plan must be a plan id"), std::string::npos) << traversal.err;
+  const auto through_kbvd = kbv({"sweep", config_.string(), "--plan", plan_id});
+  EXPECT_EQ(through_kbvd.exit_code, 2);
+  EXPECT_NE(through_kbvd.err.find("fix: add --standalone"), std::string::npos) << through_kbvd.err;
 }
 
 TEST_F(SlurmSweep, ErrorsNameTheOptionOrFileAndTheFix) {

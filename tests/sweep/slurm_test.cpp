@@ -30,6 +30,7 @@ SlurmJob three_shards() {
   job.slurm_dir = "/shared/out/epoch-47/slurm";
   job.name = "nightly";
   job.epoch = 47;
+  job.plan_id = "0123456789abcdef";
   job.shard_count = 3;
   job.shards = {1, 2, 3};
   return job;
@@ -50,9 +51,10 @@ TEST(SlurmScripts, EachTaskRunsItsShardStandaloneWithTheFixedEpochAndKey) {
   EXPECT_TRUE(script.starts_with("#!/bin/bash\n"));
   EXPECT_TRUE(contains(script, "#SBATCH --array=0-2\n")) << script;
   EXPECT_TRUE(contains(script, "#SBATCH --ntasks=1\n")) << script;
+  EXPECT_TRUE(contains(script, "#SBATCH --cpus-per-task=2\n")) << "an evaluator and its worker: Slurm's default of one CPU would put both on one core";
   EXPECT_TRUE(contains(script, "#SBATCH --output=/shared/out/epoch-47/slurm/logs/task-%a-job-%A.out\n")) << script;
   EXPECT_TRUE(contains(script, "exec /opt/kbv/bin/kbv sweep /home/u/sweep.yaml --standalone --shard $((SLURM_ARRAY_TASK_ID+1))/3 --epoch 47 "
-                               "--key-file /shared/keys/secret.key --output /shared/out --device host --no-report\n"))
+                               "--plan 0123456789abcdef --key-file /shared/keys/secret.key --output /shared/out --device host --no-report\n"))
       << script;
   EXPECT_FALSE(contains(script, "--partition")) << "no partition asked for: the cluster's default";
   EXPECT_FALSE(contains(script, "--gpus-per-task")) << "a host sweep asks for no GPU";
