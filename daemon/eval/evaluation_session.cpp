@@ -3,7 +3,22 @@
 #include "eval/evaluation_session.hpp"
 #include "eval/message_fields.hpp"
 
+#include <algorithm>
+
 namespace kbv::eval {
+
+bool worker_leaves_nothing(bool sandbox_on, bool built_with_sandbox, const std::vector<std::string>& operator_skips,
+                           const nlohmann::json& worker_sandbox) {
+  // Without the sandbox (--no-sandbox, debugging only) a candidate may fork and move its child to
+  // a cgroup of this user's. The worker's cgroup alone is not enough either (killed as a whole, but
+  // a child could move itself out where the filesystem lets it, and a kill that timed out leaves it).
+  if (!sandbox_on || !built_with_sandbox) return false;
+  if (std::find(operator_skips.begin(), operator_skips.end(), "seccomp") != operator_skips.end()) return false;
+  if (!worker_sandbox.is_object() || !worker_sandbox.contains("applied") || !worker_sandbox["applied"].is_array()) return false;
+  for (const auto& line : worker_sandbox["applied"])
+    if (line.is_string() && line.get<std::string>().rfind("seccomp:", 0) == 0) return true;
+  return false;
+}
 
 std::unique_ptr<StartedWorker> EvaluationSession::take_worker() {
   if (next_worker_ && !next_worker_->alive()) next_worker_.reset();  // died while it waited

@@ -35,6 +35,17 @@ struct FamilyValidation {
   std::vector<std::string> trivial_outputs_passing;
 };
 
+// Whether nothing a candidate started can outlive its worker, so its plane may serve the next
+// candidate: only seccomp, which refuses every new process (sandbox/seccomp_rules.cpp), means so.
+// Decided first on what the evaluator knows itself: the sandbox was asked for (`sandbox_on`), this
+// kbv was built with it, and the operator's skips (sandbox/operator_skips.hpp, passed on to the
+// worker) leave seccomp in; then on the worker's report (`worker_sandbox`, its ready message's
+// "sandbox"), which must name seccomp as applied. The report alone is not enough: the candidate runs
+// in the worker before the report is sent, and a candidate that speaks the protocol in the worker's
+// place (red-team harness_impostor) can write any report.
+bool worker_leaves_nothing(bool sandbox_on, bool built_with_sandbox, const std::vector<std::string>& operator_skips,
+                           const nlohmann::json& worker_sandbox);
+
 class EvaluationSession {
  public:
   // `base`: the options every candidate of the session shares (device, GPU, key file, forbidden

@@ -21,6 +21,10 @@
 #include "protocol/messages.hpp"
 #include "verify/checksum.hpp"
 
+#ifdef KBV_HAVE_SANDBOX
+#include "sandbox/operator_skips.hpp"
+#endif
+
 namespace kbv::eval {
 namespace detail {
 namespace {
@@ -356,16 +360,11 @@ void Evaluation::evaluate_candidate() {
 }
 
 bool Evaluation::worker_leaves_nothing() const {
-  // Without the sandbox (--no-sandbox, debugging only) a candidate may fork and move its child to
-  // a cgroup of this user's: nothing is shared then. The worker's cgroup alone is not enough
-  // either (killed as a whole, but a child could move itself out where the filesystem lets it,
-  // and a kill that timed out leaves it): only seccomp, which refuses every new process (fork,
-  // vfork, clone without CLONE_THREAD: sandbox/seccomp_rules.cpp), means nothing of the
-  // candidate outlives its worker. An operator's KBV_SANDBOX_SKIP=seccomp shares nothing.
-  if (!options_.sandbox) return false;
-  for (const auto& line : worker_sandbox_["applied"])
-    if (line.is_string() && line.get<std::string>().rfind("seccomp:", 0) == 0) return true;
-  return false;
+#ifdef KBV_HAVE_SANDBOX
+  return eval::worker_leaves_nothing(options_.sandbox, true, sandbox::operator_skipped_layers(), worker_sandbox_);
+#else
+  return eval::worker_leaves_nothing(options_.sandbox, false, {}, worker_sandbox_);
+#endif
 }
 
 void Evaluation::finish_worker() {

@@ -14,26 +14,12 @@
 #ifdef KBV_HAVE_SANDBOX
 #include "protocol/messages.hpp"
 #include "sandbox/address_space.hpp"
+#include "sandbox/operator_skips.hpp"
 #include "sandbox/sandbox.hpp"
 #endif
 
 namespace kbv::worker {
 
-#ifdef KBV_HAVE_SANDBOX
-namespace {
-
-// KBV_SANDBOX_SKIP=token,token,…: the layers an operator leaves out (see confine_worker).
-std::vector<std::string> skipped_layers() {
-  std::vector<std::string> tokens;
-  if (const char* skip = std::getenv("KBV_SANDBOX_SKIP")) {
-    std::stringstream list{std::string(skip)};
-    for (std::string token; std::getline(list, token, ',');) tokens.push_back(token);
-  }
-  return tokens;
-}
-
-}  // namespace
-#endif
 
 bool confine_worker(const SandboxSettings& settings, ConfinementReport* report, std::string* error) {
   // Always: no privilege gain through exec, and no ptrace or /proc/pid/mem by same-uid peers.
@@ -51,7 +37,7 @@ bool confine_worker(const SandboxSettings& settings, ConfinementReport* report, 
     policy.violation_fd = protocol::kViolationFd;
     // KBV_SANDBOX_SKIP=userns,netns,mountns,filesystem,landlock,seccomp: the operator leaves layers out
     // to diagnose a device that fails under the full sandbox. Each is in the report.
-    if (const std::vector<std::string> tokens = skipped_layers(); !tokens.empty()) {
+    if (const std::vector<std::string> tokens = sandbox::operator_skipped_layers(); !tokens.empty()) {
       auto has = [&](const char* layer) { return std::find(tokens.begin(), tokens.end(), layer) != tokens.end(); };
       if (has("userns")) policy.new_user_namespace = false;
       if (has("netns")) policy.new_network_namespace = false;
@@ -110,7 +96,7 @@ bool limit_cuda_address_space(const SandboxSettings& settings, uint64_t device_m
                               std::string* error) {
   if (!settings.enabled) return true;
 #ifdef KBV_HAVE_SANDBOX
-  const std::vector<std::string> skipped = skipped_layers();
+  const std::vector<std::string> skipped = sandbox::operator_skipped_layers();
   if (std::find(skipped.begin(), skipped.end(), "rlimit_as") != skipped.end()) {
     report->unavailable.push_back("rlimits: as: skipped by the operator (KBV_SANDBOX_SKIP=rlimit_as)");
     return true;

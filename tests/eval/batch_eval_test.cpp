@@ -10,6 +10,7 @@
 #include <map>
 #include <sstream>
 
+#include "eval/evaluation_session.hpp"
 #include "kbv_eval.hpp"
 
 namespace kbv::test {
@@ -153,6 +154,23 @@ TEST(BatchEval, NothingIsSharedWithoutSeccomp) {
   ASSERT_EQ(reports.size(), 2u);
   EXPECT_EQ(reports[1]["verdict"], "pass") << reports[1].dump(2);
   EXPECT_EQ(reports[1]["environment"]["data_plane_reused"], false) << reports[1]["environment"].dump(2);
+}
+
+// The decision itself, against reports a worker could send: a report claiming seccomp counts only
+// where the evaluator knows the worker applied it (sandbox on, built with it, not skipped by the
+// operator). A candidate runs in the worker before its report is sent, and one that speaks the
+// protocol in the worker's place (harness_impostor) can claim any layer (review: the evaluator
+// believed the report alone, so under KBV_SANDBOX_SKIP=seccomp a forged line shared the plane).
+TEST(BatchEval, APlaneIsSharedOnlyWhereTheEvaluatorKnowsSeccompWasApplied) {
+  const nlohmann::json claims_seccomp = {{"applied", {"no_new_privs", "seccomp: default allow; 40 escape rules trap"}}};
+  EXPECT_TRUE(eval::worker_leaves_nothing(true, true, {}, claims_seccomp));
+  EXPECT_TRUE(eval::worker_leaves_nothing(true, true, {"landlock"}, claims_seccomp)) << "another layer skipped: seccomp still refuses new processes";
+  EXPECT_FALSE(eval::worker_leaves_nothing(true, true, {"landlock", "seccomp"}, claims_seccomp)) << "the operator left seccomp out: a forged report";
+  EXPECT_FALSE(eval::worker_leaves_nothing(false, true, {}, claims_seccomp)) << "--no-sandbox: a forged report";
+  EXPECT_FALSE(eval::worker_leaves_nothing(true, false, {}, claims_seccomp)) << "a worker built without the sandbox: a forged report";
+  EXPECT_FALSE(eval::worker_leaves_nothing(true, true, {}, {{"applied", {"no_new_privs"}}, {"unavailable", {"seccomp: skipped"}}}));
+  EXPECT_FALSE(eval::worker_leaves_nothing(true, true, {}, {{"applied", "seccomp: as a string, not a list"}}));
+  EXPECT_FALSE(eval::worker_leaves_nothing(true, true, {}, nullptr)) << "no report";
 }
 
 }  // namespace
