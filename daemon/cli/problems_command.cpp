@@ -88,12 +88,15 @@ int list_problems(const ProblemCatalog& catalog, const ListFilter& filter, bool 
                   resolved.flops / 1e9, resolved.compulsory_bytes / 1e6, degenerate_column.c_str(), shapes.c_str());
     }
   }
-  if (json) std::cout << list.dump(2) << "\n";
-  else if (catalog.names().empty()) {
+  // An empty catalog is a wrong folder, not an empty answer, in JSON as in text (review: --json
+  // printed [] and exited 0, so a script read "no problems" as success).
+  if (catalog.names().empty()) {
     std::cerr << "kbv problems: no problems in " << catalog.directory().string()
               << " (fix: point --problems-dir or KBV_PROBLEMS_DIR at a folder of problem specs)\n";
     return kExitBadInput;
-  } else std::cout << (shown == 0 ? "no problem matches the filter\n" : "") << "kbv problems NAME shows one in full\n";
+  }
+  if (json) std::cout << list.dump(2) << "\n";
+  else std::cout << (shown == 0 ? "no problem matches the filter\n" : "") << "kbv problems NAME shows one in full\n";
   return kExitOk;
 }
 

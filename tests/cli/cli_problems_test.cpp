@@ -28,6 +28,12 @@ TEST(CliProblems, AnEmptyProblemsFolderIsNamedWithTheFix) {
   EXPECT_EQ(result.exit_code, 2) << result.out << result.err;
   EXPECT_NE(result.err.find("no problems in " + empty.path().string()), std::string::npos) << result.err;
   EXPECT_NE(result.err.find("fix:"), std::string::npos) << result.err;
+
+  command.argv.push_back("--json");  // the same for a script: not [] with exit 0
+  const CommandResult json = run_command(command);
+  EXPECT_EQ(json.exit_code, 2) << json.out << json.err;
+  EXPECT_EQ(json.out, "");
+  EXPECT_NE(json.err.find("no problems in " + empty.path().string()), std::string::npos) << json.err;
 }
 
 TEST(CliProblems, NameShowsTheProblemInFull) {

@@ -190,6 +190,23 @@ TEST_F(SpecLoaderTest, MisspelledAndRepeatedKeysAreRefusedWhereverTheyAre) {
   expect_error(with("e.yaml", "default: {batch: 4, dim: 8}", "default: {batch: 4, dim: 8, dim: 9}"), {"shapes.default.dim", "given twice"});
 }
 
+// Review: a graph with an index op took a written tolerance as written, and rtol 1e-3 accepted
+// index 1000 for 1001; written zeros (the importer's) still load.
+TEST_F(SpecLoaderTest, AnIndexOpsGraphTakesNoTolerance) {
+  const auto with = [&](const std::string& name, const std::string& tolerance) {
+    std::string text = kGoodRelu;
+    const std::string relu_node = "op: relu, inputs: [x], output: y}";
+    text.replace(text.find(relu_node), relu_node.size(), "op: argmax, inputs: [x], output: y, attrs: {axis: 1, keepdim: 0}}");
+    text.replace(text.find("{name: y, shape: [batch, dim]}"), 30, "{name: y, shape: [batch]}");
+    text.replace(text.find("shapes:"), 7, tolerance + "shapes:");
+    return write(name, text);
+  };
+  expect_error(with("rtol.yaml", "tolerance: {atol: 0, rtol: 1e-3, rel_l2: 0}\n"), {"tolerance.rtol", "must be 0", "argmax"});
+  expect_error(with("outliers.yaml", "tolerance: {atol: 0, rtol: 0, rel_l2: 0, outlier_fraction: 1e-7}\n"), {"tolerance.outlier_fraction", "must be 0"});
+  EXPECT_EQ(kbv::load_problem_file(with("zeros.yaml", "tolerance: {atol: 0, rtol: 0, rel_l2: 0}\n")).tolerance.rtol, 0);
+  EXPECT_EQ(kbv::load_problem_file(with("none.yaml", "")).tolerance.atol, 0) << "the default for an index op";
+}
+
 // Review: .nan reached an op's own check outside the loader's error handling, and its error
 // named no file; an attribute an op refuses is the file's error, with the file.
 TEST_F(SpecLoaderTest, ANaNAttributeOrOneTheOpRefusesIsTheFilesError) {

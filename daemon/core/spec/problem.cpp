@@ -427,6 +427,18 @@ Problem parse_problem_file(const std::filesystem::path& path) {
       if (!(problem.tolerance.outlier_fraction >= 0) || problem.tolerance.outlier_fraction > kMaxOutlierFraction)
         parser.fail("tolerance.outlier_fraction", "must be in [0, 1e-3]", "a share of elements, e.g. 1e-7; 0 allows no outlier");
     }
+    // A graph with an index op (argmax, argmin) is judged exactly (kIndexTolerance): a written
+    // tolerance would let a wrong index pass where it is near a large one (review: it was taken as
+    // written, so rtol 1e-3 accepted index 1000 for 1001).
+    for (const Node& node : problem.graph) {
+      if (find_op(node.op)->precision_class() != PrecisionClass::index) continue;
+      for (auto [key, value] : {std::pair{"atol", problem.tolerance.atol}, std::pair{"rtol", problem.tolerance.rtol},
+                                std::pair{"rel_l2", problem.tolerance.rel_l2}, std::pair{"outlier_fraction", problem.tolerance.outlier_fraction}})
+        if (value != 0)
+          parser.fail(std::string("tolerance.") + key, "must be 0: node " + node.name + " is " + node.op + ", whose indices must match exactly",
+                      "drop the tolerance (an index op's graph is judged exactly) or write {atol: 0, rtol: 0, rel_l2: 0}");
+      break;
+    }
   }
 
   const YAML::Node shapes = parser.require(root, "shapes", "shapes", "add shapes: {default: {...}, small: {...}}");
