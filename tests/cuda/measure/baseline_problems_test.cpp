@@ -2,11 +2,17 @@
 // a hand-built graph with a 64-input cat and a chain of layout ops: both CUDA baselines (TF32 and
 // FP32) must pass the problem's own tolerance against the fp64 host graph reference, as
 // DESIGN.md requires of a problem's baselines.
+#include <unistd.h>
+
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "graph/run_graph.hpp"
 #include "inputs/generate.hpp"
@@ -94,6 +100,44 @@ TEST_F(BaselineProblemTest, EveryProblemPassesItsToleranceInBothModes) {
     if (!catalog.get(name).gpu_only_reason.empty()) continue;  // no small set: gpu_only_problems_test.cpp
     expect_baselines_pass(resolve_problem(catalog.get(name), "small"));
   }
+}
+
+// A forward 2-D convolution runs channels-last (NHWC, with kbv's transposes around cuDNN) or NCHW,
+// whichever its two pipelines were timed faster in (cudnn_convolution.cpp), and the choice is
+// remembered in the algorithm cache: each layout is forced here by rewriting that choice, and each
+// must pass the problem's tolerance in both modes, the description saying which one ran.
+TEST_F(BaselineProblemTest, ConvolutionsPassInBothLayouts) {
+  const std::filesystem::path directory = default_problems_directory();
+  if (!std::filesystem::is_directory(directory))
+    GTEST_SKIP() << "no problems directory at " << directory << " (set KBV_PROBLEMS_DIR)";
+  const ProblemCatalog catalog = ProblemCatalog::load(directory);
+  const std::filesystem::path cache = std::filesystem::temp_directory_path() / ("kbv-layout-cache-" + std::to_string(::getpid()) + ".json");
+  const char* before = std::getenv("KBV_ALGORITHM_CACHE");
+  const std::string kept = before ? before : "";
+  ::setenv("KBV_ALGORITHM_CACHE", cache.c_str(), 1);
+  for (const std::string name : {"conv2d_relu_biasadd", "conv2d"}) {
+    SCOPED_TRACE(name);
+    const ResolvedProblem problem = resolve_problem(catalog.get(name), "small");
+    std::filesystem::remove(cache);  // this problem's choices alone
+    { const CudaBaseline chooses(problem, MathMode::tf32), chooses_fp32(problem, MathMode::fp32); }  // fills the cache
+    for (const int layout : {1, 0}) {
+      nlohmann::json document = nlohmann::json::parse(std::ifstream(cache));
+      int layouts = 0;
+      for (auto& [key, choice] : document["entries"].items())
+        if (key.ends_with(" layout")) choice["algorithm"] = layout, ++layouts;
+      ASSERT_EQ(layouts, 2) << "one layout choice per mode:\n" << document.dump(1);
+      std::ofstream(cache) << document.dump();
+      for (MathMode mode : {MathMode::tf32, MathMode::fp32}) {
+        const std::string described = CudaBaseline(problem, mode).describe();
+        EXPECT_EQ(described.find("channels-last (NHWC)") != std::string::npos, layout == 1) << described;
+        EXPECT_NE(described.find("(cached layout choice)"), std::string::npos) << described;
+      }
+      expect_baselines_pass(problem);
+    }
+  }
+  std::filesystem::remove(cache);
+  if (before) ::setenv("KBV_ALGORITHM_CACHE", kept.c_str(), 1);
+  else ::unsetenv("KBV_ALGORITHM_CACHE");
 }
 
 // The evaluator runs and times the FP32 baseline only when it is another program than the TF32

@@ -20,14 +20,20 @@
 
 #include <algorithm>
 #include <climits>
+#include <functional>
 #include <optional>
+#include <type_traits>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "common/device_buffer.hpp"
+#include "common/event.hpp"
+#include "common/stream.hpp"
 #include "inputs/secret_key.hpp"
 #include "measure/baseline/algorithm_cache.hpp"
 #include "measure/support/library_errors.hpp"
+#include "ops/common/baseline/batched_transpose.hpp"
 #include "ops/common/baseline/broadcast.hpp"
 
 namespace kbv::ops::baseline {
@@ -48,6 +54,17 @@ constexpr float kOne = 1.f;
 constexpr float kZero = 0.f;
 // cuDNN's convolutions take tensors of 4 or 5 dims: 2 or 3 spatial axes.
 constexpr int kMinCudnnSpatialRank = 2;
+// The channels-last form (ChannelsLast below) is tried only while its scratch, twice over (the
+// timing runs' own buffers, then the kept scratch), stays within this share of the free device
+// memory: the evaluator's arena and fp64 reference come after the baselines and need the rest.
+constexpr double kChannelsLastMemoryShare = 0.125;
+// Runs of each layout's whole pipeline timed (after one warm-up) to choose between them; the
+// median decides. Each run of a default-size KernelBench convolution is milliseconds.
+constexpr int kLayoutTimingRuns = 5;
+// Scratch sub-buffers start on this boundary (cuDNN and vector loads want aligned pointers).
+constexpr size_t kScratchAlignment = 256;
+
+size_t aligned_bytes(size_t bytes) { return (bytes + kScratchAlignment - 1) / kScratchAlignment * kScratchAlignment; }
 
 // The descriptors of one cuDNN call: `source` is the op's input x, `result` its output y (cuDNN's
 // x and y for a forward convolution, its dy and dx for a backward-data one).
@@ -200,12 +217,23 @@ class CudnnConvolutionStep final : public NodeStep {
       channel[0] = g.out_channels;
       bias_geometry_ = make_broadcast_geometry(y, channel, y);
     }
+    if constexpr (std::is_same_v<Direction, ForwardConvolution>) consider_channels_last(node, requested, cache_key);
+    if (channels_last_) {
+      const ChannelsLast& cl = *channels_last_;
+      description_ = std::string(Direction::kCall) + " channels-last (NHWC) algo=" + ForwardConvolution::name(cl.algo) + " math=" +
+                     math_name(cl.math) + " workspace=" + std::to_string(cl.workspace) + "B stride=" + axes_text(g, &ConvolutionAxis::stride) +
+                     " padding=" + axes_text(g, &ConvolutionAxis::padding) + " dilation=" + axes_text(g, &ConvolutionAxis::dilation) +
+                     " groups=1 chosen by " + cl.algorithm_source + ", " + layout_source_ +
+                     " + kbv transpose kernels: input and weight to channels-last, the output back to NCHW" +
+                     (has_bias_ ? " with the channel bias added" : "");
+      return;
+    }
     description_ = std::string(Direction::kCall) + " algo=" + Direction::name(algo_) + " math=" + math_name(math_) +
                    " workspace=" + std::to_string(workspace_) + "B stride=" + axes_text(g, &ConvolutionAxis::stride) +
                    " padding=" + axes_text(g, &ConvolutionAxis::padding) +
                    (g.form.transposed ? " output_padding=" + axes_text(g, &ConvolutionAxis::output_padding) : "") +
                    " dilation=" + axes_text(g, &ConvolutionAxis::dilation) + " groups=" + std::to_string(g.groups) +
-                   " chosen by " + algorithm_source_ +
+                   " chosen by " + algorithm_source_ + (layout_source_.empty() ? "" : ", " + layout_source_) +
                    (chunks_ > 1 ? " in " + std::to_string(chunks_) + " batch chunks of " +
                                       std::to_string(chunk_images_) + " (cuDNN's int element counts)"
                                 : "") +
@@ -213,19 +241,169 @@ class CudnnConvolutionStep final : public NodeStep {
   }
 
   void run(std::span<const float* const> in, float* out, cudaStream_t stream) override {
-    for (int64_t chunk = 0; chunk < chunks_; ++chunk) {
-      const bool tail = chunk == chunks_ - 1 && tail_images_ != chunk_images_;
-      const int64_t first_image = chunk * chunk_images_;
-      check(Direction::run(context_.cudnn(), descriptors(tail), in[0] + first_image * x_image_elements_, in[1], algo_,
-                           context_.scratch(), workspace_, out + first_image * y_image_elements_),
-            Direction::kCall);
+    if (channels_last_) {
+      run_channels_last(*channels_last_, in[0], in[1], has_bias_ ? in[2] : nullptr, out, context_.scratch(), stream);
+      return;
     }
-    if (has_bias_) launch_broadcast_add(bias_geometry_, out, in[2], out, stream);
+    run_nchw(in, out, context_.scratch(), stream);
   }
 
   std::string describe() const override { return description_; }
 
  private:
+  // The channels-last form of a forward 2-D convolution (groups 1, one chunk): cuDNN's NHWC
+  // tensor-core kernels can be far faster than its NCHW ones (KernelBench L2 #1 on an H200:
+  // torch.compile, whose layout optimisation runs convolutions channels-last, 1.57 ms; cuDNN on
+  // NCHW 3.7 ms), so both whole pipelines are timed once and the faster one runs, as
+  // torch.backends.cudnn.benchmark chooses among algorithms: NCHW, the convolution and the bias add;
+  // channels-last, the input and weight transposed in, the convolution, the output transposed back
+  // with the bias. The choice is remembered with Find's (algorithm_cache.hpp).
+  struct ChannelsLast {
+    CudnnTensorDesc x, y;
+    CudnnFilterDesc w;
+    CudnnConvDesc conv;
+    cudnnConvolutionFwdAlgo_t algo{};
+    cudnnMathType_t math = CUDNN_DEFAULT_MATH;
+    size_t workspace = 0;
+    std::string algorithm_source;
+    int64_t images = 0, in_channels = 0, in_pixels = 0, out_channels = 0, out_pixels = 0, taps = 0;
+    // Scratch: the workspace, then the transposed input, weight and output, each aligned.
+    size_t x_offset = 0, w_offset = 0, y_offset = 0, bytes = 0;
+  };
+
+  void run_channels_last(const ChannelsLast& cl, const float* x, const float* w, const float* bias, float* y, void* scratch,
+                         cudaStream_t stream) const {
+    auto* base = static_cast<unsigned char*>(scratch);
+    auto* xt = reinterpret_cast<float*>(base + cl.x_offset);
+    auto* wt = reinterpret_cast<float*>(base + cl.w_offset);
+    auto* yt = reinterpret_cast<float*>(base + cl.y_offset);
+    launch_batched_transpose(x, xt, cl.images, cl.in_channels, cl.in_pixels, nullptr, stream);
+    launch_batched_transpose(w, wt, cl.out_channels, cl.in_channels, cl.taps, nullptr, stream);
+    check(cudnnConvolutionForward(context_.cudnn(), &kOne, cl.x.get(), xt, cl.w.get(), wt, cl.conv.get(), cl.algo, base, cl.workspace, &kZero,
+                                  cl.y.get(), yt),
+          "cudnnConvolutionForward (channels-last)");
+    launch_batched_transpose(yt, y, cl.images, cl.out_pixels, cl.out_channels, bias, stream);
+  }
+
+  void run_nchw(std::span<const float* const> in, float* out, void* workspace, cudaStream_t stream) {
+    for (int64_t chunk = 0; chunk < chunks_; ++chunk) {
+      const bool tail = chunk == chunks_ - 1 && tail_images_ != chunk_images_;
+      const int64_t first_image = chunk * chunk_images_;
+      check(Direction::run(context_.cudnn(), descriptors(tail), in[0] + first_image * x_image_elements_, in[1], algo_,
+                           workspace, workspace_, out + first_image * y_image_elements_),
+            Direction::kCall);
+    }
+    if (has_bias_) launch_broadcast_add(bias_geometry_, out, in[2], out, stream);
+  }
+
+  // Builds the channels-last form and keeps it when it is (or was, on this machine) timed faster.
+  // Leaves channels_last_ empty, and says why in layout_source_ where it was considered.
+  void consider_channels_last(const NodeContext& node, cudnnMathType_t requested, const std::string& cache_key) {
+    const ConvolutionGeometry& g = geometry_;
+    if (g.form.transposed || g.form.spatial_rank != 2 || g.groups != 1 || chunks_ != 1) return;
+    const ConvolutionAxis& height = g.axes[static_cast<size_t>(kMaxSpatialRank - 2)];
+    const ConvolutionAxis& width = g.axes[static_cast<size_t>(kMaxSpatialRank - 1)];
+    ChannelsLast cl;
+    cl.images = g.batch, cl.in_channels = g.in_channels, cl.out_channels = g.out_channels;
+    cl.in_pixels = height.input * width.input, cl.out_pixels = height.output * width.output, cl.taps = height.kernel * width.kernel;
+    cl.x = cuda::measure::make_cudnn_tensor_desc();
+    check(cudnnSetTensor4dDescriptor(cl.x.get(), CUDNN_TENSOR_NHWC, CUDNN_DATA_FLOAT, cudnn_int(g.batch, node), cudnn_int(g.in_channels, node),
+                                     cudnn_int(height.input, node), cudnn_int(width.input, node)),
+          "cudnnSetTensor4dDescriptor (channels-last x)");
+    cl.y = cuda::measure::make_cudnn_tensor_desc();
+    check(cudnnSetTensor4dDescriptor(cl.y.get(), CUDNN_TENSOR_NHWC, CUDNN_DATA_FLOAT, cudnn_int(g.batch, node), cudnn_int(g.out_channels, node),
+                                     cudnn_int(height.output, node), cudnn_int(width.output, node)),
+          "cudnnSetTensor4dDescriptor (channels-last y)");
+    cl.w = cuda::measure::make_cudnn_filter_desc();
+    check(cudnnSetFilter4dDescriptor(cl.w.get(), CUDNN_DATA_FLOAT, CUDNN_TENSOR_NHWC, cudnn_int(g.out_channels, node),
+                                     cudnn_int(g.in_channels, node), cudnn_int(height.kernel, node), cudnn_int(width.kernel, node)),
+          "cudnnSetFilter4dDescriptor (channels-last)");
+    cl.conv = convolution_desc(node);
+    check(cudnnSetConvolutionMathType(cl.conv.get(), requested), "cudnnSetConvolutionMathType");
+    const CallDescriptors nhwc{cl.x.get(), cl.w.get(), cl.conv.get(), cl.y.get()};
+
+    const size_t x_bytes = static_cast<size_t>(g.batch * g.in_channels * cl.in_pixels) * sizeof(float);
+    const size_t w_bytes = static_cast<size_t>(g.out_channels * g.in_channels * cl.taps) * sizeof(float);
+    const size_t y_bytes = static_cast<size_t>(g.batch * g.out_channels * cl.out_pixels) * sizeof(float);
+    size_t free_bytes = 0, total_bytes = 0;
+    check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+    // The largest workspace cuDNN may ask for is not known before Find; count the NCHW one's.
+    const double needed = 2.0 * static_cast<double>(aligned_bytes(workspace_) + aligned_bytes(x_bytes) + aligned_bytes(w_bytes) + y_bytes);
+    if (needed > kChannelsLastMemoryShare * static_cast<double>(free_bytes)) {
+      layout_source_ = "NCHW (channels-last not tried: its buffers would take more than " +
+                       std::to_string(static_cast<int>(kChannelsLastMemoryShare * 100)) + " % of the free device memory)";
+      return;
+    }
+    const std::string nhwc_key = cache_key + " nhwc";
+    std::optional<Chosen> chosen = cached_choice(nhwc_key, requested, nhwc);
+    if (!chosen) chosen = find_choice(requested, nhwc_key, nhwc);
+    if (!chosen) {
+      layout_source_ = "NCHW (cuDNN found no usable channels-last algorithm)";
+      return;
+    }
+    cl.algo = chosen->algo, cl.math = chosen->math, cl.workspace = chosen->workspace, cl.algorithm_source = chosen->source;
+    cl.x_offset = aligned_bytes(cl.workspace);
+    cl.w_offset = cl.x_offset + aligned_bytes(x_bytes);
+    cl.y_offset = cl.w_offset + aligned_bytes(w_bytes);
+    cl.bytes = cl.y_offset + y_bytes;
+
+    // The layout: remembered, else timed now (1 = channels-last, 0 = NCHW).
+    const std::string layout_key = cache_key + " layout";
+    const AlgorithmCache cache(inputs::default_algorithm_cache_path());
+    bool faster = false;
+    if (const std::optional<AlgorithmChoice> remembered = cache.find(layout_key); remembered && (remembered->algorithm == 0 || remembered->algorithm == 1)) {
+      faster = remembered->algorithm == 1;
+      layout_source_ = std::string(faster ? "channels-last" : "NCHW") + " timed faster than " + (faster ? "NCHW" : "channels-last") +
+                       " (cached layout choice)";
+    } else {
+      const auto [nchw_ms, nhwc_ms] = time_layouts(cl, x_bytes, w_bytes, y_bytes);
+      faster = nhwc_ms < nchw_ms;
+      std::string unwritten;
+      const bool kept = cache.remember(layout_key, {faster ? 1 : 0, 0}, &unwritten);
+      layout_source_ = std::string(faster ? "channels-last" : "NCHW") + " timed faster than " + (faster ? "NCHW" : "channels-last") + " (" +
+                       (kept ? "remembered" : "not remembered: " + unwritten) + ")";
+    }
+    if (!faster) return;
+    context_.reserve_scratch(cl.bytes);
+    channels_last_.emplace(std::move(cl));
+  }
+
+  // Both layouts' whole pipelines on buffers of their own (filled with a finite nonzero pattern),
+  // on a stream of their own: the median of kLayoutTimingRuns runs each, in ms (NCHW, NHWC).
+  std::pair<double, double> time_layouts(const ChannelsLast& cl, size_t x_bytes, size_t w_bytes, size_t y_bytes) {
+    const cuda::Stream stream;
+    context_.bind_stream(stream.get());  // every run binds the handles to its own stream again
+    cuda::DeviceBuffer<unsigned char> x(x_bytes), w(w_bytes), y(y_bytes), bias(aligned_bytes(static_cast<size_t>(cl.out_channels) * sizeof(float)));
+    cuda::DeviceBuffer<unsigned char> nchw_scratch(std::max<size_t>(workspace_, 1)), nhwc_scratch(cl.bytes);
+    constexpr int kPatternByte = 0x3c;  // every float 0x3c3c3c3c ≈ 0.0115: finite, nonzero
+    for (auto* buffer : {&x, &w, &y, &bias})
+      check(cudaMemsetAsync(buffer->get(), kPatternByte, buffer->bytes(), stream.get()), "cudaMemsetAsync (layout timing)");
+    const auto* xf = reinterpret_cast<const float*>(x.get());
+    const auto* wf = reinterpret_cast<const float*>(w.get());
+    const auto* bf = reinterpret_cast<const float*>(bias.get());
+    auto* yf = reinterpret_cast<float*>(y.get());
+    const float* inputs[] = {xf, wf, bf};
+    const std::span<const float* const> in(inputs, has_bias_ ? 3 : 2);
+    const auto median_ms = [&](const std::function<void()>& pipeline) {
+      pipeline();  // warm-up: kernels loaded, clocks up
+      std::vector<float> ms;
+      for (int run = 0; run < kLayoutTimingRuns; ++run) {
+        const cuda::Event start, stop;
+        start.record(stream.get());
+        pipeline();
+        stop.record(stream.get());
+        stop.synchronize();
+        ms.push_back(stop.elapsed_ms_since(start));
+      }
+      std::sort(ms.begin(), ms.end());
+      return static_cast<double>(ms[ms.size() / 2]);
+    };
+    const double nchw = median_ms([&] { run_nchw(in, yf, nchw_scratch.get(), stream.get()); });
+    const double nhwc = median_ms([&] { run_channels_last(cl, xf, wf, has_bias_ ? bf : nullptr, yf, nhwc_scratch.get(), stream.get()); });
+    context_.bind_stream(nullptr);  // this stream ends here; later Finds on the handles use the default one
+    return {nchw, nhwc};
+  }
+
   CallDescriptors descriptors(bool tail) const {
     return {tail ? x_tail_desc_.get() : x_desc_.get(), w_desc_.get(), conv_desc_.get(),
             tail ? y_tail_desc_.get() : y_desc_.get()};
@@ -260,7 +438,6 @@ class CudnnConvolutionStep final : public NodeStep {
   void set_filter_and_convolution(const NodeContext& node) {
     const Shape& w = node.input_shapes.at(1);
     std::vector<int> filter{cudnn_int(w[0], node), cudnn_int(w[1], node)};
-    std::vector<int> padding, stride, dilation;
     for (int axis = first_cudnn_axis(geometry_); axis < kMaxSpatialRank; ++axis) {
       const ConvolutionAxis& a = geometry_.axes[static_cast<size_t>(axis)];
       if (a.output_padding >= a.stride)
@@ -269,20 +446,29 @@ class CudnnConvolutionStep final : public NodeStep {
                                     " gives an output cuDNN's backward-data convolution cannot size; its baseline "
                                     "needs output_padding < stride");
       filter.push_back(cudnn_int(a.kernel, node));
-      padding.push_back(cudnn_int(a.padding, node));
-      stride.push_back(cudnn_int(a.stride, node));
-      dilation.push_back(cudnn_int(a.dilation, node));
     }
     w_desc_ = cuda::measure::make_cudnn_filter_desc();
     check(cudnnSetFilterNdDescriptor(w_desc_.get(), CUDNN_DATA_FLOAT, CUDNN_TENSOR_NCHW, static_cast<int>(filter.size()),
                                      filter.data()),
           "cudnnSetFilterNdDescriptor");
-    conv_desc_ = cuda::measure::make_cudnn_conv_desc();
-    check(cudnnSetConvolutionNdDescriptor(conv_desc_.get(), static_cast<int>(padding.size()), padding.data(),
-                                          stride.data(), dilation.data(), CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT),
+    conv_desc_ = convolution_desc(node);
+  }
+
+  // Padding, stride and dilation per axis, cross-correlation, fp32, the op's groups.
+  CudnnConvDesc convolution_desc(const NodeContext& node) const {
+    std::vector<int> padding, stride, dilation;
+    for (int axis = first_cudnn_axis(geometry_); axis < kMaxSpatialRank; ++axis) {
+      const ConvolutionAxis& a = geometry_.axes[static_cast<size_t>(axis)];
+      padding.push_back(cudnn_int(a.padding, node));
+      stride.push_back(cudnn_int(a.stride, node));
+      dilation.push_back(cudnn_int(a.dilation, node));
+    }
+    CudnnConvDesc conv = cuda::measure::make_cudnn_conv_desc();
+    check(cudnnSetConvolutionNdDescriptor(conv.get(), static_cast<int>(padding.size()), padding.data(), stride.data(), dilation.data(),
+                                          CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT),
           "cudnnSetConvolutionNdDescriptor");
-    check(cudnnSetConvolutionGroupCount(conv_desc_.get(), cudnn_int(geometry_.groups, node)),
-          "cudnnSetConvolutionGroupCount");
+    check(cudnnSetConvolutionGroupCount(conv.get(), cudnn_int(geometry_.groups, node)), "cudnnSetConvolutionGroupCount");
+    return conv;
   }
 
   // The last, smaller chunk runs the same algorithm; its workspace may differ.
@@ -314,56 +500,79 @@ class CudnnConvolutionStep final : public NodeStep {
            " g" + std::to_string(geometry_.groups) + " " + math_name(requested);
   }
 
+  // An algorithm for one set of descriptors, with its math type (set on d.conv) and workspace.
+  struct Chosen {
+    typename Direction::Algorithm algo{};
+    cudnnMathType_t math = CUDNN_DEFAULT_MATH;
+    size_t workspace = 0;
+    std::string source;
+  };
+
   // A choice Find made earlier on this machine (algorithm_cache.hpp), if it is still one this
-  // mode may use and cuDNN accepts for this problem.
-  bool use_cached_algorithm(const std::string& key, cudnnMathType_t requested) {
+  // mode may use and cuDNN accepts for these descriptors.
+  std::optional<Chosen> cached_choice(const std::string& key, cudnnMathType_t requested, const CallDescriptors& d) {
     const AlgorithmCache cache(inputs::default_algorithm_cache_path());
     const std::optional<AlgorithmChoice> cached = cache.find(key);
-    if (!cached || cached->algorithm < 0 || cached->algorithm >= Direction::kAlgorithmCount) return false;
+    if (!cached || cached->algorithm < 0 || cached->algorithm >= Direction::kAlgorithmCount) return std::nullopt;
     const auto math = static_cast<cudnnMathType_t>(cached->math_type);
-    if (!allowed_math(requested, math)) return false;
+    if (!allowed_math(requested, math)) return std::nullopt;
     const auto algorithm = static_cast<typename Direction::Algorithm>(cached->algorithm);
-    if (cudnnSetConvolutionMathType(conv_desc_.get(), math) != CUDNN_STATUS_SUCCESS) return false;
+    if (cudnnSetConvolutionMathType(d.conv, math) != CUDNN_STATUS_SUCCESS) return std::nullopt;
     size_t workspace = 0;
-    if (Direction::workspace(context_.cudnn(), descriptors(false), algorithm, &workspace) != CUDNN_STATUS_SUCCESS) {
-      check(cudnnSetConvolutionMathType(conv_desc_.get(), requested), "cudnnSetConvolutionMathType");
-      return false;
+    if (Direction::workspace(context_.cudnn(), d, algorithm, &workspace) != CUDNN_STATUS_SUCCESS) {
+      check(cudnnSetConvolutionMathType(d.conv, requested), "cudnnSetConvolutionMathType");
+      return std::nullopt;
     }
-    algo_ = algorithm;
-    math_ = math;
-    workspace_ = workspace;
-    context_.reserve_scratch(workspace_);
-    algorithm_source_ = "cached cudnnFind choice (" + cache.file().string() + ")";
-    return true;
+    return Chosen{algorithm, math, workspace, "cached cudnnFind choice (" + cache.file().string() + ")"};
   }
 
-  void choose_algorithm(const NodeContext& node, cudnnMathType_t requested, const std::string& cache_key) {
+  // cudnnFind's fastest successful algorithm of a math type this mode may use, remembered; nullopt
+  // when there is none.
+  std::optional<Chosen> find_choice(cudnnMathType_t requested, const std::string& key, const CallDescriptors& d) {
     std::vector<typename Direction::Perf> results(static_cast<size_t>(Direction::kAlgorithmCount));
     int returned = 0;
-    check(Direction::find(context_.cudnn(), descriptors(false), static_cast<int>(results.size()), &returned,
-                          results.data()),
+    check(Direction::find(context_.cudnn(), d, static_cast<int>(results.size()), &returned, results.data()),
           "cudnnFind (convolution algorithms)");
     results.resize(static_cast<size_t>(returned));
     for (const typename Direction::Perf& perf : results) {  // sorted fastest first
       if (perf.status != CUDNN_STATUS_SUCCESS) continue;
       if (!allowed_math(requested, perf.mathType)) continue;
-      algo_ = perf.algo;
-      workspace_ = perf.memory;
       // cuDNN decides tensor-core use from algorithm and math type together. TF32 mode takes
       // the math type Find measured (as PyTorch does); strict fp32 always keeps FMA_MATH, so
       // no tensor-core kernel can run whatever Find reported.
-      math_ = requested == CUDNN_FMA_MATH ? CUDNN_FMA_MATH : perf.mathType;
-      check(cudnnSetConvolutionMathType(conv_desc_.get(), math_), "cudnnSetConvolutionMathType");
-      context_.reserve_scratch(workspace_);
+      Chosen chosen{perf.algo, requested == CUDNN_FMA_MATH ? CUDNN_FMA_MATH : perf.mathType, perf.memory, ""};
+      check(cudnnSetConvolutionMathType(d.conv, chosen.math), "cudnnSetConvolutionMathType");
       std::string unwritten;
-      algorithm_source_ = AlgorithmCache(inputs::default_algorithm_cache_path())
-                                  .remember(cache_key, {static_cast<int>(algo_), static_cast<int>(math_)}, &unwritten)
-                              ? "cudnnFind (remembered)"
-                              : "cudnnFind (not remembered: " + unwritten + ")";
-      return;
+      chosen.source = AlgorithmCache(inputs::default_algorithm_cache_path())
+                              .remember(key, {static_cast<int>(chosen.algo), static_cast<int>(chosen.math)}, &unwritten)
+                          ? "cudnnFind (remembered)"
+                          : "cudnnFind (not remembered: " + unwritten + ")";
+      return chosen;
     }
-    throw std::invalid_argument(node.where() + ": cuDNN found no usable " + Direction::kCall + " algorithm in " +
-                                std::string(math_name(requested)) + " mode");
+    return std::nullopt;
+  }
+
+  bool use_cached_algorithm(const std::string& key, cudnnMathType_t requested) {
+    const std::optional<Chosen> cached = cached_choice(key, requested, descriptors(false));
+    if (!cached) return false;
+    adopt(*cached);
+    return true;
+  }
+
+  void choose_algorithm(const NodeContext& node, cudnnMathType_t requested, const std::string& cache_key) {
+    const std::optional<Chosen> found = find_choice(requested, cache_key, descriptors(false));
+    if (!found)
+      throw std::invalid_argument(node.where() + ": cuDNN found no usable " + Direction::kCall + " algorithm in " +
+                                  std::string(math_name(requested)) + " mode");
+    adopt(*found);
+  }
+
+  void adopt(const Chosen& chosen) {
+    algo_ = chosen.algo;
+    math_ = chosen.math;
+    workspace_ = chosen.workspace;
+    algorithm_source_ = chosen.source;
+    context_.reserve_scratch(workspace_);
   }
 
   LibraryContext& context_;
@@ -378,6 +587,8 @@ class CudnnConvolutionStep final : public NodeStep {
   cudnnMathType_t math_ = CUDNN_DEFAULT_MATH;
   size_t workspace_ = 0;
   std::string algorithm_source_;
+  std::string layout_source_;                  // forward 2-D: which layout runs and how that was chosen
+  std::optional<ChannelsLast> channels_last_;  // set when channels-last runs
   bool has_bias_ = false;
   BroadcastGeometry bias_geometry_;
   std::string description_;

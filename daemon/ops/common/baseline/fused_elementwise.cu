@@ -4,6 +4,7 @@
 #include "ops/common/baseline/fused_elementwise.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -62,14 +63,22 @@ __device__ __forceinline__ float apply_definition(float a, float b, const Params
     return Definition::template apply<float>(a, b, params);
 }
 
-__device__ __forceinline__ float apply_op(FusedOp op, float a, float b, const Params<float>& params) {
+// One instruction on every lane: the switch picks the op once per group of lanes, not once per
+// lane (the fused kernel was compute-bound at 82 % of the SMs on the H100, 1.57 TB/s, while one
+// kernel per node reached the memory's rate: ncu, conv2d_relu_biasadd's relu → add, 2026-12-05).
+template <int kLanes>
+__device__ __forceinline__ void apply_op(FusedOp op, const float (&a)[kLanes], const float (&b)[kLanes], const Params<float>& params,
+                                         float (&out)[kLanes]) {
   switch (op) {
-#define KBV_ELEMENTWISE_OP(OP_NAME) \
-  case FusedOp::OP_NAME:            \
-    return apply_definition<::kbv::ops::OP_NAME::Definition>(a, b, params);
+#define KBV_ELEMENTWISE_OP(OP_NAME)                                                                         \
+  case FusedOp::OP_NAME:                                                                                    \
+    _Pragma("unroll") for (int l = 0; l < kLanes; ++l) out[l] =                                             \
+        apply_definition<::kbv::ops::OP_NAME::Definition>(a[l], b[l], params);                              \
+    return;
 #include "ops/elementwise_list.inc"
 #undef KBV_ELEMENTWISE_OP
-    default: return a;
+    default:
+      _Pragma("unroll") for (int l = 0; l < kLanes; ++l) out[l] = a[l];
   }
 }
 
@@ -95,17 +104,21 @@ __device__ __forceinline__ void load_input(const FusedProgram& p, int k,
 // is linear (elementwise_groups.hpp): an operand is an input or the previous instruction's value,
 // so one accumulator per lane is the whole register file. Loops run to fixed maxima with
 // `continue` past the program's end, so they unroll.
-template <int kLanes>
+// `Index`: uint32_t when the output has fewer than 2^32 elements (every coordinate then fits), else
+// int64_t; a 64-bit division is a long emulated sequence, a 32-bit one a few instructions, and the
+// coordinates cost two of them per group at rank 3.
+template <int kLanes, class Index>
 __device__ __forceinline__ void run_program(const FusedProgram& p, int64_t first, float* y) {
   int64_t coordinate[kMaxBroadcastRank] = {};
-  int64_t index = first;
+  Index index = static_cast<Index>(first);
 #pragma unroll
   for (int d = kMaxBroadcastRank - 1; d > 0; --d) {
     if (d >= p.rank) continue;
-    coordinate[d] = index % p.dims[d];
-    index /= p.dims[d];
+    const auto dim = static_cast<Index>(p.dims[d]);
+    coordinate[d] = static_cast<int64_t>(index % dim);
+    index /= dim;
   }
-  coordinate[0] = index;
+  coordinate[0] = static_cast<int64_t>(index);
   float acc[kLanes] = {};
 #pragma unroll
   for (int n = 0; n < static_cast<int>(kMaxFusedNodes); ++n) {
@@ -122,8 +135,7 @@ __device__ __forceinline__ void run_program(const FusedProgram& p, int64_t first
         for (int l = 0; l < kLanes; ++l) operand[o][l] = acc[l];
       }
     }
-#pragma unroll
-    for (int l = 0; l < kLanes; ++l) acc[l] = apply_op(instruction.op, operand[0][l], operand[1][l], instruction.params);
+    apply_op<kLanes>(instruction.op, operand[0], operand[1], instruction.params, acc);
   }
   if constexpr (kLanes == 4)
     *reinterpret_cast<float4*>(y + first) = make_float4(acc[0], acc[1], acc[2], acc[3]);
@@ -131,12 +143,20 @@ __device__ __forceinline__ void run_program(const FusedProgram& p, int64_t first
     y[first] = acc[0];
 }
 
-template <int kLanes>
+template <int kLanes, class Index>
 __global__ void fused_elementwise_kernel(FusedProgram p, float* y) {
   const int64_t groups = p.count / kLanes;
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t g = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; g < groups; g += stride)
-    run_program<kLanes>(p, g * kLanes, y);
+    run_program<kLanes, Index>(p, g * kLanes, y);
+}
+
+template <int kLanes>
+void launch_fused(const FusedProgram& program, float* out, int64_t blocks, cudaStream_t stream) {
+  if (program.count <= static_cast<int64_t>(UINT32_MAX))
+    fused_elementwise_kernel<kLanes, uint32_t><<<static_cast<unsigned>(blocks), kElementwiseThreads, 0, stream>>>(program, out);
+  else
+    fused_elementwise_kernel<kLanes, int64_t><<<static_cast<unsigned>(blocks), kElementwiseThreads, 0, stream>>>(program, out);
 }
 
 // Grid cap: a grid-stride loop covers the rest (elementwise_f32.cuh's scalar cap).
@@ -239,9 +259,9 @@ class FusedElementwiseStep final : public cuda::measure::NodeStep {
     const int lanes = vector ? kElementsPerVector : 1;
     const int64_t blocks = std::clamp<int64_t>(blocks_for(program_.count / lanes, kElementwiseThreads), 1, kMaxFusedBlocks);
     if (vector)
-      fused_elementwise_kernel<4><<<static_cast<unsigned>(blocks), kElementwiseThreads, 0, stream>>>(program, out);
+      launch_fused<4>(program, out, blocks, stream);
     else
-      fused_elementwise_kernel<1><<<static_cast<unsigned>(blocks), kElementwiseThreads, 0, stream>>>(program, out);
+      launch_fused<1>(program, out, blocks, stream);
     cuda::check_launch("kbv fused elementwise kernel");
   }
 

@@ -1,0 +1,18 @@
+// ops/common/baseline/batched_transpose.hpp — the layout changes around a channels-last (NHWC)
+// cuDNN convolution (cudnn_convolution.cpp): its input and weight from NC(HW) to N(HW)C, and its
+// output back from N(HW)C to NC(HW) with the convolution's bias added in the same pass (one read
+// and one write of the output instead of a transpose and then a broadcast add).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+namespace kbv::ops::baseline {
+
+// dst[b][j][i] = src[b][i][j], plus bias[j] when `bias` is not null, for every b < batch, i < rows,
+// j < cols; src and dst dense and distinct. Enqueued on `stream`.
+void launch_batched_transpose(const float* src, float* dst, int64_t batch, int64_t rows, int64_t cols, const float* bias,
+                              cudaStream_t stream);
+
+}  // namespace kbv::ops::baseline
