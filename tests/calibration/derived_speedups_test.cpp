@@ -129,6 +129,53 @@ TEST(DerivedSpeedups, OtherCudaLibrariesThanCalibratedAreNeverUsed) {
   std::filesystem::remove(path);
 }
 
+// A partial recalibration on newer CUDA libraries is a calibration of its own: its problems take
+// its entries, every other problem keeps the earlier calibration's entry of the same torch version
+// (review: only the newest calibration was searched, so recalibrating 5 problems on an H200 left
+// the other 10 with no entry). Another torch version's entries are not mixed in.
+TEST(DerivedSpeedups, APartialRecalibrationLeavesTheOtherProblemsTheirEarlierEntries) {
+  nlohmann::json json;
+  std::ifstream(kRecorded) >> json;
+  nlohmann::json* newest = nullptr;
+  for (auto& calibration : json["calibrations"])
+    if (calibration["device_name"] == "NVIDIA H200" && calibration["torch_version"] == "2.11.0+cu130") newest = &calibration;
+  ASSERT_NE(newest, nullptr);
+  nlohmann::json partial = *newest;
+  partial["libraries"] = "cudart 13000, cublasLt 130100, cudnn 91400";
+  partial["measured_at"] = "2026-12-05T18:00:00Z";
+  nlohmann::json entries = nlohmann::json::array();
+  for (auto entry : partial["entries"])
+    if (entry["problem"] == "layernorm") {
+      entry["measured_at"] = "2026-12-05T18:00:00Z";
+      entries.push_back(entry);
+    }
+  ASSERT_EQ(entries.size(), 1u);
+  partial["entries"] = entries;
+  json["calibrations"].push_back(partial);
+  const auto path = std::filesystem::temp_directory_path() / ("kbv-calibration-partial-" + std::to_string(::getpid()) + ".json");
+  std::ofstream(path) << json.dump();
+
+  DerivationInputs in = layernorm_on_h200();
+  in.library_versions = "cudart 13000, cublasLt 130100, cudnn 91400";
+  const DerivedSpeedups recalibrated = derive_speedups(in, path);
+  EXPECT_EQ(recalibrated.calibration["measured_at"], "2026-12-05T18:00:00Z") << "the newer entry of the recalibrated problem";
+  EXPECT_EQ(recalibrated.calibration["libraries"], "cudart 13000, cublasLt 130100, cudnn 91400");
+
+  // Every other problem of the recorded 2.11 calibration still has its entry there.
+  nlohmann::json* older_other = nullptr;
+  for (auto& entry : (*newest)["entries"])
+    if (entry["problem"] != "layernorm") older_other = &entry;
+  ASSERT_NE(older_other, nullptr) << "the recorded file needs a second problem";
+  in.problem = (*older_other)["problem"];
+  in.shape_set = (*older_other)["shape_set"];
+  in.spec_sha256 = (*older_other)["spec_sha256"];
+  in.library_describe.clear();
+  const DerivedSpeedups other = derive_speedups(in, path);
+  EXPECT_EQ(other.calibration["torch_version"], "2.11.0+cu130");
+  EXPECT_EQ(other.calibration["measured_at"], (*older_other)["measured_at"]) << other.calibration.dump();
+  std::filesystem::remove(path);
+}
+
 TEST(DerivedSpeedups, AProblemOrShapeSetNotCalibratedSaysHowToCalibrateIt) {
   DerivationInputs in = layernorm_on_h200();
   in.problem = "conv2d";

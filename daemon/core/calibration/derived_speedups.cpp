@@ -93,13 +93,27 @@ DerivedSpeedups derive_speedups(const DerivationInputs& in, const std::filesyste
     if (!other_devices.empty()) reason += "; GPUs it holds: " + joined(other_devices);
     return DerivedSpeedups::none(reason + " (fix: run kbv calibrate --torch on this machine)");
   }
-  // The newest calibration that fits: ISO 8601 UTC times sort as text.
-  const Calibration& chosen =
-      **std::max_element(fitting.begin(), fitting.end(), [](const Calibration* a, const Calibration* b) { return a->measured_at < b->measured_at; });
-  const CalibrationEntry* entry = chosen.find(in.problem, in.shape_set);
+  // The newest calibration that fits decides the torch version (ISO 8601 UTC times sort as text);
+  // the entry is the newest of that version's fitting calibrations that has one. A partial
+  // recalibration (`kbv calibrate --torch --problem P`) on newer CUDA libraries writes a
+  // calibration of its own, and the problems it did not measure keep their entries in the earlier
+  // one (review: the newest alone was searched, so recalibrating 5 problems left the other 10 with
+  // no entry).
+  std::sort(fitting.begin(), fitting.end(), [](const Calibration* a, const Calibration* b) { return a->measured_at > b->measured_at; });
+  const std::string& torch_version = fitting.front()->torch_version;
+  const Calibration* found_in = nullptr;
+  const CalibrationEntry* entry = nullptr;
+  for (const Calibration* c : fitting) {
+    if (c->torch_version != torch_version) continue;
+    if ((entry = c->find(in.problem, in.shape_set)) != nullptr) {
+      found_in = c;
+      break;
+    }
+  }
   if (!entry)
-    return DerivedSpeedups::none("the calibration of torch " + chosen.torch_version + " in " + file.string() + " has no entry for problem " + in.problem +
+    return DerivedSpeedups::none("the calibration of torch " + torch_version + " in " + file.string() + " has no entry for problem " + in.problem +
                     " at shapes " + in.shape_set + " (fix: " + recalibrate(in) + ")");
+  const Calibration& chosen = *found_in;
 
   DerivedSpeedups out;
   out.calibration = {{"file", file.string()},
