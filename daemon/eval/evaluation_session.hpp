@@ -33,6 +33,7 @@ namespace kbv::eval {
 struct FamilyValidation {
   bool baseline_passed = true;
   std::vector<std::string> trivial_outputs_passing;
+  double reference_l2_norm = 0;  // sqrt(Σ ref²) of the largest output: a bound on every |ref|
 };
 
 // Whether nothing a candidate started can outlive its worker, so its plane may serve the next

@@ -41,6 +41,7 @@ CompareResult compare_output(const float* output, const double* reference, int64
     if (row_length > 0) row_allowance[static_cast<size_t>(i / row_length)] += square;  // Σ ref² of the row, for now
   }
   result.ref_rms = count ? std::sqrt(ref_sq / static_cast<double>(count)) : 0;
+  result.ref_l2_norm = std::sqrt(ref_sq);
   const double whole_allowance = tolerance.atol * std::max(result.ref_rms, kTinyReferenceRms);
   // Per row: atol·max(rms, row rms, tiny).
   for (double& row : row_allowance)
@@ -120,6 +121,7 @@ CompareResult merge_results(const std::vector<CompareResult>& parts) {
     merged.max_rel_error = std::max(merged.max_rel_error, part.max_rel_error);
     merged.rel_l2_error = std::max(merged.rel_l2_error, part.rel_l2_error);
     merged.ref_rms = std::max(merged.ref_rms, part.ref_rms);
+    merged.ref_l2_norm = std::max(merged.ref_l2_norm, part.ref_l2_norm);
     merged.by_error_scale = merged.by_error_scale || part.by_error_scale;
   }
   return merged;

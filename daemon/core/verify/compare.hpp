@@ -29,6 +29,9 @@ struct CompareResult {
   double max_rel_error = 0;               // max |out-ref| / (atol·rms + rtol·|ref|): > 1 fails
   double rel_l2_error = 0;                // ||out-ref||_2 / ||ref||_2 (by the error scale: / ||S||_2)
   double ref_rms = 0;
+  // sqrt(Σ ref²) over the finite reference values: a bound on every |ref| that both devices have
+  // without another pass (the family validation's fp32 overflow rule, evaluation_correctness.cpp).
+  double ref_l2_norm = 0;
   // Judged with the products' error scale S (graph/error_scale_graph.hpp): each element's absolute
   // allowance atol·max(rms, row rms, S), and the relative L2 error against ||S|| within
   // rel_l2·kErrorScaleRelL2Share (error_scale_tolerance).

@@ -3,6 +3,8 @@
 // (verify/compare.hpp's finish_comparison).
 #include "data/device_compare.hpp"
 
+#include <cmath>
+
 namespace kbv::cuda {
 
 CompareResult to_compare_result(const DeviceComparison& c, const Tolerance& tolerance) {
@@ -15,6 +17,7 @@ CompareResult to_compare_result(const DeviceComparison& c, const Tolerance& tole
   result.max_abs_error = c.max_abs_error;
   result.max_rel_error = c.max_rel_error;
   result.ref_rms = c.ref_rms;
+  result.ref_l2_norm = std::sqrt(c.sum_sq_ref);
   result.by_error_scale = c.by_error_scale;
   if (c.by_error_scale) finish_comparison(result, c.sum_sq_error, c.sum_sq_scale, error_scale_tolerance(tolerance));
   else finish_comparison(result, c.sum_sq_error, c.sum_sq_ref, tolerance);
