@@ -1,6 +1,7 @@
 // tests/kbvd/sweep_metrics_test.cpp — the sweep series of kbvd's /metrics, fed through the control
 // command "sweep" as `kbv sweep` sends it: progress, the last finished sweep's headline figures
-// replaced whole by the next, and malformed or unbounded messages refused.
+// replaced whole by the next, malformed or unbounded messages refused, and a finished sweep making
+// room for a new name once kMaxSweeps are shown.
 #include <gtest/gtest.h>
 
 #include "client/control_client.hpp"
@@ -81,13 +82,26 @@ TEST_F(SweepMetricsTest, MalformedAndUnboundedMessagesAreRefused) {
   EXPECT_EQ(metrics().find("sweep=\"late\""), std::string::npos) << metrics();
   for (std::size_t i = 0; i < SweepMetrics::kMaxSweeps; ++i)
     send({{"sweep", "s" + std::to_string(i)}, {"epoch", 1}, {"state", "running"}, {"planned", 1}, {"done", 0}});
-  try {
+  try {  // every shown sweep running and recent: nothing may make room
     send({{"sweep", "one-too-many"}, {"epoch", 1}, {"state", "running"}, {"planned", 1}, {"done", 0}});
     ADD_FAILURE() << "a sweep name past the bound was taken";
   } catch (const control::ControlError& error) {
-    EXPECT_NE(std::string(error.what()).find("already shows"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("every one running"), std::string::npos) << error.what();
   }
   EXPECT_NO_THROW(send({{"sweep", "s0"}, {"epoch", 2}, {"state", "running"}, {"planned", 1}, {"done", 1}})) << "known names still update";
+  // Review: names never expired, so after 16 sweep names every new one was refused until kbvd
+  // restarted. A finished sweep makes room now: the one finished longest ago leaves /metrics whole.
+  send({{"sweep", "s5"}, {"epoch", 1}, {"state", "finished"}, {"planned", 1}, {"done", 1}, {"complete", true}});
+  send({{"sweep", "s9"}, {"epoch", 1}, {"state", "finished"}, {"planned", 1}, {"done", 1}, {"complete", true}});
+  EXPECT_NO_THROW(send({{"sweep", "newcomer"}, {"epoch", 3}, {"state", "running"}, {"planned", 7}, {"done", 0}}));
+  auto shown = metrics();
+  EXPECT_EQ(shown.find("sweep=\"s5\""), std::string::npos) << "s5 finished first and made room:\n" << shown;
+  EXPECT_NE(shown.find("sweep=\"s9\""), std::string::npos) << shown;
+  EXPECT_EQ(sample(shown, R"(kbv_sweep_evaluations{state="planned",sweep="newcomer"})"), 7) << shown;
+  EXPECT_NO_THROW(send({{"sweep", "s5"}, {"epoch", 4}, {"state", "running"}, {"planned", 2}, {"done", 0}})) << "s9's place, finished";
+  EXPECT_EQ(metrics().find("sweep=\"s9\""), std::string::npos);
+  EXPECT_THROW(send({{"sweep", "third"}, {"epoch", 1}, {"state", "running"}, {"planned", 1}, {"done", 0}}), control::ControlError)
+      << "no finished sweep left to make room";
   json many = json::object();
   for (std::size_t i = 0; i < SweepMetrics::kMaxModels + 5; ++i) many["m" + std::to_string(100 + i)] = 0.5;
   send({{"sweep", "s1"}, {"epoch", 1}, {"state", "finished"}, {"planned", 1}, {"done", 1}, {"complete", true},

@@ -47,8 +47,6 @@ SweepMetrics::SweepMetrics(prometheus::Registry& registry)
 void SweepMetrics::update(const json& message) {
   const auto sweep = text(message, "sweep");
   if (!std::regex_match(sweep, kSweepName)) throw SweepMessageError("sweep: 'sweep' must be a sweep name (letters, digits, '-', '_', '.'; at most 64)");
-  if (!sweeps_.count(sweep) && sweeps_.size() >= kMaxSweeps)
-    throw SweepMessageError(fmt::format("sweep: kbvd already shows {} sweeps; restart it to forget old sweep names", kMaxSweeps));
   const auto state = text(message, "state");
   if (state != "running" && state != "finished") throw SweepMessageError("sweep: 'state' must be running or finished");
   // Checked before any gauge is set: a refused message changes nothing.
@@ -62,31 +60,62 @@ void SweepMetrics::update(const json& message) {
                           message["headline"].contains("fast_1") && message["headline"]["fast_1"].is_object();
   if (has_fast_1 && !std::regex_match(message["headline"]["baseline"].get<std::string>(), std::regex("[a-z0-9_]{1,32}")))
     throw SweepMessageError("sweep: 'headline.baseline' must be a baseline name");
-  sweeps_.insert(sweep);
-  evaluations_.Add({{"sweep", sweep}, {"state", "planned"}}).Set(planned);
-  evaluations_.Add({{"sweep", sweep}, {"state", "done"}}).Set(done);
-  epoch_.Add({{"sweep", sweep}}).Set(epoch);
-  running_.Add({{"sweep", sweep}}).Set(state == "running" ? 1 : 0);
+  // Checked last, so that a refused message frees no room either.
+  if (!sweeps_.count(sweep) && sweeps_.size() >= kMaxSweeps && !make_room())
+    throw SweepMessageError(fmt::format("sweep: kbvd shows {} sweeps, every one running and reporting within the last {:.0f} h; "
+                                        "a new sweep name is shown once one of them finishes",
+                                        kMaxSweeps, kSilentRunningSeconds / 3600));
+  Shown& shown = sweeps_[sweep];
+  shown.running = state == "running";
+  shown.updated = std::chrono::steady_clock::now();
+  series(sweep, evaluations_, {{"sweep", sweep}, {"state", "planned"}}).Set(planned);
+  series(sweep, evaluations_, {{"sweep", sweep}, {"state", "done"}}).Set(done);
+  series(sweep, epoch_, {{"sweep", sweep}}).Set(epoch);
+  series(sweep, running_, {{"sweep", sweep}}).Set(state == "running" ? 1 : 0);
   if (state == "running") return;
 
-  finished_at_.Add({{"sweep", sweep}}).Set(std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count());
-  complete_.Add({{"sweep", sweep}}).Set(message.value("complete", false) ? 1 : 0);
+  series(sweep, finished_at_, {{"sweep", sweep}}).Set(std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count());
+  series(sweep, complete_, {{"sweep", sweep}}).Set(message.value("complete", false) ? 1 : 0);
   if (!has_headline) return;
   const auto& headline = message["headline"];
-  regressions_.Add({{"sweep", sweep}}).Set(regressions);
-  for (auto* old : fast_1_of_[sweep]) fast_1_.Remove(old);
-  fast_1_of_[sweep].clear();
+  series(sweep, regressions_, {{"sweep", sweep}}).Set(regressions);
+  for (auto* old : shown.fast_1) {
+    shown.series.erase({&fast_1_, old});
+    fast_1_.Remove(old);
+  }
+  shown.fast_1.clear();
   if (!has_fast_1) return;
   const auto baseline = headline["baseline"].get<std::string>();
   std::size_t models = 0;
   for (const auto& [model, value] : headline["fast_1"].items()) {  // sorted by name
     if (models == kMaxModels) break;
     if (!value.is_number() || model.size() > kMaxModelChars) continue;
-    auto& g = fast_1_.Add({{"sweep", sweep}, {"model", model}, {"baseline", baseline}});
+    auto& g = series(sweep, fast_1_, {{"sweep", sweep}, {"model", model}, {"baseline", baseline}});
     g.Set(std::clamp(value.get<double>(), 0.0, 1.0));
-    fast_1_of_[sweep].insert(&g);
+    shown.fast_1.insert(&g);
     ++models;
   }
+}
+
+prometheus::Gauge& SweepMetrics::series(const std::string& sweep, prometheus::Family<prometheus::Gauge>& family,
+                                        const std::map<std::string, std::string>& labels) {
+  prometheus::Gauge& gauge = family.Add(labels);
+  sweeps_[sweep].series.insert({&family, &gauge});
+  return gauge;
+}
+
+bool SweepMetrics::make_room() {
+  const auto now = std::chrono::steady_clock::now();
+  auto oldest = sweeps_.end();
+  for (auto it = sweeps_.begin(); it != sweeps_.end(); ++it) {
+    const bool silent = std::chrono::duration<double>(now - it->second.updated).count() >= kSilentRunningSeconds;
+    if (it->second.running && !silent) continue;
+    if (oldest == sweeps_.end() || it->second.updated < oldest->second.updated) oldest = it;
+  }
+  if (oldest == sweeps_.end()) return false;
+  for (const auto& [family, gauge] : oldest->second.series) family->Remove(gauge);
+  sweeps_.erase(oldest);
+  return true;
 }
 
 }  // namespace kbv::kbvd

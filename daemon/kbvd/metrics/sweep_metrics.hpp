@@ -11,13 +11,18 @@
 //   kbv_sweep_last_fast_1_ratio{sweep, model, baseline}     correct and faster than the baseline, per model
 //
 // Labels stay bounded: at most kMaxSweeps sweep names and kMaxModels models per sweep; a sweep's
-// fast_1 series are replaced whole by its next finished report. Nothing here is persisted: after
-// a restart the figures return with the next sweep.
+// fast_1 series are replaced whole by its next finished report. A new name past the bound takes
+// the place of the sweep updated longest ago among those that finished or fell silent while
+// running (kSilentRunningSeconds: a sweep killed mid-way never says it finished), whose series all
+// leave /metrics; only when every shown sweep is running and recent is the new name refused.
+// Nothing here is persisted: after a restart the figures return with the next sweep.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <map>
 #include <set>
+#include <utility>
 #include <stdexcept>
 #include <string>
 
@@ -36,8 +41,12 @@ class SweepMessageError : public std::invalid_argument {
 
 class SweepMetrics {
  public:
-  // Nightly, weekly and a few ad-hoc sweeps per daemon; past this, new names are refused.
+  // Nightly, weekly and a few ad-hoc sweeps per daemon shown at once; past this, the oldest
+  // finished (or silent) one makes room.
   static constexpr std::size_t kMaxSweeps = 16;
+  // A running sweep reports every verdict; one silent this long has stopped without saying so
+  // (killed) and may make room. A day: longer than any single evaluation's timeout by far.
+  static constexpr double kSilentRunningSeconds = 24 * 3600.0;
   // Models compared in one sweep's headline; past this, the report's first ones by name are kept.
   static constexpr std::size_t kMaxModels = 32;
 
@@ -56,8 +65,18 @@ class SweepMetrics {
   prometheus::Family<prometheus::Gauge>& epoch_;
   prometheus::Family<prometheus::Gauge>& regressions_;
   prometheus::Family<prometheus::Gauge>& fast_1_;
-  std::set<std::string> sweeps_;
-  std::map<std::string, std::set<prometheus::Gauge*>> fast_1_of_;  // per sweep, to replace them whole
+  // Every series one sweep name has, to remove them together when it makes room.
+  struct Shown {
+    std::set<std::pair<prometheus::Family<prometheus::Gauge>*, prometheus::Gauge*>> series;
+    std::set<prometheus::Gauge*> fast_1;  // also in `series`; replaced whole by the next headline
+    bool running = false;
+    std::chrono::steady_clock::time_point updated;
+  };
+  prometheus::Gauge& series(const std::string& sweep, prometheus::Family<prometheus::Gauge>& family,
+                            const std::map<std::string, std::string>& labels);
+  // Removes the sweep shown longest ago that finished or fell silent; false when there is none.
+  bool make_room();
+  std::map<std::string, Shown> sweeps_;
 };
 
 }  // namespace kbv::kbvd
