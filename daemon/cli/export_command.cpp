@@ -12,9 +12,12 @@
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <span>
+#include <string>
 #include <type_traits>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -66,9 +69,60 @@ void require_file_name(const std::string& name, const std::string& problem_file)
   if (!safe) throw ExportError(problem_file + ": tensor name '" + name + "' cannot be a file name (fix: rename it to letters, digits and _)");
 }
 
+// What an export (this one, an earlier one, or one killed mid-way) writes: manifest.json, inputs/
+// and reference/ with .npy files, and the temporaries of those writes and of the probe.
+bool export_file_name(const std::string& name) {
+  return name == "manifest.json" || name == "inputs" || name == "reference" || name.starts_with(".kbv-export-probe.") ||
+         name.starts_with(std::string(io::kTemporaryPrefix) + "manifest.json");
+}
+bool tensor_file_name(const std::string& name) {
+  return name.ends_with(".npy") || (name.starts_with(".") && name.find(".npy.tmp-") != std::string::npos);
+}
+
+// Whether `file` is an earlier export's manifest: a regular file (not a link) of kbv's fields.
+bool export_manifest(const fs::path& file) {
+  std::error_code error;
+  if (!fs::is_regular_file(fs::symlink_status(file, error))) return false;
+  std::ifstream in(file);
+  const nlohmann::json manifest = nlohmann::json::parse(in, nullptr, false);
+  return manifest.is_object() && manifest.contains("kbv_version") && manifest.contains("problem") && manifest.contains("inputs") &&
+         manifest["inputs"].is_array();
+}
+
+// --out is new, empty, or an earlier export's folder (its manifest.json kbv's); anything else in
+// it is someone's and is refused (review: an export replaced same-named .npy files in whatever
+// folder it was given, and an earlier export's tensors of another problem stayed beside the new
+// ones). An earlier export's tensors are removed: the folder then holds this export alone.
+void clear_earlier_export(const fs::path& out) {
+  std::error_code error;
+  if (!fs::is_directory(fs::symlink_status(out, error))) return;  // new, or not a folder: prepare_out_dir says so
+  const auto refuse = [&](const fs::path& entry) {
+    throw ExportError("--out: " + out.string() + " holds " + entry.string() +
+                      ", which kbv export did not write: it writes into a new or empty folder, or over an earlier export of its own "
+                      "(fix: choose a new folder with --out)");
+  };
+  std::vector<fs::path> earlier;
+  for (const auto& entry : fs::directory_iterator(out)) {
+    const std::string name = entry.path().filename().string();
+    if (!export_file_name(name)) refuse(entry.path());
+    if (name != "inputs" && name != "reference") continue;
+    if (!fs::is_directory(fs::symlink_status(entry.path(), error))) continue;  // a link or a file: prepare_out_dir refuses it
+    for (const auto& tensor : fs::directory_iterator(entry.path())) {
+      if (!tensor_file_name(tensor.path().filename().string()) || fs::is_directory(fs::symlink_status(tensor.path(), error)))
+        refuse(tensor.path());
+      earlier.push_back(tensor.path());
+    }
+  }
+  if (!earlier.empty() && !export_manifest(out / "manifest.json"))
+    throw ExportError("--out: " + out.string() + " holds " + earlier.front().string() +
+                      " but no manifest.json of an earlier kbv export: the files may be someone's (fix: choose a new folder with --out)");
+  for (const fs::path& tensor : earlier) fs::remove(tensor, error);  // a link itself, never its target
+}
+
 // Creates DIR, DIR/inputs and DIR/reference, proves DIR writable before any work is done and
 // removes an earlier manifest.
 void prepare_out_dir(const fs::path& out) {
+  clear_earlier_export(out);
   std::error_code error;
   for (const fs::path& dir : {out, out / "inputs", out / "reference"}) {
     fs::create_directories(dir, error);
@@ -116,7 +170,7 @@ int export_command(const std::vector<std::string>& args) {
   po::options_description options;
   options.add_options()(
       "problem", po::value<std::string>()->value_name("NAME"), "problem whose inputs and reference to export (a name, or KernelBench's L1/19; kbv problems lists them)")(
-      "out", po::value<std::string>()->value_name("DIR"), "directory to write manifest.json, inputs/*.npy and reference/*.npy into (created)")(
+      "out", po::value<std::string>()->value_name("DIR"), "directory to write manifest.json, inputs/*.npy and reference/*.npy into (new or empty; an earlier export there is replaced)")(
       "shapes", po::value<std::string>()->value_name("SET"), "shape set (default: small on host, default on cuda)")(
       "device", po::value<std::string>()->default_value("host"), "host or cuda: where inputs and reference are computed")(
       "gpu", po::value<int>()->default_value(0), "CUDA device ordinal")(

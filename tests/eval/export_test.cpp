@@ -449,6 +449,42 @@ TEST_F(CompareOutputs, HostileManifestsAndNamesAreBadInputNeverACrash) {
 
 // Review: a link planted at the export's probe or manifest name was followed and its target
 // truncated or overwritten; a link standing in for inputs/ sent the .npy files elsewhere.
+// --out is new, empty, or an earlier export (replaced whole: the earlier problem's tensors leave);
+// a folder holding anything else is refused and left as it was (review: an export replaced
+// same-named .npy files wherever it was pointed, and an earlier export's tensors stayed beside it).
+TEST(Export, WritesOnlyIntoANewOrEmptyFolderOrOverAnEarlierExport) {
+  TempDir dir;
+  const fs::path out = dir.path() / "exp";
+  export_problem({"--problem", "relu"}, out);
+  ASSERT_TRUE(fs::exists(out / "inputs" / "x.npy"));
+  const nlohmann::json again = export_problem({"--problem", "matmul_square"}, out);
+  EXPECT_EQ(again["problem"], "matmul_square");
+  EXPECT_FALSE(fs::exists(out / "inputs" / "x.npy")) << "relu's input left with its export";
+  EXPECT_FALSE(fs::exists(out / "reference" / "y.npy")) << "relu's reference left with its export";
+  EXPECT_TRUE(fs::exists(out / "inputs" / "a.npy"));
+  EXPECT_TRUE(fs::exists(out / "inputs" / "b.npy"));
+
+  const fs::path mine = dir.path() / "mine";
+  fs::create_directories(mine / "inputs");
+  std::ofstream(mine / "notes.txt") << "keep";
+  std::ofstream(mine / "inputs" / "x.npy") << "my own array";
+  const std::vector<std::string> args = {"export", "--problem", "relu", "--out", mine.string()};
+  CommandResult result = run_kbv(args);
+  EXPECT_EQ(result.exit_code, kExitBadInput) << explain(args, result);
+  EXPECT_NE(result.err.find((mine / "notes.txt").string() + ", which kbv export did not write"), std::string::npos) << explain(args, result);
+  EXPECT_NE(result.err.find("fix: choose a new folder with --out"), std::string::npos) << explain(args, result);
+  fs::remove(mine / "notes.txt");
+  result = run_kbv(args);
+  EXPECT_EQ(result.exit_code, kExitBadInput) << "an .npy with no earlier export's manifest: " << explain(args, result);
+  EXPECT_NE(result.err.find("but no manifest.json of an earlier kbv export"), std::string::npos) << explain(args, result);
+  std::ofstream(mine / "inputs" / "readme.txt") << "mine too";
+  result = run_kbv(args);
+  EXPECT_EQ(result.exit_code, kExitBadInput) << "a file of someone's among the tensors: " << explain(args, result);
+  std::ifstream kept(mine / "inputs" / "x.npy");
+  EXPECT_EQ(std::string((std::istreambuf_iterator<char>(kept)), std::istreambuf_iterator<char>()), "my own array") << "nothing replaced";
+  EXPECT_FALSE(fs::exists(mine / "manifest.json"));
+}
+
 TEST(Export, LinksPlantedInTheOutputFolderAreNeverFollowed) {
   TempDir dir;
   const fs::path out = dir.path() / "exp", victim = dir.path() / "victim.txt", elsewhere = dir.path() / "elsewhere";
@@ -459,7 +495,25 @@ TEST(Export, LinksPlantedInTheOutputFolderAreNeverFollowed) {
   fs::create_symlink(victim, out / "manifest.json.partial");
   const std::vector<std::string> args = {"export", "--problem", "relu", "--out", out.string()};
   CommandResult result = run_kbv(args);
+  // Names an export never writes: the folder is someone else's, and refused whole.
+  EXPECT_EQ(result.exit_code, kExitBadInput) << explain(args, result);
+  EXPECT_NE(result.err.find("which kbv export did not write"), std::string::npos) << explain(args, result);
+  // Links at the names an export does write: with no manifest of an earlier export, refused;
+  // in an earlier export's folder, replaced, never followed.
+  fs::remove(out / ".kbv-export-probe");
+  fs::remove(out / "manifest.json.partial");
+  fs::create_directories(out / "inputs");
+  fs::create_symlink(victim, out / "inputs" / "x.npy");
+  result = run_kbv(args);
+  EXPECT_EQ(result.exit_code, kExitBadInput) << explain(args, result);
+  fs::remove(out / "inputs" / "x.npy");
+  result = run_kbv(args);
   EXPECT_EQ(result.exit_code, 0) << explain(args, result);
+  fs::remove(out / "inputs" / "x.npy");
+  fs::create_symlink(victim, out / "inputs" / "x.npy");
+  result = run_kbv(args);
+  EXPECT_EQ(result.exit_code, 0) << explain(args, result);
+  EXPECT_FALSE(fs::is_symlink(out / "inputs" / "x.npy"));
   std::ifstream in(victim);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_EQ(text, "precious");
