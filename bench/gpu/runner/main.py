@@ -4,7 +4,7 @@ summary per suite in OUT, the logs in OUT/logs.tar.gz, a short table last.
   main.py OUT BUNDLE SUITE[:PART,…|:KEY=VALUE,…]…   (`all`: every suite)
 
 Suites run in the order given, except `calibrate`, which runs first so the others use the
-ceilings it measures; without it they use docs/results/ceilings.json when present. The PyTorch
+ceilings it measures; without its ceilings part they use docs/results/ceilings.json when present. The PyTorch
 calibration is docs/results/torch-baselines.json when present, which calibrate:torch merges into
 (OUT/torch-baselines.json), and no other file. Exit status
 0 when every suite ran to its end and met its checks, 1 otherwise, 2 on bad arguments."""
@@ -26,6 +26,13 @@ RESULTS_CEILINGS = "docs/results/ceilings.json"
 RESULTS_TORCH_CALIBRATION = "docs/results/torch-baselines.json"
 # The device tool returns at most this many files from OUT.
 MAX_FILES_BACK = 8
+
+
+def measures_ceilings(chosen):
+    """Whether the run's calibrate suite measures the ceilings (calibrate alone or calibrate:ceilings,
+    not calibrate:torch alone): only then do the later suites go without docs/results/ceilings.json
+    (2026-12-05: `calibrate:torch batch` ran the batch on the datasheet's floors)."""
+    return any(suite == "calibrate" and (not parts or "ceilings" in parts) for suite, parts, _ in chosen)
 
 
 def parse(specs):
@@ -62,7 +69,7 @@ def main(argv):
         print(f"run.sh: {error}", file=sys.stderr)
         return 2
     ctx = Context(out, bundle, Path.cwd())
-    if not any(suite == "calibrate" for suite, _, _ in chosen) and (ctx.repo / RESULTS_CEILINGS).is_file():
+    if not measures_ceilings(chosen) and (ctx.repo / RESULTS_CEILINGS).is_file():
         copy = ctx.scratch / "ceilings.json"
         shutil.copy(ctx.repo / RESULTS_CEILINGS, copy)
         try:

@@ -156,6 +156,12 @@ class SuiteNamesTest(unittest.TestCase):
 class CalibrationTest(unittest.TestCase):
     RECORDED = REPO / "tests/calibration/data/h200_torch_2.11.json"
 
+    def test_only_a_calibrate_that_measures_the_ceilings_replaces_the_recorded_ones(self):
+        self.assertTrue(main.measures_ceilings(main.parse(["calibrate", "batch"])))
+        self.assertTrue(main.measures_ceilings(main.parse(["calibrate:ceilings,torch", "batch"])))
+        self.assertFalse(main.measures_ceilings(main.parse(["calibrate:torch,problems=bmm", "batch"])))
+        self.assertFalse(main.measures_ceilings(main.parse(["batch", "tests"])))
+
     def test_the_torch_parts_options_parse(self):
         (suite, parts, options), = main.parse(["calibrate:torch,problems=relu+gelu,shapes=default,compile=0,max_duty=1"])
         self.assertEqual((suite, parts), ("calibrate", ["torch"]))
