@@ -73,6 +73,8 @@ class Reporter {
   }
 
   void finished(const eval::EvalResult& result) {
+    // A stop signal's cleanups killed the worker: what the evaluation made of that is no verdict.
+    lifetime::hold_if_stopping();
     progress_.clear();
     if (result.input_error) std::cerr << "kbv eval: " << result.detail << "\n";
     if (json_) {

@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <csignal>
 #include <cstdlib>
 #include <map>
@@ -15,6 +16,7 @@ namespace {
 
 struct Registry {
   std::mutex mutex;
+  std::atomic<bool> stopping{false};  // set by the stop thread while it holds `mutex`, for good
   std::map<std::uint64_t, std::function<void()>> cleanups;  // by registration order
   std::uint64_t next_id = 0;
 };
@@ -39,6 +41,7 @@ sigset_t stop_signals() {
   // and returns from main blocks in wait_for_stop_thread (atexit) instead of exiting 1.
   Registry& r = registry();
   r.mutex.lock();
+  r.stopping.store(true);  // before any cleanup: whatever they cause comes after it
   for (auto it = r.cleanups.rbegin(); it != r.cleanups.rend(); ++it) it->second();
   // Die of the signal as if nobody had caught it.
   std::signal(sig, SIG_DFL);
@@ -56,6 +59,11 @@ void wait_for_stop_thread() {
 }
 
 }  // namespace
+
+void hold_if_stopping() {
+  Registry& r = registry();
+  if (r.stopping.load()) r.mutex.lock();  // held by the stop thread until the process is gone
+}
 
 void clean_up_on_stop_signals() {
   static std::once_flag once;

@@ -16,6 +16,12 @@ namespace kbv::lifetime {
 // Call once, before any other thread starts. Later calls do nothing.
 void clean_up_on_stop_signals();
 
+// Blocks for good once a stop signal has arrived (the process then dies of it), else returns at
+// once. Call it before reporting what a stop could have caused: the cleanups end the worker, and a
+// main thread that sees the worker die must not report it as the candidate's crash (a sweep's
+// scancel recorded one, review).
+void hold_if_stopping();
+
 // Registers `cleanup` for as long as this object lives. It runs on the stop thread with the
 // registry locked, so the destructor waits for a cleanup in progress: destroy this before the
 // state the cleanup reads.

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -68,6 +69,43 @@ TEST(StopSignals, SigintToo) {
   ASSERT_TRUE(WIFSIGNALED(status)) << status;
   EXPECT_EQ(WTERMSIG(status), SIGINT);
   EXPECT_EQ(read_text(log), "second\nfirst\n");
+  fs::remove(log);
+}
+
+// The cleanups end the worker; a main thread that sees it die holds before it reports, so a
+// stopped evaluation prints no verdict caused by the stop (review: a sweep's scancel killed the
+// worker and kbv eval printed "crash" before dying of the signal, and the sweep recorded it).
+TEST(StopSignals, WhatTheCleanupsCauseIsNeverReported) {
+  const fs::path log = fs::temp_directory_path() / ("kbv-stop-test-report-" + std::to_string(::getpid()));
+  fs::remove(log);
+  int ready[2], worker_death[2];
+  ASSERT_EQ(::pipe(ready), 0);
+  ASSERT_EQ(::pipe(worker_death), 0);
+  const pid_t child = ::fork();
+  if (child == 0) {
+    clean_up_on_stop_signals();
+    const int death = worker_death[1];
+    // As the evaluator's: kill the worker, then remove its scratch (which takes a while).
+    StopCleanup end_worker([death] {
+      [[maybe_unused]] auto n = ::write(death, "x", 1);
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    });
+    [[maybe_unused]] auto n = ::write(ready[1], "r", 1);
+    char byte;
+    n = ::read(worker_death[0], &byte, 1);  // the main thread sees its worker die…
+    hold_if_stopping();                     // …and must not report it
+    std::ofstream(log, std::ios::app) << "crash reported\n";
+    ::_exit(3);
+  }
+  char byte;
+  [[maybe_unused]] auto n = ::read(ready[0], &byte, 1);
+  ::kill(child, SIGTERM);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  for (int fd : {ready[0], ready[1], worker_death[0], worker_death[1]}) ::close(fd);
+  ASSERT_TRUE(WIFSIGNALED(status)) << "exited " << WEXITSTATUS(status) << " instead of dying of the signal";
+  EXPECT_EQ(WTERMSIG(status), SIGTERM);
+  EXPECT_FALSE(fs::exists(log)) << read_text(log);
   fs::remove(log);
 }
 
