@@ -24,6 +24,7 @@ using namespace std::chrono_literals;
 using nlohmann::json;
 using test::KbvdProcess;
 using test::TempDir;
+namespace fs = std::filesystem;
 
 std::map<std::string, json> by_name(const json& rows) {
   std::map<std::string, json> out;
@@ -56,6 +57,37 @@ TEST(Kbvd, EveryVerdictPathEndToEnd) {
   const auto shown = control::results_show(kbvd.socket(), rows.at("pass.so")["sha256"]);
   EXPECT_EQ(shown["evaluations"][0]["report"]["verdict"], "pass") << "the full report is kept";
   EXPECT_EQ(shown["evaluations"][0]["epoch"], kbvd.status()["epoch"]);
+}
+
+// Settled files are taken one per turn of kbvd's event loop: a control request that arrives while
+// a batch of large files is being hashed and copied is answered between two of them (review: the
+// whole batch was taken in one turn, and kbvd answered nothing, /metrics included, until it was).
+TEST(Kbvd, ControlRequestsAreAnsweredBetweenTheFilesOfABatch) {
+  TempDir dir;
+  KbvdProcess kbvd(dir.path());
+  kbvd.start();
+  constexpr int kFiles = 8;
+  constexpr std::size_t kPaddingBytes = std::size_t{16} << 20;  // each file's hash and copy take tens of ms
+  const fs::path staging = dir.path() / "staging";
+  fs::create_directories(staging);
+  for (int i = 0; i < kFiles; ++i)
+    test::write_file(staging / ("big" + std::to_string(i) + ".so"),
+                     "\x7f" "ELF KBV_FAKE:pass big" + std::to_string(i) + "\n" + std::string(kPaddingBytes, static_cast<char>('a' + i)));
+  for (int i = 0; i < kFiles; ++i) fs::rename(staging / ("big" + std::to_string(i) + ".so"), kbvd.inbox() / ("big" + std::to_string(i) + ".so"));
+  // Candidates kbvd holds: waiting, running or judged.
+  const auto taken = [&] {
+    const json status = kbvd.status();
+    long long count = status["queue"]["waiting"].get<long long>() + status["queue"]["running"].get<long long>();
+    for (const auto& [verdict, n] : status["totals"].items()) count += n.get<long long>();
+    return count;
+  };
+  long long first_seen = 0;
+  for (const auto deadline = std::chrono::steady_clock::now() + 60s; std::chrono::steady_clock::now() < deadline && first_seen == 0;
+       std::this_thread::sleep_for(2ms))
+    first_seen = taken();
+  ASSERT_GT(first_seen, 0) << "no file taken within a minute";
+  EXPECT_LT(first_seen, kFiles) << "the first answer after the batch began came only once every file was taken";
+  EXPECT_TRUE(kbvd.wait_done(kFiles, 60000ms)) << "every file is still taken and judged";
 }
 
 TEST(Kbvd, SameBytesEvaluatedOnceHoweverOftenDropped) {

@@ -12,6 +12,8 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <boost/asio/post.hpp>
+
 #include "client/printable.hpp"
 
 namespace kbv::kbvd {
@@ -118,6 +120,8 @@ void Watcher::note(const std::string& name, bool closed) {
   }
   // Taken before, or refused before as it is now: nothing to wait for (rescans see every file).
   if (!settling_.contains(name) && ingestor_.settled_before(name, *stamp)) return;
+  // Settled and waiting its turn to be taken: taken as it is when its turn comes.
+  if (std::find(to_ingest_.begin(), to_ingest_.end(), name) != to_ingest_.end()) return;
   settling_.seen(name, *stamp, closed, Settling::Clock::now());
 }
 
@@ -129,7 +133,9 @@ void Watcher::check_settled() {
   const auto ready = settling_.ready(
       Settling::Clock::now(), [&](const std::string& name) { return stamp_of(dir, name); },
       [&](const std::string& name) { return open_writers(dir / name); });
-  ingest_batch(ready);
+  for (const auto& name : ready)
+    if (std::find(to_ingest_.begin(), to_ingest_.end(), name) == to_ingest_.end()) to_ingest_.push_back(name);
+  post_ingest();
   schedule_settle_check();
 }
 
@@ -146,26 +152,52 @@ void Watcher::schedule_settle_check() {
   });
 }
 
-void Watcher::ingest_batch(const std::vector<std::string>& names) {
+void Watcher::post_ingest() {
+  if (ingest_posted_ || to_ingest_.empty() || stopped_) return;
+  ingest_posted_ = true;
+  boost::asio::post(io_, [this] {
+    ingest_posted_ = false;
+    if (stopped_) return;
+    ingest_next();
+    post_ingest();
+  });
+}
+
+void Watcher::ingest_next() {
+  if (to_ingest_.empty()) return;
+  if (!health_.writable()) {
+    // The store refuses writes now: the waiting files settle again and are taken once it recovers.
+    for (const auto& name : to_ingest_)
+      settling_.seen(name, stamp_of(config_.get().watch.dir, name).value_or(FileStamp{}), true, Settling::Clock::now());
+    to_ingest_.clear();
+    schedule_settle_check();
+    return;
+  }
+  const std::string name = to_ingest_.front();
+  to_ingest_.pop_front();
+  if (ingest_one(name) && queued_) queued_();
+}
+
+bool Watcher::ingest_one(const std::string& name) {
   bool queued = false;
-  for (const auto& name : names) {
+  {
     IngestReport r;
     try {
       r = ingestor_.ingest(name);
     } catch (const ObjectStoreFull& e) {
       health_.failed("copy a candidate into the object store", e.what());
       settling_.seen(name, stamp_of(config_.get().watch.dir, name).value_or(FileStamp{}), true, Settling::Clock::now());
-      continue;
+      return false;
     } catch (const sqlite::Error& e) {
       if (!e.transient()) throw;
       health_.failed("record a candidate", e.what());
       settling_.seen(name, stamp_of(config_.get().watch.dir, name).value_or(FileStamp{}), true, Settling::Clock::now());
-      continue;
+      return false;
     } catch (const std::exception& e) {
       // Permissions of objects/ and the like: the file stays in the folder and the next rescan
       // retries it.
       spdlog::error("cannot take {}: {}", printable(name), printable(e.what()));
-      continue;
+      return false;
     }
     switch (r.status) {
       case IngestStatus::queued:
@@ -198,7 +230,7 @@ void Watcher::ingest_batch(const std::vector<std::string>& names) {
         break;
     }
   }
-  if (queued && queued_) queued_();
+  return queued;
 }
 
 void Watcher::rescan() {

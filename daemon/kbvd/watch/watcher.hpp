@@ -1,11 +1,14 @@
 // Watches the watch folder with inotify (IN_CLOSE_WRITE, IN_MOVED_TO) and rescans it
 // periodically as a fallback for lost events; a file is taken only once it has settled
-// (watch/settle.hpp): unchanged for watch.settle_s and closed by its writer.
+// (watch/settle.hpp): unchanged for watch.settle_s and closed by its writer. Settled files are
+// taken one per turn of the event loop (hashing and copying a large .so takes a while), so control
+// requests and /metrics are answered between two of them, not after the whole batch.
 #pragma once
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <deque>
 #include <functional>
 #include <optional>
 #include <string>
@@ -19,7 +22,7 @@ namespace kbv::kbvd {
 
 class Watcher {
  public:
-  // `queued` runs after a batch of files added at least one candidate to the queue.
+  // `queued` runs after a file added a candidate to the queue.
   Watcher(boost::asio::io_context& io, Ingestor& ingestor, const LiveConfig& config, StoreHealth& health,
           std::function<void()> queued);
   ~Watcher();
@@ -36,7 +39,11 @@ class Watcher {
   void note(const std::string& name, bool closed);
   void check_settled();
   void schedule_settle_check();
-  void ingest_batch(const std::vector<std::string>& names);
+  // Settled names wait in to_ingest_; one is taken per posted turn of the loop.
+  void post_ingest();
+  void ingest_next();
+  // Takes one settled file; true when it queued (or requeued) a candidate.
+  bool ingest_one(const std::string& name);
   void schedule_rescan();
 
   boost::asio::io_context& io_;
@@ -51,6 +58,8 @@ class Watcher {
   std::vector<char> buffer_;
   Settling settling_;
   std::optional<std::chrono::steady_clock::time_point> settle_check_at_;  // when the armed check runs
+  std::deque<std::string> to_ingest_;  // settled, not yet taken, oldest first
+  bool ingest_posted_ = false;
   bool stopped_ = false;
 };
 
