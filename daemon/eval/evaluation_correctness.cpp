@@ -26,9 +26,10 @@ constexpr int kCorrectnessSlot = 0;  // every correctness trial reuses the same 
 // DeepNarrowMLP (KernelBench L3 #3: 16 linear+relu layers) gave Inf in 6 of 8.4M outputs on
 // per_row_scale, whose 10^±a row scales compound layer after layer, while cuBLAS's baseline
 // passed; `kbv export` of that family gives references of 1e13 to 1e33 at small shapes across
-// epochs, and at the default shapes (epoch 101) a largest element of 3.5e35, L2 norm 9.8e36. 2^16 keeps nearly five orders of magnitude between the reference and an overflow. The
-// bound compared is the reference's L2 norm (sqrt Σ ref² ≥ every |ref|), which both devices have
-// from the baseline check without another pass.
+// epochs, and at the default shapes (epoch 101) a largest element of 3.5e35, L2 norm 9.8e36.
+// 2^16 keeps nearly five orders of magnitude between the reference and an overflow. The bound
+// compared is the reference's L2 norm (sqrt Σ ref² ≥ every |ref|), which both devices have from the
+// baseline check without another pass.
 constexpr double kFp32OverflowHeadroom = 65536.0;
 
 bool near_fp32_overflow(double reference_l2_norm) {

@@ -1,7 +1,6 @@
 // sandbox/operator_skips.cpp — KBV_SANDBOX_SKIP's tokens (see operator_skips.hpp).
 #include "sandbox/operator_skips.hpp"
 
-#include <algorithm>
 #include <cstdlib>
 #include <sstream>
 
@@ -14,11 +13,6 @@ std::vector<std::string> operator_skipped_layers() {
     for (std::string token; std::getline(list, token, ',');) tokens.push_back(token);
   }
   return tokens;
-}
-
-bool operator_skips(std::string_view layer) {
-  const std::vector<std::string> tokens = operator_skipped_layers();
-  return std::find(tokens.begin(), tokens.end(), layer) != tokens.end();
 }
 
 }  // namespace kbv::sandbox

@@ -5,15 +5,11 @@
 #pragma once
 
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace kbv::sandbox {
 
 // The tokens of KBV_SANDBOX_SKIP in this process's environment, in order (empty when unset).
 std::vector<std::string> operator_skipped_layers();
-
-// True when `layer` is one of them.
-bool operator_skips(std::string_view layer);
 
 }  // namespace kbv::sandbox

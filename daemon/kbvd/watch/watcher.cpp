@@ -152,6 +152,10 @@ void Watcher::schedule_settle_check() {
   });
 }
 
+void Watcher::settle_again(const std::string& name, bool closed) {
+  settling_.seen(name, stamp_of(config_.get().watch.dir, name).value_or(FileStamp{}), closed, Settling::Clock::now());
+}
+
 void Watcher::post_ingest() {
   if (ingest_posted_ || to_ingest_.empty() || stopped_) return;
   ingest_posted_ = true;
@@ -167,8 +171,7 @@ void Watcher::ingest_next() {
   if (to_ingest_.empty()) return;
   if (!health_.writable()) {
     // The store refuses writes now: the waiting files settle again and are taken once it recovers.
-    for (const auto& name : to_ingest_)
-      settling_.seen(name, stamp_of(config_.get().watch.dir, name).value_or(FileStamp{}), true, Settling::Clock::now());
+    for (const auto& name : to_ingest_) settle_again(name, true);
     to_ingest_.clear();
     schedule_settle_check();
     return;
@@ -180,55 +183,52 @@ void Watcher::ingest_next() {
 
 bool Watcher::ingest_one(const std::string& name) {
   bool queued = false;
-  {
-    IngestReport r;
-    try {
-      r = ingestor_.ingest(name);
-    } catch (const ObjectStoreFull& e) {
-      health_.failed("copy a candidate into the object store", e.what());
-      settling_.seen(name, stamp_of(config_.get().watch.dir, name).value_or(FileStamp{}), true, Settling::Clock::now());
-      return false;
-    } catch (const sqlite::Error& e) {
-      if (!e.transient()) throw;
-      health_.failed("record a candidate", e.what());
-      settling_.seen(name, stamp_of(config_.get().watch.dir, name).value_or(FileStamp{}), true, Settling::Clock::now());
-      return false;
-    } catch (const std::exception& e) {
-      // Permissions of objects/ and the like: the file stays in the folder and the next rescan
-      // retries it.
-      spdlog::error("cannot take {}: {}", printable(name), printable(e.what()));
-      return false;
-    }
-    switch (r.status) {
-      case IngestStatus::queued:
-        queued = true;
-        spdlog::info("queued {} ({})", printable(name), r.sha256.substr(0, 12));
-        break;
-      case IngestStatus::requeued:
-        queued = true;
-        spdlog::info("{} ({}): {}", printable(name), r.sha256.substr(0, 12), r.message);
-        break;
-      case IngestStatus::duplicate:
-        spdlog::info("{} is a copy of candidate {}: not evaluated again", printable(name), r.sha256.substr(0, 12));
-        break;
-      case IngestStatus::unchanged:
-        if (!r.message.empty()) spdlog::info("{} ({}): {}", printable(name), r.sha256.substr(0, 12), r.message);
-        break;
-      case IngestStatus::rejected:
-        // Logged once per version of the file and its manifest: each fix is looked at again.
-        if (!r.repeated) spdlog::warn("{}", r.message);
-        break;
-      case IngestStatus::deferred:
-        spdlog::debug("{}: {}", printable(name), r.message);
-        break;
-      case IngestStatus::changing:
-        spdlog::debug("{}", r.message);
-        settling_.seen(name, stamp_of(config_.get().watch.dir, name).value_or(FileStamp{}), false,
-                       Settling::Clock::now());
-        break;
-      default:
-        break;
-    }
+  IngestReport r;
+  try {
+    r = ingestor_.ingest(name);
+  } catch (const ObjectStoreFull& e) {
+    health_.failed("copy a candidate into the object store", e.what());
+    settle_again(name, true);
+    return false;
+  } catch (const sqlite::Error& e) {
+    if (!e.transient()) throw;
+    health_.failed("record a candidate", e.what());
+    settle_again(name, true);
+    return false;
+  } catch (const std::exception& e) {
+    // Permissions of objects/ and the like: the file stays in the folder and the next rescan
+    // retries it.
+    spdlog::error("cannot take {}: {}", printable(name), printable(e.what()));
+    return false;
+  }
+  switch (r.status) {
+    case IngestStatus::queued:
+      queued = true;
+      spdlog::info("queued {} ({})", printable(name), r.sha256.substr(0, 12));
+      break;
+    case IngestStatus::requeued:
+      queued = true;
+      spdlog::info("{} ({}): {}", printable(name), r.sha256.substr(0, 12), r.message);
+      break;
+    case IngestStatus::duplicate:
+      spdlog::info("{} is a copy of candidate {}: not evaluated again", printable(name), r.sha256.substr(0, 12));
+      break;
+    case IngestStatus::unchanged:
+      if (!r.message.empty()) spdlog::info("{} ({}): {}", printable(name), r.sha256.substr(0, 12), r.message);
+      break;
+    case IngestStatus::rejected:
+      // Logged once per version of the file and its manifest: each fix is looked at again.
+      if (!r.repeated) spdlog::warn("{}", r.message);
+      break;
+    case IngestStatus::deferred:
+      spdlog::debug("{}: {}", printable(name), r.message);
+      break;
+    case IngestStatus::changing:
+      spdlog::debug("{}", r.message);
+      settle_again(name, false);
+      break;
+    default:
+      break;
   }
   return queued;
 }

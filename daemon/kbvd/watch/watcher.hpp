@@ -39,6 +39,8 @@ class Watcher {
   void note(const std::string& name, bool closed);
   void check_settled();
   void schedule_settle_check();
+  // `name` settles again from now (as it is on disk; `closed`: its writer is known to be done).
+  void settle_again(const std::string& name, bool closed);
   // Settled names wait in to_ingest_; one is taken per posted turn of the loop.
   void post_ingest();
   void ingest_next();

@@ -41,7 +41,10 @@ class LibraryContext {
   cudnnHandle_t cudnn();
   void* blas_workspace();
 
-  // Scratch: steps reserve while they are built, then allocate_scratch() makes one block.
+  // Scratch: steps reserve while they are built, then allocate_scratch() makes one block. A step
+  // that lays several buffers in it starts each on kScratchAlignment (scratch_aligned(bytes)).
+  static constexpr size_t kScratchAlignment = 256;  // cudaMalloc's alignment: cuDNN's and vector loads' needs
+  static constexpr size_t scratch_aligned(size_t bytes) { return (bytes + kScratchAlignment - 1) / kScratchAlignment * kScratchAlignment; }
   void reserve_scratch(size_t bytes);
   void allocate_scratch();
   void* scratch() const { return scratch_.get(); }

@@ -44,7 +44,6 @@ constexpr float kZero = 0.f;
 // cuDNN's batch norm takes 4-d and 5-d tensors.
 constexpr int kMinDims = 4;
 constexpr int kMaxDims = 5;
-constexpr size_t kScratchAlignment = 256;  // cudaMalloc's alignment, kept for the reserve space
 
 __global__ void repeat_kernel(const float* __restrict__ source, int64_t count, int64_t repeats,
                               float* __restrict__ target) {
@@ -110,7 +109,7 @@ class CudnnBatchNormStep final : public cuda::measure::NodeStep {
     check(cudnnGetBatchNormalizationTrainingExReserveSpaceSize(context_.cudnn(), kMode, kOps, nullptr,
                                                                x_desc_.get(), &reserve_bytes_),
           "cudnnGetBatchNormalizationTrainingExReserveSpaceSize");
-    reserve_offset_ = (workspace_bytes_ + kScratchAlignment - 1) / kScratchAlignment * kScratchAlignment;
+    reserve_offset_ = cuda::measure::LibraryContext::scratch_aligned(workspace_bytes_);
     context_.reserve_scratch(reserve_offset_ + reserve_bytes_);
     // running mean, running var, saved mean, saved 1/σ; then the repeated weight and bias.
     const auto vectors = static_cast<size_t>(4 + (repeats_ > 1 ? 2 : 0));

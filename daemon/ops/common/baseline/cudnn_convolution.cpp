@@ -61,10 +61,8 @@ constexpr double kChannelsLastMemoryShare = 0.125;
 // Runs of each layout's whole pipeline timed (after one warm-up) to choose between them; the
 // median decides. Each run of a default-size KernelBench convolution is milliseconds.
 constexpr int kLayoutTimingRuns = 5;
-// Scratch sub-buffers start on this boundary (cuDNN and vector loads want aligned pointers).
-constexpr size_t kScratchAlignment = 256;
-
-size_t aligned_bytes(size_t bytes) { return (bytes + kScratchAlignment - 1) / kScratchAlignment * kScratchAlignment; }
+// Scratch sub-buffers each start aligned (LibraryContext::scratch_aligned).
+size_t aligned_bytes(size_t bytes) { return LibraryContext::scratch_aligned(bytes); }
 
 // The descriptors of one cuDNN call: `source` is the op's input x, `result` its output y (cuDNN's
 // x and y for a forward convolution, its dy and dx for a backward-data one).
@@ -208,7 +206,11 @@ class CudnnConvolutionStep final : public NodeStep {
     check(cudnnSetConvolutionMathType(conv_desc_.get(), requested), "cudnnSetConvolutionMathType");
 
     const std::string cache_key = algorithm_cache_key(node, requested);
-    if (!use_cached_algorithm(cache_key, requested)) choose_algorithm(node, requested, cache_key);
+    const std::optional<Chosen> chosen = choose(cache_key, requested, descriptors(false));
+    if (!chosen)
+      throw std::invalid_argument(node.where() + ": cuDNN found no usable " + Direction::kCall + " algorithm in " +
+                                  std::string(math_name(requested)) + " mode");
+    adopt(*chosen);
     if (tail_images_ != chunk_images_) reserve_tail_workspace();
 
     if (node.input_shapes.size() == 3) {
@@ -335,8 +337,7 @@ class CudnnConvolutionStep final : public NodeStep {
       return;
     }
     const std::string nhwc_key = cache_key + " nhwc";
-    std::optional<Chosen> chosen = cached_choice(nhwc_key, requested, nhwc);
-    if (!chosen) chosen = find_choice(requested, nhwc_key, nhwc);
+    const std::optional<Chosen> chosen = choose(nhwc_key, requested, nhwc);
     if (!chosen) {
       layout_source_ = "NCHW (cuDNN found no usable channels-last algorithm)";
       return;
@@ -552,19 +553,10 @@ class CudnnConvolutionStep final : public NodeStep {
     return std::nullopt;
   }
 
-  bool use_cached_algorithm(const std::string& key, cudnnMathType_t requested) {
-    const std::optional<Chosen> cached = cached_choice(key, requested, descriptors(false));
-    if (!cached) return false;
-    adopt(*cached);
-    return true;
-  }
-
-  void choose_algorithm(const NodeContext& node, cudnnMathType_t requested, const std::string& cache_key) {
-    const std::optional<Chosen> found = find_choice(requested, cache_key, descriptors(false));
-    if (!found)
-      throw std::invalid_argument(node.where() + ": cuDNN found no usable " + Direction::kCall + " algorithm in " +
-                                  std::string(math_name(requested)) + " mode");
-    adopt(*found);
+  // The choice remembered on this machine, else Find's (remembered for next time).
+  std::optional<Chosen> choose(const std::string& key, cudnnMathType_t requested, const CallDescriptors& d) {
+    if (std::optional<Chosen> cached = cached_choice(key, requested, d)) return cached;
+    return find_choice(requested, key, d);
   }
 
   void adopt(const Chosen& chosen) {
