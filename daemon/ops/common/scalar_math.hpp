@@ -15,6 +15,14 @@
 #define KBV_HOST_DEVICE inline
 #endif
 
+// `#pragma unroll` in a KBV_HOST_DEVICE function: the device compiler's, which the host compiler
+// does not know (and warns about).
+#if defined(__CUDA_ARCH__)
+#define KBV_UNROLL _Pragma("unroll")
+#else
+#define KBV_UNROLL
+#endif
+
 namespace kbv::ops::math {
 
 #if defined(__CUDA_ARCH__)

@@ -105,7 +105,10 @@ TEST_F(BaselineProblemTest, EveryProblemPassesItsToleranceInBothModes) {
 // A forward 2-D convolution runs channels-last (NHWC, with kbv's transposes around cuDNN) or NCHW,
 // whichever its two pipelines were timed faster in (cudnn_convolution.cpp), and the choice is
 // remembered in the algorithm cache: each layout is forced here by rewriting that choice, and each
-// must pass the problem's tolerance in both modes, the description saying which one ran.
+// must pass the problem's tolerance in both modes, the description saying which one ran. The
+// problems after conv2d have an elementwise chain folded into the convolution (conv_epilogue.hpp):
+// in the back-transpose when channels-last runs, one pass in place when NCHW does; per-channel
+// operands (a bias, KernelBench L2 #54's multiplier) and chains of up to four ops.
 TEST_F(BaselineProblemTest, ConvolutionsPassInBothLayouts) {
   const std::filesystem::path directory = default_problems_directory();
   if (!std::filesystem::is_directory(directory))
@@ -115,7 +118,8 @@ TEST_F(BaselineProblemTest, ConvolutionsPassInBothLayouts) {
   const char* before = std::getenv("KBV_ALGORITHM_CACHE");
   const std::string kept = before ? before : "";
   ::setenv("KBV_ALGORITHM_CACHE", cache.c_str(), 1);
-  for (const std::string name : {"conv2d_relu_biasadd", "conv2d"}) {
+  for (const std::string name : {"conv2d_relu_biasadd", "conv2d", "kb_l2_54_conv2d_multiply_leakyrelu_gelu", "kb_l2_31_conv2d_min_add_multiply",
+                                  "kb_l2_4_conv2d_mish_mish"}) {
     SCOPED_TRACE(name);
     const ResolvedProblem problem = resolve_problem(catalog.get(name), "small");
     std::filesystem::remove(cache);  // this problem's choices alone
@@ -124,13 +128,16 @@ TEST_F(BaselineProblemTest, ConvolutionsPassInBothLayouts) {
       nlohmann::json document = nlohmann::json::parse(std::ifstream(cache));
       int layouts = 0;
       for (auto& [key, choice] : document["entries"].items())
-        if (key.ends_with(" layout")) choice["algorithm"] = layout, ++layouts;
+        if (key.ends_with(" layout") || key.ends_with(" layout with epilogue")) choice["algorithm"] = layout, ++layouts;
       ASSERT_EQ(layouts, 2) << "one layout choice per mode:\n" << document.dump(1);
       std::ofstream(cache) << document.dump();
       for (MathMode mode : {MathMode::tf32, MathMode::fp32}) {
         const std::string described = CudaBaseline(problem, mode).describe();
         EXPECT_EQ(described.find("channels-last (NHWC)") != std::string::npos, layout == 1) << described;
         EXPECT_NE(described.find("(cached layout choice)"), std::string::npos) << described;
+        if (name != "conv2d") {
+          EXPECT_NE(described.find(layout == 1 ? "the elementwise chain (" : "kbv fused elementwise kernel ("), std::string::npos) << described;
+        }
       }
       expect_baselines_pass(problem);
     }

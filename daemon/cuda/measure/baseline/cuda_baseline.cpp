@@ -7,11 +7,13 @@
 
 #include "common/event.hpp"
 #include "measure/baseline/buffer_plan.hpp"
+#include "measure/baseline/conv_epilogue_fold.hpp"
 #include "measure/baseline/elementwise_groups.hpp"
 #include "measure/baseline/gemm_scale_fold.hpp"
 #include "measure/baseline/library_context.hpp"
 #include "measure/baseline/node_step.hpp"
 #include "measure/support/handles.hpp"
+#include "ops/common/baseline/cudnn_convolution.hpp"
 #include "ops/common/baseline/fused_elementwise.hpp"
 
 namespace kbv::cuda {
@@ -21,7 +23,8 @@ struct CudaBaseline::Impl {
       : problem(resolved),
         math_mode(mode),
         context(mode),
-        units(fuse ? fold_gemm_scales(resolved, plan_units(resolved, ops::baseline::fusable_elementwise, fuse))
+        units(fuse ? fold_conv_epilogues(resolved, fold_gemm_scales(resolved, plan_units(resolved, ops::baseline::fusable_elementwise, fuse)),
+                                         ops::baseline::fusable_elementwise)
                    : plan_units(resolved, ops::baseline::fusable_elementwise, fuse)),
         plan(plan_buffers(resolved, units)) {
     for (size_t s = 0; s < plan.slot_bytes.size(); ++s)
@@ -31,6 +34,8 @@ struct CudaBaseline::Impl {
       for (const std::string& name : unit.inputs) sources.push_back(location_of(name));
       if (unit.fused()) {
         steps.push_back(ops::baseline::make_fused_elementwise_step(problem, unit));
+      } else if (unit.conv_epilogue) {
+        steps.push_back(ops::baseline::make_conv_epilogue_step(problem, unit, context));
       } else {
         const Node& node = problem.problem.graph[unit.nodes.front()];
         std::vector<Shape> input_shapes;

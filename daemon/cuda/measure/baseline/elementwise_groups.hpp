@@ -25,7 +25,11 @@ struct BaselineUnit {
   // A GEMM node followed by elementwise nodes that only scale its output, run as the GEMM with
   // this alpha (baseline/gemm_scale_fold.hpp): nodes[0] is the GEMM, inputs its inputs.
   std::optional<double> gemm_scale;
-  bool fused() const { return nodes.size() > 1 && !gemm_scale; }
+  // A 2-D convolution followed by an elementwise chain over its output, run as the convolution
+  // with the chain as its epilogue (baseline/conv_epilogue_fold.hpp): nodes[0] is the
+  // convolution, inputs its inputs and then the chain's other operands.
+  bool conv_epilogue = false;
+  bool fused() const { return nodes.size() > 1 && !gemm_scale && !conv_epilogue; }
 };
 
 // Longest chain one fused kernel takes (its register file) and most tensors it reads.

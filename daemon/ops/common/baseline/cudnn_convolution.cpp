@@ -35,6 +35,7 @@
 #include "measure/support/library_errors.hpp"
 #include "ops/common/baseline/batched_transpose.hpp"
 #include "ops/common/baseline/broadcast.hpp"
+#include "ops/common/baseline/conv_epilogue.hpp"
 
 namespace kbv::ops::baseline {
 namespace {
@@ -186,8 +187,10 @@ int first_cudnn_axis(const ConvolutionGeometry& g) {
 template <class Direction>
 class CudnnConvolutionStep final : public NodeStep {
  public:
-  CudnnConvolutionStep(const NodeContext& node, LibraryContext& context, const ConvolutionGeometry& g)
-      : context_(context), geometry_(g) {
+  // `epilogue`: the elementwise chain folded after a forward convolution (conv_epilogue.hpp), or null.
+  CudnnConvolutionStep(const NodeContext& node, LibraryContext& context, const ConvolutionGeometry& g,
+                       std::unique_ptr<ConvEpilogue> epilogue = nullptr)
+      : context_(context), geometry_(g), conv_inputs_(node.input_shapes.size()), epilogue_(std::move(epilogue)) {
     const Shape& x = node.input_shapes.at(0);
     const Shape& y = node.output_shape;
     chunk_images_ = images_per_chunk(x, y, Direction::kChunkElements);
@@ -227,7 +230,8 @@ class CudnnConvolutionStep final : public NodeStep {
                      " padding=" + axes_text(g, &ConvolutionAxis::padding) + " dilation=" + axes_text(g, &ConvolutionAxis::dilation) +
                      " groups=1 chosen by " + cl.algorithm_source + ", " + layout_source_ +
                      " + kbv transpose kernels: input and weight to channels-last, the output back to NCHW" +
-                     (has_bias_ ? " with the channel bias added" : "");
+                     (has_bias_ ? " with the channel bias added" : "") +
+                     (epilogue_ ? std::string(has_bias_ ? " and" : " with") + " the elementwise chain (" + epilogue_->describe() + ") applied" : "");
       return;
     }
     description_ = std::string(Direction::kCall) + " algo=" + Direction::name(algo_) + " math=" + math_name(math_) +
@@ -239,12 +243,13 @@ class CudnnConvolutionStep final : public NodeStep {
                    (chunks_ > 1 ? " in " + std::to_string(chunks_) + " batch chunks of " +
                                       std::to_string(chunk_images_) + " (cuDNN's int element counts)"
                                 : "") +
-                   (has_bias_ ? " + kbv channel-bias add kernel" : "");
+                   (has_bias_ ? " + kbv channel-bias add kernel" : "") +
+                   (epilogue_ ? " + kbv fused elementwise kernel (" + epilogue_->describe() + ") in place" : "");
   }
 
   void run(std::span<const float* const> in, float* out, cudaStream_t stream) override {
     if (channels_last_) {
-      run_channels_last(*channels_last_, in[0], in[1], has_bias_ ? in[2] : nullptr, out, context_.scratch(), stream);
+      run_channels_last(*channels_last_, in, out, context_.scratch(), stream);
       return;
     }
     run_nchw(in, out, context_.scratch(), stream);
@@ -273,8 +278,11 @@ class CudnnConvolutionStep final : public NodeStep {
     size_t x_offset = 0, w_offset = 0, y_offset = 0, bytes = 0;
   };
 
-  void run_channels_last(const ChannelsLast& cl, const float* x, const float* w, const float* bias, float* y, void* scratch,
-                         cudaStream_t stream) const {
+  // `in`: x, weight, the bias when there is one, then the epilogue's inputs.
+  void run_channels_last(const ChannelsLast& cl, std::span<const float* const> in, float* y, void* scratch, cudaStream_t stream) const {
+    const float* x = in[0];
+    const float* w = in[1];
+    const float* bias = has_bias_ ? in[2] : nullptr;
     auto* base = static_cast<unsigned char*>(scratch);
     auto* xt = reinterpret_cast<float*>(base + cl.x_offset);
     auto* wt = reinterpret_cast<float*>(base + cl.w_offset);
@@ -284,7 +292,10 @@ class CudnnConvolutionStep final : public NodeStep {
     check(cudnnConvolutionForward(context_.cudnn(), &kOne, cl.x.get(), xt, cl.w.get(), wt, cl.conv.get(), cl.algo, base, cl.workspace, &kZero,
                                   cl.y.get(), yt),
           "cudnnConvolutionForward (channels-last)");
-    launch_batched_transpose(yt, y, cl.images, cl.out_pixels, cl.out_channels, bias, stream);
+    if (epilogue_)
+      epilogue_->run_transposed(yt, y, cl.images, cl.out_pixels, cl.out_channels, bias, in.subspan(conv_inputs_), stream);
+    else
+      launch_batched_transpose(yt, y, cl.images, cl.out_pixels, cl.out_channels, bias, stream);
   }
 
   void run_nchw(std::span<const float* const> in, float* out, void* workspace, cudaStream_t stream) {
@@ -296,6 +307,7 @@ class CudnnConvolutionStep final : public NodeStep {
             Direction::kCall);
     }
     if (has_bias_) launch_broadcast_add(bias_geometry_, out, in[2], out, stream);
+    if (epilogue_) epilogue_->run_in_place(out, in.subspan(conv_inputs_), stream);
   }
 
   // Builds the channels-last form and keeps it when it is (or was, on this machine) timed faster.
@@ -349,7 +361,8 @@ class CudnnConvolutionStep final : public NodeStep {
     cl.bytes = cl.y_offset + y_bytes;
 
     // The layout: remembered, else timed now (1 = channels-last, 0 = NCHW).
-    const std::string layout_key = cache_key + " layout";
+    // With an epilogue the NCHW form pays a pass more: its own choice.
+    const std::string layout_key = cache_key + (epilogue_ ? " layout with epilogue" : " layout");
     const AlgorithmCache cache(inputs::default_algorithm_cache_path());
     bool faster = false;
     if (const std::optional<AlgorithmChoice> remembered = cache.find(layout_key); remembered && (remembered->algorithm == 0 || remembered->algorithm == 1)) {
@@ -383,8 +396,15 @@ class CudnnConvolutionStep final : public NodeStep {
     const auto* wf = reinterpret_cast<const float*>(w.get());
     const auto* bf = reinterpret_cast<const float*>(bias.get());
     auto* yf = reinterpret_cast<float*>(y.get());
-    const float* inputs[] = {xf, wf, bf};
-    const std::span<const float* const> in(inputs, has_bias_ ? 3 : 2);
+    std::vector<const float*> inputs{xf, wf};
+    if (has_bias_) inputs.push_back(bf);
+    std::vector<cuda::DeviceBuffer<float>> chain_inputs;  // the epilogue's operands, the same pattern
+    for (size_t k = 0; epilogue_ && k < epilogue_->inputs(); ++k) {
+      chain_inputs.emplace_back(static_cast<size_t>(epilogue_->input_elements(k)));
+      check(cudaMemsetAsync(chain_inputs.back().get(), kPatternByte, chain_inputs.back().bytes(), stream.get()), "cudaMemsetAsync (layout timing)");
+      inputs.push_back(chain_inputs.back().get());
+    }
+    const std::span<const float* const> in(inputs);
     const auto median_ms = [&](const std::function<void()>& pipeline) {
       pipeline();  // warm-up: kernels loaded, clocks up
       std::vector<float> ms;
@@ -400,7 +420,7 @@ class CudnnConvolutionStep final : public NodeStep {
       return static_cast<double>(ms[ms.size() / 2]);
     };
     const double nchw = median_ms([&] { run_nchw(in, yf, nchw_scratch.get(), stream.get()); });
-    const double nhwc = median_ms([&] { run_channels_last(cl, xf, wf, has_bias_ ? bf : nullptr, yf, nhwc_scratch.get(), stream.get()); });
+    const double nhwc = median_ms([&] { run_channels_last(cl, in, yf, nhwc_scratch.get(), stream.get()); });
     context_.bind_stream(nullptr);  // this stream ends here; later Finds on the handles use the default one
     return {nchw, nhwc};
   }
@@ -583,6 +603,8 @@ class CudnnConvolutionStep final : public NodeStep {
   std::optional<ChannelsLast> channels_last_;  // set when channels-last runs
   bool has_bias_ = false;
   BroadcastGeometry bias_geometry_;
+  size_t conv_inputs_ = 0;                   // the node's inputs; the epilogue's follow them
+  std::unique_ptr<ConvEpilogue> epilogue_;
   std::string description_;
 };
 
@@ -596,6 +618,23 @@ std::unique_ptr<NodeStep> make_cudnn_convolution_step(const NodeContext& node, L
                                 " but the op gives " + to_string(convolution_output_shape(geometry)));
   if (form.transposed) return std::make_unique<CudnnConvolutionStep<BackwardDataConvolution>>(node, context, geometry);
   return std::make_unique<CudnnConvolutionStep<ForwardConvolution>>(node, context, geometry);
+}
+
+std::unique_ptr<NodeStep> make_conv_epilogue_step(const ResolvedProblem& problem, const cuda::BaselineUnit& unit, LibraryContext& context) {
+  auto epilogue = std::make_unique<ConvEpilogue>(problem, unit);
+  const Node& node = problem.problem.graph.at(unit.nodes.front());
+  std::vector<Shape> input_shapes;
+  for (const std::string& name : node.inputs) input_shapes.push_back(problem.tensor_shapes.at(name));
+  const Shape& output_shape = problem.tensor_shapes.at(node.output);
+  const NodeContext context_of_node{node, input_shapes, output_shape};
+  if (node.op != "conv2d")
+    throw std::invalid_argument(context_of_node.where() + ": a convolution epilogue follows a conv2d only (conv_epilogue_fold.hpp)");
+  constexpr ConvolutionForm kConv2d{2, false};
+  const ConvolutionGeometry geometry = convolution_geometry(node.op, kConv2d, input_shapes, node.attrs);
+  if (convolution_output_shape(geometry) != output_shape)
+    throw std::invalid_argument(context_of_node.where() + ": output shape " + to_string(output_shape) + " but the op gives " +
+                                to_string(convolution_output_shape(geometry)));
+  return std::make_unique<CudnnConvolutionStep<ForwardConvolution>>(context_of_node, context, geometry, std::move(epilogue));
 }
 
 }  // namespace kbv::ops::baseline

@@ -6,6 +6,7 @@
 
 #include <memory>
 
+#include "measure/baseline/elementwise_groups.hpp"
 #include "measure/baseline/node_step.hpp"
 #include "ops/common/convolution.hpp"
 
@@ -16,5 +17,11 @@ namespace kbv::ops::baseline {
 std::unique_ptr<cuda::measure::NodeStep> make_cudnn_convolution_step(const cuda::measure::NodeContext& node,
                                                                       cuda::measure::LibraryContext& context,
                                                                       ConvolutionForm form);
+
+// A conv2d unit with its elementwise chain folded in (unit.conv_epilogue, measure/baseline/
+// conv_epilogue_fold.hpp): the convolution's step running the chain as its epilogue
+// (conv_epilogue.hpp). Its run() takes the unit's inputs in unit.inputs order.
+std::unique_ptr<cuda::measure::NodeStep> make_conv_epilogue_step(const ResolvedProblem& problem, const cuda::BaselineUnit& unit,
+                                                                  cuda::measure::LibraryContext& context);
 
 }  // namespace kbv::ops::baseline

@@ -1,6 +1,6 @@
-// daemon/ops/common/baseline/fused_elementwise.cu — the fused elementwise chain: a small program
-// (one instruction per node: op, attributes, operands) interpreted per element by one kernel,
-// four consecutive outputs per thread where the innermost dim allows, every value in registers.
+// daemon/ops/common/baseline/fused_elementwise.cu — the fused elementwise chain: its program
+// (fused_chain.cuh) interpreted per element by one kernel, four consecutive outputs per thread
+// where the innermost dim allows, every value in registers.
 #include "ops/common/baseline/fused_elementwise.hpp"
 
 #include <algorithm>
@@ -9,42 +9,18 @@
 #include <string>
 #include <vector>
 
-#include "ops/common/baseline/elementwise_f32.cuh"
-#include "ops/elementwise_headers.inc"
-#include "ops/op_support.hpp"
+#include "ops/common/baseline/fused_chain.cuh"
 
 namespace kbv::ops::baseline {
 namespace {
 
+using chain::ChainCode;
 using cuda::kMaxFusedInputs;
-using cuda::kMaxFusedNodes;
-
-// Every elementwise op's number in the fused kernel's switch: its place in the generated list.
-enum class FusedOp : int {
-#define KBV_ELEMENTWISE_OP(OP_NAME) OP_NAME,
-#include "ops/elementwise_list.inc"
-#undef KBV_ELEMENTWISE_OP
-  count
-};
-
-// An instruction operand: the unit's input `index` (input), or the previous instruction's value.
-struct Operand {
-  bool is_input = true;
-  int index = 0;
-};
-
-struct Instruction {
-  FusedOp op = FusedOp::count;
-  int arity = 1;
-  Operand operands[2];
-  Params<float> params{};
-};
 
 // The program and its launch geometry: output dims (size-1 dims dropped, contiguous runs merged
 // for every input, as broadcast.cpp does for two) and each input's element strides.
 struct FusedProgram {
-  int instructions = 0;
-  Instruction code[kMaxFusedNodes];
+  ChainCode chain;
   int inputs = 0;
   int rank = 0;
   int64_t dims[kMaxBroadcastRank] = {};
@@ -52,35 +28,6 @@ struct FusedProgram {
   int64_t count = 0;
   const float* pointers[kMaxFusedInputs] = {};  // set per launch; kept in the one parameter block
 };
-
-
-// One op's scalar function; a unary op ignores b.
-template <class Definition>
-__device__ __forceinline__ float apply_definition(float a, float b, const Params<float>& params) {
-  if constexpr (is_unary<Definition>)
-    return Definition::template apply<float>(a, params);
-  else
-    return Definition::template apply<float>(a, b, params);
-}
-
-// One instruction on every lane: the switch picks the op once per group of lanes, not once per
-// lane (the fused kernel was compute-bound at 82 % of the SMs on the H100, 1.57 TB/s, while one
-// kernel per node reached the memory's rate: ncu, conv2d_relu_biasadd's relu → add, 2026-12-05).
-template <int kLanes>
-__device__ __forceinline__ void apply_op(FusedOp op, const float (&a)[kLanes], const float (&b)[kLanes], const Params<float>& params,
-                                         float (&out)[kLanes]) {
-  switch (op) {
-#define KBV_ELEMENTWISE_OP(OP_NAME)                                                                         \
-  case FusedOp::OP_NAME:                                                                                    \
-    _Pragma("unroll") for (int l = 0; l < kLanes; ++l) out[l] =                                             \
-        apply_definition<::kbv::ops::OP_NAME::Definition>(a[l], b[l], params);                              \
-    return;
-#include "ops/elementwise_list.inc"
-#undef KBV_ELEMENTWISE_OP
-    default:
-      _Pragma("unroll") for (int l = 0; l < kLanes; ++l) out[l] = a[l];
-  }
-}
 
 // Input k's kLanes consecutive values at `coordinate` (the first output's), read from global
 // memory where the instruction uses them: indexing a per-thread array by a runtime operand would
@@ -102,8 +49,7 @@ __device__ __forceinline__ void load_input(const FusedProgram& p, int k,
 
 // kLanes consecutive outputs from element `first` on (all within the innermost dim). The chain
 // is linear (elementwise_groups.hpp): an operand is an input or the previous instruction's value,
-// so one accumulator per lane is the whole register file. Loops run to fixed maxima with
-// `continue` past the program's end, so they unroll.
+// so one accumulator per lane is the whole register file.
 // `Index`: uint32_t when the output has fewer than 2^32 elements (every coordinate then fits), else
 // int64_t; a 64-bit division is a long emulated sequence, a 32-bit one a few instructions, and the
 // coordinates cost two of them per group at rank 3.
@@ -120,23 +66,7 @@ __device__ __forceinline__ void run_program(const FusedProgram& p, int64_t first
   }
   coordinate[0] = static_cast<int64_t>(index);
   float acc[kLanes] = {};
-#pragma unroll
-  for (int n = 0; n < static_cast<int>(kMaxFusedNodes); ++n) {
-    if (n >= p.instructions) continue;
-    const Instruction& instruction = p.code[n];
-    float operand[2][kLanes] = {};
-#pragma unroll
-    for (int o = 0; o < 2; ++o) {
-      if (o >= instruction.arity) continue;
-      if (instruction.operands[o].is_input) {
-        load_input<kLanes>(p, instruction.operands[o].index, coordinate, operand[o]);
-      } else {
-#pragma unroll
-        for (int l = 0; l < kLanes; ++l) operand[o][l] = acc[l];
-      }
-    }
-    apply_op<kLanes>(instruction.op, operand[0], operand[1], instruction.params, acc);
-  }
+  chain::run_chain<kLanes>(p.chain, acc, [&](int k, float (&values)[kLanes]) { load_input<kLanes>(p, k, coordinate, values); });
   if constexpr (kLanes == 4)
     *reinterpret_cast<float4*>(y + first) = make_float4(acc[0], acc[1], acc[2], acc[3]);
   else
@@ -195,53 +125,10 @@ void fill_geometry(FusedProgram& p, const std::vector<Shape>& inputs, const Shap
   p.count = numel(out);
 }
 
-// The instruction for `node`: its op's number, arity and attribute values.
-Instruction instruction_for(const Node& node) {
-  Instruction instruction;
-#define KBV_ELEMENTWISE_OP(OP_NAME)                                                                        \
-  if (node.op == ::kbv::ops::OP_NAME::Definition::name) {                                                  \
-    using Definition = ::kbv::ops::OP_NAME::Definition;                                                    \
-    instruction.op = FusedOp::OP_NAME;                                                                     \
-    instruction.arity = is_unary<Definition> ? 1 : 2;                                                      \
-    instruction.params = params_as<float>(read_params<Definition>(node.attrs));                            \
-    return instruction;                                                                                    \
-  }
-#include "ops/elementwise_list.inc"
-#undef KBV_ELEMENTWISE_OP
-  throw std::invalid_argument("node '" + node.name + "' (" + node.op + ") is not an elementwise op the fused kernel runs");
-}
-
 class FusedElementwiseStep final : public cuda::measure::NodeStep {
  public:
   FusedElementwiseStep(const ResolvedProblem& problem, const cuda::BaselineUnit& unit) {
-    const Problem& spec = problem.problem;
-    if (unit.nodes.size() > kMaxFusedNodes || unit.inputs.size() > kMaxFusedInputs)
-      throw std::invalid_argument("fused chain of " + std::to_string(unit.nodes.size()) + " nodes reading " +
-                                  std::to_string(unit.inputs.size()) + " tensors; the kernel takes at most " +
-                                  std::to_string(kMaxFusedNodes) + " and " + std::to_string(kMaxFusedInputs));
-    std::vector<std::string> values;  // the unit's nodes' outputs, in order
-    for (size_t n : unit.nodes) {
-      const Node& node = spec.graph[n];
-      Instruction instruction = instruction_for(node);
-      if (node.inputs.size() != static_cast<size_t>(instruction.arity))
-        throw std::invalid_argument("node '" + node.name + "' (" + node.op + ") has " + std::to_string(node.inputs.size()) + " inputs");
-      for (int o = 0; o < instruction.arity; ++o) {
-        const std::string& name = node.inputs[static_cast<size_t>(o)];
-        const auto value = std::find(values.begin(), values.end(), name);
-        if (value != values.end()) {
-          if (value + 1 != values.end())
-            throw std::invalid_argument("node '" + node.name + "' reads '" + name + "', a value of the chain other than the previous "
-                                        "one; the fused kernel runs linear chains (plan_units cuts before such a node)");
-          instruction.operands[o] = {false, static_cast<int>(value - values.begin())};
-        } else {
-          const auto input = std::find(unit.inputs.begin(), unit.inputs.end(), name);
-          instruction.operands[o] = {true, static_cast<int>(input - unit.inputs.begin())};
-        }
-      }
-      program_.code[program_.instructions++] = instruction;
-      values.push_back(node.output);
-      chain_ += (chain_.empty() ? "" : " → ") + node.op;
-    }
+    program_.chain = chain::compile_chain(problem.problem, unit.nodes, unit.inputs, "", chain_);
     program_.inputs = static_cast<int>(unit.inputs.size());
     std::vector<Shape> input_shapes;
     for (const std::string& name : unit.inputs) input_shapes.push_back(problem.tensor_shapes.at(name));

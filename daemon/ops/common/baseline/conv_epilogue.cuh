@@ -1,0 +1,65 @@
+// ops/common/baseline/conv_epilogue.cuh — the convolution epilogue as the transpose kernel runs it
+// (conv_epilogue.hpp): the channel bias, then the folded chain (fused_chain.cuh), each lane's other
+// operands read by its channel. Host code too (tests play it without a GPU).
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ops/common/baseline/batched_transpose.cuh"
+#include "ops/common/baseline/fused_chain.cuh"
+
+namespace kbv::ops::baseline {
+
+constexpr int kConvChannelAxis = 1;  // NCHW
+
+// Input k of channel c at pointers[k][c * channel_stride[k]] (a stride of 0: one value for every
+// channel); bias, when not null, is added first.
+struct ChannelChain {
+  chain::ChainCode code;
+  const float* bias = nullptr;
+  const float* pointers[cuda::kMaxFusedInputs] = {};
+  int64_t channel_stride[cuda::kMaxFusedInputs] = {};
+
+  __host__ __device__ __forceinline__ void operator()(float (&values)[transpose::kLanes], const int64_t (&columns)[transpose::kLanes]) const {
+    if (bias != nullptr) {
+KBV_UNROLL
+      for (int l = 0; l < transpose::kLanes; ++l) values[l] += bias[columns[l]];
+    }
+    chain::run_chain<transpose::kLanes>(code, values, [&](int k, float (&operand)[transpose::kLanes]) {
+KBV_UNROLL
+      for (int l = 0; l < transpose::kLanes; ++l) operand[l] = pointers[k][columns[l] * channel_stride[k]];
+    });
+  }
+};
+
+// The chain of a folded unit (unit.conv_epilogue: nodes[0] the convolution, inputs its inputs and
+// then the chain's others) with each other input's channel stride; pointers and bias unset.
+// `description` gets "relu → add". Throws std::invalid_argument for a unit the epilogue cannot run:
+// another output shape, an operand that is not one value per channel (or one in all).
+inline ChannelChain make_channel_chain(const ResolvedProblem& problem, const cuda::BaselineUnit& unit, std::string& description) {
+  const Problem& spec = problem.problem;
+  if (!unit.conv_epilogue || unit.nodes.size() < 2)
+    throw std::invalid_argument("a convolution epilogue needs a folded unit: the convolution, then its elementwise chain");
+  const Node& conv = spec.graph[unit.nodes.front()];
+  const std::vector<size_t> tail(unit.nodes.begin() + 1, unit.nodes.end());
+  const std::vector<std::string> others(unit.inputs.begin() + static_cast<std::ptrdiff_t>(conv.inputs.size()), unit.inputs.end());
+  ChannelChain chain_of_unit;
+  chain_of_unit.code = chain::compile_chain(spec, tail, others, conv.output, description);
+  const Shape& out = problem.tensor_shapes.at(conv.output);
+  if (problem.tensor_shapes.at(unit.output) != out)
+    throw std::invalid_argument("the chain after node '" + conv.name + "' changes the convolution's output shape");
+  for (size_t k = 0; k < others.size(); ++k) {
+    const Shape& shape = problem.tensor_shapes.at(others[k]);
+    const std::vector<int64_t> strides = op_support::broadcast_strides(shape, out);
+    for (size_t d = 0; d < out.size(); ++d)
+      if (static_cast<int>(d) != kConvChannelAxis && out[d] > 1 && strides[d] != 0)
+        throw std::invalid_argument("'" + others[k] + "' " + kbv::to_string(shape) + " varies along axis " + std::to_string(d) + " of " +
+                                    kbv::to_string(out) + "; a convolution epilogue reads one value per channel");
+    chain_of_unit.channel_stride[k] = out.size() > kConvChannelAxis && out[kConvChannelAxis] > 1 ? strides[kConvChannelAxis] : 0;
+  }
+  return chain_of_unit;
+}
+
+}  // namespace kbv::ops::baseline

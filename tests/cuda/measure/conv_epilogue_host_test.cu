@@ -1,0 +1,166 @@
+// tests/cuda/measure/conv_epilogue_host_test.cu — the convolution epilogue's device code played on
+// the host (no GPU): batched_transpose.cuh's load and store phases for every thread of every block,
+// with conv_epilogue.cuh's ChannelChain built from shipped problems' folded units, against the
+// problem's math written out here in double; and the chain compiler's refusals.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "measure/baseline/conv_epilogue_fold.hpp"
+#include "ops/common/baseline/conv_epilogue.cuh"
+#include "ops/common/baseline/fused_elementwise.hpp"
+#include "spec/catalog.hpp"
+
+namespace kbv::ops::baseline {
+namespace {
+
+// dst = transpose of src ([batch][rows][cols] → [batch][cols][rows]) with `epilogue`, as the kernel
+// computes it: each block's threads through the load phase, then through the store phase.
+template <class Epilogue>
+void play_transpose(const std::vector<float>& src, std::vector<float>& dst, int64_t batch, int64_t rows, int64_t cols, const Epilogue& epilogue) {
+  using namespace transpose;
+  for (int64_t b = 0; b < batch; ++b)
+    for (int64_t row0 = 0; row0 < rows; row0 += kTile)
+      for (int64_t col0 = 0; col0 < cols; col0 += kTile) {
+        Tile tile = {};
+        for (int ty = 0; ty < kTileRowsPerPass; ++ty)
+          for (int tx = 0; tx < kTile; ++tx) load_tile(tile, src.data() + b * rows * cols, rows, cols, row0, col0, tx, ty);
+        for (int ty = 0; ty < kTileRowsPerPass; ++ty)
+          for (int tx = 0; tx < kTile; ++tx) store_tile(tile, dst.data() + b * rows * cols, rows, cols, row0, col0, tx, ty, epilogue);
+      }
+}
+
+std::vector<float> random_values(size_t count, uint32_t seed) {
+  std::mt19937 generator(seed);
+  std::uniform_real_distribution<float> uniform(-2.f, 2.f);
+  std::vector<float> values(count);
+  for (float& v : values) v = uniform(generator);
+  return values;
+}
+
+// The shipped problem's folded unit, at its small shapes but with `images`×`channels`×`pixels`
+// played (sizes that leave partial tiles: 37 pixels, 40 channels).
+cuda::BaselineUnit folded_unit(const ResolvedProblem& problem) {
+  for (cuda::BaselineUnit& unit : cuda::fold_conv_epilogues(problem, cuda::plan_units(problem, fusable_elementwise), fusable_elementwise))
+    if (unit.conv_epilogue) return unit;
+  ADD_FAILURE() << problem.problem.name << " has no folded unit";
+  return {};
+}
+
+ResolvedProblem shipped(const std::string& name) {
+  return resolve_problem(ProblemCatalog::load(default_problems_directory()).get(name), "small");
+}
+
+struct Played {
+  int64_t images = 2, pixels = 37, channels = 40;
+  std::vector<float> nhwc, nchw, conv_bias;
+};
+
+// Plays the epilogue of `unit` with per-channel operands `operands` (one per chain input, each of
+// `channels` values) over random NHWC values; nchw gets the result.
+Played play(const ResolvedProblem& problem, const cuda::BaselineUnit& unit, const std::vector<std::vector<float>>& operands,
+            std::string& description) {
+  Played p;
+  p.nhwc = random_values(static_cast<size_t>(p.images * p.pixels * p.channels), 11);
+  p.conv_bias = random_values(static_cast<size_t>(p.channels), 12);
+  p.nchw.assign(p.nhwc.size(), std::nanf(""));
+  ChannelChain epilogue = make_channel_chain(problem, unit, description);
+  epilogue.bias = p.conv_bias.data();
+  for (size_t k = 0; k < operands.size(); ++k) {
+    epilogue.pointers[k] = operands[k].data();
+    epilogue.channel_stride[k] = operands[k].size() == 1 ? 0 : 1;  // the played layout: dense per channel
+  }
+  play_transpose(p.nhwc, p.nchw, p.images, p.pixels, p.channels, epilogue);
+  return p;
+}
+
+// Σ over every output of f(n, c, pixel, conv value with its bias) against what was played.
+template <class Expected>
+void expect_every_output(const Played& p, Expected expected) {
+  int mismatches = 0;
+  for (int64_t n = 0; n < p.images; ++n)
+    for (int64_t c = 0; c < p.channels; ++c)
+      for (int64_t q = 0; q < p.pixels; ++q) {
+        const double conv = static_cast<double>(p.nhwc[static_cast<size_t>((n * p.pixels + q) * p.channels + c)]) + p.conv_bias[static_cast<size_t>(c)];
+        const double want = expected(c, conv);
+        const double got = p.nchw[static_cast<size_t>((n * p.channels + c) * p.pixels + q)];
+        if (!(std::abs(got - want) <= 1e-5 * (1 + std::abs(want))) && ++mismatches <= 5)
+          ADD_FAILURE() << "image " << n << " channel " << c << " pixel " << q << ": " << got << ", expected " << want;
+      }
+  EXPECT_EQ(mismatches, 0);
+}
+
+TEST(ConvEpilogueOnTheHost, ReluThenBiasAddOfConv2dReluBiasAdd) {
+  const ResolvedProblem problem = shipped("conv2d_relu_biasadd");
+  const cuda::BaselineUnit unit = folded_unit(problem);
+  ASSERT_EQ(unit.inputs.size(), 4u) << "x, weight, conv_bias, bias";
+  const std::vector<float> bias = random_values(40, 13);
+  std::string description;
+  const Played p = play(problem, unit, {bias}, description);
+  EXPECT_EQ(description, "relu → add");
+  expect_every_output(p, [&](int64_t c, double conv) { return std::max(conv, 0.0) + bias[static_cast<size_t>(c)]; });
+}
+
+TEST(ConvEpilogueOnTheHost, MultiplierLeakyReluGeluOfKernelBenchL2_54) {
+  const ResolvedProblem problem = shipped("kb_l2_54_conv2d_multiply_leakyrelu_gelu");
+  const cuda::BaselineUnit unit = folded_unit(problem);
+  const std::vector<float> multiplier = random_values(40, 14);
+  std::string description;
+  const Played p = play(problem, unit, {multiplier}, description);
+  EXPECT_EQ(description, "mul → leaky_relu → gelu");
+  expect_every_output(p, [&](int64_t c, double conv) {
+    double v = conv * multiplier[static_cast<size_t>(c)];
+    v = v < 0 ? v * 0.01 : v;
+    return 0.5 * v * (1 + std::erf(v / std::sqrt(2.0)));
+  });
+}
+
+TEST(ConvEpilogueOnTheHost, ClampAddScaleOfKernelBenchL2_31) {
+  const ResolvedProblem problem = shipped("kb_l2_31_conv2d_min_add_multiply");
+  const cuda::BaselineUnit unit = folded_unit(problem);
+  const std::vector<float> bias = random_values(40, 15);
+  std::string description;
+  const Played p = play(problem, unit, {bias}, description);
+  EXPECT_EQ(description, "clamp → add → scale");
+  expect_every_output(p, [&](int64_t c, double conv) { return (std::min(conv, 0.5) + bias[static_cast<size_t>(c)]) * 2.0; });
+}
+
+// Leaves the values as they are.
+struct NoEpilogue {
+  __host__ __device__ void operator()(float (&)[transpose::kLanes], const int64_t (&)[transpose::kLanes]) const {}
+};
+
+// The plain transpose (batched_transpose.cu's epilogue is the bias alone) through the same phases.
+TEST(ConvEpilogueOnTheHost, ThePlayedTransposeIsATransposeAtEveryEdge) {
+  for (const auto& [rows, cols] : std::vector<std::pair<int64_t, int64_t>>{{1, 1}, {33, 31}, {64, 32}, {5, 70}}) {
+    const std::vector<float> src = random_values(static_cast<size_t>(3 * rows * cols), 16);
+    std::vector<float> dst(src.size(), std::nanf(""));
+    play_transpose(src, dst, 3, rows, cols, NoEpilogue{});
+    for (int64_t b = 0; b < 3; ++b)
+      for (int64_t i = 0; i < rows; ++i)
+        for (int64_t j = 0; j < cols; ++j)
+          ASSERT_EQ(dst[static_cast<size_t>((b * cols + j) * rows + i)], src[static_cast<size_t>((b * rows + i) * cols + j)])
+              << rows << "x" << cols << " at " << b << "," << i << "," << j;
+  }
+}
+
+TEST(ConvEpilogueOnTheHost, TheChainCompilerRefusesWhatTheInterpreterCannotRun) {
+  const ResolvedProblem problem = shipped("conv2d_relu_biasadd");
+  const cuda::BaselineUnit unit = folded_unit(problem);
+  std::string description;
+  // The seed ("t0", the convolution's output) read by a node after the first.
+  const std::vector<size_t> reversed = {unit.nodes[2], unit.nodes[1]};
+  EXPECT_THROW(chain::compile_chain(problem.problem, reversed, {"t1", "bias"}, "t0", description), std::invalid_argument);
+  // A tensor the chain is not given.
+  EXPECT_THROW(chain::compile_chain(problem.problem, {unit.nodes[1], unit.nodes[2]}, {}, "t0", description), std::invalid_argument);
+  // Not a folded unit.
+  cuda::BaselineUnit plain = unit;
+  plain.conv_epilogue = false;
+  EXPECT_THROW(make_channel_chain(problem, plain, description), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace kbv::ops::baseline
