@@ -54,7 +54,8 @@ class Fields {
     // A missing section is an invalid node in yaml-cpp: every use but IsDefined() throws.
     if (!node.IsDefined() || node.IsNull()) return;
     node_ = node;
-    if (!node_.IsMap()) fail(where(file_, node_), prefix_, "must be a mapping of fields", "write 'FIELD: VALUE' lines under it");
+    if (!node_.IsMap())
+      fail(where(file_, node_), prefix_.empty() ? "(document)" : prefix_, "must be a mapping of fields", "write 'FIELD: VALUE' lines under it");
     std::map<std::string, YAML::Mark> seen;
     for (const auto& entry : node_) {
       if (!entry.first.IsScalar())

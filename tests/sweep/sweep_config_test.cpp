@@ -123,6 +123,9 @@ TEST(SweepConfig, WrongValuesNameFieldAndFix) {
   EXPECT_NE(error_of("output_dir: /t\nstandalone: {device: tpu}\n").find("standalone.device: 'tpu' is not a device"), std::string::npos);
   EXPECT_NE(error_of("name: my sweep\noutput_dir: /t\n").find("name: 'my sweep' is not a plain name"), std::string::npos);
   EXPECT_NE(error_of("").find("(document): is empty"), std::string::npos);
+  // A list, or a plain value, where the file's fields belong: the document is named, not "".
+  EXPECT_NE(error_of("- a\n- b\n").find("sweep.yaml:1: (document): must be a mapping of fields"), std::string::npos) << error_of("- a\n- b\n");
+  EXPECT_NE(error_of("just words\n").find("(document): must be a mapping of fields"), std::string::npos);
   // Review: one GPU twice had two evaluations time each other; -1 reached kbv eval as --gpu -1.
   EXPECT_NE(error_of("output_dir: /t\nstandalone: {gpus: [0, 0]}\n").find("GPU 0 is not a distinct ordinal"), std::string::npos);
   EXPECT_NE(error_of("output_dir: /t\nstandalone: {gpus: [-1]}\n").find("GPU -1 is not a distinct ordinal"), std::string::npos);

@@ -9,6 +9,9 @@
               kbv eval's derived speedup.vs_eager_tf32 (the run's PyTorch calibration: run
               calibrate:torch first, or keep docs/results/torch-baselines.json). Target: within
               5 % on every problem. Options: problems=a+b, rounds=N (default 3)
+  kernels     profile_kernels.py: the GPU kernels PyTorch eager TF32 and torch.compile run per
+              forward, with their times (torch.profiler): what the library baseline has to match.
+              Options: problems=a+b (default: the problems whose library is behind compile)
 Default: timing and agreement. Needs torch and triton (the GPU machine's python3)."""
 import sys
 
@@ -16,7 +19,9 @@ from common import code_block
 from suites import Outcome
 
 TITLE = "Parity with PyTorch"
-PARTS = ["timing", "agreement", "validation"]
+PARTS = ["timing", "agreement", "validation", "kernels"]
+# The problems whose library baseline is furthest behind the faster PyTorch (docs/results/calibrate-torch.md).
+BEHIND_COMPILE = ["conv2d_relu_biasadd", "matmul_irregular", "cross_entropy"]
 DEFAULT_PARTS = ["timing", "agreement"]
 
 
@@ -58,6 +63,17 @@ def run_validation(ctx, options):
     return result.ok, (last[-1] if last else result.status()), body
 
 
+def run_kernels(ctx, options):
+    argv = [sys.executable, ctx.repo / "bench/torch_parity/profile_kernels.py", "--kbv", ctx.bin("kbv")]
+    for problem in [name for name in options.get("problems", "").split("+") if name] or BEHIND_COMPILE:
+        argv += ["--problem", problem]
+    result = ctx.run("parity-kernels", argv, int(options.get("timeout", 300)))
+    body = result.stdout.rstrip().splitlines() if result.stdout.strip() else ["profile_kernels.py printed no table."]
+    if not result.ok:
+        body += ["", f"profile_kernels.py: {result.status()}", ""] + code_block(result.stderr[-3000:])
+    return result.ok, "kernels profiled" if result.ok else result.status(), body
+
+
 def run(ctx, parts, options):
     parts = parts or DEFAULT_PARTS
     body, ok, headlines = [], True, []
@@ -68,6 +84,10 @@ def run(ctx, parts, options):
     if "validation" in parts:
         part_ok, headline, lines = run_validation(ctx, options)
         ok, body = ok and part_ok, body + lines
+        headlines.append(headline)
+    if "kernels" in parts:
+        part_ok, headline, lines = run_kernels(ctx, options)
+        ok, body = ok and part_ok, body + [""] + lines
         headlines.append(headline)
     spec = "parity" + (":" + ",".join(parts) if parts != DEFAULT_PARTS else "")
     ctx.write_summary("parity", TITLE, ctx.command_for(spec), body)
