@@ -5,8 +5,9 @@
 # BUILD_DIR/candidates, all stripped; share/kbv/torch (kbv_torch, for kbv calibrate --torch); gpu-tests.txt, the test binaries ctest labels `gpu` (not
 # `bench`: the benchmarks have their own suites); KernelBench's problem files when
 # $KBV_KERNELBENCH names a checkout (the kernelbench suite); host-only test binaries left out; and
-# bundle.json, the commit and time it was built from. Prints its size, which must stay under
-# 60 MiB (what travels to the GPU machine with the working tree, 64 MiB in all).
+# bundle.json, the commit and time it was built from. Then packs it as .gpu/NAME.tar.xz, what
+# travels (carry it; bench/gpu/unpack.sh, which run.sh calls, unpacks it there), and prints both
+# sizes; the packed one must stay under 60 MiB (what travels with the working tree, 64 MiB in all).
 # gpu-bundle is found as $KBV_GPU_BUNDLE, else on PATH, else ../shared/tools/gpu-bundle.
 set -euo pipefail
 [ $# -ge 1 ] || { echo "usage: bench/gpu/bundle.sh NAME [BUILD_DIR]" >&2; exit 2; }
@@ -89,9 +90,14 @@ dirty=$(git status --porcelain --untracked-files=no | grep -q . && echo "-dirty"
 printf '{"commit": "%s%s", "built_utc": "%s", "build_dir": "%s"}\n' "$(git rev-parse --short=12 HEAD)" "$dirty" \
   "$(date -u +%Y-%m-%dT%H:%MZ)" "$build" > "$out/bundle.json"
 
+# What travels: the folder packed (xz: a quarter of its size); bench/gpu/unpack.sh (run.sh calls it)
+# makes the folder again on the GPU machine.
+rm -f "$out.tar.xz"
+tar -C "$(dirname "$out")" -cf - "$(basename "$out")" | xz -T2 -6 > "$out.tar.xz"
 size=$(du -sm "$out" | cut -f1)
-echo "bench/gpu/bundle.sh: $out holds ${size} MiB: $(ls "$out/bin" | wc -l) binaries, $(find "$out/candidates" -name '*.so' | wc -l) candidates, $(ls "$out/lib" | wc -l) libraries; GPU tests: $(grep -v '^#' "$out/gpu-tests.txt" | tr '\n' ' ')"
-if [ "$size" -ge "$limit_mib" ]; then
-  echo "bench/gpu/bundle.sh: $out is ${size} MiB, over the ${limit_mib} MiB that can travel (fix: bundle fewer binaries, e.g. KBV_BUNDLE_SUITES=tests,kernelbench leaves the benchmarks out)" >&2
+packed=$(du -sm "$out.tar.xz" | cut -f1)
+echo "bench/gpu/bundle.sh: $out holds ${size} MiB (${packed} MiB packed in $out.tar.xz, what to carry): $(ls "$out/bin" | wc -l) binaries, $(find "$out/candidates" -name '*.so' | wc -l) candidates, $(ls "$out/lib" | wc -l) libraries; GPU tests: $(grep -v '^#' "$out/gpu-tests.txt" | tr '\n' ' ')"
+if [ "$packed" -ge "$limit_mib" ]; then
+  echo "bench/gpu/bundle.sh: $out.tar.xz is ${packed} MiB, over the ${limit_mib} MiB that can travel (fix: bundle fewer binaries, e.g. KBV_BUNDLE_SUITES=tests,kernelbench leaves the benchmarks out)" >&2
   exit 1
 fi

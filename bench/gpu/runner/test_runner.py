@@ -261,5 +261,52 @@ class BatchSummary(unittest.TestCase):
         self.assertEqual(main.parse(["batch:copies=3,only=relu"]), [("batch", [], {"copies": "3", "only": "relu"})])
 
 
+class Unpack(unittest.TestCase):
+    """bench/gpu/unpack.sh makes the bundle folder from the archive bundle.sh packs (what travels),
+    with tar and xz, and with python3's tarfile where xz is missing; a folder already there is kept."""
+
+    def pack(self, root):
+        bundle = root / ".gpu" / "r9"
+        (bundle / "bin").mkdir(parents=True)
+        (bundle / "env.sh").write_text("export KBV_BUNDLE_TEST=1\n")
+        (bundle / "bin" / "tool").write_text("#!/bin/sh\necho hi\n")
+        subprocess.run(f"tar -C {root / '.gpu'} -cf - r9 | xz -T2 -6 > {bundle}.tar.xz", shell=True, check=True)
+        subprocess.run(["rm", "-rf", bundle], check=True)
+        return bundle
+
+    def unpack(self, bundle, path=None):
+        env = dict(os.environ, PATH=path) if path else None
+        return subprocess.run(["bash", REPO / "bench/gpu/unpack.sh", str(bundle)], capture_output=True, text=True, env=env)
+
+    def test_the_archive_becomes_the_folder(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            bundle = self.pack(Path(tmp))
+            done = self.unpack(bundle)
+            self.assertEqual(done.returncode, 0, done.stderr)
+            self.assertEqual((bundle / "bin" / "tool").read_text(), "#!/bin/sh\necho hi\n")
+            (bundle / "kept").write_text("")
+            self.assertEqual(self.unpack(bundle).returncode, 0)
+            self.assertTrue((bundle / "kept").exists(), "an unpacked folder is not unpacked again")
+
+    def test_without_xz_python_unpacks_it(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            bundle = self.pack(Path(tmp))
+            tools = Path(tmp) / "tools"  # a PATH with bash, tar, python3 and coreutils, but no xz
+            tools.mkdir()
+            for name in ("bash", "tar", "python3", "dirname", "rm", "env"):
+                found = subprocess.run(["bash", "-c", f"command -v {name}"], capture_output=True, text=True).stdout.strip()
+                if found:
+                    (tools / name).symlink_to(found)
+            done = self.unpack(bundle, path=str(tools))
+            self.assertEqual(done.returncode, 0, done.stderr)
+            self.assertTrue((bundle / "env.sh").exists())
+
+    def test_neither_folder_nor_archive_names_the_fix(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            done = self.unpack(Path(tmp) / ".gpu" / "r9")
+            self.assertEqual(done.returncode, 2)
+            self.assertIn("carry .gpu/NAME.tar.xz", done.stderr)
+
+
 if __name__ == "__main__":
     unittest.main(argv=sys.argv[:1])
