@@ -86,7 +86,12 @@ def main(argv=None):
         with torch.no_grad():
             contenders = [("eager TF32", forward.eager), (f"torch.compile {COMPILE_MODE} TF32", forward.compiled(torch, COMPILE_MODE))]
             for label, call in contenders:
-                rows = kernel_table(torch, call, args.calls)
+                try:
+                    rows = kernel_table(torch, call, args.calls)
+                except Exception as error:  # noqa: BLE001 - a compile or run failure is this contender's result; the rest go on
+                    print(f"### {label}: not profiled: {type(error).__name__}: {str(error)[:500]}\n")
+                    failed = True
+                    continue
                 print(f"### {label}: {sum(r[2] for r in rows):.3f} ms of kernels per forward\n")
                 print("| ms per forward | calls per forward | kernel |\n|---:|---:|---|")
                 for key, count, ms in rows:
