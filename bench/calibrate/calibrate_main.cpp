@@ -1,7 +1,7 @@
 // bench/calibrate/calibrate_main.cpp — kbv-calibrate --out FILE [--device N] [--problems DIR]
 //                                        [--no-conv-algorithms]
 //                     kbv-calibrate --torch --out FILE [--python PATH] [--problem P]… [--shapes S]…
-//                                        [--kernelbench DIR] [--torch-dir DIR] [--no-compile] [--max-duty D]
+//                                        [--kernelbench DIR] [--torch-dir DIR] [--no-compile] [--max-duty D] [--stale]
 //
 // Ceilings (the default): measures, with the cold timer, what the device does at best:
 //   copy_bytes_per_s   a 1 GiB device-to-device cudaMemcpy; bytes read + written per second
@@ -136,10 +136,11 @@ int usage() {
                        "  measures copy bandwidth and TF32/FP32 GEMM rates; writes JSON to FILE; then runs cudnnFind\n"
                        "  for the conv baselines of the problems in DIR (default: kbv's) and remembers the choices\n"
                        "       kbv-calibrate --torch --out FILE [--device N] [--problems DIR] [--python PATH] [--problem P]...\n"
-                       "                     [--shapes S]... [--kernelbench DIR] [--torch-dir DIR] [--no-compile] [--max-duty D]\n"
+                       "                     [--shapes S]... [--kernelbench DIR] [--torch-dir DIR] [--no-compile] [--max-duty D] [--stale]\n"
                        "  times PyTorch's forward of every problem (eager TF32, eager FP32, torch.compile) beside kbv's library\n"
                        "  baseline and merges the ratios into FILE (docs/torch-calibration.md); --max-duty D paces both timers to a GPU\n"
-                       "  duty of at most D (default 0.25; 1: unpaced)\n");
+                       "  duty of at most D (default 0.25; 1: unpaced); --stale measures only the problems whose entry in FILE an\n"
+                       "  evaluation could not use as it is (missing, stale, unpaced)\n");
   return 2;
 }
 
@@ -177,6 +178,8 @@ int main(int argc, char** argv) {
       torch_dir = argv[++i];
     } else if (std::strcmp(argv[i], "--no-compile") == 0) {
       compile = false;
+    } else if (std::strcmp(argv[i], "--stale") == 0) {
+      torch_options.stale_only = true;
     } else if (std::strcmp(argv[i], "--max-duty") == 0 && has_value) {
       char* end = nullptr;
       torch_options.max_duty = std::strtod(argv[++i], &end);

@@ -13,6 +13,9 @@
 #include <memory>
 
 #include "calibration/clock_agreement.hpp"
+#include "calibration/library_sources.hpp"
+#include "calibration/problem_fingerprint.hpp"
+#include "calibration/recalibration.hpp"
 #include "calibration/torch_calibration.hpp"
 #include "data/device_inputs.hpp"
 #include "inputs/tensor_axes.hpp"
@@ -178,6 +181,28 @@ void print_entry(const calibration::CalibrationEntry& entry, const std::map<std:
   std::fflush(stdout);
 }
 
+// Why `problem`'s entry in the file needs measuring again (--stale), judged as an evaluation on
+// this GPU, driver, CUDA libraries and torch would judge it, with the library built now.
+std::optional<std::string> why_measure_again(const calibration::Calibration& run, const ResolvedProblem& problem, const LibraryContenders& library,
+                                                const TorchRunOptions& options) {
+  calibration::DerivationInputs in;
+  in.device = "cuda";
+  in.device_name = run.device_name;
+  in.driver = run.driver;
+  in.library_versions = run.libraries;
+  in.problem = problem.problem.name;
+  in.shape_set = problem.shape_set;
+  in.spec_sha256 = calibration::problem_fingerprint(problem);
+  try {
+    in.library_sources_sha256 = calibration::library_sources_sha256(problem.problem);
+  } catch (const std::exception&) {
+    // No digest for an op in this build: no recorded one can match, and the entry is measured again.
+  }
+  for (const char* mode : {"tf32", "fp32"}) in.library_describe[mode] = library.describe(mode);
+  in.torch_version = run.torch_version;
+  return calibration::recalibration_reason(in, options.out, options.baselines);
+}
+
 }  // namespace
 
 int run_torch_calibration(const TorchRunOptions& options) {
@@ -254,7 +279,7 @@ int run_torch_calibration(const TorchRunOptions& options) {
               timer.clock_source().c_str(), timer.default_clock_mhz(), timer.flush_bytes() >> 20, options.max_duty,
               options.max_duty < 1 ? "" : " (unpaced)", options.out.c_str());
 
-  int entries = 0, complete = 0, without_library = 0;
+  int entries = 0, complete = 0, without_library = 0, current = 0;
   std::vector<std::string> skipped;
   for (const std::string& name : names) {
     const Problem& problem = catalog.get(name);
@@ -281,6 +306,15 @@ int run_torch_calibration(const TorchRunOptions& options) {
         std::printf("%s %s: no library baseline to calibrate against: %s\n", name.c_str(), set.c_str(), error.what());
         ++without_library;
         continue;
+      }
+      if (options.stale_only) {
+        if (const auto why = why_measure_again(run, resolved, *library, options); !why) {
+          std::printf("%s %s: current in %s, not measured again (--stale)\n", name.c_str(), set.c_str(), options.out.c_str());
+          ++current;
+          continue;
+        } else {
+          std::printf("%s %s: measured again: %s\n", name.c_str(), set.c_str(), why->c_str());
+        }
       }
       std::map<std::string, LibraryMeasurement> measured;
       library->allocate(stream.get());
@@ -335,9 +369,10 @@ int run_torch_calibration(const TorchRunOptions& options) {
       for (const std::string& note : notes) std::printf("  %s\n", note.c_str());
     }
   }
-  std::printf("\n%d entries written to %s: %d with every baseline asked for, %zu where PyTorch had no forward%s; %d without a library baseline\n",
-              entries, options.out.c_str(), complete, skipped.size(), skipped.empty() ? "" : " (listed above with the reason)", without_library);
-  return entries > 0 ? 0 : 1;
+  std::printf("\n%d entries written to %s: %d with every baseline asked for, %zu where PyTorch had no forward%s; %d without a library baseline%s\n",
+              entries, options.out.c_str(), complete, skipped.size(), skipped.empty() ? "" : " (listed above with the reason)", without_library,
+              options.stale_only ? ("; " + std::to_string(current) + " current, not measured again").c_str() : "");
+  return entries > 0 || (options.stale_only && current > 0) ? 0 : 1;
 }
 
 }  // namespace kbv::calibrate

@@ -24,6 +24,9 @@ struct TorchRunOptions {
   std::optional<std::filesystem::path> kernelbench_dir;
   std::vector<std::string> baselines;   // PyTorch baselines to measure (default: all three)
   double max_duty = timing::kCalibrationMaxDuty;  // both timers' pace (stop_rule.hpp); 1: unpaced
+  // Measure only the problems whose entry in `out` an evaluation could not use as it is
+  // (calibration/recalibration.hpp); the others are listed as current and left alone.
+  bool stale_only = false;
   int device = 0;
 };
 

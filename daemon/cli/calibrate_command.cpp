@@ -26,7 +26,7 @@ int calibrate_command(const std::vector<std::string>& args) {
   const CommandHelp help = {
       "calibrate",
       "calibrate [--out F] [--gpu N] [--problems-dir DIR] [--no-conv-algorithms]\n"
-      "       kbv calibrate --torch [--python PATH] [--problem P]... [--shapes S]... [--kernelbench DIR] [--no-compile] [--max-duty D]\n"
+      "       kbv calibrate --torch [--python PATH] [--problem P]... [--shapes S]... [--kernelbench DIR] [--no-compile] [--max-duty D] [--stale]\n"
       "                     [--out F]",
       "Measure this GPU's ceilings (copy bandwidth, TF32 and FP32 GEMM rates) for the physical floor, then run\n"
       "cudnnFind for every conv problem's baselines at their default size and remember the choice beside the\n"
@@ -50,6 +50,8 @@ int calibrate_command(const std::vector<std::string>& args) {
       "with --torch: a KernelBench checkout's KernelBench/ folder, for problems imported from KernelBench (their forward is its Model)")(
       "torch-dir", po::value<std::string>()->value_name("DIR"), "with --torch: the folder holding kbv_torch/ (default: share/kbv/torch)")(
       "no-compile", "with --torch: leave torch.compile out (eager only: minutes faster)")(
+      "stale", "with --torch: measure only the problems whose entry in the calibration file an evaluation could not use as it is (missing, "
+               "stale after a library or spec change, unpaced); list the others as current")(
       "max-duty", po::value<double>()->value_name("D"),
       "with --torch: pace both timers so the GPU works at most this share of their wall, so the library and PyTorch are timed at one "
       "clock (default 0.25; 1: unpaced)");
@@ -60,7 +62,7 @@ int calibrate_command(const std::vector<std::string>& args) {
   if (!values) return exit_code;
   const int gpu = values->count("gpu") ? (*values)["gpu"].as<int>() : values->count("device") ? (*values)["device"].as<int>() : 0;
   const bool torch = values->count("torch") != 0;
-  for (const char* torch_only : {"python", "problem", "shapes", "kernelbench", "torch-dir", "no-compile", "max-duty"})
+  for (const char* torch_only : {"python", "problem", "shapes", "kernelbench", "torch-dir", "no-compile", "max-duty", "stale"})
     if (!torch && values->count(torch_only)) {
       std::cerr << "kbv calibrate: --" << torch_only << " needs --torch (see kbv calibrate --help)\n";
       return kExitBadInput;
@@ -90,6 +92,7 @@ int calibrate_command(const std::vector<std::string>& args) {
     if (values->count("kernelbench")) argv_strings.insert(argv_strings.end(), {"--kernelbench", (*values)["kernelbench"].as<std::string>()});
     if (values->count("torch-dir")) argv_strings.insert(argv_strings.end(), {"--torch-dir", (*values)["torch-dir"].as<std::string>()});
     if (values->count("no-compile")) argv_strings.push_back("--no-compile");
+    if (values->count("stale")) argv_strings.push_back("--stale");
     if (values->count("max-duty")) argv_strings.insert(argv_strings.end(), {"--max-duty", fmt::format("{}", (*values)["max-duty"].as<double>())});
   }
   std::vector<char*> argv_pointers;

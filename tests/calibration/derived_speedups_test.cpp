@@ -9,6 +9,7 @@
 #include <functional>
 
 #include "calibration/derived_speedups.hpp"
+#include "calibration/recalibration.hpp"
 #include "calibration/torch_calibration.hpp"
 
 namespace kbv::calibration {
@@ -338,4 +339,38 @@ TEST(DerivedSpeedups, NoneGivesEveryBaselineTheSameReason) {
 }
 
 }  // namespace
+// kbv calibrate --torch --stale measures a problem again only when an evaluation could not use its
+// entry as it is: the same reasons derive_speedups() gives, and an unpaced entry.
+TEST(Recalibration, OnlyWhatAnEvaluationCouldNotUseAsItIsIsMeasuredAgain) {
+  const std::vector<std::string> all = {"eager_tf32", "eager_fp32", "compiled_tf32"};
+  DerivationInputs in = layernorm_on_h200();
+  in.library_median_s.clear();
+  in.candidate_median_s.reset();  // timings are not what it asks about
+  const std::filesystem::path paced = recorded_with_layernorm_entry([](nlohmann::json& entry) { entry["max_duty"] = 0.25; });
+  EXPECT_EQ(recalibration_reason(in, paced, all), std::nullopt);
+
+  const auto unpaced = recalibration_reason(in, kRecorded, all);
+  ASSERT_TRUE(unpaced);
+  EXPECT_NE(unpaced->find("calibrated unpaced"), std::string::npos) << *unpaced;
+
+  DerivationInputs changed_spec = in;
+  changed_spec.spec_sha256 = "another-spec";
+  const auto spec = recalibration_reason(changed_spec, paced, all);
+  ASSERT_TRUE(spec);
+  EXPECT_NE(spec->find("graph or shapes changed"), std::string::npos) << *spec;
+
+  DerivationInputs changed_library = in;
+  changed_library.library_describe["tf32"] = "layernorm node: another kernel\n";
+  const auto library = recalibration_reason(changed_library, paced, all);
+  ASSERT_TRUE(library);
+  EXPECT_NE(library->find("is not the one calibrated"), std::string::npos) << *library;
+  EXPECT_EQ(recalibration_reason(changed_library, paced, {"eager_fp32"}), std::nullopt) << "the FP32 baseline's entry still fits";
+
+  DerivationInputs other_problem = in;
+  other_problem.problem = "rmsnorm_not_calibrated";
+  ASSERT_TRUE(recalibration_reason(other_problem, paced, all));
+  EXPECT_TRUE(recalibration_reason(in, std::filesystem::temp_directory_path() / "kbv-no-such-calibration.json", all));
+  std::filesystem::remove(paced);
+}
+
 }  // namespace kbv::calibration

@@ -74,13 +74,15 @@ TEST(CliHelp, UnknownOptionNamesItAndPointsAtHelp) {
 // device is touched, --max-duty (the pace of both timers) among them.
 TEST(CliHelp, CalibratesTorchOnlyOptionsNeedTorch) {
   for (const std::vector<std::string>& args : {std::vector<std::string>{"calibrate", "--max-duty", "0.5"},
-                                               std::vector<std::string>{"calibrate", "--no-compile"}}) {
+                                               std::vector<std::string>{"calibrate", "--no-compile"},
+                                               std::vector<std::string>{"calibrate", "--stale"}}) {
     const CommandResult result = kbv(args);
     EXPECT_EQ(result.exit_code, 2) << args[1];
     EXPECT_NE(result.err.find(args[1] + " needs --torch"), std::string::npos) << result.err;
   }
   const CommandResult help = kbv({"calibrate", "--help"});
   EXPECT_NE(help.out.find("--max-duty"), std::string::npos) << help.out;
+  EXPECT_NE(help.out.find("--stale"), std::string::npos) << help.out;
 }
 
 // Numbers Boost would take wrongly are usage errors naming the option: "-1" is not an epoch

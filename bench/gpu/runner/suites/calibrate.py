@@ -11,7 +11,9 @@
             Options: problems=a+b (default: every problem), shapes=default+small (default:
             every shape set), compile=0 (eager only), kernelbench=DIR (KernelBench/ of a
             checkout, for imported problems), python=PATH (default python3), timeout=S
-            (default 540), max_duty=D (both timers' GPU duty; default kbv's 0.25, 1: unpaced).
+            (default 540), max_duty=D (both timers' GPU duty; default kbv's 0.25, 1: unpaced),
+            stale=1 (only the problems whose entry an evaluation could not use as it is:
+            missing, stale after a library or spec change, unpaced; the others listed as current).
             The summary shows the SM clock each side's TF32 ran at (library / eager, MHz: they
             should agree once paced) and, last, the issue #13 target: kbv's TF32 library baseline
             against the faster of eager TF32 and torch.compile (≤ 1.05 is hard to beat)."""
@@ -90,6 +92,8 @@ def run_torch(ctx, options):
         argv += ["--kernelbench", options["kernelbench"]]
     if options.get("max_duty"):
         argv += ["--max-duty", options["max_duty"]]
+    if options.get("stale", "0") == "1":
+        argv.append("--stale")
     result = ctx.run("calibrate-torch", argv, int(options.get("timeout", 540)))
     body = ["## PyTorch calibration", "", f"`{' '.join(str(a) for a in argv[1:])}`", ""]
     body += code_block(result.stdout + (f"\n{result.status()}: {result.stderr[-3000:]}" if not result.ok else ""), limit_lines=200)
