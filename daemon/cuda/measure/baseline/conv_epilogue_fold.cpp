@@ -6,23 +6,17 @@
 #include <string>
 
 namespace kbv::cuda {
-namespace {
 
-constexpr size_t kChannelAxis = 1;  // NCHW
-
-// Whether a tensor of `shape` broadcast into `out` holds one value per channel of it, or one in all.
-bool per_channel(const Shape& shape, const Shape& out) {
+bool one_value_per_channel(const Shape& shape, const Shape& out) {
   if (shape.size() > out.size()) return false;
   const size_t lead = out.size() - shape.size();
   for (size_t d = 0; d < shape.size(); ++d) {
     const size_t axis = lead + d;
     if (shape[d] == 1) continue;
-    if (axis != kChannelAxis || shape[d] != out[axis]) return false;
+    if (axis != kConvChannelAxis || shape[d] != out[axis]) return false;
   }
   return true;
 }
-
-}  // namespace
 
 std::vector<BaselineUnit> fold_conv_epilogues(const ResolvedProblem& problem, std::vector<BaselineUnit> units,
                                               const std::function<bool(std::string_view op)>& fusable) {
@@ -31,21 +25,16 @@ std::vector<BaselineUnit> fold_conv_epilogues(const ResolvedProblem& problem, st
     const auto& inputs = spec.graph[n].inputs;
     return std::find(inputs.begin(), inputs.end(), value) != inputs.end();
   };
-  const auto is_output = [&](const std::string& value) {
-    return std::any_of(spec.outputs.begin(), spec.outputs.end(), [&](const TensorDecl& output) { return output.name == value; });
-  };
   const auto foldable = [&](const BaselineUnit& conv, const BaselineUnit& tail) {
     const std::string& value = conv.output;
     const Shape& out = problem.tensor_shapes.at(value);
-    if (out.size() != kChannelAxis + 3 || is_output(value) || problem.tensor_shapes.at(tail.output) != out) return false;
+    if (out.size() != kConvChannelAxis + 3 || leaves_unit(spec, value, tail) || problem.tensor_shapes.at(tail.output) != out) return false;
     if (!std::all_of(tail.nodes.begin(), tail.nodes.end(), [&](size_t n) { return fusable(spec.graph[n].op); })) return false;
     if (!reads(tail.nodes.front(), value)) return false;
     for (size_t m = 1; m < tail.nodes.size(); ++m)
       if (reads(tail.nodes[m], value)) return false;
-    for (size_t n = 0; n < spec.graph.size(); ++n)
-      if (std::find(tail.nodes.begin(), tail.nodes.end(), n) == tail.nodes.end() && reads(n, value)) return false;
     return std::all_of(tail.inputs.begin(), tail.inputs.end(),
-                       [&](const std::string& name) { return name == value || per_channel(problem.tensor_shapes.at(name), out); });
+                       [&](const std::string& name) { return name == value || one_value_per_channel(problem.tensor_shapes.at(name), out); });
   };
   std::vector<BaselineUnit> folded;
   for (size_t u = 0; u < units.size(); ++u) {

@@ -20,6 +20,12 @@ namespace kbv::cuda {
 // shape; and each of its other inputs broadcasts into that shape with one value per channel
 // (axis 1) or one in all. The merged unit has conv_epilogue set, the convolution's inputs and
 // then the chain's others, and the chain's output. Other units are left as they are.
+inline constexpr size_t kConvChannelAxis = 1;  // NCHW
+
+// Whether an operand of `shape`, broadcast into the convolution's output `out` (NCHW), holds one
+// value per channel (axis 1), or one in all: what the epilogue can read by channel.
+bool one_value_per_channel(const Shape& shape, const Shape& out);
+
 std::vector<BaselineUnit> fold_conv_epilogues(const ResolvedProblem& problem, std::vector<BaselineUnit> units,
                                               const std::function<bool(std::string_view op)>& fusable);
 

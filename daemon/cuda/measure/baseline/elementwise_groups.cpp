@@ -31,6 +31,14 @@ BaselineUnit unit_of(const Problem& spec, const std::vector<size_t>& nodes) {
 
 }  // namespace
 
+bool leaves_unit(const Problem& problem, const std::string& value, const BaselineUnit& unit) {
+  for (size_t n = 0; n < problem.graph.size(); ++n)
+    if (std::find(unit.nodes.begin(), unit.nodes.end(), n) == unit.nodes.end())
+      for (const std::string& name : problem.graph[n].inputs)
+        if (name == value) return true;
+  return std::any_of(problem.outputs.begin(), problem.outputs.end(), [&](const TensorDecl& output) { return output.name == value; });
+}
+
 std::vector<BaselineUnit> plan_units(const ResolvedProblem& problem, const std::function<bool(std::string_view op)>& fusable,
                                      bool fuse) {
   const Problem& spec = problem.problem;

@@ -32,6 +32,10 @@ struct BaselineUnit {
   bool fused() const { return nodes.size() > 1 && !gemm_scale && !conv_epilogue; }
 };
 
+// Whether `value` leaves `unit`: it is a problem output, or a node outside the unit reads it. A
+// fold that merges the unit into the step writing `value` may drop the tensor only when it does not.
+bool leaves_unit(const Problem& problem, const std::string& value, const BaselineUnit& unit);
+
 // Longest chain one fused kernel takes (its register file) and most tensors it reads.
 constexpr size_t kMaxFusedNodes = 8;
 constexpr size_t kMaxFusedInputs = 6;

@@ -33,13 +33,6 @@ std::optional<double> scalar_multiple_of(const Problem& problem, const BaselineU
 
 std::vector<BaselineUnit> fold_gemm_scales(const ResolvedProblem& problem, std::vector<BaselineUnit> units) {
   const Problem& spec = problem.problem;
-  const auto read_outside = [&](const std::string& value, const BaselineUnit& tail) {
-    for (size_t n = 0; n < spec.graph.size(); ++n)
-      if (std::find(tail.nodes.begin(), tail.nodes.end(), n) == tail.nodes.end())
-        for (const std::string& name : spec.graph[n].inputs)
-          if (name == value) return true;
-    return std::any_of(spec.outputs.begin(), spec.outputs.end(), [&](const TensorDecl& output) { return output.name == value; });
-  };
   std::vector<BaselineUnit> folded;
   for (size_t u = 0; u < units.size(); ++u) {
     BaselineUnit& unit = units[u];
@@ -47,7 +40,7 @@ std::vector<BaselineUnit> fold_gemm_scales(const ResolvedProblem& problem, std::
     if (linear && u + 1 < units.size()) {
       const BaselineUnit& tail = units[u + 1];
       const bool reads_only_it = tail.inputs.size() == 1 && tail.inputs.front() == unit.output;
-      if (reads_only_it && !read_outside(unit.output, tail))
+      if (reads_only_it && !leaves_unit(spec, unit.output, tail))
         if (const auto scale = scalar_multiple_of(spec, tail, unit.output)) {
           unit.nodes.insert(unit.nodes.end(), tail.nodes.begin(), tail.nodes.end());
           unit.output = tail.output;

@@ -7,12 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "measure/baseline/conv_epilogue_fold.hpp"
 #include "ops/common/baseline/batched_transpose.cuh"
 #include "ops/common/baseline/fused_chain.cuh"
 
 namespace kbv::ops::baseline {
-
-constexpr int kConvChannelAxis = 1;  // NCHW
 
 // Input k of channel c at pointers[k][c * channel_stride[k]] (a stride of 0: one value for every
 // channel); bias, when not null, is added first.
@@ -52,12 +51,11 @@ inline ChannelChain make_channel_chain(const ResolvedProblem& problem, const cud
     throw std::invalid_argument("the chain after node '" + conv.name + "' changes the convolution's output shape");
   for (size_t k = 0; k < others.size(); ++k) {
     const Shape& shape = problem.tensor_shapes.at(others[k]);
+    if (!cuda::one_value_per_channel(shape, out))
+      throw std::invalid_argument("'" + others[k] + "' " + kbv::to_string(shape) + " is not one value per channel of " + kbv::to_string(out) +
+                                  "; a convolution epilogue reads its operands by channel");
     const std::vector<int64_t> strides = op_support::broadcast_strides(shape, out);
-    for (size_t d = 0; d < out.size(); ++d)
-      if (static_cast<int>(d) != kConvChannelAxis && out[d] > 1 && strides[d] != 0)
-        throw std::invalid_argument("'" + others[k] + "' " + kbv::to_string(shape) + " varies along axis " + std::to_string(d) + " of " +
-                                    kbv::to_string(out) + "; a convolution epilogue reads one value per channel");
-    chain_of_unit.channel_stride[k] = out.size() > kConvChannelAxis && out[kConvChannelAxis] > 1 ? strides[kConvChannelAxis] : 0;
+    chain_of_unit.channel_stride[k] = out.size() > cuda::kConvChannelAxis && out[cuda::kConvChannelAxis] > 1 ? strides[cuda::kConvChannelAxis] : 0;
   }
   return chain_of_unit;
 }

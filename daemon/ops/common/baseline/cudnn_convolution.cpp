@@ -610,31 +610,35 @@ class CudnnConvolutionStep final : public NodeStep {
 
 }  // namespace
 
-std::unique_ptr<NodeStep> make_cudnn_convolution_step(const NodeContext& node, LibraryContext& context,
-                                                      ConvolutionForm form) {
+namespace {
+
+// The step of a convolution node, with `epilogue` (a forward convolution's only) when not null.
+std::unique_ptr<NodeStep> make_step(const NodeContext& node, LibraryContext& context, ConvolutionForm form,
+                                    std::unique_ptr<ConvEpilogue> epilogue) {
   const ConvolutionGeometry geometry = convolution_geometry(node.node.op, form, node.input_shapes, node.node.attrs);
   if (convolution_output_shape(geometry) != node.output_shape)
     throw std::invalid_argument(node.where() + ": output shape " + to_string(node.output_shape) +
                                 " but the op gives " + to_string(convolution_output_shape(geometry)));
   if (form.transposed) return std::make_unique<CudnnConvolutionStep<BackwardDataConvolution>>(node, context, geometry);
-  return std::make_unique<CudnnConvolutionStep<ForwardConvolution>>(node, context, geometry);
+  return std::make_unique<CudnnConvolutionStep<ForwardConvolution>>(node, context, geometry, std::move(epilogue));
+}
+
+}  // namespace
+
+std::unique_ptr<NodeStep> make_cudnn_convolution_step(const NodeContext& node, LibraryContext& context,
+                                                      ConvolutionForm form) {
+  return make_step(node, context, form, nullptr);
 }
 
 std::unique_ptr<NodeStep> make_conv_epilogue_step(const ResolvedProblem& problem, const cuda::BaselineUnit& unit, LibraryContext& context) {
-  auto epilogue = std::make_unique<ConvEpilogue>(problem, unit);
   const Node& node = problem.problem.graph.at(unit.nodes.front());
   std::vector<Shape> input_shapes;
   for (const std::string& name : node.inputs) input_shapes.push_back(problem.tensor_shapes.at(name));
-  const Shape& output_shape = problem.tensor_shapes.at(node.output);
-  const NodeContext context_of_node{node, input_shapes, output_shape};
+  const NodeContext context_of_node{node, input_shapes, problem.tensor_shapes.at(node.output)};
   if (node.op != "conv2d")
     throw std::invalid_argument(context_of_node.where() + ": a convolution epilogue follows a conv2d only (conv_epilogue_fold.hpp)");
   constexpr ConvolutionForm kConv2d{2, false};
-  const ConvolutionGeometry geometry = convolution_geometry(node.op, kConv2d, input_shapes, node.attrs);
-  if (convolution_output_shape(geometry) != output_shape)
-    throw std::invalid_argument(context_of_node.where() + ": output shape " + to_string(output_shape) + " but the op gives " +
-                                to_string(convolution_output_shape(geometry)));
-  return std::make_unique<CudnnConvolutionStep<ForwardConvolution>>(context_of_node, context, geometry, std::move(epilogue));
+  return make_step(context_of_node, context, kConv2d, std::make_unique<ConvEpilogue>(problem, unit));
 }
 
 }  // namespace kbv::ops::baseline
