@@ -13,8 +13,6 @@
 #include <memory>
 
 #include "calibration/clock_agreement.hpp"
-#include "calibration/library_sources.hpp"
-#include "calibration/problem_fingerprint.hpp"
 #include "calibration/recalibration.hpp"
 #include "calibration/torch_calibration.hpp"
 #include "data/device_inputs.hpp"
@@ -190,14 +188,7 @@ std::optional<std::string> why_measure_again(const calibration::Calibration& run
   in.device_name = run.device_name;
   in.driver = run.driver;
   in.library_versions = run.libraries;
-  in.problem = problem.problem.name;
-  in.shape_set = problem.shape_set;
-  in.spec_sha256 = calibration::problem_fingerprint(problem);
-  try {
-    in.library_sources_sha256 = calibration::library_sources_sha256(problem.problem);
-  } catch (const std::exception&) {
-    // No digest for an op in this build: no recorded one can match, and the entry is measured again.
-  }
+  calibration::identify_problem(in, problem);
   for (const char* mode : {"tf32", "fp32"}) in.library_describe[mode] = library.describe(mode);
   in.torch_version = run.torch_version;
   return calibration::recalibration_reason(in, options.out, options.baselines);
@@ -308,13 +299,13 @@ int run_torch_calibration(const TorchRunOptions& options) {
         continue;
       }
       if (options.stale_only) {
-        if (const auto why = why_measure_again(run, resolved, *library, options); !why) {
+        const auto why = why_measure_again(run, resolved, *library, options);
+        if (!why) {
           std::printf("%s %s: current in %s, not measured again (--stale)\n", name.c_str(), set.c_str(), options.out.c_str());
           ++current;
           continue;
-        } else {
-          std::printf("%s %s: measured again: %s\n", name.c_str(), set.c_str(), why->c_str());
         }
+        std::printf("%s %s: measured again: %s\n", name.c_str(), set.c_str(), why->c_str());
       }
       std::map<std::string, LibraryMeasurement> measured;
       library->allocate(stream.get());
@@ -369,9 +360,10 @@ int run_torch_calibration(const TorchRunOptions& options) {
       for (const std::string& note : notes) std::printf("  %s\n", note.c_str());
     }
   }
+  const std::string left_alone = options.stale_only ? "; " + std::to_string(current) + " current, not measured again" : "";
   std::printf("\n%d entries written to %s: %d with every baseline asked for, %zu where PyTorch had no forward%s; %d without a library baseline%s\n",
               entries, options.out.c_str(), complete, skipped.size(), skipped.empty() ? "" : " (listed above with the reason)", without_library,
-              options.stale_only ? ("; " + std::to_string(current) + " current, not measured again").c_str() : "");
+              left_alone.c_str());
   return entries > 0 || (options.stale_only && current > 0) ? 0 : 1;
 }
 

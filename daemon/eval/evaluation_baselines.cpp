@@ -2,11 +2,8 @@
 // interleaved library timing scaled by the PyTorch calibration of this GPU, driver and torch
 // version (calibration/derived_speedups.hpp). The evaluator never runs PyTorch.
 #include <cstdlib>
-#include <exception>
 
 #include "calibration/derived_speedups.hpp"
-#include "calibration/library_sources.hpp"
-#include "calibration/problem_fingerprint.hpp"
 #include "calibration/torch_calibration.hpp"
 #include "eval/evaluation.hpp"
 
@@ -22,15 +19,7 @@ void Evaluation::derive_torch_baselines(const ResolvedProblem& problem) {
   in.device_name = result_.environment.value("device_name", "");
   in.driver = result_.environment.value("driver", "");
   in.library_versions = result_.environment.value("library_versions", "");
-  in.problem = result_.problem;
-  in.shape_set = result_.shape_set;
-  in.spec_sha256 = calibration::problem_fingerprint(problem);
-  try {
-    in.library_sources_sha256 = calibration::library_sources_sha256(problem.problem);
-  } catch (const std::exception&) {
-    // An op without a digest in this build: no recorded digest can match, so the speedups are
-    // null with the reason rather than the evaluation failing.
-  }
+  calibration::identify_problem(in, problem);
   for (const char* mode : {"tf32", "fp32"}) {
     const std::string key = std::string("baseline_") + mode;
     if (result_.environment.contains(key) && result_.environment[key].is_string()) in.library_describe[mode] = result_.environment[key].get<std::string>();

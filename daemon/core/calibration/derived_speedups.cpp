@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <set>
 
+#include "calibration/library_sources.hpp"
+#include "calibration/problem_fingerprint.hpp"
 #include "calibration/torch_calibration.hpp"
 
 namespace kbv::calibration {
@@ -195,6 +197,17 @@ DerivedSpeedups derive_speedups(const DerivationInputs& in, const std::filesyste
     derived.speedup = speedup;
   }
   return out;
+}
+
+void identify_problem(DerivationInputs& in, const ResolvedProblem& problem) {
+  in.problem = problem.problem.name;
+  in.shape_set = problem.shape_set;
+  in.spec_sha256 = problem_fingerprint(problem);
+  try {
+    in.library_sources_sha256 = library_sources_sha256(problem.problem);
+  } catch (const std::exception&) {
+    in.library_sources_sha256.clear();
+  }
 }
 
 DerivedSpeedups DerivedSpeedups::none(const std::string& reason) {

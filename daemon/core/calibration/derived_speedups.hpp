@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "calibration/clock_agreement.hpp"
+#include "spec/problem.hpp"
 
 namespace kbv::calibration {
 
@@ -57,6 +58,11 @@ struct DerivedSpeedups {
   // speedup.vs_<name> of each baseline (null where not derived).
   void add_speedups(nlohmann::json& speedup) const;
 };
+
+// `in`'s problem part as this build has it: the problem's name, shape set, spec fingerprint
+// (problem_fingerprint.hpp) and library sources digest (library_sources.hpp; left empty for a
+// problem with an op this build has no digest for, which no recorded digest then matches).
+void identify_problem(DerivationInputs& in, const ResolvedProblem& problem);
 
 // What a library baseline runs, from its CudaBaseline::describe() text, without how each choice
 // was arrived at: a conv step's " chosen by <source>" (cudnnFind, or the algorithm cache and its
