@@ -41,8 +41,7 @@ std::vector<float> random_values(size_t count, uint32_t seed) {
   return values;
 }
 
-// The shipped problem's folded unit, at its small shapes but with `images`×`channels`×`pixels`
-// played (sizes that leave partial tiles: 37 pixels, 40 channels).
+// The folded unit of `problem` (a test failure when none folds).
 cuda::BaselineUnit folded_unit(const ResolvedProblem& problem) {
   for (cuda::BaselineUnit& unit : cuda::fold_conv_epilogues(problem, cuda::plan_units(problem, fusable_elementwise), fusable_elementwise))
     if (unit.conv_epilogue) return unit;
@@ -55,24 +54,29 @@ ResolvedProblem shipped(const std::string& name) {
 }
 
 struct Played {
-  int64_t images = 2, pixels = 37, channels = 40;
+  int64_t images = 2, pixels = 37, channels = 40;  // partial tiles on both axes
   std::vector<float> nhwc, nchw, conv_bias;
+  std::vector<float> operand;          // the chain's one other operand, a value per channel
+  std::string description;             // the chain, "relu → add"
+  std::vector<std::string> unit_inputs;
 };
 
-// Plays the epilogue of `unit` with per-channel operands `operands` (one per chain input, each of
-// `channels` values) over random NHWC values; nchw gets the result.
-Played play(const ResolvedProblem& problem, const cuda::BaselineUnit& unit, const std::vector<std::vector<float>>& operands,
-            std::string& description) {
+// Plays the folded epilogue of the shipped problem `name`, whose chain reads one operand besides
+// the convolution's output (drawn with `seed`, a value per channel), over random NHWC values;
+// nchw gets the result.
+Played play(const std::string& name, uint32_t seed) {
+  const ResolvedProblem problem = shipped(name);
+  const cuda::BaselineUnit unit = folded_unit(problem);
   Played p;
+  p.unit_inputs = unit.inputs;
   p.nhwc = random_values(static_cast<size_t>(p.images * p.pixels * p.channels), 11);
   p.conv_bias = random_values(static_cast<size_t>(p.channels), 12);
+  p.operand = random_values(static_cast<size_t>(p.channels), seed);
   p.nchw.assign(p.nhwc.size(), std::nanf(""));
-  ChannelChain epilogue = make_channel_chain(problem, unit, description);
+  ChannelChain epilogue = make_channel_chain(problem, unit, p.description);
   epilogue.bias = p.conv_bias.data();
-  for (size_t k = 0; k < operands.size(); ++k) {
-    epilogue.pointers[k] = operands[k].data();
-    epilogue.channel_stride[k] = operands[k].size() == 1 ? 0 : 1;  // the played layout: dense per channel
-  }
+  epilogue.pointers[0] = p.operand.data();
+  epilogue.channel_stride[0] = 1;  // the played layout: dense per channel
   play_transpose(p.nhwc, p.nchw, p.images, p.pixels, p.channels, epilogue);
   return p;
 }
@@ -94,38 +98,26 @@ void expect_every_output(const Played& p, Expected expected) {
 }
 
 TEST(ConvEpilogueOnTheHost, ReluThenBiasAddOfConv2dReluBiasAdd) {
-  const ResolvedProblem problem = shipped("conv2d_relu_biasadd");
-  const cuda::BaselineUnit unit = folded_unit(problem);
-  ASSERT_EQ(unit.inputs.size(), 4u) << "x, weight, conv_bias, bias";
-  const std::vector<float> bias = random_values(40, 13);
-  std::string description;
-  const Played p = play(problem, unit, {bias}, description);
-  EXPECT_EQ(description, "relu → add");
-  expect_every_output(p, [&](int64_t c, double conv) { return std::max(conv, 0.0) + bias[static_cast<size_t>(c)]; });
+  const Played p = play("conv2d_relu_biasadd", 13);
+  ASSERT_EQ(p.unit_inputs.size(), 4u) << "x, weight, conv_bias, bias";
+  EXPECT_EQ(p.description, "relu → add");
+  expect_every_output(p, [&](int64_t c, double conv) { return std::max(conv, 0.0) + p.operand[static_cast<size_t>(c)]; });
 }
 
 TEST(ConvEpilogueOnTheHost, MultiplierLeakyReluGeluOfKernelBenchL2_54) {
-  const ResolvedProblem problem = shipped("kb_l2_54_conv2d_multiply_leakyrelu_gelu");
-  const cuda::BaselineUnit unit = folded_unit(problem);
-  const std::vector<float> multiplier = random_values(40, 14);
-  std::string description;
-  const Played p = play(problem, unit, {multiplier}, description);
-  EXPECT_EQ(description, "mul → leaky_relu → gelu");
+  const Played p = play("kb_l2_54_conv2d_multiply_leakyrelu_gelu", 14);
+  EXPECT_EQ(p.description, "mul → leaky_relu → gelu");
   expect_every_output(p, [&](int64_t c, double conv) {
-    double v = conv * multiplier[static_cast<size_t>(c)];
+    double v = conv * p.operand[static_cast<size_t>(c)];
     v = v < 0 ? v * 0.01 : v;
     return 0.5 * v * (1 + std::erf(v / std::sqrt(2.0)));
   });
 }
 
 TEST(ConvEpilogueOnTheHost, ClampAddScaleOfKernelBenchL2_31) {
-  const ResolvedProblem problem = shipped("kb_l2_31_conv2d_min_add_multiply");
-  const cuda::BaselineUnit unit = folded_unit(problem);
-  const std::vector<float> bias = random_values(40, 15);
-  std::string description;
-  const Played p = play(problem, unit, {bias}, description);
-  EXPECT_EQ(description, "clamp → add → scale");
-  expect_every_output(p, [&](int64_t c, double conv) { return (std::min(conv, 0.5) + bias[static_cast<size_t>(c)]) * 2.0; });
+  const Played p = play("kb_l2_31_conv2d_min_add_multiply", 15);
+  EXPECT_EQ(p.description, "clamp → add → scale");
+  expect_every_output(p, [&](int64_t c, double conv) { return (std::min(conv, 0.5) + p.operand[static_cast<size_t>(c)]) * 2.0; });
 }
 
 // Leaves the values as they are.
