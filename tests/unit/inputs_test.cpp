@@ -220,6 +220,54 @@ TEST(Inputs, StructuredFamiliesKeepBothSignsEverywhere) {
   }
 }
 
+// The CUDA timing draw hands out words by inputs::uses_normal: a Box–Muller family gets a full
+// second word, the others one word read twice (its top 24 bits for the value, bit 0 for a sign).
+// So a family outside uses_normal must read nothing of r1 but bit 0, and one inside must read its
+// high bits; otherwise two elements of a quad would share their values.
+TEST(Inputs, UsesNormalSaysWhichFamiliesReadAllOfTheSecondWord) {
+  const auto axes = kbv::inputs::structured_axes(layernorm_like(), 0x5eed, 0);
+  for (uint32_t f = 0; f < kbv::inputs::kFamilyCount; ++f) {
+    const auto family = static_cast<Family>(f);
+    const kbv::inputs::FamilyParams params{family == Family::sparse ? 0.5 : 2.5, 3.0, 0x5eed};
+    bool reads_high_bits = false;
+    for (uint32_t r0 : {0x12345678u, 0x9abcdef0u, 0x31415926u}) {
+      for (uint32_t r1 : {0x00000000u, 0x87654321u, 0xfffffffeu}) {
+        // r2 = 0xffffffff: the sparse family's normal path (a = 0.5 zeros below it).
+        const auto value = [&](uint32_t word) {
+          return kbv::inputs::family_value_from_bits<double>(family, params, r0, word, 0xffffffffu, 7, 0, 37, axes);
+        };
+        for (uint32_t bit = 1; bit < 32; ++bit) reads_high_bits |= value(r1) != value(r1 ^ (1u << bit));
+      }
+    }
+    EXPECT_EQ(reads_high_bits, kbv::inputs::uses_normal(family)) << kbv::inputs::family_name(family);
+  }
+}
+
+// Adding the axes one at a time (what the timing draw does, the shared ones once per quad) gives
+// axis_terms' terms exactly: the same sums in the same order.
+TEST(Inputs, AxisSumsAddedOneAtATimeAreAxisTerms) {
+  const auto geometry = layernorm_like();
+  for (Family family : {Family::channel_affine, Family::outliers, Family::trend}) {
+    const kbv::inputs::FamilyParams params{1.0, 0.02, 0x77};
+    const auto axes = kbv::inputs::structured_axes(geometry, params.structure, 1);
+    kbv::inputs::AxisSums<double> outer;
+    const uint64_t line_start = 3 * 16 * 16 + 5 * 16;  // a line of the innermost axis
+    for (uint32_t a = 0; a + 1 < axes.rank; ++a)
+      kbv::inputs::add_axis_terms(outer, family, params, 1, kbv::inputs::axis_position(line_start, axes, a), axes, a);
+    for (uint64_t k = 0; k < 16; ++k) {
+      kbv::inputs::AxisSums<double> sums = outer;
+      kbv::inputs::add_axis_terms(sums, family, params, 1, k, axes, axes.rank - 1);
+      const auto split = kbv::inputs::mean_terms(sums);
+      const auto whole = kbv::inputs::axis_terms<double>(family, params, 1, line_start + k, axes);
+      EXPECT_EQ(split.drift, whole.drift);
+      EXPECT_EQ(split.offset, whole.offset);
+      EXPECT_EQ(split.trend, whole.trend);
+      EXPECT_EQ(split.log2_scale, whole.log2_scale);
+      EXPECT_EQ(split.outlier, whole.outlier);
+    }
+  }
+}
+
 TEST(Inputs, EveryFamilyHasAName) {
   for (uint32_t f = 0; f < kbv::inputs::kFamilyCount; ++f) {
     const auto family = static_cast<Family>(f);

@@ -71,6 +71,24 @@ KBV_HD constexpr bool uses_third_word(Family family) {
   return family == Family::sparse || family == Family::rare_signs || family == Family::rare_spikes;
 }
 KBV_HD constexpr bool uses_row_word(Family family) { return family == Family::per_row_scale; }
+// Whether a family's value is a standard normal of (r0, r1) (Box–Muller: r0 the radius, r1 the
+// angle), so r1 is a full word; the other families read r1 for its lowest bit alone (a sign), if
+// at all. The CUDA timing draw gives two elements one pair of words, a quarter turn apart, for
+// the first; one word each for the others (tests/unit/families_test.cpp checks the split).
+KBV_HD constexpr bool uses_normal(Family family) {
+  switch (family) {
+    case Family::normal:
+    case Family::shifted:
+    case Family::large:
+    case Family::sparse:
+    case Family::tiny:
+    case Family::per_row_scale:
+    case Family::channel_affine:
+    case Family::outliers:
+    case Family::trend: return true;
+    default: return false;
+  }
+}
 KBV_HD constexpr bool is_structured(Family family) {
   return family == Family::channel_affine || family == Family::outliers || family == Family::trend;
 }
@@ -93,47 +111,82 @@ struct AxisTerms {
   bool outlier = false;
 };
 
+// The terms' sums before the weighted means: axes are added one at a time, in increasing axis
+// order, so a caller that walks consecutive elements (the CUDA timing draw) can add the axes their
+// positions share once and the innermost one per element, with the same sums in the same order.
+template <class Real>
+struct AxisSums {
+  AxisTerms<Real> sums;
+  Real weights = 0;
+};
+
+// Adds axis `a` (extent > 1) at `position` along it to `into`.
+template <class Real>
+KBV_HD inline void add_axis_terms(AxisSums<Real>& into, Family family, const FamilyParams& params, uint32_t tensor, uint64_t position,
+                                  const TensorAxes& axes, uint32_t a) {
+  const Real kWordUnit = static_cast<Real>(1.0 / 65536.0);
+  const bool lead = a == axes.lead;
+  const Real weight = lead ? static_cast<Real>(1) : static_cast<Real>(kSecondaryAxisWeight);
+  const uint32_t word = axes.axis_word[a];
+  const Real sign = (word >> 31) ? static_cast<Real>(1) : static_cast<Real>(-1);
+  const Real t = (static_cast<Real>(position) + static_cast<Real>(0.5)) / static_cast<Real>(axes.extent[a]);
+  AxisTerms<Real>& terms = into.sums;
+  into.weights += weight;
+  if (family == Family::trend) {
+    // γ ∈ [0.5, 2], log-uniform on the secondary axes.
+    const Real curvature = lead ? static_cast<Real>(params.b)
+                                : exp2(static_cast<Real>(2) * static_cast<Real>(word & 0xffffu) * kWordUnit - static_cast<Real>(1));
+    terms.trend += weight * sign * (static_cast<Real>(2) * pow(t, curvature) - static_cast<Real>(1));
+    return;
+  }
+  terms.drift += weight * sign * (static_cast<Real>(2) * t - static_cast<Real>(1));
+  const auto words = philox_block(params.structure, tensor, position, kGroupStream + a);
+  terms.offset += weight * unit_symmetric<Real>(words[0]);
+  terms.log2_scale += weight * unit_symmetric<Real>(words[1]);
+  if (lead && family == Family::outliers)
+    terms.outlier = position == word % axes.extent[a] || unit_closed_open<Real>(words[2]) < static_cast<Real>(params.b);
+}
+
+// The weighted means of the sums (log2_scale stays a sum).
+template <class Real>
+KBV_HD inline AxisTerms<Real> mean_terms(AxisSums<Real> sums) {
+  if (sums.weights > 0) {
+    sums.sums.drift = sums.sums.drift / sums.weights;
+    sums.sums.offset = sums.sums.offset / sums.weights;
+    sums.sums.trend = sums.sums.trend / sums.weights;
+  }
+  return sums.sums;
+}
+
 template <class Real>
 KBV_HD inline AxisTerms<Real> axis_terms(Family family, const FamilyParams& params, uint32_t tensor, uint64_t index,
                                          const TensorAxes& axes) {
-  const Real kWordUnit = static_cast<Real>(1.0 / 65536.0);
-  AxisTerms<Real> terms;
-  Real weights = 0;
-  for (uint32_t a = 0; a < axes.rank; ++a) {
-    if (axes.extent[a] <= 1) continue;
-    const bool lead = a == axes.lead;
-    const Real weight = lead ? static_cast<Real>(1) : static_cast<Real>(kSecondaryAxisWeight);
-    const uint64_t position = axis_position(index, axes, a);
-    const uint32_t word = axes.axis_word[a];
-    const Real sign = (word >> 31) ? static_cast<Real>(1) : static_cast<Real>(-1);
-    const Real t = (static_cast<Real>(position) + static_cast<Real>(0.5)) / static_cast<Real>(axes.extent[a]);
-    weights += weight;
-    if (family == Family::trend) {
-      // γ ∈ [0.5, 2], log-uniform on the secondary axes.
-      const Real curvature = lead ? static_cast<Real>(params.b)
-                                  : exp2(static_cast<Real>(2) * static_cast<Real>(word & 0xffffu) * kWordUnit - static_cast<Real>(1));
-      terms.trend += weight * sign * (static_cast<Real>(2) * pow(t, curvature) - static_cast<Real>(1));
-      continue;
-    }
-    terms.drift += weight * sign * (static_cast<Real>(2) * t - static_cast<Real>(1));
-    const auto words = philox_block(params.structure, tensor, position, kGroupStream + a);
-    terms.offset += weight * unit_symmetric<Real>(words[0]);
-    terms.log2_scale += weight * unit_symmetric<Real>(words[1]);
-    if (lead && family == Family::outliers)
-      terms.outlier = position == word % axes.extent[a] || unit_closed_open<Real>(words[2]) < static_cast<Real>(params.b);
-  }
-  if (weights > 0) {
-    terms.drift = terms.drift / weights;
-    terms.offset = terms.offset / weights;
-    terms.trend = terms.trend / weights;
-  }
-  return terms;
+  AxisSums<Real> sums;
+  for (uint32_t a = 0; a < axes.rank; ++a)
+    if (axes.extent[a] > 1) add_axis_terms(sums, family, params, tensor, axis_position(index, axes, a), axes, a);
+  return mean_terms(sums);
 }
 
 // The mean of a channel_affine or outliers channel, in units of its noise: half drift, half its own.
 template <class Real>
 KBV_HD inline Real channel_mean(const AxisTerms<Real>& terms) {
   return static_cast<Real>(0.5) * terms.drift + static_cast<Real>(0.5) * terms.offset;
+}
+
+// A structured family's value from its element's words and axis terms, before the tensor's scale.
+template <class Real>
+KBV_HD inline Real structured_value(Family family, const FamilyParams& params, uint32_t r0, uint32_t r1, const AxisTerms<Real>& terms) {
+  const Real a = static_cast<Real>(params.a);
+  const Real b = static_cast<Real>(params.b);
+  switch (family) {
+    case Family::channel_affine: return exp2(b * terms.log2_scale) * (standard_normal<Real>(r0, r1) + a * channel_mean(terms));
+    case Family::outliers: {
+      const Real value = standard_normal<Real>(r0, r1) + static_cast<Real>(kOutlierBaseOffset) * channel_mean(terms);
+      return terms.outlier ? value * a : value;
+    }
+    case Family::trend: return standard_normal<Real>(r0, r1) + a * terms.trend;
+    default: return static_cast<Real>(0);
+  }
 }
 
 // The value of one element from its random words, before the tensor's own scale.
@@ -161,19 +214,9 @@ KBV_HD inline Real family_value_from_bits(Family family, const FamilyParams& par
       const Real exponent = (static_cast<Real>(2) * unit_closed_open<Real>(row0) - static_cast<Real>(1)) * a;
       return standard_normal<Real>(r0, r1) * pow(static_cast<Real>(10), exponent);
     }
-    case Family::channel_affine: {
-      const AxisTerms<Real> terms = axis_terms<Real>(family, params, tensor, index, axes);
-      return exp2(b * terms.log2_scale) * (standard_normal<Real>(r0, r1) + a * channel_mean(terms));
-    }
-    case Family::outliers: {
-      const AxisTerms<Real> terms = axis_terms<Real>(family, params, tensor, index, axes);
-      const Real value = standard_normal<Real>(r0, r1) + static_cast<Real>(kOutlierBaseOffset) * channel_mean(terms);
-      return terms.outlier ? value * a : value;
-    }
-    case Family::trend: {
-      const AxisTerms<Real> terms = axis_terms<Real>(family, params, tensor, index, axes);
-      return standard_normal<Real>(r0, r1) + a * terms.trend;
-    }
+    case Family::channel_affine:
+    case Family::outliers:
+    case Family::trend: return structured_value<Real>(family, params, r0, r1, axis_terms<Real>(family, params, tensor, index, axes));
     case Family::wide_range: {
       const Real magnitude = pow(static_cast<Real>(10), a + (b - a) * unit_closed_open<Real>(r0));
       return (r1 & 1u) ? magnitude : -magnitude;

@@ -18,9 +18,10 @@ namespace kbv::inputs {
 // Streams: the fourth counter word, so that no two purposes ever share a Philox block.
 constexpr uint32_t kElementStream = 0x6b627601u;  // "kbv\x01": one block per element
 constexpr uint32_t kRowStream = 0x6b627602u;      // per_row_scale: one block per row
-// The CUDA timing draw's own streams (cuda/data/timing_inputs.cu): one block per pair of
-// elements, a second block where a family needs a third word, and the per-row words.
-constexpr uint32_t kTimingPairStream = 0x6b627611u;
+// The CUDA timing draw's own streams (cuda/data/timing_inputs.cu): one block per four
+// elements, a second block per four where a family needs a third word, and the per-row words.
+// (0x6b627611, one block per pair of elements, is retired.)
+constexpr uint32_t kTimingQuadStream = 0x6b627614u;
 constexpr uint32_t kTimingThirdWordStream = 0x6b627612u;
 constexpr uint32_t kTimingRowStream = 0x6b627613u;
 // The structured families' per-tensor words (inputs/tensor_axes.hpp): keyed by the family's

@@ -114,6 +114,31 @@ TEST_F(DeviceInputsTest, TimingInputsKeepEveryFamilysDistribution) {
   }
 }
 
+// One Philox block serves four elements of the timing draw (inputs::uses_normal decides how its
+// words are shared): no two elements of a quad may repeat a value or its negation, which the KS
+// distances above cannot see (duplicates keep the distribution). Exact zeros (sparse) and values
+// of 24 random bits (the uniform families: a chance collision 2^-24 per pair) are allowed a few.
+TEST_F(DeviceInputsTest, TimingInputsGiveEveryElementOfAQuadItsOwnValue) {
+  constexpr int64_t kSamples = 40000;
+  const inputs::TensorAxes rows = inputs::matrix_axes(kSamples / 100, 100);
+  for (uint32_t f = 0; f < inputs::kFamilyCount; ++f) {
+    const auto family = static_cast<Family>(f);
+    DeviceBuffer<float> device(kSamples);
+    DeviceBuffer<unsigned long long> sum(1);
+    check(cudaMemsetAsync(sum.get(), 0, sizeof(unsigned long long), stream()), "cudaMemsetAsync");
+    generate_timing_inputs_on_device(device.get(), kSamples, family, representative_params(family), 11, 0, rows, 1.0, 0, sum.get(), stream());
+    const std::vector<float> values = download(device.get(), kSamples);
+    int64_t repeats = 0;
+    for (int64_t quad = 0; quad < kSamples / 4; ++quad)
+      for (int i = 0; i < 4; ++i)
+        for (int j = i + 1; j < 4; ++j) {
+          const float a = values[4 * quad + i], b = values[4 * quad + j];
+          repeats += a != 0 && std::fabs(a) == std::fabs(b);
+        }
+    EXPECT_LE(repeats, 2) << inputs::family_name(family) << ": elements of one quad repeat a value";
+  }
+}
+
 // The checksum the timing draw accumulates is the input checksum of the bytes it wrote, for
 // even and odd counts and a base that is not 8-byte aligned; different seeds, different values.
 TEST_F(DeviceInputsTest, TimingInputsChecksumIsTheChecksumOfTheirBytes) {
