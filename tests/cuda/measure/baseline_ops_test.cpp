@@ -134,10 +134,6 @@ TEST_F(GpuTest, Tf32ModeRoundsAndFp32ModeDoesNot) {
   EXPECT_LT(errors[0], kTensorTf32.rel_l2);
 }
 
-// A product with odd K and N and over 2^30 multiply-adds takes the padded form (blas.cpp, as
-// torch.compile's pad_mm): its operands copied to 16-byte aligned rows with zero pads. Every
-// layout (A and B stored transposed or not), both math modes, against the fp64 reference; the
-// op cases are far below the size where the library pads.
 // CudaBaseline::time_units (benchmarks' view of where a run's time goes): one entry per launch
 // unit, a positive median, the bytes of the unit's tensors, and the same outputs as run().
 TEST_F(GpuTest, TimeUnitsTimesEveryLaunchUnitAndComputesWhatRunDoes) {
@@ -160,6 +156,11 @@ TEST_F(GpuTest, TimeUnitsTimesEveryLaunchUnitAndComputesWhatRunDoes) {
   EXPECT_THROW((void)baseline.time_units({}, {by_units.as<float>()}, nullptr, 1), std::invalid_argument);
 }
 
+// A product with odd K and N and over 2^30 multiply-adds takes the padded form (blas.cpp, as
+// torch.compile's pad_mm): its operands copied to 16-byte aligned rows with zero pads
+// (pad_copy.cu), the result cropped back out. Every
+// layout (A and B stored transposed or not), both math modes, against the fp64 reference; the
+// op cases are far below the size where the library pads.
 TEST_F(GpuTest, PaddedGemmMatchesTheReferenceInEveryLayout) {
   constexpr int64_t kM = 1031, kK = 1029, kN = 1027;  // 1.09e9 multiply-adds, none a multiple of 4
   for (const bool transpose_a : {false, true})

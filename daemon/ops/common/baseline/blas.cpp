@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "measure/support/library_errors.hpp"
+#include "ops/common/baseline/pad_copy.hpp"
 
 namespace kbv::ops::baseline {
 namespace {
@@ -33,19 +34,7 @@ struct PaddedMatrix {
   size_t padded_count() const { return static_cast<size_t>(padded_rows * padded_cols); }
   // Copies `source` in and zeroes the pad (scratch is shared with other steps, so every run).
   void fill(float* padded, const float* source, cudaStream_t stream) const {
-    const size_t pitch = static_cast<size_t>(padded_cols) * sizeof(float);
-    cuda::measure::check(cudaMemcpy2DAsync(padded, pitch, source, static_cast<size_t>(cols) * sizeof(float),
-                                           static_cast<size_t>(cols) * sizeof(float), static_cast<size_t>(rows),
-                                           cudaMemcpyDeviceToDevice, stream),
-                         "cudaMemcpy2DAsync (pad a GEMM operand)");
-    if (padded_cols > cols)
-      cuda::measure::check(cudaMemset2DAsync(padded + cols, pitch, 0, static_cast<size_t>(padded_cols - cols) * sizeof(float),
-                                             static_cast<size_t>(rows), stream),
-                           "cudaMemset2DAsync (a GEMM operand's pad columns)");
-    if (padded_rows > rows)
-      cuda::measure::check(cudaMemsetAsync(padded + rows * padded_cols, 0, static_cast<size_t>((padded_rows - rows) * padded_cols) * sizeof(float),
-                                           stream),
-                           "cudaMemsetAsync (a GEMM operand's pad rows)");
+    pad_matrix(padded, padded_rows, padded_cols, source, rows, cols, stream);
   }
 };
 
@@ -112,9 +101,7 @@ class GemmStep final : public cuda::measure::NodeStep {
     p.a.fill(padded_a, a, stream);
     p.b.fill(padded_b, b, stream);
     run_gemm(context_, p.gemm, padded_a, padded_b, padded_c);
-    cuda::measure::check(cudaMemcpy2DAsync(c, static_cast<size_t>(call.n) * sizeof(float), padded_c, static_cast<size_t>(p.gemm.n) * sizeof(float),
-                                           static_cast<size_t>(call.n) * sizeof(float), static_cast<size_t>(call.m), cudaMemcpyDeviceToDevice, stream),
-                         "cudaMemcpy2DAsync (a padded GEMM's result)");
+    crop_matrix(c, call.m, call.n, padded_c, p.gemm.n, stream);
   }
 
   LibraryContext& context_;
