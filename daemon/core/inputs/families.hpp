@@ -214,9 +214,13 @@ KBV_HD inline Real family_value_from_bits(Family family, const FamilyParams& par
       const Real exponent = (static_cast<Real>(2) * unit_closed_open<Real>(row0) - static_cast<Real>(1)) * a;
       return standard_normal<Real>(r0, r1) * pow(static_cast<Real>(10), exponent);
     }
+    // Each with its family a constant, so that structured_value's switch folds away when inlined.
     case Family::channel_affine:
+      return structured_value<Real>(Family::channel_affine, params, r0, r1, axis_terms<Real>(Family::channel_affine, params, tensor, index, axes));
     case Family::outliers:
-    case Family::trend: return structured_value<Real>(family, params, r0, r1, axis_terms<Real>(family, params, tensor, index, axes));
+      return structured_value<Real>(Family::outliers, params, r0, r1, axis_terms<Real>(Family::outliers, params, tensor, index, axes));
+    case Family::trend:
+      return structured_value<Real>(Family::trend, params, r0, r1, axis_terms<Real>(Family::trend, params, tensor, index, axes));
     case Family::wide_range: {
       const Real magnitude = pow(static_cast<Real>(10), a + (b - a) * unit_closed_open<Real>(r0));
       return (r1 & 1u) ? magnitude : -magnitude;
