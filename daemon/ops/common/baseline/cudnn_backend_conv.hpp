@@ -8,6 +8,9 @@
 //
 // TF32 mode only: the engines' numerical notes are not read, so strict FP32 keeps the legacy API's
 // CUDNN_FMA_MATH, which forbids tensor cores by contract.
+//
+// Opt-in for now (KBV_CUDNN_BACKEND_PLANS=1, cudnn_convolution.cpp): written without a GPU to run
+// it on; the convolution GPU tests decide when it becomes the default.
 #pragma once
 
 #include <cudnn.h>

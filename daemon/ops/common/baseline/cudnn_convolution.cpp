@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
 #include <functional>
 #include <optional>
 #include <type_traits>
@@ -63,6 +64,15 @@ constexpr double kChannelsLastMemoryShare = 0.125;
 // Runs of each layout's whole pipeline timed (after one warm-up) to choose between them; the
 // median decides. Each run of a default-size KernelBench convolution is milliseconds.
 constexpr int kLayoutTimingRuns = 5;
+// The backend API's plans are tried only when this variable is "1": they have not yet run on a
+// GPU (written 2026-12-05 with no device left to run them), and every conv2d problem's TF32
+// baseline would change with them. The next GPU round runs the convolution tests with it set;
+// it becomes the default once they pass.
+constexpr const char* kBackendPlansVariable = "KBV_CUDNN_BACKEND_PLANS";
+bool backend_plans_enabled() {
+  const char* value = std::getenv(kBackendPlansVariable);
+  return value != nullptr && std::string(value) == "1";
+}
 // The backend API's plans timed against cudnnFind's channels-last algorithm, at most (in the
 // heuristics' order: torch's cudnn-frontend benchmark tries its top ones the same way).
 constexpr size_t kMaxBackendPlans = 8;
@@ -368,7 +378,7 @@ class CudnnConvolutionStep final : public NodeStep {
       return;
     }
     cl.algo = chosen->algo, cl.math = chosen->math, cl.workspace = chosen->workspace, cl.algorithm_source = chosen->source;
-    if (context_.mode() == MathMode::tf32) consider_backend_plans(cl, nhwc_key + " backend plan", x_bytes, w_bytes, y_bytes);
+    if (context_.mode() == MathMode::tf32 && backend_plans_enabled()) consider_backend_plans(cl, nhwc_key + " backend plan", x_bytes, w_bytes, y_bytes);
     cl.x_offset = aligned_bytes(cl.workspace);
     cl.w_offset = cl.x_offset + aligned_bytes(x_bytes);
     cl.y_offset = cl.w_offset + aligned_bytes(w_bytes);
@@ -491,8 +501,13 @@ class CudnnConvolutionStep final : public NodeStep {
       });
       chosen = 0;
       for (size_t i = 0; i < plans.size(); ++i) {
-        const double ms = median_run_ms(stream.get(), [&] { plans[i].run(context_.cudnn(), xf, wf, yf, scratch.get()); });
-        if (ms < best) best = ms, chosen = static_cast<int>(i + 1);
+        // A plan cuDNN refuses to execute is left out, as Find leaves out a failing algorithm.
+        try {
+          const double ms = median_run_ms(stream.get(), [&] { plans[i].run(context_.cudnn(), xf, wf, yf, scratch.get()); });
+          if (ms < best) best = ms, chosen = static_cast<int>(i + 1);
+        } catch (const cuda::CudaError&) {
+          check(cudaStreamSynchronize(stream.get()), "cudaStreamSynchronize (after a backend plan failed)");
+        }
       }
       context_.bind_stream(nullptr);
       std::string unwritten;
