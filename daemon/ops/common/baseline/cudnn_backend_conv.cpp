@@ -22,10 +22,16 @@ constexpr int64_t kXId = 'x', kWId = 'w', kYId = 'y';
 // the channels-last form uses are aligned far beyond that (LibraryContext::scratch_aligned).
 constexpr int64_t kAlignmentBytes = 16;
 
+// Owns `raw` (null stays null).
+Descriptor owned(cudnnBackendDescriptor_t raw) {
+  return Descriptor(raw, [](void* d) {
+    if (d != nullptr) static_cast<void>(cudnnBackendDestroyDescriptor(static_cast<cudnnBackendDescriptor_t>(d)));
+  });
+}
 Descriptor create(cudnnBackendDescriptorType_t type, const char* what) {
   cudnnBackendDescriptor_t raw = nullptr;
   check(cudnnBackendCreateDescriptor(type, &raw), what);
-  return Descriptor(raw, [](void* d) { static_cast<void>(cudnnBackendDestroyDescriptor(static_cast<cudnnBackendDescriptor_t>(d))); });
+  return owned(raw);
 }
 cudnnBackendDescriptor_t raw(const Descriptor& d) { return static_cast<cudnnBackendDescriptor_t>(d.get()); }
 
@@ -156,7 +162,7 @@ std::vector<BackendConvPlan> backend_conv_plans(cudnnHandle_t handle, const Back
       // A configuration that does not finalize (not supported for these tensors) is skipped.
       cudnnBackendDescriptor_t plan_raw = nullptr;
       if (cudnnBackendCreateDescriptor(CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &plan_raw) != CUDNN_STATUS_SUCCESS) continue;
-      Descriptor plan(plan_raw, [](void* p) { static_cast<void>(cudnnBackendDestroyDescriptor(static_cast<cudnnBackendDescriptor_t>(p))); });
+      Descriptor plan = owned(plan_raw);
       cudnnBackendDescriptor_t config = config_raw[static_cast<size_t>(i)];
       if (cudnnBackendSetAttribute(plan_raw, CUDNN_ATTR_EXECUTION_PLAN_HANDLE, CUDNN_TYPE_HANDLE, 1, &handle) != CUDNN_STATUS_SUCCESS ||
           cudnnBackendSetAttribute(plan_raw, CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &config) !=
