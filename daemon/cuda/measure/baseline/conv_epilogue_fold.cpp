@@ -36,24 +36,16 @@ std::vector<BaselineUnit> fold_conv_epilogues(const ResolvedProblem& problem, st
     return std::all_of(tail.inputs.begin(), tail.inputs.end(),
                        [&](const std::string& name) { return name == value || one_value_per_channel(problem.tensor_shapes.at(name), out); });
   };
-  std::vector<BaselineUnit> folded;
-  for (size_t u = 0; u < units.size(); ++u) {
-    BaselineUnit& unit = units[u];
+  return fold_into_previous(std::move(units), [&](BaselineUnit& unit, const BaselineUnit& tail) {
     const bool conv2d = unit.nodes.size() == 1 && !unit.gemm_scale && !unit.conv_epilogue && spec.graph[unit.nodes.front()].op == "conv2d";
-    if (conv2d && u + 1 < units.size() && foldable(unit, units[u + 1])) {
-      const BaselineUnit& tail = units[u + 1];
-      unit.nodes.insert(unit.nodes.end(), tail.nodes.begin(), tail.nodes.end());
-      for (const std::string& name : tail.inputs)
-        if (name != unit.output) unit.inputs.push_back(name);
-      unit.output = tail.output;
-      unit.conv_epilogue = true;
-      folded.push_back(std::move(unit));
-      ++u;  // the chain is part of it now
-      continue;
-    }
-    folded.push_back(std::move(unit));
-  }
-  return folded;
+    if (!conv2d || !foldable(unit, tail)) return false;
+    unit.nodes.insert(unit.nodes.end(), tail.nodes.begin(), tail.nodes.end());
+    for (const std::string& name : tail.inputs)
+      if (name != unit.output) unit.inputs.push_back(name);
+    unit.output = tail.output;
+    unit.conv_epilogue = true;
+    return true;
+  });
 }
 
 }  // namespace kbv::cuda

@@ -39,6 +39,17 @@ bool leaves_unit(const Problem& problem, const std::string& value, const Baselin
   return std::any_of(problem.outputs.begin(), problem.outputs.end(), [&](const TensorDecl& output) { return output.name == value; });
 }
 
+std::vector<BaselineUnit> fold_into_previous(std::vector<BaselineUnit> units,
+                                             const std::function<bool(BaselineUnit& unit, const BaselineUnit& next)>& absorb) {
+  std::vector<BaselineUnit> folded;
+  for (size_t u = 0; u < units.size(); ++u) {
+    const bool absorbed = u + 1 < units.size() && absorb(units[u], units[u + 1]);
+    folded.push_back(std::move(units[u]));
+    if (absorbed) ++u;  // part of the unit before it now
+  }
+  return folded;
+}
+
 std::vector<BaselineUnit> plan_units(const ResolvedProblem& problem, const std::function<bool(std::string_view op)>& fusable,
                                      bool fuse) {
   const Problem& spec = problem.problem;

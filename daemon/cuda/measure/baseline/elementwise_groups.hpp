@@ -36,6 +36,12 @@ struct BaselineUnit {
 // fold that merges the unit into the step writing `value` may drop the tensor only when it does not.
 bool leaves_unit(const Problem& problem, const std::string& value, const BaselineUnit& unit);
 
+// The folds' walk (the GEMM scale fold, the convolution epilogue fold): each unit is offered the
+// one after it, and `absorb(unit, next)` either merges `next` into `unit` and says so, or leaves
+// both as they are; a unit that absorbed its successor is not offered the one after that.
+std::vector<BaselineUnit> fold_into_previous(std::vector<BaselineUnit> units,
+                                             const std::function<bool(BaselineUnit& unit, const BaselineUnit& next)>& absorb);
+
 // Longest chain one fused kernel takes (its register file) and most tensors it reads.
 constexpr size_t kMaxFusedNodes = 8;
 constexpr size_t kMaxFusedInputs = 6;

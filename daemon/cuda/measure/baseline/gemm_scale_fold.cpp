@@ -33,26 +33,17 @@ std::optional<double> scalar_multiple_of(const Problem& problem, const BaselineU
 
 std::vector<BaselineUnit> fold_gemm_scales(const ResolvedProblem& problem, std::vector<BaselineUnit> units) {
   const Problem& spec = problem.problem;
-  std::vector<BaselineUnit> folded;
-  for (size_t u = 0; u < units.size(); ++u) {
-    BaselineUnit& unit = units[u];
+  return fold_into_previous(std::move(units), [&](BaselineUnit& unit, const BaselineUnit& tail) {
     const bool linear = unit.nodes.size() == 1 && !unit.gemm_scale && spec.graph[unit.nodes.front()].op == "linear";
-    if (linear && u + 1 < units.size()) {
-      const BaselineUnit& tail = units[u + 1];
-      const bool reads_only_it = tail.inputs.size() == 1 && tail.inputs.front() == unit.output;
-      if (reads_only_it && !leaves_unit(spec, unit.output, tail))
-        if (const auto scale = scalar_multiple_of(spec, tail, unit.output)) {
-          unit.nodes.insert(unit.nodes.end(), tail.nodes.begin(), tail.nodes.end());
-          unit.output = tail.output;
-          unit.gemm_scale = *scale;
-          folded.push_back(std::move(unit));
-          ++u;  // the tail is part of it now
-          continue;
-        }
-    }
-    folded.push_back(std::move(unit));
-  }
-  return folded;
+    const bool reads_only_it = tail.inputs.size() == 1 && tail.inputs.front() == unit.output;
+    if (!linear || !reads_only_it || leaves_unit(spec, unit.output, tail)) return false;
+    const auto scale = scalar_multiple_of(spec, tail, unit.output);
+    if (!scale) return false;
+    unit.nodes.insert(unit.nodes.end(), tail.nodes.begin(), tail.nodes.end());
+    unit.output = tail.output;
+    unit.gemm_scale = *scale;
+    return true;
+  });
 }
 
 }  // namespace kbv::cuda
