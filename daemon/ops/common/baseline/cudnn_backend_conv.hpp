@@ -37,6 +37,8 @@ class BackendConvPlan {
   BackendConvPlan(std::shared_ptr<const Descriptors> graph, std::shared_ptr<void> plan, size_t workspace, int64_t engine, size_t rank);
 
   size_t workspace() const { return workspace_; }
+  // Its place in the heuristics' list (0 first), the same for the same graph on the same cuDNN.
+  size_t rank() const { return rank_; }
   // "cuDNN backend engine 12 (heuristics rank 3)".
   std::string describe() const;
   // Enqueues the convolution on the handle's stream; throws on a cuDNN error.

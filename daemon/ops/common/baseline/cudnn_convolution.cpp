@@ -81,6 +81,13 @@ constexpr size_t kMaxBackendPlans = 8;
 constexpr double kBackendWorkspaceShare = kChannelsLastMemoryShare;
 // Scratch sub-buffers each start aligned (LibraryContext::scratch_aligned).
 size_t aligned_bytes(size_t bytes) { return LibraryContext::scratch_aligned(bytes); }
+// What the buffers of a timing run (layouts, backend plans) hold: every float 0x3c3c3c3c ≈
+// 0.0115, finite and nonzero.
+template <class T>
+void fill_timing_pattern(cuda::DeviceBuffer<T>& buffer, cudaStream_t stream) {
+  constexpr int kPatternByte = 0x3c;
+  check(cudaMemsetAsync(buffer.get(), kPatternByte, buffer.bytes(), stream), "cudaMemsetAsync (a timing run's inputs)");
+}
 
 // The descriptors of one cuDNN call: `source` is the op's input x, `result` its output y (cuDNN's
 // x and y for a forward convolution, its dy and dx for a backward-data one).
@@ -414,9 +421,7 @@ class CudnnConvolutionStep final : public NodeStep {
     context_.bind_stream(stream.get());  // every run binds the handles to its own stream again
     cuda::DeviceBuffer<unsigned char> x(x_bytes), w(w_bytes), y(y_bytes), bias(aligned_bytes(static_cast<size_t>(cl.out_channels) * sizeof(float)));
     cuda::DeviceBuffer<unsigned char> nchw_scratch(std::max<size_t>(workspace_, 1)), nhwc_scratch(cl.bytes);
-    constexpr int kPatternByte = 0x3c;  // every float 0x3c3c3c3c ≈ 0.0115: finite, nonzero
-    for (auto* buffer : {&x, &w, &y, &bias})
-      check(cudaMemsetAsync(buffer->get(), kPatternByte, buffer->bytes(), stream.get()), "cudaMemsetAsync (layout timing)");
+    for (auto* buffer : {&x, &w, &y, &bias}) fill_timing_pattern(*buffer, stream.get());
     const auto* xf = reinterpret_cast<const float*>(x.get());
     const auto* wf = reinterpret_cast<const float*>(w.get());
     const auto* bf = reinterpret_cast<const float*>(bias.get());
@@ -426,7 +431,7 @@ class CudnnConvolutionStep final : public NodeStep {
     std::vector<cuda::DeviceBuffer<float>> chain_inputs;  // the epilogue's operands, the same pattern
     for (size_t k = 0; epilogue_ && k < epilogue_->inputs(); ++k) {
       chain_inputs.emplace_back(static_cast<size_t>(epilogue_->input_elements(k)));
-      check(cudaMemsetAsync(chain_inputs.back().get(), kPatternByte, chain_inputs.back().bytes(), stream.get()), "cudaMemsetAsync (layout timing)");
+      fill_timing_pattern(chain_inputs.back(), stream.get());
       inputs.push_back(chain_inputs.back().get());
     }
     const std::span<const float* const> in(inputs);
@@ -454,7 +459,8 @@ class CudnnConvolutionStep final : public NodeStep {
 
   // TF32: the backend API's plans for the channels-last convolution (cudnn_backend_conv.hpp), each
   // timed alone against cudnnFind's channels-last algorithm on buffers of their own; the fastest
-  // runs, remembered as its heuristics rank + 1 (0: the legacy algorithm) under `key`.
+  // runs, remembered as its heuristics rank + 1 (0: the legacy algorithm) under `key`: the rank,
+  // not its place among the plans kept here, which depends on the free memory at the time.
   void consider_backend_plans(ChannelsLast& cl, const std::string& key, size_t x_bytes, size_t w_bytes, size_t y_bytes) {
     const ConvolutionGeometry& g = geometry_;
     const ConvolutionAxis& height = g.axes[static_cast<size_t>(kMaxSpatialRank - 2)];
@@ -476,11 +482,14 @@ class CudnnConvolutionStep final : public NodeStep {
       return;
     }
     const AlgorithmCache cache(inputs::default_algorithm_cache_path());
-    int chosen = -1;  // 0: the legacy algorithm; r: plans[r - 1]
+    const auto plan_of_rank = [&](int64_t rank) {
+      return std::find_if(plans.begin(), plans.end(), [&](const BackendConvPlan& plan) { return static_cast<int64_t>(plan.rank()) == rank; });
+    };
+    auto chosen = plans.end();  // end: the legacy algorithm
     std::string source;
     if (const std::optional<AlgorithmChoice> remembered = cache.find(key);
-        remembered && remembered->algorithm >= 0 && static_cast<size_t>(remembered->algorithm) <= plans.size()) {
-      chosen = remembered->algorithm;
+        remembered && (remembered->algorithm == 0 || plan_of_rank(remembered->algorithm - 1) != plans.end())) {
+      chosen = remembered->algorithm == 0 ? plans.end() : plan_of_rank(remembered->algorithm - 1);
       source = "cached choice among cudnnFind's algorithm and " + std::to_string(plans.size()) + " backend plans";
     } else {
       const cuda::Stream stream;
@@ -488,9 +497,7 @@ class CudnnConvolutionStep final : public NodeStep {
       size_t workspace = cl.workspace;
       for (const BackendConvPlan& plan : plans) workspace = std::max(workspace, plan.workspace());
       cuda::DeviceBuffer<unsigned char> x(x_bytes), w(w_bytes), y(y_bytes), scratch(std::max<size_t>(workspace, 1));
-      constexpr int kPatternByte = 0x3c;  // every float 0x3c3c3c3c ≈ 0.0115: finite, nonzero
-      for (auto* buffer : {&x, &w})
-        check(cudaMemsetAsync(buffer->get(), kPatternByte, buffer->bytes(), stream.get()), "cudaMemsetAsync (engine timing)");
+      for (auto* buffer : {&x, &w}) fill_timing_pattern(*buffer, stream.get());
       const auto* xf = reinterpret_cast<const float*>(x.get());
       const auto* wf = reinterpret_cast<const float*>(w.get());
       auto* yf = reinterpret_cast<float*>(y.get());
@@ -499,27 +506,27 @@ class CudnnConvolutionStep final : public NodeStep {
                                       cl.workspace, &kZero, cl.y.get(), yf),
               "cudnnConvolutionForward (engine timing)");
       });
-      chosen = 0;
-      for (size_t i = 0; i < plans.size(); ++i) {
+      for (auto plan = plans.begin(); plan != plans.end(); ++plan) {
         // A plan cuDNN refuses to execute is left out, as Find leaves out a failing algorithm.
         try {
-          const double ms = median_run_ms(stream.get(), [&] { plans[i].run(context_.cudnn(), xf, wf, yf, scratch.get()); });
-          if (ms < best) best = ms, chosen = static_cast<int>(i + 1);
+          const double ms = median_run_ms(stream.get(), [&] { plan->run(context_.cudnn(), xf, wf, yf, scratch.get()); });
+          if (ms < best) best = ms, chosen = plan;
         } catch (const cuda::CudaError&) {
           check(cudaStreamSynchronize(stream.get()), "cudaStreamSynchronize (after a backend plan failed)");
         }
       }
       context_.bind_stream(nullptr);
       std::string unwritten;
-      const bool kept = cache.remember(key, {chosen, 0}, &unwritten);
+      const int choice = chosen == plans.end() ? 0 : static_cast<int>(chosen->rank()) + 1;
+      const bool kept = cache.remember(key, {choice, 0}, &unwritten);
       source = "timed fastest of cudnnFind's algorithm and " + std::to_string(plans.size()) + " backend plans (" +
                (kept ? "remembered" : "not remembered: " + unwritten) + ")";
     }
-    if (chosen == 0) {
+    if (chosen == plans.end()) {
       cl.algorithm_source += "; " + source;
       return;
     }
-    cl.backend.emplace(std::move(plans[static_cast<size_t>(chosen - 1)]));
+    cl.backend.emplace(std::move(*chosen));
     cl.workspace = cl.backend->workspace();
     cl.algorithm_source = source;
   }
