@@ -257,6 +257,22 @@ class BatchSummary(unittest.TestCase):
         self.assertFalse(batch.summarize("x", [reports[0], reports[1], failed], 7.5, 3)[1])
         self.assertFalse(batch.summarize("x", reports[:2], 7.5, 3)[1], "a missing report is not a pass")
 
+    def test_the_breakdown_averages_later_candidates_and_puts_the_costliest_phases_first(self):
+        def report(samples, phases):
+            return {"verdict": "pass", "timing": {"candidate": {"samples": samples}}, "environment": {"wall_s_by_phase": phases}}
+        relu = [report(300, {"worker_start": 0.4, "timing.prepare_inputs": 9.0}),
+                report(100, {"timing.prepare_inputs": 2.0, "timing.baselines": 0.5}),
+                report(200, {"timing.prepare_inputs": 4.0, "timing.baselines": 0.7, "x": 0.1})]
+        means, samples = batch.later_phases(relu)
+        self.assertEqual(samples, 150)
+        self.assertAlmostEqual(means["timing.prepare_inputs"], 3.0)
+        self.assertAlmostEqual(means["x"], 0.05)
+        self.assertNotIn("worker_start", means, "the first candidate pays for what the batch shares")
+        table = batch.breakdown_table({"relu.so": (means, samples), "bmm.so": ({"timing.baselines": 0.2}, 40)})
+        self.assertTrue(table[0].startswith("| example | timed samples | timing.prepare_inputs s | timing.baselines s | x s | other s |"))
+        self.assertIn("| relu.so | 150 | 3.00 | 0.60 | 0.05 | 0.00 |", table)
+        self.assertIn("| bmm.so | 40 | 0.00 | 0.20 | 0.00 | 0.00 |", table)
+
     def test_the_suite_parses_its_options(self):
         self.assertEqual(main.parse(["batch:copies=3,only=relu"]), [("batch", [], {"copies": "3", "only": "relu"})])
 

@@ -20,6 +20,8 @@ THROUGHPUT_TARGET_PER_HOUR = 2000  # issue #15
 # The phases a shared session saves or hides, shown first and second candidate side by side.
 SHARED_PHASES = ["worker_start", "data_plane_and_worker_setup", "correctness.reference_and_baseline_check",
                  "correctness.prepare_inputs"]
+# The second table: where a later candidate's wall goes, its costliest phases over the whole run.
+BREAKDOWN_PHASES = 9
 
 
 def reports_of(stdout):
@@ -52,13 +54,39 @@ def summarize(label, reports, process_wall_s, copies):
     return row, all(v == "pass" for v in verdicts) and len(reports) == copies
 
 
+def later_phases(reports):
+    """Mean wall by phase over the later candidates (the first pays for what the batch shares), and
+    their mean count of kept timing samples (timing.candidate.samples)."""
+    later = [r or {} for r in reports[1:]]
+    phases = [(r.get("environment") or {}).get("wall_s_by_phase") or {} for r in later]
+    names = {name for p in phases for name in p}
+    means = {name: statistics.mean(p.get(name, 0.0) for p in phases) for name in names} if phases else {}
+    samples = [((r.get("timing") or {}).get("candidate") or {}).get("samples") or 0 for r in later]
+    return means, (statistics.mean(samples) if samples else 0.0)
+
+
+def breakdown_table(per_example):
+    """Rows of later-candidate phase means, the costliest phases over all examples as columns."""
+    totals = {}
+    for means, _ in per_example.values():
+        for name, seconds in means.items():
+            totals[name] = totals.get(name, 0.0) + seconds
+    columns = [name for name, _ in sorted(totals.items(), key=lambda item: -item[1])[:BREAKDOWN_PHASES]]
+    header = ["example", "timed samples"] + [f"{name} s" for name in columns] + ["other s"]
+    rows = []
+    for label, (means, samples) in per_example.items():
+        shown = [means.get(name, 0.0) for name in columns]
+        rows.append([label, f"{samples:.0f}"] + [f"{v:.2f}" for v in shown] + [f"{sum(means.values()) - sum(shown):.2f}"])
+    return md_table(header, rows)
+
+
 def run(ctx, parts, options):
     copies = int(options.get("copies", DEFAULT_COPIES))
     pattern = re.compile(options["only"]) if options.get("only") else None
     examples = [so for so in sorted((ctx.bundle / "candidates" / "cuda").glob("*.so")) if not pattern or pattern.search(so.name)]
     scratch = ctx.out / "batch-candidates"
     scratch.mkdir(parents=True, exist_ok=True)
-    rows, all_pass, total_wall, total_evals = [], True, 0.0, 0
+    rows, all_pass, total_wall, total_evals, per_example = [], True, 0.0, 0, {}
     for example in examples:
         paths = []
         for i in range(copies):
@@ -71,6 +99,7 @@ def run(ctx, parts, options):
             ctx.append_jsonl("batch", {"label": path.name, "report": report})
         row, ok = summarize(example.name, reports, result.wall_s, copies)
         rows.append(row)
+        per_example[example.name] = later_phases(reports)
         all_pass = all_pass and ok
         total_wall += result.wall_s
         total_evals += len(reports)
@@ -84,7 +113,11 @@ def run(ctx, parts, options):
             f"process starts included; target >= {THROUGHPUT_TARGET_PER_HOUR}).", ""]
     body += md_table(header, rows) + [""]
     body += ["`first s`, `later s`: the reports' `wall_s`; `process s / candidate`: the kbv eval process's wall over the copies; "
-             "`plane shared`: later candidates whose report says `data_plane_reused`. Every report is in logs.tar.gz (logs/batch.jsonl)."]
+             "`plane shared`: later candidates whose report says `data_plane_reused`. Every report is in logs.tar.gz (logs/batch.jsonl).", ""]
+    if copies > 1:
+        body += ["Where a later candidate's wall goes (means over the later copies; `wall_s_by_phase` of the reports, "
+                 "the costliest phases over the run as columns):", ""]
+        body += breakdown_table(per_example)
     spec = "batch" + (":" + ",".join(f"{k}={v}" for k, v in options.items()) if options else "")
     ctx.write_summary("batch", TITLE, ctx.command_for(spec), body)
     return Outcome(all_pass and bool(rows), f"{per_hour:.0f} evaluations/hour over {total_evals} ({copies} per example); "
