@@ -31,11 +31,25 @@ constexpr uint32_t kLeadAxisStream = 0x6b627621u;
 constexpr uint32_t kAxisWordStream = 0x6b627622u;
 constexpr uint32_t kGroupStream = 0x6b627630u;  // .. 0x6b627637u, one per axis
 
+// Rounds of the timing draw's Philox blocks (kTiming*Stream): 8, not Random123's default 10.
+// Random123's philox.h: "The authors know of no statistical flaws with ROUNDS=8 or more for
+// Philox4x32" (7 drew suspicious p-values in very long SimpPoker runs). The timing values need the
+// families' distributions (tests/cuda/data/device_inputs_test.cpp measures them), not the exact
+// draw's bits, and unpredictability comes from each sample's seed, a keyed hash of the sample
+// (eval/evaluation_timing.cpp), not from Philox's rounds. Two rounds fewer are a fifth less of
+// the integer work the draw is bound by.
+constexpr unsigned kTimingPhiloxRounds = 8;
+
+template <unsigned Rounds = 10>
 KBV_HD inline r123::Philox4x32::ctr_type philox_block(uint64_t seed, uint32_t tensor, uint64_t counter, uint32_t stream) {
-  r123::Philox4x32 generator;
+  r123::Philox4x32_R<Rounds> generator;
   r123::Philox4x32::ctr_type ctr = {{static_cast<uint32_t>(counter), static_cast<uint32_t>(counter >> 32), tensor, stream}};
   r123::Philox4x32::key_type key = {{static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32)}};
   return generator(ctr, key);
+}
+// The timing draw's blocks (cuda/data/timing_inputs.cu).
+KBV_HD inline r123::Philox4x32::ctr_type timing_philox_block(uint64_t seed, uint32_t tensor, uint64_t counter, uint32_t stream) {
+  return philox_block<kTimingPhiloxRounds>(seed, tensor, counter, stream);
 }
 
 // 24 random bits to [0,1) and (0,1): exactly representable in float. `Real` is double for

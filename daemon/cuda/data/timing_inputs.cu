@@ -53,9 +53,9 @@ __global__ void timing_inputs_kernel(float* dst, int64_t count,
   for (int64_t q = detail::global_thread_index(); q < quads; q += detail::grid_stride()) {
     const uint64_t first = 4 * static_cast<uint64_t>(q);
     const int in_quad = static_cast<int>(count - static_cast<int64_t>(first) < 4 ? count - static_cast<int64_t>(first) : 4);
-    const auto words = inputs::philox_block(seed, tensor, static_cast<uint64_t>(q), inputs::kTimingQuadStream);
+    const auto words = inputs::timing_philox_block(seed, tensor, static_cast<uint64_t>(q), inputs::kTimingQuadStream);
     r123::Philox4x32::ctr_type third = {{0, 0, 0, 0}};
-    if constexpr (third_word) third = inputs::philox_block(seed, tensor, static_cast<uint64_t>(q), inputs::kTimingThirdWordStream);
+    if constexpr (third_word) third = inputs::timing_philox_block(seed, tensor, static_cast<uint64_t>(q), inputs::kTimingThirdWordStream);
     // The axes every element of the quad shares, added once (structured families, one line).
     inputs::AxisSums<float> shared_axes;
     const bool one_line = structured && inner_axis < axes.rank && first / line == (first + in_quad - 1) / line;
@@ -88,7 +88,7 @@ __global__ void timing_inputs_kernel(float* dst, int64_t count,
         if constexpr (row_word) {
           const uint64_t row_index = index / inputs::row_length(axes);
           if (row_index != row_of_word) {
-            row = inputs::philox_block(seed, tensor, row_index, inputs::kTimingRowStream)[0];
+            row = inputs::timing_philox_block(seed, tensor, row_index, inputs::kTimingRowStream)[0];
             row_of_word = row_index;
           }
         }

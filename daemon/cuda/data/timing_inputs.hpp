@@ -19,9 +19,10 @@ namespace kbv::cuda {
 //
 // Not the bit-exact draw of generate_inputs_on_device: the timing phase never compares with a
 // host reference (timed outputs are rechecked against the TF32 baseline on the same inputs), so
-// these values come from their own Philox streams, one block per four elements (the exact draw
-// spends one per element and uses two or three of its four words; the Box–Muller families take
-// both normals of each pair of words, inputs::uses_normal), in single precision with fast
+// these values come from their own Philox streams of 8 rounds (inputs/philox.hpp), one block per
+// four elements (the exact draw spends one per element and uses two or three of its four words;
+// the Box–Muller families take both normals of each pair of words, inputs::uses_normal), in
+// single precision with fast
 // intrinsics; a structured family adds the axes a quad's elements share once per quad. Same
 // families, same parameters and structure (the structured families' per-channel words come from
 // the family's structure seed, as in the exact draw), same distributions

@@ -20,7 +20,6 @@
 
 #include <algorithm>
 #include <climits>
-#include <cstdlib>
 #include <functional>
 #include <optional>
 #include <type_traits>
@@ -37,7 +36,6 @@
 #include "ops/common/baseline/batched_transpose.hpp"
 #include "ops/common/baseline/broadcast.hpp"
 #include "ops/common/baseline/conv_epilogue.hpp"
-#include "ops/common/baseline/cudnn_backend_conv.hpp"
 
 namespace kbv::ops::baseline {
 namespace {
@@ -64,30 +62,8 @@ constexpr double kChannelsLastMemoryShare = 0.125;
 // Runs of each layout's whole pipeline timed (after one warm-up) to choose between them; the
 // median decides. Each run of a default-size KernelBench convolution is milliseconds.
 constexpr int kLayoutTimingRuns = 5;
-// The backend API's plans are tried only when this variable is "1": they have not yet run on a
-// GPU (written 2026-12-05 with no device left to run them), and every conv2d problem's TF32
-// baseline would change with them. The next GPU round runs the convolution tests with it set;
-// it becomes the default once they pass.
-constexpr const char* kBackendPlansVariable = "KBV_CUDNN_BACKEND_PLANS";
-bool backend_plans_enabled() {
-  const char* value = std::getenv(kBackendPlansVariable);
-  return value != nullptr && std::string(value) == "1";
-}
-// The backend API's plans timed against cudnnFind's channels-last algorithm, at most (in the
-// heuristics' order: torch's cudnn-frontend benchmark tries its top ones the same way).
-constexpr size_t kMaxBackendPlans = 8;
-// A backend plan whose workspace is beyond this share of the free device memory is not tried:
-// the same budget the channels-last buffers keep to (kChannelsLastMemoryShare).
-constexpr double kBackendWorkspaceShare = kChannelsLastMemoryShare;
 // Scratch sub-buffers each start aligned (LibraryContext::scratch_aligned).
 size_t aligned_bytes(size_t bytes) { return LibraryContext::scratch_aligned(bytes); }
-// What the buffers of a timing run (layouts, backend plans) hold: every float 0x3c3c3c3c ≈
-// 0.0115, finite and nonzero.
-template <class T>
-void fill_timing_pattern(cuda::DeviceBuffer<T>& buffer, cudaStream_t stream) {
-  constexpr int kPatternByte = 0x3c;
-  check(cudaMemsetAsync(buffer.get(), kPatternByte, buffer.bytes(), stream), "cudaMemsetAsync (a timing run's inputs)");
-}
 
 // The descriptors of one cuDNN call: `source` is the op's input x, `result` its output y (cuDNN's
 // x and y for a forward convolution, its dy and dx for a backward-data one).
@@ -249,10 +225,8 @@ class CudnnConvolutionStep final : public NodeStep {
     if constexpr (std::is_same_v<Direction, ForwardConvolution>) consider_channels_last(node, requested, cache_key);
     if (channels_last_) {
       const ChannelsLast& cl = *channels_last_;
-      const std::string call = cl.backend ? cl.backend->describe() + ", channels-last (NHWC)"
-                                          : std::string(Direction::kCall) + " channels-last (NHWC) algo=" + ForwardConvolution::name(cl.algo) +
-                                                " math=" + math_name(cl.math);
-      description_ = call + " workspace=" + std::to_string(cl.workspace) + "B stride=" + axes_text(g, &ConvolutionAxis::stride) +
+      description_ = std::string(Direction::kCall) + " channels-last (NHWC) algo=" + ForwardConvolution::name(cl.algo) + " math=" +
+                     math_name(cl.math) + " workspace=" + std::to_string(cl.workspace) + "B stride=" + axes_text(g, &ConvolutionAxis::stride) +
                      " padding=" + axes_text(g, &ConvolutionAxis::padding) + " dilation=" + axes_text(g, &ConvolutionAxis::dilation) +
                      " groups=1 chosen by " + cl.algorithm_source + ", " + layout_source_ +
                      " + kbv transpose kernels: input and weight to channels-last, the output back to NCHW" +
@@ -299,7 +273,6 @@ class CudnnConvolutionStep final : public NodeStep {
     cudnnMathType_t math = CUDNN_DEFAULT_MATH;
     size_t workspace = 0;
     std::string algorithm_source;
-    std::optional<BackendConvPlan> backend;  // runs in place of cudnnConvolutionForward when set
     int64_t images = 0, in_channels = 0, in_pixels = 0, out_channels = 0, out_pixels = 0, taps = 0;
     // Scratch: the workspace, then the transposed input, weight and output, each aligned.
     size_t x_offset = 0, w_offset = 0, y_offset = 0, bytes = 0;
@@ -316,12 +289,9 @@ class CudnnConvolutionStep final : public NodeStep {
     auto* yt = reinterpret_cast<float*>(base + cl.y_offset);
     launch_batched_transpose(x, xt, cl.images, cl.in_channels, cl.in_pixels, nullptr, stream);
     launch_batched_transpose(w, wt, cl.out_channels, cl.in_channels, cl.taps, nullptr, stream);
-    if (cl.backend)
-      cl.backend->run(context_.cudnn(), xt, wt, yt, base);
-    else
-      check(cudnnConvolutionForward(context_.cudnn(), &kOne, cl.x.get(), xt, cl.w.get(), wt, cl.conv.get(), cl.algo, base, cl.workspace, &kZero,
-                                    cl.y.get(), yt),
-            "cudnnConvolutionForward (channels-last)");
+    check(cudnnConvolutionForward(context_.cudnn(), &kOne, cl.x.get(), xt, cl.w.get(), wt, cl.conv.get(), cl.algo, base, cl.workspace, &kZero,
+                                  cl.y.get(), yt),
+          "cudnnConvolutionForward (channels-last)");
     if (epilogue_)
       epilogue_->run_transposed(yt, y, cl.images, cl.out_pixels, cl.out_channels, bias, in.subspan(conv_inputs_), stream);
     else
@@ -385,7 +355,6 @@ class CudnnConvolutionStep final : public NodeStep {
       return;
     }
     cl.algo = chosen->algo, cl.math = chosen->math, cl.workspace = chosen->workspace, cl.algorithm_source = chosen->source;
-    if (context_.mode() == MathMode::tf32 && backend_plans_enabled()) consider_backend_plans(cl, nhwc_key + " backend plan", x_bytes, w_bytes, y_bytes);
     cl.x_offset = aligned_bytes(cl.workspace);
     cl.w_offset = cl.x_offset + aligned_bytes(x_bytes);
     cl.y_offset = cl.w_offset + aligned_bytes(w_bytes);
@@ -393,8 +362,7 @@ class CudnnConvolutionStep final : public NodeStep {
 
     // The layout: remembered, else timed now (1 = channels-last, 0 = NCHW).
     // With an epilogue the NCHW form pays a pass more: its own choice.
-    // A backend plan's channels-last pipeline is another pipeline: its own choice too.
-    const std::string layout_key = cache_key + (epilogue_ ? " layout with epilogue" : " layout") + (cl.backend ? " via backend plan" : "");
+    const std::string layout_key = cache_key + (epilogue_ ? " layout with epilogue" : " layout");
     const AlgorithmCache cache(inputs::default_algorithm_cache_path());
     bool faster = false;
     if (const std::optional<AlgorithmChoice> remembered = cache.find(layout_key); remembered && (remembered->algorithm == 0 || remembered->algorithm == 1)) {
@@ -421,7 +389,9 @@ class CudnnConvolutionStep final : public NodeStep {
     context_.bind_stream(stream.get());  // every run binds the handles to its own stream again
     cuda::DeviceBuffer<unsigned char> x(x_bytes), w(w_bytes), y(y_bytes), bias(aligned_bytes(static_cast<size_t>(cl.out_channels) * sizeof(float)));
     cuda::DeviceBuffer<unsigned char> nchw_scratch(std::max<size_t>(workspace_, 1)), nhwc_scratch(cl.bytes);
-    for (auto* buffer : {&x, &w, &y, &bias}) fill_timing_pattern(*buffer, stream.get());
+    constexpr int kPatternByte = 0x3c;  // every float 0x3c3c3c3c ≈ 0.0115: finite, nonzero
+    for (auto* buffer : {&x, &w, &y, &bias})
+      check(cudaMemsetAsync(buffer->get(), kPatternByte, buffer->bytes(), stream.get()), "cudaMemsetAsync (layout timing)");
     const auto* xf = reinterpret_cast<const float*>(x.get());
     const auto* wf = reinterpret_cast<const float*>(w.get());
     const auto* bf = reinterpret_cast<const float*>(bias.get());
@@ -431,104 +401,28 @@ class CudnnConvolutionStep final : public NodeStep {
     std::vector<cuda::DeviceBuffer<float>> chain_inputs;  // the epilogue's operands, the same pattern
     for (size_t k = 0; epilogue_ && k < epilogue_->inputs(); ++k) {
       chain_inputs.emplace_back(static_cast<size_t>(epilogue_->input_elements(k)));
-      fill_timing_pattern(chain_inputs.back(), stream.get());
+      check(cudaMemsetAsync(chain_inputs.back().get(), kPatternByte, chain_inputs.back().bytes(), stream.get()), "cudaMemsetAsync (layout timing)");
       inputs.push_back(chain_inputs.back().get());
     }
     const std::span<const float* const> in(inputs);
-    const double nchw = median_run_ms(stream.get(), [&] { run_nchw(in, yf, nchw_scratch.get(), stream.get()); });
-    const double nhwc = median_run_ms(stream.get(), [&] { run_channels_last(cl, in, yf, nhwc_scratch.get(), stream.get()); });
+    const auto median_ms = [&](const std::function<void()>& pipeline) {
+      pipeline();  // warm-up: kernels loaded, clocks up
+      std::vector<float> ms;
+      for (int run = 0; run < kLayoutTimingRuns; ++run) {
+        const cuda::Event start, stop;
+        start.record(stream.get());
+        pipeline();
+        stop.record(stream.get());
+        stop.synchronize();
+        ms.push_back(stop.elapsed_ms_since(start));
+      }
+      std::sort(ms.begin(), ms.end());
+      return static_cast<double>(ms[ms.size() / 2]);
+    };
+    const double nchw = median_ms([&] { run_nchw(in, yf, nchw_scratch.get(), stream.get()); });
+    const double nhwc = median_ms([&] { run_channels_last(cl, in, yf, nhwc_scratch.get(), stream.get()); });
     context_.bind_stream(nullptr);  // this stream ends here; later Finds on the handles use the default one
     return {nchw, nhwc};
-  }
-
-  // The median of kLayoutTimingRuns runs of `pipeline` on `stream` after one warm-up, in ms.
-  static double median_run_ms(cudaStream_t stream, const std::function<void()>& pipeline) {
-    pipeline();  // warm-up: kernels loaded, clocks up
-    std::vector<float> ms;
-    for (int run = 0; run < kLayoutTimingRuns; ++run) {
-      const cuda::Event start, stop;
-      start.record(stream);
-      pipeline();
-      stop.record(stream);
-      stop.synchronize();
-      ms.push_back(stop.elapsed_ms_since(start));
-    }
-    std::sort(ms.begin(), ms.end());
-    return static_cast<double>(ms[ms.size() / 2]);
-  }
-
-  // TF32: the backend API's plans for the channels-last convolution (cudnn_backend_conv.hpp), each
-  // timed alone against cudnnFind's channels-last algorithm on buffers of their own; the fastest
-  // runs, remembered as its heuristics rank + 1 (0: the legacy algorithm) under `key`: the rank,
-  // not its place among the plans kept here, which depends on the free memory at the time.
-  void consider_backend_plans(ChannelsLast& cl, const std::string& key, size_t x_bytes, size_t w_bytes, size_t y_bytes) {
-    const ConvolutionGeometry& g = geometry_;
-    const ConvolutionAxis& height = g.axes[static_cast<size_t>(kMaxSpatialRank - 2)];
-    const ConvolutionAxis& width = g.axes[static_cast<size_t>(kMaxSpatialRank - 1)];
-    BackendConvShape shape;
-    shape.images = g.batch, shape.in_channels = g.in_channels, shape.height = height.input, shape.width = width.input;
-    shape.out_channels = g.out_channels, shape.kernel_height = height.kernel, shape.kernel_width = width.kernel;
-    shape.out_height = height.output, shape.out_width = width.output;
-    shape.padding[0] = height.padding, shape.padding[1] = width.padding;
-    shape.stride[0] = height.stride, shape.stride[1] = width.stride;
-    shape.dilation[0] = height.dilation, shape.dilation[1] = width.dilation;
-    size_t free_bytes = 0, total_bytes = 0;
-    check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
-    std::vector<BackendConvPlan> plans;
-    for (BackendConvPlan& plan : backend_conv_plans(context_.cudnn(), shape, kMaxBackendPlans))
-      if (static_cast<double>(plan.workspace()) <= kBackendWorkspaceShare * static_cast<double>(free_bytes)) plans.push_back(std::move(plan));
-    if (plans.empty()) {
-      cl.algorithm_source += "; cuDNN's backend API proposed no plan to time against it";
-      return;
-    }
-    const AlgorithmCache cache(inputs::default_algorithm_cache_path());
-    const auto plan_of_rank = [&](int64_t rank) {
-      return std::find_if(plans.begin(), plans.end(), [&](const BackendConvPlan& plan) { return static_cast<int64_t>(plan.rank()) == rank; });
-    };
-    auto chosen = plans.end();  // end: the legacy algorithm
-    std::string source;
-    if (const std::optional<AlgorithmChoice> remembered = cache.find(key);
-        remembered && (remembered->algorithm == 0 || plan_of_rank(remembered->algorithm - 1) != plans.end())) {
-      chosen = remembered->algorithm == 0 ? plans.end() : plan_of_rank(remembered->algorithm - 1);
-      source = "cached choice among cudnnFind's algorithm and " + std::to_string(plans.size()) + " backend plans";
-    } else {
-      const cuda::Stream stream;
-      context_.bind_stream(stream.get());
-      size_t workspace = cl.workspace;
-      for (const BackendConvPlan& plan : plans) workspace = std::max(workspace, plan.workspace());
-      cuda::DeviceBuffer<unsigned char> x(x_bytes), w(w_bytes), y(y_bytes), scratch(std::max<size_t>(workspace, 1));
-      for (auto* buffer : {&x, &w}) fill_timing_pattern(*buffer, stream.get());
-      const auto* xf = reinterpret_cast<const float*>(x.get());
-      const auto* wf = reinterpret_cast<const float*>(w.get());
-      auto* yf = reinterpret_cast<float*>(y.get());
-      double best = median_run_ms(stream.get(), [&] {
-        check(cudnnConvolutionForward(context_.cudnn(), &kOne, cl.x.get(), xf, cl.w.get(), wf, cl.conv.get(), cl.algo, scratch.get(),
-                                      cl.workspace, &kZero, cl.y.get(), yf),
-              "cudnnConvolutionForward (engine timing)");
-      });
-      for (auto plan = plans.begin(); plan != plans.end(); ++plan) {
-        // A plan cuDNN refuses to execute is left out, as Find leaves out a failing algorithm.
-        try {
-          const double ms = median_run_ms(stream.get(), [&] { plan->run(context_.cudnn(), xf, wf, yf, scratch.get()); });
-          if (ms < best) best = ms, chosen = plan;
-        } catch (const cuda::CudaError&) {
-          check(cudaStreamSynchronize(stream.get()), "cudaStreamSynchronize (after a backend plan failed)");
-        }
-      }
-      context_.bind_stream(nullptr);
-      std::string unwritten;
-      const int choice = chosen == plans.end() ? 0 : static_cast<int>(chosen->rank()) + 1;
-      const bool kept = cache.remember(key, {choice, 0}, &unwritten);
-      source = "timed fastest of cudnnFind's algorithm and " + std::to_string(plans.size()) + " backend plans (" +
-               (kept ? "remembered" : "not remembered: " + unwritten) + ")";
-    }
-    if (chosen == plans.end()) {
-      cl.algorithm_source += "; " + source;
-      return;
-    }
-    cl.backend.emplace(std::move(*chosen));
-    cl.workspace = cl.backend->workspace();
-    cl.algorithm_source = source;
   }
 
   CallDescriptors descriptors(bool tail) const {
