@@ -23,6 +23,7 @@ import evals  # noqa: E402
 import gtest  # noqa: E402
 import main  # noqa: E402
 from suites import batch  # noqa: E402
+from suites import timing  # noqa: E402
 from suites import calibrate  # noqa: E402
 from suites import corpus  # noqa: E402
 from suites import daemon  # noqa: E402
@@ -239,6 +240,15 @@ class DaemonManifests(unittest.TestCase):
         self.assertEqual(daemon.problem_of("libcuda_kb_l2_12_gemm_multiply_leakyrelu_wmma_tf32", names), "kb_l2_12_gemm_multiply_leakyrelu")
         self.assertEqual(daemon.problem_of("libcuda_relu_vec4", names), "relu")
         self.assertIsNone(daemon.problem_of("libcuda_unknown_thing", names))
+
+
+class TimingLibrary(unittest.TestCase):
+    def test_the_library_part_is_asked_for_and_names_its_problems(self):
+        self.assertEqual(main.parse(["timing:library,problems=conv2d_relu_biasadd+matmul_irregular"]),
+                         [("timing", ["library"], {"problems": "conv2d_relu_biasadd+matmul_irregular"})])
+        self.assertNotIn("library", timing.DEFAULT_PARTS, "every problem's bench is minutes: asked for, not default")
+        self.assertEqual(timing.library_argv("B", "P", {"problems": "relu+bmm"}), ["B", "--problems", "P", "--only", "relu", "--only", "bmm"])
+        self.assertEqual(timing.library_argv("B", "P", {}), ["B", "--problems", "P"])
 
 
 class BatchSummary(unittest.TestCase):

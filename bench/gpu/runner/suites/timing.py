@@ -8,7 +8,10 @@
             (bench/torch_parity/do_bench_matched.py; needs torch and triton)
   timer     kbv_bench_cuda_timing --skip-problems: the cold timer on spin kernels of known
             length, and the cuBLAS 4096³ GEMM through the baseline
-Default: every part."""
+  library   kbv_bench_cuda_timing on the bundle's problems: each library baseline's TF32, FP32
+            and one-launch-per-node medians and what runs (issue #13's figures), without torch.
+            Options: problems=a+b (default: every problem)
+Default: noise, gemm, do_bench and timer."""
 import statistics
 import sys
 
@@ -17,7 +20,8 @@ from common import code_block, md_table, ms, pct
 from suites import Outcome
 
 TITLE = "Timing precision"
-PARTS = ["noise", "gemm", "do_bench", "timer"]
+PARTS = ["noise", "gemm", "do_bench", "timer", "library"]
+DEFAULT_PARTS = ["noise", "gemm", "do_bench", "timer"]
 EVAL_TIMEOUT_S = 150
 NOISE_TARGET = 0.01  # IQR/median of a candidate of ≥ 100 µs (README's figures table)
 LONG_ENOUGH_S = 100e-6
@@ -110,11 +114,28 @@ def part_timer(ctx, body):
     return result.ok
 
 
+def library_argv(bench, problems_dir, options):
+    """kbv_bench_cuda_timing's command line for the library part: --only per named problem."""
+    argv = [bench, "--problems", problems_dir]
+    for problem in filter(None, options.get("problems", "").split("+")):
+        argv += ["--only", problem]
+    return argv
+
+
+def part_library(ctx, body, options):
+    result = ctx.run("timing-library", library_argv(ctx.bin("kbv_bench_cuda_timing"), ctx.bundle / "problems", options), 480)
+    named = options.get("problems", "").replace("+", ", ") or "every problem"
+    body += [f"## Library baselines ({named}; `kbv_bench_cuda_timing --problems BUNDLE/problems`)", ""]
+    body += code_block(result.stdout + (f"\n{result.status()}: {result.stderr[-1500:]}" if not result.ok else "")) + [""]
+    return result.ok
+
+
 def run(ctx, parts, options):
-    parts = parts or PARTS
+    parts = parts or DEFAULT_PARTS
     body, ok = [], True
     for part in parts:
-        ok = globals()[f"part_{part}"](ctx, body) and ok
-    spec = "timing" + (":" + ",".join(parts) if parts != PARTS else "")
+        ok = (part_library(ctx, body, options) if part == "library" else globals()[f"part_{part}"](ctx, body)) and ok
+    words = (parts if parts != DEFAULT_PARTS else []) + [f"{k}={v}" for k, v in options.items()]
+    spec = "timing" + (":" + ",".join(words) if words else "")
     ctx.write_summary("timing", TITLE, ctx.command_for(spec), body)
     return Outcome(ok, f"parts {', '.join(parts)}: " + ("targets met" if ok else "see timing.md"))
