@@ -74,7 +74,7 @@ KBV_HD constexpr bool uses_row_word(Family family) { return family == Family::pe
 // Whether a family's value is a standard normal of (r0, r1) (Box–Muller: r0 the radius, r1 the
 // angle), so r1 is a full word; the other families read r1 for its lowest bit alone (a sign), if
 // at all. The CUDA timing draw gives two elements one pair of words, a quarter turn apart, for
-// the first; one word each for the others (tests/unit/families_test.cpp checks the split).
+// the first; one word each for the others (tests/unit/inputs_test.cpp checks the split).
 KBV_HD constexpr bool uses_normal(Family family) {
   switch (family) {
     case Family::normal:

@@ -37,7 +37,7 @@ constexpr uint32_t kGroupStream = 0x6b627630u;  // .. 0x6b627637u, one per axis
 // families' distributions (tests/cuda/data/device_inputs_test.cpp measures them), not the exact
 // draw's bits, and unpredictability comes from each sample's seed, a keyed hash of the sample
 // (eval/evaluation_timing.cpp), not from Philox's rounds. Two rounds fewer are a fifth less of
-// the integer work the draw is bound by.
+// each block's Philox arithmetic.
 constexpr unsigned kTimingPhiloxRounds = 8;
 
 template <unsigned Rounds = 10>

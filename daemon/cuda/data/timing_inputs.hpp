@@ -22,12 +22,11 @@ namespace kbv::cuda {
 // these values come from their own Philox streams of 8 rounds (inputs/philox.hpp), one block per
 // four elements (the exact draw spends one per element and uses two or three of its four words;
 // the Box–Muller families take both normals of each pair of words, inputs::uses_normal), in
-// single precision with fast
-// intrinsics; a structured family adds the axes a quad's elements share once per quad. Same
-// families, same parameters and structure (the structured families' per-channel words come from
-// the family's structure seed, as in the exact draw), same distributions
-// (tests/cuda/data/device_inputs_test.cpp compares them and checks no two elements of a quad
-// share their words).
+// single precision with fast intrinsics; a structured family adds the axes a quad's elements
+// share once per quad. Same families, same parameters and structure (the structured families'
+// per-channel words come from the family's structure seed, as in the exact draw), same
+// distributions (tests/cuda/data/device_inputs_test.cpp compares them and checks no two elements
+// of a quad share their words).
 void generate_timing_inputs_on_device(float* dst, int64_t count, inputs::Family family,
                                       const inputs::FamilyParams& params, uint64_t seed, uint32_t tensor_id,
                                       const inputs::TensorAxes& geometry, double scale, uint64_t checksum_key,

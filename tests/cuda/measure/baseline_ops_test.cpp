@@ -158,9 +158,9 @@ TEST_F(GpuTest, TimeUnitsTimesEveryLaunchUnitAndComputesWhatRunDoes) {
 
 // A product with odd K and N and over 2^30 multiply-adds takes the padded form (blas.cpp, as
 // torch.compile's pad_mm): its operands copied to 16-byte aligned rows with zero pads
-// (pad_copy.cu), the result cropped back out. Every
-// layout (A and B stored transposed or not), both math modes, against the fp64 reference; the
-// op cases are far below the size where the library pads.
+// (pad_copy.cu), the result cropped back out. Every layout (A and B stored transposed or not),
+// both math modes, against the fp64 reference; the op cases are far below the size where the
+// library pads.
 TEST_F(GpuTest, PaddedGemmMatchesTheReferenceInEveryLayout) {
   constexpr int64_t kM = 1031, kK = 1029, kN = 1027;  // 1.09e9 multiply-adds, none a multiple of 4
   for (const bool transpose_a : {false, true})
