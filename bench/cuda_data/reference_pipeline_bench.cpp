@@ -3,7 +3,8 @@
 // device reference stays within seconds on an H200. The comparison columns: a poisoned output
 // (non-finite branch), zeros (finite branch) in two passes, the reference's summary, zeros
 // against the summary (one pass), every trivial output of a family in one pass, and an honest
-// candidate's recheck (fp32 against the same fp32); then the exact draw of the problem's inputs for
+// candidate's recheck (fp32 against the same fp32) in two passes and, `recheck1`, in the one read
+// the data plane makes it with (cuda::pass_in_one_read); then the exact draw of the problem's inputs for
 // each input family, and the timing draw (a timing sample's fresh inputs) for each, beside a
 // memset of the same bytes. Every stage but the fp64 reference is timed after an untimed run.
 //
@@ -116,7 +117,7 @@ void run_problem(const kbv::ResolvedProblem& problem, cudaStream_t stream) {
   });
   // Comparisons of one fp32 output per problem output. A poisoned output takes the non-finite
   // branch of the element rule; zeros take the finite branch (the one real outputs take).
-  float poison = 0, compare_poisoned = 0, compare_zeros = 0, summary = 0, compare_summarised = 0, trivial = 0, recheck = 0;
+  float poison = 0, compare_poisoned = 0, compare_zeros = 0, summary = 0, compare_summarised = 0, trivial = 0, recheck = 0, recheck_one_read = 0;
   for (size_t o = 0; o < outputs_f64.size(); ++o) {
     const int64_t count = kbv::numel(problem.output_shapes[o]);
     const int64_t rows = kbv::local_rms_row_length(problem.output_shapes[o]);  // as the data plane judges it
@@ -150,9 +151,16 @@ void run_problem(const kbv::ResolvedProblem& problem, cudaStream_t stream) {
     // An honest candidate's: its output the baseline's (the zeros above would fail everywhere).
     kbv::cuda::check(cudaMemcpyAsync(candidate.get(), baseline.get(), baseline.bytes(), cudaMemcpyDeviceToDevice, stream), "cudaMemcpyAsync");
     recheck += warm_time_ms(stream, [&] { (void)kbv::cuda::compare_on_device(candidate.get(), baseline.get(), count, rows, tolerance, stream); });
+    // The same recheck as the data plane makes it: one read proves the pass (cuda::pass_in_one_read).
+    bool proved = true;
+    recheck_one_read += warm_time_ms(stream, [&] {
+      proved = kbv::cuda::pass_in_one_read(candidate.get(), baseline.get(), count, tolerance, stream).has_value() && proved;
+    });
+    if (!proved) std::fprintf(stderr, "%s: one read did not prove an exact copy's pass\n", problem.problem.name.c_str());
   }
-  std::printf("%-22s %8.3g %8.2f %6.2f %6.2f %9.2f %6.2f %8.2f %8.2f %7.2f %8.2f %7.2f %7.2f\n", problem.problem.name.c_str(), elements,
-              generate, widen, checksum, reference, poison, compare_poisoned, compare_zeros, summary, compare_summarised, trivial, recheck);
+  std::printf("%-22s %8.3g %8.2f %6.2f %6.2f %9.2f %6.2f %8.2f %8.2f %7.2f %8.2f %7.2f %7.2f %8.2f\n", problem.problem.name.c_str(), elements,
+              generate, widen, checksum, reference, poison, compare_poisoned, compare_zeros, summary, compare_summarised, trivial, recheck,
+              recheck_one_read);
   // The exact draw of every input, family by family (the structured families read a Philox block
   // per axis per element; every family costs one such draw per correctness trial).
   const std::string by_family = times_by_family(problem, stream, [&](size_t i, kbv::inputs::Family family, const kbv::inputs::FamilyDraw& draw) {
@@ -220,8 +228,8 @@ int main(int argc, char** argv) {
     if (names.empty()) names = catalog.names();
     const kbv::cuda::Stream stream;
     std::printf("shape set %s; times in ms (CUDA events)\n", shape_set.c_str());
-    std::printf("%-22s %8s %8s %6s %6s %9s %6s %8s %8s %7s %8s %7s %7s\n", "problem", "in elems", "generate", "widen", "checksum",
-                "reference", "poison", "cmp(poi)", "cmp(0s)", "summary", "cmp(sum)", "trivial", "recheck");
+    std::printf("%-22s %8s %8s %6s %6s %9s %6s %8s %8s %7s %8s %7s %7s %8s\n", "problem", "in elems", "generate", "widen", "checksum",
+                "reference", "poison", "cmp(poi)", "cmp(0s)", "summary", "cmp(sum)", "trivial", "recheck", "recheck1");
     for (const std::string& name : names) {
       run_problem(kbv::resolve_problem(catalog.get(name), shape_set), stream.get());
     }

@@ -360,6 +360,14 @@ class CudaDataPlane final : public DataPlane {
                                                                row_length(o), doubled, stream_->get(), error_scale),
                                        doubled);
       };
+      // An honest output passes far inside twice the tolerance: one read of both outputs proves
+      // it (cuda::pass_in_one_read); anything else gets the two-pass comparison, whose verdict
+      // that one is. relu at its default size: 12.8 GB read instead of 19.2.
+      if (std::optional<CompareResult> quick =
+              cuda::pass_in_one_read(at(place.outputs[o]), tf32_outputs_[o].get(), place.outputs[o].count, doubled, stream_->get())) {
+        parts.push_back(*quick);
+        continue;
+      }
       CompareResult part = judge(nullptr);
       // Two honest TF32 products differ by the products' rounding, not the output's: where the
       // default rule fails, judged again by the error scale of these timing inputs (computed from

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -242,6 +243,93 @@ __global__ void element_finish_kernel(const ElementStats* partials, int blocks, 
   if (threadIdx.x == 0) *result = total;
 }
 
+// ---- the one-read verdict (a timed output's recheck) -----------------------------------------
+
+// What one read of an output and an fp32 reference gives before the reference's RMS is known:
+// the sums and counts of the two-pass comparison (in the same order per thread, so bit for bit
+// the same), and for finite pairs the largest excess diff − rtol·|ref| over the relative
+// allowance and the largest rtol·|ref|, which bound every element's verdict once the absolute
+// allowance A = atol·max(rms, tiny) is known (pass_in_one_read).
+struct OneReadStats {
+  long long nonfinite, unwritten, nonfinite_disagreements;  // the last: elements that fail whatever A is
+  double sum_sq_ref, sum_sq_error, output_sum, max_abs, max_excess, max_relative_allowance;
+  double rms, abs_allowance;  // and A, from sum_sq_ref as reference_finish_kernel computes them (finish kernel only)
+};
+
+__device__ OneReadStats reduce_one_read_stats(OneReadStats local) {
+  __shared__ long long integer_scratch[32];
+  __shared__ double real_scratch[32];
+  OneReadStats total = local;
+  total.nonfinite = block_reduce(local.nonfinite, detail::SumOp{}, integer_scratch);
+  total.unwritten = block_reduce(local.unwritten, detail::SumOp{}, integer_scratch);
+  total.nonfinite_disagreements = block_reduce(local.nonfinite_disagreements, detail::SumOp{}, integer_scratch);
+  total.sum_sq_ref = block_reduce(local.sum_sq_ref, detail::SumOp{}, real_scratch);
+  total.sum_sq_error = block_reduce(local.sum_sq_error, detail::SumOp{}, real_scratch);
+  total.output_sum = block_reduce(local.output_sum, detail::SumOp{}, real_scratch);
+  total.max_abs = block_reduce(local.max_abs, detail::MaxOp{}, real_scratch);
+  total.max_excess = block_reduce(local.max_excess, detail::MaxOp{}, real_scratch);
+  total.max_relative_allowance = block_reduce(local.max_relative_allowance, detail::MaxOp{}, real_scratch);
+  return total;
+}
+
+__device__ OneReadStats empty_one_read_stats() { return {0, 0, 0, 0.0, 0.0, 0.0, 0.0, -INFINITY, 0.0, 0.0, 0.0}; }
+
+// element_kernel's statements with the absolute allowance left out (judge_element with A = 0
+// decides every non-finite case, which no allowance changes), and reference_squares_kernel's sum.
+__global__ void one_read_kernel(const float* output, const float* reference, int64_t count, double rtol, uint32_t poison_bits,
+                                OneReadStats* partials) {
+  OneReadStats local = empty_one_read_stats();
+  struct Pair {
+    float raw;
+    double ref;
+  };
+  for_each_element(
+      count, [&](int64_t i) { return Pair{output[i], static_cast<double>(reference[i])}; },
+      [&](int64_t, Pair pair) {
+        if (isfinite(pair.ref)) local.sum_sq_ref += pair.ref * pair.ref;
+        const ElementVerdict v = judge_element(pair.raw, pair.ref, 0.0, rtol, poison_bits);
+        local.output_sum += static_cast<double>(pair.raw);
+        if (v.unwritten) ++local.unwritten;
+        if (v.nonfinite_counted) ++local.nonfinite;
+        if (v.nonfinite_output && v.bad) local.max_abs = INFINITY;
+        if (v.finite_pair) {
+          local.sum_sq_error += v.diff * v.diff;
+          local.max_abs = fmax(local.max_abs, v.diff);
+          const double relative_allowance = v.allowed;  // 0 + rtol·|ref|: exactly the product element_kernel adds A to
+          local.max_excess = fmax(local.max_excess, v.diff - relative_allowance);
+          local.max_relative_allowance = fmax(local.max_relative_allowance, relative_allowance);
+        } else if (v.bad) {
+          ++local.nonfinite_disagreements;
+        }
+      });
+  const OneReadStats total = reduce_one_read_stats(local);
+  if (threadIdx.x == 0) partials[blockIdx.x] = total;
+}
+
+// The partials in element_finish_kernel's and reference_finish_kernel's order, then A as
+// reference_finish_kernel computes it.
+__global__ void one_read_finish_kernel(const OneReadStats* partials, int blocks, int64_t count, double atol, OneReadStats* result) {
+  OneReadStats local = empty_one_read_stats();
+  for (int b = threadIdx.x; b < blocks; b += blockDim.x) {
+    const OneReadStats& p = partials[b];
+    local.nonfinite += p.nonfinite;
+    local.unwritten += p.unwritten;
+    local.nonfinite_disagreements += p.nonfinite_disagreements;
+    local.sum_sq_ref += p.sum_sq_ref;
+    local.sum_sq_error += p.sum_sq_error;
+    local.output_sum += p.output_sum;
+    local.max_abs = fmax(local.max_abs, p.max_abs);
+    local.max_excess = fmax(local.max_excess, p.max_excess);
+    local.max_relative_allowance = fmax(local.max_relative_allowance, p.max_relative_allowance);
+  }
+  OneReadStats total = reduce_one_read_stats(local);
+  if (threadIdx.x == 0) {
+    total.rms = count > 0 ? sqrt(total.sum_sq_ref / static_cast<double>(count)) : 0.0;
+    total.abs_allowance = atol * fmax(total.rms, kTinyReferenceRms);
+    *result = total;
+  }
+}
+
 // Σ ref² of `reference` into stats (with the RMS and the allowance for `atol`), through
 // `partials` (at least grid_for(count) doubles); with a row length, each row's allowance into
 // `row_allowances` (count / row_length doubles).
@@ -440,6 +528,23 @@ __global__ void trivial_finish_kernel(const double* partials, int blocks, double
   if (threadIdx.x == 0) totals[blockIdx.x] = total;
 }
 
+// The largest max_excess (one_read_kernel) that proves every finite pair within its allowance:
+// d ≤ fl(A + r) for each, where d = |out − ref| and r = rtol·|ref| are the very doubles
+// element_kernel computes and A its absolute allowance (a row's, where rows apply, is never
+// below the whole output's). With e = fl(d − r): e ≤ 0 means d ≤ r ≤ fl(A + r). Otherwise
+// d − r ≤ e/(1 − u) and fl(A + r) ≥ (A + r)(1 − u) (u = 2⁻⁵³), so e ≤ A − 2uA − u·r suffices;
+// A − 2⁻⁴⁰·(A + R), R the largest r, is below that even after its own two roundings, while
+// A·2⁻⁴⁰ stays a normal number (kSmallestMarginedAllowance); below it only e ≤ 0 proves a pass.
+// The margin costs nothing in practice: an element 2⁻⁴⁰ short of its bound goes to the two-pass
+// comparison, which decides it exactly.
+constexpr double kOneReadMargin = 0x1p-40;
+constexpr double kSmallestMarginedAllowance = DBL_MIN * 0x1p45;
+
+double one_read_excess_bound(double abs_allowance, double max_relative_allowance) {
+  if (!(abs_allowance >= kSmallestMarginedAllowance)) return 0.0;
+  return std::max(0.0, abs_allowance - kOneReadMargin * (abs_allowance + max_relative_allowance));
+}
+
 }  // namespace
 
 void ReferenceSummary::compute(const double* reference, int64_t count, int64_t row_length, double atol, cudaStream_t stream) {
@@ -482,6 +587,34 @@ DeviceComparison compare_on_device(const float* output, const double* reference,
   const ReferenceView view = summary.view(count, row_length, tolerance.atol);
   if (count <= 0) return DeviceComparison{};
   return element_pass(output, reference, view.stats, view.rows, count, tolerance, stream, error_scale);
+}
+
+std::optional<CompareResult> pass_in_one_read(const float* output, const float* reference, int64_t count, const Tolerance& tolerance,
+                                              cudaStream_t stream) {
+  if (count <= 0) return std::nullopt;
+  const unsigned blocks = detail::grid_for(count);
+  auto partials = DeviceBuffer<OneReadStats>::on_stream(blocks, stream);
+  auto total = DeviceBuffer<OneReadStats>::on_stream(1, stream);
+  one_read_kernel<<<blocks, detail::kBlockThreads, 0, stream>>>(output, reference, count, tolerance.rtol, kPoisonBits, partials.get());
+  check_launch("one_read_kernel");
+  one_read_finish_kernel<<<1, detail::kBlockThreads, 0, stream>>>(partials.get(), static_cast<int>(blocks), count, tolerance.atol, total.get());
+  check_launch("one_read_finish_kernel");
+  OneReadStats stats{};
+  check(cudaMemcpyAsync(&stats, total.get(), sizeof stats, cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync (one-read verdict)");
+  check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (one-read verdict)");
+  if (stats.unwritten != 0 || stats.nonfinite != 0 || stats.nonfinite_disagreements != 0) return std::nullopt;
+  if (!(stats.max_excess <= one_read_excess_bound(stats.abs_allowance, stats.max_relative_allowance))) return std::nullopt;
+  DeviceComparison comparison;
+  comparison.elements = count;
+  comparison.max_abs_error = stats.max_abs;
+  comparison.max_rel_error = std::numeric_limits<double>::quiet_NaN();  // not measured: see the header
+  comparison.sum_sq_error = stats.sum_sq_error;
+  comparison.sum_sq_ref = stats.sum_sq_ref;
+  comparison.ref_rms = stats.rms;
+  comparison.output_sum = stats.output_sum;
+  CompareResult result = to_compare_result(comparison, tolerance);
+  if (!result.passed) return std::nullopt;  // the relative L2 error fails: the two-pass comparison gives every figure
+  return result;
 }
 
 std::vector<bool> trivial_outputs_pass_on_device(const double* reference, const ReferenceSummary& summary, int64_t count,

@@ -1,8 +1,10 @@
 // tests/cuda/data/device_compare_test.cpp — compare_on_device gives compare_output()'s figures
-// and verdict (verify/compare.hpp) on the same buffers, edge cases included.
+// and verdict (verify/compare.hpp) on the same buffers, edge cases included; pass_in_one_read
+// gives the two-pass verdict wherever it gives one.
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 
 #include "data/device_compare.hpp"
 #include "gpu_test_support.hpp"
@@ -352,6 +354,73 @@ TEST_F(DeviceCompareTest, TrivialOutputsWithRowsGetTheVerdictOfTheirWrittenCompa
 }
 
 // The element pass skips the division wherever an element cannot raise the running max ratio;
+// The one-read verdict (a timed output's recheck) against the two-pass comparison of the same
+// fp32 buffers: where it gives a verdict, that verdict is the two-pass one's, a pass, with every
+// figure bit for bit but max_rel_error (not measured: NaN); it gives none where the two-pass
+// comparison fails; and it does give one to an output well inside its tolerance (else the
+// recheck would only have gained a pass).
+class OneReadVerdictTest : public GpuTest {
+ protected:
+  void expect_one_read_agrees(const std::vector<float>& output, const std::vector<float>& reference, const Tolerance& tolerance,
+                              std::optional<bool> expect_one_read) const {
+    const auto n = static_cast<int64_t>(reference.size());
+    const auto device_output = upload(output);
+    const auto device_reference = upload(reference);
+    const DeviceComparison raw = compare_on_device(device_output.get(), device_reference.get(), n, 0, tolerance, stream());
+    const CompareResult two_pass = to_compare_result(raw, tolerance);
+    const std::optional<CompareResult> one_read = pass_in_one_read(device_output.get(), device_reference.get(), n, tolerance, stream());
+    if (expect_one_read) {
+      EXPECT_EQ(one_read.has_value(), *expect_one_read) << "two-pass: " << two_pass.summary();
+    }
+    if (!one_read) return;
+    EXPECT_TRUE(two_pass.passed) << "one read passed what the two-pass comparison fails: " << two_pass.summary();
+    EXPECT_TRUE(one_read->passed);
+    EXPECT_TRUE(std::isnan(one_read->max_rel_error));
+    EXPECT_EQ(one_read->elements, two_pass.elements);
+    EXPECT_EQ(one_read->violations, 0);
+    EXPECT_EQ(one_read->nonfinite_where_ref_finite, 0);
+    EXPECT_EQ(one_read->unwritten, 0);
+    EXPECT_EQ(one_read->first_violation_index, -1);
+    EXPECT_EQ(one_read->outliers_allowed, two_pass.outliers_allowed);
+    for (auto [mine, theirs] : {std::pair{one_read->max_abs_error, two_pass.max_abs_error}, {one_read->rel_l2_error, two_pass.rel_l2_error},
+                                {one_read->ref_rms, two_pass.ref_rms}, {one_read->ref_l2_norm, two_pass.ref_l2_norm}})
+      EXPECT_EQ(std::memcmp(&mine, &theirs, sizeof(double)), 0) << mine << " vs " << theirs;
+  }
+};
+
+std::vector<float> narrowed(const std::vector<double>& values) { return {values.begin(), values.end()}; }
+
+TEST_F(OneReadVerdictTest, IsTheTwoPassVerdictWhereItGivesOne) {
+  for (const CompareCase& c : compare_cases()) {
+    SCOPED_TRACE(c.label);
+    const std::vector<float> reference = narrowed(c.reference);
+    const bool within = c.label.rfind("all within tolerance", 0) == 0;
+    const bool fails = c.label.rfind("all within tolerance", 0) != 0 && c.label.rfind("rows", 0) != 0;  // the others fail on purpose
+    expect_one_read_agrees(c.output, reference, c.tolerance, within ? std::optional(true) : fails ? std::optional(false) : std::nullopt);
+  }
+}
+
+// Elements placed k allowances from their reference (k = 0.5 … 1.01, both signs, atol = rtol =
+// 1e-2 so that fp32 places them to ~10⁻⁵ of an allowance): below the bound by more than the
+// margin one read passes them; at and beyond it, never.
+TEST_F(OneReadVerdictTest, StopsShortOfTheBoundary) {
+  constexpr size_t kCount = 1'000'003;
+  const Tolerance tolerance{1e-2, 1e-2, 1.0};
+  const std::vector<float> reference = narrowed(random_normal(kCount, 51));
+  double sum_sq = 0;
+  for (float r : reference) sum_sq += static_cast<double>(r) * r;
+  const double abs_allowance = tolerance.atol * std::sqrt(sum_sq / kCount);
+  for (const double k : {0.5, 0.99, 0.999, 1.001, 1.01}) {
+    SCOPED_TRACE("k = " + std::to_string(k));
+    std::vector<float> output = reference;
+    for (size_t i = 0; i < kCount; i += 997) {  // every 997th element, alternating signs
+      const double allowed = abs_allowance + tolerance.rtol * std::fabs(static_cast<double>(reference[i]));
+      output[i] = static_cast<float>(reference[i] + ((i / 997) % 2 == 0 ? k : -k) * allowed);
+    }
+    expect_one_read_agrees(output, reference, tolerance, k < 1 ? std::optional(true) : std::optional(false));
+  }
+}
+
 // max_rel_error must still be the largest ratio, exactly, when the largest one comes last, first,
 // among equal ratios, or alone among exact elements.
 TEST_F(DeviceCompareTest, MaxRatioIsExactWhateverTheOrder) {
