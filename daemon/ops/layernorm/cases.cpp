@@ -13,6 +13,8 @@ OpCases cases() {
       // Few long rows: the baseline splits each row into chunks (moments + apply kernels).
       {"split", {{2, 64, 32, 32}, {64, 32, 32}, {64, 32, 32}}, {{"normalized_rank", 3}}},
       {"no_affine_odd", {{300, 45}}, {}},  // no weight or bias; rows not a multiple of 4
+      // Rows of several chunks of the fp64 reference (4096 elements each) and a partial last one.
+      {"ragged_chunks", {{3, 10007}, {10007}, {10007}}, {}},
       {"plain", {{6, 50}}, {}},
       {"weight_only", {{3, 4, 10}, {4, 10}}, {{"normalized_rank", 2}, {"eps", 1e-3}}},
       {"affine_small", {{3, 4, 6, 6}, {4, 6, 6}, {4, 6, 6}}, {{"normalized_rank", 3}}}};
