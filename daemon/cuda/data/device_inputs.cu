@@ -5,14 +5,16 @@
 #include "data/device_inputs.hpp"
 
 #include "common/cuda_error.hpp"
+#include "data/family_dispatch.hpp"
 #include "data/launch.cuh"
 #include "inputs/discrete_families.hpp"
 
 namespace kbv::cuda {
 namespace {
 
-__global__ void generate_kernel(float* dst, int64_t count, inputs::Family family,
-                                inputs::FamilyParams params, uint64_t seed, uint32_t tensor_id,
+// One kernel per family (data/family_dispatch.hpp); the same generate_element as the host's.
+template <inputs::Family family>
+__global__ void generate_kernel(float* dst, int64_t count, inputs::FamilyParams params, uint64_t seed, uint32_t tensor_id,
                                 inputs::TensorAxes axes, double scale, inputs::InputDomain domain) {
   for (int64_t i = detail::global_thread_index(); i < count; i += detail::grid_stride()) {
     dst[i] = inputs::generate_element(family, params, seed, tensor_id, static_cast<uint64_t>(i),
@@ -106,8 +108,13 @@ void generate_inputs_on_device(float* dst, int64_t count, inputs::Family family,
                                inputs::InputDomain domain) {
   if (count <= 0) return;
   const inputs::TensorAxes axes = inputs::structured_axes(geometry, params.structure, tensor_id);
-  generate_kernel<<<detail::grid_for(count), detail::kBlockThreads, 0, stream>>>(
-      dst, count, family, params, seed, tensor_id, axes, scale, domain);
+  launch_for_family(
+      family,
+      [&](auto constant) {
+        generate_kernel<decltype(constant)::value>
+            <<<detail::grid_for(count), detail::kBlockThreads, 0, stream>>>(dst, count, params, seed, tensor_id, axes, scale, domain);
+      },
+      "generate_inputs_on_device");
   check_launch("generate_kernel");
 }
 

@@ -3,12 +3,9 @@
 // words accumulated in the same pass.
 #include "data/timing_inputs.hpp"
 
-#include <stdexcept>
-#include <string>
-#include <utility>
-
 #include "common/cuda_error.hpp"
 #include "data/checksum_mix.hpp"
+#include "data/family_dispatch.hpp"
 #include "data/launch.cuh"
 
 namespace kbv::cuda {
@@ -32,9 +29,8 @@ __device__ inline ElementWords element_words(bool normal_pairs, const r123::Phil
 // `inner_axis`: the innermost axis longer than 1 (axes.rank when none); its inner stride is 1, so
 // elements of one quad differ only in their position along it unless the quad crosses a line:
 // the structured families then add the other axes' terms once per quad.
-// One kernel per family: the family's code alone sets its registers (one kernel for all of them
-// took 88 to 96, which holds an SM to two blocks of 256, and the draw is bound by latency more
-// than by arithmetic: H100, r51, a quarter of memset's bandwidth).
+// One kernel per family (data/family_dispatch.hpp): the draw is bound by latency more than by
+// arithmetic (H100, r51: one kernel for all families ran at a quarter of memset's bandwidth).
 template <inputs::Family family>
 __global__ void timing_inputs_kernel(float* dst, int64_t count,
                                      inputs::FamilyParams params, uint64_t seed, uint32_t tensor,
@@ -115,17 +111,6 @@ __global__ void timing_inputs_kernel(float* dst, int64_t count,
   if (threadIdx.x == 0) atomicAdd(checksum_total, block_total);
 }
 
-// Calls `launch` with the kernel of `family` (of the kFamilyCount instantiations).
-template <class Launch, uint32_t... kFamilies>
-void launch_each(inputs::Family family, Launch&& launch, std::integer_sequence<uint32_t, kFamilies...>) {
-  const bool found = ((static_cast<uint32_t>(family) == kFamilies && (launch(timing_inputs_kernel<static_cast<inputs::Family>(kFamilies)>), true)) || ...);
-  if (!found) throw std::invalid_argument("generate_timing_inputs_on_device: family " + std::to_string(static_cast<uint32_t>(family)) + " is not one of kbv's");
-}
-template <class Launch>
-void launch_for_family(inputs::Family family, Launch&& launch) {
-  launch_each(family, launch, std::make_integer_sequence<uint32_t, inputs::kFamilyCount>{});
-}
-
 // The innermost axis longer than 1, or axes.rank when none is.
 uint32_t innermost_long_axis(const inputs::TensorAxes& axes) {
   for (uint32_t a = axes.rank; a-- > 0;)
@@ -142,11 +127,14 @@ void generate_timing_inputs_on_device(float* dst, int64_t count, inputs::Family 
   if (count <= 0) return;
   const int64_t quads = (count + 3) / 4;
   const inputs::TensorAxes axes = inputs::structured_axes(geometry, params.structure, tensor_id);
-  launch_for_family(family, [&](auto kernel) {
-    kernel<<<detail::grid_for(quads), detail::kBlockThreads, 0, stream>>>(dst, count, params, seed, tensor_id, axes, innermost_long_axis(axes),
-                                                                          static_cast<float>(scale), domain,
-                                                                          checksum_detail::key_salt(checksum_key), checksum_total);
-  });
+  launch_for_family(
+      family,
+      [&](auto constant) {
+        timing_inputs_kernel<decltype(constant)::value><<<detail::grid_for(quads), detail::kBlockThreads, 0, stream>>>(
+            dst, count, params, seed, tensor_id, axes, innermost_long_axis(axes), static_cast<float>(scale), domain,
+            checksum_detail::key_salt(checksum_key), checksum_total);
+      },
+      "generate_timing_inputs_on_device");
   check_launch("timing_inputs_kernel");
 }
 
