@@ -283,6 +283,15 @@ class BatchSummary(unittest.TestCase):
         self.assertIn("| relu.so | 150 | 3.00 | 0.60 | 0.05 | 0.00 |", table)
         self.assertIn("| bmm.so | 40 | 0.00 | 0.20 | 0.00 | 0.00 |", table)
 
+    def test_the_clock_rows_give_the_rules_headroom(self):
+        def report(worker, trusted):
+            return {"verdict": "pass", "timing": {"candidate": {"median_s": worker}},
+                    "environment": {"trusted_median_s": trusted, "ping_round_trip_s": 1.6e-3}}
+        rows = batch.clock_rows("x.so", [report(0.265e-3, 1.0e-3), report(4e-3, 4.2e-3), {"verdict": "resource"}])
+        self.assertEqual(rows[0], ["x.so", "pass", "0.265", "1.000", "0.830", "0.83", "1.600"])  # (0.265 + 0.15) / 0.5: flagged
+        self.assertEqual(rows[1][4:6], ["8.300", "1.98"])
+        self.assertEqual(len(rows), 2, "a report without timing has no row")
+
     def test_the_suite_parses_its_options(self):
         self.assertEqual(main.parse(["batch:copies=3,only=relu"]), [("batch", [], {"copies": "3", "only": "relu"})])
 

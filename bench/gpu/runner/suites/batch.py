@@ -22,6 +22,9 @@ SHARED_PHASES = ["worker_start", "data_plane_and_worker_setup", "correctness.ref
                  "correctness.prepare_inputs"]
 # The second table: where a later candidate's wall goes, its costliest phases over the whole run.
 BREAKDOWN_PHASES = 9
+# The third: the CUDA clock agreement's headroom (daemon/eval/sample_checks.cpp, for_device(cuda)):
+# a call is flagged when the worker's median < FACTOR · the evaluator's − SLACK.
+CLOCK_FACTOR, CLOCK_SLACK_S = 0.5, 150e-6
 
 
 def reports_of(stdout):
@@ -80,13 +83,30 @@ def breakdown_table(per_example):
     return md_table(header, rows)
 
 
+def clock_rows(label, reports):
+    """One row per report with timing figures: the worker's median, the evaluator's (beyond the bare
+    round trip), the most the evaluator's may be before the rule flags the call, and the ping."""
+    rows = []
+    for r in reports:
+        env = (r or {}).get("environment") or {}
+        worker = (((r or {}).get("timing") or {}).get("candidate") or {}).get("median_s")
+        trusted = env.get("trusted_median_s")
+        if not worker or not trusted:
+            continue
+        allowed = (worker + CLOCK_SLACK_S) / CLOCK_FACTOR
+        ping = env.get("ping_round_trip_s")
+        rows.append([label, r.get("verdict", "?"), f"{worker * 1e3:.3f}", f"{trusted * 1e3:.3f}", f"{allowed * 1e3:.3f}",
+                     f"{allowed / trusted:.2f}", f"{ping * 1e3:.3f}" if ping else "-"])
+    return rows
+
+
 def run(ctx, parts, options):
     copies = int(options.get("copies", DEFAULT_COPIES))
     pattern = re.compile(options["only"]) if options.get("only") else None
     examples = [so for so in sorted((ctx.bundle / "candidates" / "cuda").glob("*.so")) if not pattern or pattern.search(so.name)]
     scratch = ctx.out / "batch-candidates"
     scratch.mkdir(parents=True, exist_ok=True)
-    rows, all_pass, total_wall, total_evals, per_example = [], True, 0.0, 0, {}
+    rows, all_pass, total_wall, total_evals, per_example, clock = [], True, 0.0, 0, {}, []
     for example in examples:
         paths = []
         for i in range(copies):
@@ -100,6 +120,7 @@ def run(ctx, parts, options):
         row, ok = summarize(example.name, reports, result.wall_s, copies)
         rows.append(row)
         per_example[example.name] = later_phases(reports)
+        clock += clock_rows(example.name, reports)
         all_pass = all_pass and ok
         total_wall += result.wall_s
         total_evals += len(reports)
@@ -118,6 +139,10 @@ def run(ctx, parts, options):
         body += ["Where a later candidate's wall goes (means over the later copies; `wall_s_by_phase` of the reports, "
                  "the costliest phases over the run as columns):", ""]
         body += breakdown_table(per_example)
+    body += ["", "The CUDA clock agreement per evaluation (ms): the worker's median, the evaluator's median beyond the bare round "
+             "trip, the most that may be before the call is flagged (`hack_suspected`), their ratio (headroom: below 1 flagged) "
+             "and the ping round trip of the timing phase:", ""]
+    body += md_table(["example", "verdict", "worker", "evaluator", "allowed", "headroom", "ping"], clock)
     spec = "batch" + (":" + ",".join(f"{k}={v}" for k, v in options.items()) if options else "")
     ctx.write_summary("batch", TITLE, ctx.command_for(spec), body)
     return Outcome(all_pass and bool(rows), f"{per_hour:.0f} evaluations/hour over {total_evals} ({copies} per example); "
