@@ -113,6 +113,7 @@ class CudaDataPlane final : public DataPlane {
         reference_outputs_.emplace_back(static_cast<size_t>(numel(shape)));
       }
       reference_summaries_.resize(problem_.output_shapes.size());
+      summary_generations_.assign(problem_.output_shapes.size(), 0);  // generation 0: no reference yet
       for (const Shape& shape : problem_.input_shapes) reference_inputs_.emplace_back(static_cast<size_t>(numel(shape)));
       // The baselines compute in fp32: an int64 or bool input is widened into its own buffer
       // (ensure_widened), float32 inputs are read in place.
@@ -238,9 +239,14 @@ class CudaDataPlane final : public DataPlane {
     kept_slot_ = -1;
     const SlotPlaces& place = places_.at(static_cast<size_t>(slot));
     std::vector<CompareResult> parts;
-    for (size_t o = 0; o < place.outputs.size(); ++o)
-      parts.push_back(to_result(cuda::compare_on_device(at(place.outputs[o]), fp32_outputs_[o].get(), place.outputs[o].count,
-                                                        row_length(o), problem_.problem.tolerance, stream_->get())));
+    for (size_t o = 0; o < place.outputs.size(); ++o) {
+      const float* kept = fp32_outputs_[o].get();
+      const std::optional<cuda::DeviceComparison> quick =
+          cuda::pass_in_one_read(at(place.outputs[o]), kept, place.outputs[o].count, problem_.problem.tolerance, stream_->get());
+      parts.push_back(to_result(quick ? *quick
+                                      : cuda::compare_on_device(at(place.outputs[o]), kept, place.outputs[o].count, row_length(o),
+                                                                problem_.problem.tolerance, stream_->get())));
+    }
     return merge_results(parts);
   }
 
@@ -261,7 +267,8 @@ class CudaDataPlane final : public DataPlane {
     const SlotPlaces& place = places_.at(static_cast<size_t>(slot));
     OperandRoundingDistances distances;
     for (size_t o = 0; o < place.outputs.size(); ++o) distances.to_reference_sq += compare_with_reference(at(place.outputs[o]), o).sum_sq_error;
-    reference_slot_ = reference_inputs_slot_ = -1;  // from here on the buffers hold the rounded operands and their reference
+    reference_slot_ = reference_inputs_slot_ = -1;  // from here on the buffers hold the rounded operands and their reference…
+    ++reference_generation_;                         // …which no summary is of
     std::vector<const double*> inputs;
     for (size_t i = 0; i < reference_inputs_.size(); ++i) {
       if ((*bf16_operands_)[i]) cuda::round_to_bf16_in_place(reference_inputs_[i].get(), place.inputs[i].count, stream_->get());
@@ -315,7 +322,7 @@ class CudaDataPlane final : public DataPlane {
       cuda::TrivialOutputs trivial;
       trivial.constants = {0.0f, static_cast<float>(tf32_output_sums_.at(o) / static_cast<double>(count))};
       for (size_t i = 0; i < place.inputs.size(); ++i) trivial.repeated_inputs.emplace_back(inputs[i], place.inputs[i].count);
-      const std::vector<bool> passed = cuda::trivial_outputs_pass_on_device(reference_outputs_[o].get(), reference_summaries_[o], count,
+      const std::vector<bool> passed = cuda::trivial_outputs_pass_on_device(reference_outputs_[o].get(), summary_of(o), count,
                                                                             row_length(o), trivial, problem_.problem.tolerance,
                                                                             stream_->get());
       for (size_t k = 0; k < passed.size(); ++k) passes_everywhere[k] = passes_everywhere[k] && passed[k];
@@ -363,9 +370,9 @@ class CudaDataPlane final : public DataPlane {
       // An honest output passes far inside twice the tolerance: one read of both outputs proves
       // it (cuda::pass_in_one_read); anything else gets the two-pass comparison, whose verdict
       // that one is. relu at its default size: 12.8 GB read instead of 19.2.
-      if (std::optional<CompareResult> quick =
+      if (std::optional<cuda::DeviceComparison> quick =
               cuda::pass_in_one_read(at(place.outputs[o]), tf32_outputs_[o].get(), place.outputs[o].count, doubled, stream_->get())) {
-        parts.push_back(*quick);
+        parts.push_back(cuda::to_compare_result(*quick, doubled));
         continue;
       }
       CompareResult part = judge(nullptr);
@@ -497,10 +504,20 @@ class CudaDataPlane final : public DataPlane {
     return text;
   }
 
-  // An fp32 output of the shape of output `o` against its fp64 reference, whose summary
-  // ensure_reference() computed.
+  // Output `o`'s reference summary, computed on first need after each reference: a candidate's
+  // trial that one read proves a pass (judge_against_reference) never needs it.
+  const cuda::ReferenceSummary& summary_of(size_t o) {
+    if (summary_generations_.at(o) != reference_generation_) {
+      reference_summaries_[o].compute(reference_outputs_[o].get(), static_cast<int64_t>(reference_outputs_[o].size()), row_length(o),
+                                      problem_.problem.tolerance.atol, stream_->get());
+      summary_generations_[o] = reference_generation_;
+    }
+    return reference_summaries_[o];
+  }
+  // An fp32 output of the shape of output `o` against its fp64 reference, in two passes (the
+  // first over the reference, shared by every comparison against it: summary_of).
   cuda::DeviceComparison compare_with_reference(const float* output, size_t o, const double* error_scale = nullptr) {
-    return cuda::compare_on_device(output, reference_outputs_[o].get(), reference_summaries_[o],
+    return cuda::compare_on_device(output, reference_outputs_[o].get(), summary_of(o),
                                    static_cast<int64_t>(reference_outputs_[o].size()), row_length(o), problem_.problem.tolerance,
                                    stream_->get(), error_scale);
   }
@@ -510,7 +527,12 @@ class CudaDataPlane final : public DataPlane {
   // same (recheck_timed). Trivial outputs and the
   // determinism check keep the default rule: a family where a trivial output passes only by the
   // error scale still gates (stricter), and two runs of one candidate share their rounding.
+  // An honest output is proved within its tolerance by one read of it and the reference
+  // (cuda::pass_in_one_read: relu at its default size reads 19 GB instead of 32 with the summary).
   cuda::DeviceComparison judge_against_reference(const float* output, size_t o, int slot) {
+    if (std::optional<cuda::DeviceComparison> quick = cuda::pass_in_one_read(
+            output, reference_outputs_[o].get(), static_cast<int64_t>(reference_outputs_[o].size()), problem_.problem.tolerance, stream_->get()))
+      return *quick;
     const cuda::DeviceComparison figures = compare_with_reference(output, o);
     if (to_result(figures).passed) return figures;
     const double* scale = error_scale_of(o, slot);
@@ -540,9 +562,7 @@ class CudaDataPlane final : public DataPlane {
     for (auto& output : reference_outputs_) wide_outputs.push_back(output.get());
     cuda::run_reference_graph_device(problem_, wide_inputs, wide_outputs, *reference_);
     error_scale_slot_ = -1;  // of the previous inputs
-    for (size_t o = 0; o < reference_outputs_.size(); ++o)
-      reference_summaries_[o].compute(reference_outputs_[o].get(), static_cast<int64_t>(reference_outputs_[o].size()), row_length(o),
-                                      problem_.problem.tolerance.atol, stream_->get());
+    ++reference_generation_;  // every summary is of the previous reference (summary_of)
     stream_->synchronize();
     reference_slot_ = slot;
   }
@@ -602,7 +622,9 @@ class CudaDataPlane final : public DataPlane {
   std::vector<cuda::DeviceBuffer<double>> reference_inputs_, reference_outputs_;
   std::vector<cuda::DeviceBuffer<float>> widened_inputs_;  // per input: an int64 or bool input as float (empty for float32)
   int widened_slot_ = -1;                                   // whose inputs widened_inputs_ hold
-  std::vector<cuda::ReferenceSummary> reference_summaries_;  // of reference_outputs_, for the problem's atol
+  std::vector<cuda::ReferenceSummary> reference_summaries_;  // of reference_outputs_, for the problem's atol…
+  std::vector<uint64_t> summary_generations_;                // …each of this reference (summary_of)
+  uint64_t reference_generation_ = 0;                        // reference computations so far (ensure_reference)
   int reference_slot_ = -1;
   int reference_inputs_slot_ = -1;  // whose inputs reference_inputs_ hold, widened (not rounded)
   std::optional<ErrorScaleGraph> error_scale_graph_;    // nullopt: no output has an error scale

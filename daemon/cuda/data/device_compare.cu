@@ -245,7 +245,7 @@ __global__ void element_finish_kernel(const ElementStats* partials, int blocks, 
 
 // ---- the one-read verdict (a timed output's recheck) -----------------------------------------
 
-// What one read of an output and an fp32 reference gives before the reference's RMS is known:
+// What one read of an output and its reference gives before the reference's RMS is known:
 // the sums and counts of the two-pass comparison (in the same order per thread, so bit for bit
 // the same), and for finite pairs the largest excess diff − rtol·|ref| over the relative
 // allowance and the largest rtol·|ref|, which bound every element's verdict once the absolute
@@ -276,7 +276,8 @@ __device__ OneReadStats empty_one_read_stats() { return {0, 0, 0, 0.0, 0.0, 0.0,
 
 // element_kernel's statements with the absolute allowance left out (judge_element with A = 0
 // decides every non-finite case, which no allowance changes), and reference_squares_kernel's sum.
-__global__ void one_read_kernel(const float* output, const float* reference, int64_t count, double rtol, uint32_t poison_bits,
+template <class Reference>
+__global__ void one_read_kernel(const float* output, const Reference* reference, int64_t count, double rtol, uint32_t poison_bits,
                                 OneReadStats* partials) {
   OneReadStats local = empty_one_read_stats();
   struct Pair {
@@ -589,7 +590,10 @@ DeviceComparison compare_on_device(const float* output, const double* reference,
   return element_pass(output, reference, view.stats, view.rows, count, tolerance, stream, error_scale);
 }
 
-std::optional<CompareResult> pass_in_one_read(const float* output, const float* reference, int64_t count, const Tolerance& tolerance,
+namespace {
+
+template <class Reference>
+std::optional<DeviceComparison> one_read_pass(const float* output, const Reference* reference, int64_t count, const Tolerance& tolerance,
                                               cudaStream_t stream) {
   if (count <= 0) return std::nullopt;
   const unsigned blocks = detail::grid_for(count);
@@ -612,9 +616,21 @@ std::optional<CompareResult> pass_in_one_read(const float* output, const float* 
   comparison.sum_sq_ref = stats.sum_sq_ref;
   comparison.ref_rms = stats.rms;
   comparison.output_sum = stats.output_sum;
-  CompareResult result = to_compare_result(comparison, tolerance);
-  if (!result.passed) return std::nullopt;  // the relative L2 error fails: the two-pass comparison gives every figure
-  return result;
+  // The relative L2 error fails: the two-pass comparison gives every figure.
+  if (!to_compare_result(comparison, tolerance).passed) return std::nullopt;
+  return comparison;
+}
+
+}  // namespace
+
+std::optional<DeviceComparison> pass_in_one_read(const float* output, const float* reference, int64_t count, const Tolerance& tolerance,
+                                                 cudaStream_t stream) {
+  return one_read_pass(output, reference, count, tolerance, stream);
+}
+
+std::optional<DeviceComparison> pass_in_one_read(const float* output, const double* reference, int64_t count, const Tolerance& tolerance,
+                                                 cudaStream_t stream) {
+  return one_read_pass(output, reference, count, tolerance, stream);
 }
 
 std::vector<bool> trivial_outputs_pass_on_device(const double* reference, const ReferenceSummary& summary, int64_t count,

@@ -50,19 +50,22 @@ DeviceComparison compare_on_device(const float* output, const double* reference,
 DeviceComparison compare_on_device(const float* output, const float* reference, int64_t count, int64_t row_length,
                                    const Tolerance& tolerance, cudaStream_t stream, const double* error_scale = nullptr);
 
-// The verdict compare_on_device + to_compare_result give an output against an fp32 reference
-// (row_length 0 or any: rows only widen allowances), when one read of both proves it a pass:
-// no unwritten or non-finite disagreement, every finite element within its allowance by a
-// margin rounding cannot cross (device_compare.cu, kOneReadMargin), the relative L2 error
-// within tolerance. The reference's RMS, which the two-pass comparison reads it once more for,
-// comes from the same read. std::nullopt otherwise: then compare_on_device decides, so every
-// verdict is the one it gives. A timed output's recheck (an honest candidate against the TF32
-// baseline: far inside twice the tolerance) reads 8 bytes an element instead of 12. Every
-// figure is compare_on_device's bit for bit but max_rel_error, which is NaN: not measured (no
-// ratio is needed to prove a pass; CompareResult::summary shows it only with violations).
-// Synchronises `stream`.
-std::optional<CompareResult> pass_in_one_read(const float* output, const float* reference, int64_t count, const Tolerance& tolerance,
-                                              cudaStream_t stream);
+// The figures compare_on_device gives an output against its reference (fp32 or fp64; row_length
+// 0 or any: rows only widen allowances), when one read of both proves the verdict a pass: no
+// unwritten or non-finite disagreement, every finite element within its allowance by a margin
+// rounding cannot cross (device_compare.cu, kOneReadMargin), the relative L2 error within
+// tolerance. The reference's RMS, which the two-pass comparison reads it once more for (and a
+// ReferenceSummary reads it for beforehand), comes from the same read. std::nullopt otherwise:
+// then compare_on_device decides, so every verdict is the one it gives. An honest output is far
+// inside its tolerance: a timed output's recheck against the TF32 baseline (relu: 8 bytes an
+// element read instead of 12) and a correctness trial against the fp64 reference (12 instead of
+// 20). Every figure is compare_on_device's bit for bit but max_rel_error, which is NaN: not
+// measured (no ratio is needed to prove a pass; CompareResult::summary shows it only with
+// violations, and no report carries it). Synchronises `stream`.
+std::optional<DeviceComparison> pass_in_one_read(const float* output, const float* reference, int64_t count, const Tolerance& tolerance,
+                                                 cudaStream_t stream);
+std::optional<DeviceComparison> pass_in_one_read(const float* output, const double* reference, int64_t count, const Tolerance& tolerance,
+                                                 cudaStream_t stream);
 
 // The reference's half of every comparison against it: Σ ref² over its finite values, its RMS
 // and the absolute allowance atol·max(rms, kTinyReferenceRms). It stays on the device, where

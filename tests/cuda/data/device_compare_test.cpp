@@ -354,36 +354,39 @@ TEST_F(DeviceCompareTest, TrivialOutputsWithRowsGetTheVerdictOfTheirWrittenCompa
 }
 
 // The element pass skips the division wherever an element cannot raise the running max ratio;
-// The one-read verdict (a timed output's recheck) against the two-pass comparison of the same
-// fp32 buffers: where it gives a verdict, that verdict is the two-pass one's, a pass, with every
-// figure bit for bit but max_rel_error (not measured: NaN); it gives none where the two-pass
+// The one-read verdict (a timed output's recheck, a correctness trial) against the two-pass
+// comparison of the same buffers: where it gives a verdict, that verdict is the two-pass one's, a
+// pass, with every figure bit for bit but max_rel_error (not measured: NaN); it gives none where the two-pass
 // comparison fails; and it does give one to an output well inside its tolerance (else the
 // recheck would only have gained a pass).
 class OneReadVerdictTest : public GpuTest {
  protected:
-  void expect_one_read_agrees(const std::vector<float>& output, const std::vector<float>& reference, const Tolerance& tolerance,
+  // `Reference`: float (a timed output's recheck) or double (a correctness trial).
+  template <class Reference>
+  void expect_one_read_agrees(const std::vector<float>& output, const std::vector<Reference>& reference, const Tolerance& tolerance,
                               std::optional<bool> expect_one_read) const {
     const auto n = static_cast<int64_t>(reference.size());
     const auto device_output = upload(output);
     const auto device_reference = upload(reference);
-    const DeviceComparison raw = compare_on_device(device_output.get(), device_reference.get(), n, 0, tolerance, stream());
-    const CompareResult two_pass = to_compare_result(raw, tolerance);
-    const std::optional<CompareResult> one_read = pass_in_one_read(device_output.get(), device_reference.get(), n, tolerance, stream());
+    const DeviceComparison two_pass = compare_on_device(device_output.get(), device_reference.get(), n, 0, tolerance, stream());
+    const CompareResult verdict = to_compare_result(two_pass, tolerance);
+    const std::optional<DeviceComparison> one_read = pass_in_one_read(device_output.get(), device_reference.get(), n, tolerance, stream());
     if (expect_one_read) {
-      EXPECT_EQ(one_read.has_value(), *expect_one_read) << "two-pass: " << two_pass.summary();
+      EXPECT_EQ(one_read.has_value(), *expect_one_read) << "two-pass: " << verdict.summary();
     }
     if (!one_read) return;
-    EXPECT_TRUE(two_pass.passed) << "one read passed what the two-pass comparison fails: " << two_pass.summary();
-    EXPECT_TRUE(one_read->passed);
+    EXPECT_TRUE(verdict.passed) << "one read passed what the two-pass comparison fails: " << verdict.summary();
+    EXPECT_TRUE(to_compare_result(*one_read, tolerance).passed);
     EXPECT_TRUE(std::isnan(one_read->max_rel_error));
     EXPECT_EQ(one_read->elements, two_pass.elements);
     EXPECT_EQ(one_read->violations, 0);
     EXPECT_EQ(one_read->nonfinite_where_ref_finite, 0);
     EXPECT_EQ(one_read->unwritten, 0);
     EXPECT_EQ(one_read->first_violation_index, -1);
-    EXPECT_EQ(one_read->outliers_allowed, two_pass.outliers_allowed);
-    for (auto [mine, theirs] : {std::pair{one_read->max_abs_error, two_pass.max_abs_error}, {one_read->rel_l2_error, two_pass.rel_l2_error},
-                                {one_read->ref_rms, two_pass.ref_rms}, {one_read->ref_l2_norm, two_pass.ref_l2_norm}})
+    EXPECT_FALSE(one_read->by_error_scale);
+    for (auto [mine, theirs] : {std::pair{one_read->max_abs_error, two_pass.max_abs_error}, {one_read->sum_sq_error, two_pass.sum_sq_error},
+                                {one_read->sum_sq_ref, two_pass.sum_sq_ref}, {one_read->ref_rms, two_pass.ref_rms},
+                                {one_read->output_sum, two_pass.output_sum}})
       EXPECT_EQ(std::memcmp(&mine, &theirs, sizeof(double)), 0) << mine << " vs " << theirs;
   }
 };
@@ -396,7 +399,9 @@ TEST_F(OneReadVerdictTest, IsTheTwoPassVerdictWhereItGivesOne) {
     const std::vector<float> reference = narrowed(c.reference);
     const bool within = c.label.rfind("all within tolerance", 0) == 0;
     const bool fails = c.label.rfind("all within tolerance", 0) != 0 && c.label.rfind("rows", 0) != 0;  // the others fail on purpose
-    expect_one_read_agrees(c.output, reference, c.tolerance, within ? std::optional(true) : fails ? std::optional(false) : std::nullopt);
+    const std::optional<bool> expected = within ? std::optional(true) : fails ? std::optional(false) : std::nullopt;
+    expect_one_read_agrees(c.output, reference, c.tolerance, expected);     // fp32 reference
+    expect_one_read_agrees(c.output, c.reference, c.tolerance, expected);  // fp64
   }
 }
 
@@ -418,6 +423,8 @@ TEST_F(OneReadVerdictTest, StopsShortOfTheBoundary) {
       output[i] = static_cast<float>(reference[i] + ((i / 997) % 2 == 0 ? k : -k) * allowed);
     }
     expect_one_read_agrees(output, reference, tolerance, k < 1 ? std::optional(true) : std::optional(false));
+    const std::vector<double> wide(reference.begin(), reference.end());
+    expect_one_read_agrees(output, wide, tolerance, k < 1 ? std::optional(true) : std::optional(false));
   }
 }
 
