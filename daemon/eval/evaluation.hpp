@@ -164,7 +164,7 @@ class Evaluation {
   std::unique_ptr<WorkerProcess> worker_;
   int baseline_threads_ = -1;
   int threads_before_load_ = -1;  // the worker's, just before it was sent the candidate
-  PreloadNullCalls preload_null_calls_;  // host: null calls timed before the candidate was loaded
+  PreloadNullCalls preload_null_calls_;  // null calls timed before the candidate was loaded (CUDA: also the clock agreement's routine)
   std::string candidate_copy_;    // the copy the worker loads (StartedWorker::place_candidate)
   double device_used_at_start_ = -1;
   double device_held_by_candidate_ = 0;

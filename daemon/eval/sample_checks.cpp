@@ -4,15 +4,24 @@
 
 namespace kbv::eval {
 
-ClockAgreement ClockAgreement::for_device(bool cuda) {
+ClockAgreement ClockAgreement::for_device(bool cuda, double routine_round_trip_s) {
   // Each call is timed from outside as its round trip minus a null call's (the worker's whole
   // per-call routine — flush, events, trace window, synchronisation — around nothing; both find
   // the worker stopped since its last answer and continued by their own message). CUDA subtracts the latest null
   // call; the host takes the run queue waits out of both and subtracts the shortest null call
   // (eval/wait_correction.hpp), so a loaded CPU does not make an honest clock look slow.
   // CUDA: half the trusted time, less 150 µs for the cold-L2 flush (~30 µs for 120 MiB), launch
-  // and synchronisation inside the round trip.
-  if (cuda) return {.factor = 0.5, .slack_seconds = 150e-6};
+  // and synchronisation inside the round trip, and less half the worker's routine as measured
+  // before the load. With the CUPTI trace on, the routine is mostly the trace window, and a timed
+  // call's share of it grows with the candidate's launches and records: on the H100s of
+  // 2026-12-06 (r56, r57; bench batch's clock table) a null call took 0.63–0.86 ms with the
+  // trace and 0.066 without, and an honest timed call exceeded its worker's median by up to
+  // 0.99 ms with it (0.19 without), which flagged the honest 0.265 ms cross_entropy at 150 µs
+  // of slack (it needs 0.36 ms). Half the routine covers that with 40 % to spare and costs
+  // nothing without the trace (33 µs); with it, work on another stream meets CUPTI first
+  // (docs/threat-model.md). The routine is the candidate-free null call: no hook of a candidate
+  // can lengthen it (wait_correction.hpp, PreloadNullCalls).
+  if (cuda) return {.factor = 0.5, .slack_seconds = 150e-6 + kCudaRoutineSlackShare * routine_round_trip_s};
   // Host: a shared CPU. The trusted time is bounded by the worker's CPU time from above and by
   // the work's CPU time from below (evaluation_timing.cpp), so waits on a loaded machine no longer
   // halve an honest ratio; what remains is tens of µs of the call path's own jitter. Measured
@@ -44,8 +53,9 @@ std::optional<SampleFailure> check_sample(const TimedSample& sample, double phys
                        work_seen ? (cuda ? "stream_injection" : "timer_tampering") : "impossible_time", std::nullopt};
 }
 
-std::optional<SampleFailure> check_clock_agreement(double worker_median_s, double trusted_median_s, bool cuda) {
-  const ClockAgreement agreement = ClockAgreement::for_device(cuda);
+std::optional<SampleFailure> check_clock_agreement(double worker_median_s, double trusted_median_s, bool cuda,
+                                                   double routine_round_trip_s) {
+  const ClockAgreement agreement = ClockAgreement::for_device(cuda, routine_round_trip_s);
   if (worker_median_s >= agreement.factor * trusted_median_s - agreement.slack_seconds) return std::nullopt;
   return SampleFailure{Verdict::hack_suspected,
                        "the worker's clock says " + std::to_string(worker_median_s) + " s per call (median) but the evaluator saw " +

@@ -32,11 +32,17 @@ std::optional<SampleFailure> check_sample(const TimedSample& sample, double phys
 constexpr double kHostClockAgreementFactor = 0.6;
 constexpr double kHostClockAgreementSlackSeconds = 40e-6;
 
+// CUDA's slack grows by this share of the worker's routine round trip (sample_checks.cpp).
+constexpr double kCudaRoutineSlackShare = 0.5;
+
 struct ClockAgreement {
   double factor;
   double slack_seconds;
-  static ClockAgreement for_device(bool cuda);
+  // `routine_round_trip_s`: CUDA only, the shortest null call before the candidate was loaded
+  // (the worker's per-call routine, trace window included, which no candidate code touched yet).
+  static ClockAgreement for_device(bool cuda, double routine_round_trip_s = 0);
 };
-std::optional<SampleFailure> check_clock_agreement(double worker_median_s, double trusted_median_s, bool cuda);
+std::optional<SampleFailure> check_clock_agreement(double worker_median_s, double trusted_median_s, bool cuda,
+                                                   double routine_round_trip_s = 0);
 
 }  // namespace kbv::eval

@@ -53,6 +53,21 @@ TEST(SampleChecks, BelowTheFloorUnseenIsAnImpossibleTime) {
   EXPECT_EQ(check_sample(sample, 5e-4, true)->hack_pattern, "impossible_time");
 }
 
+// CUDA's slack grows by half the worker's routine before the load: the honest 0.265 ms
+// cross_entropy the H100 of r56 flagged (evaluator 1.253 ms beyond the null call, routine
+// 0.735 ms with the CUPTI trace) passes; without the trace (routine 0.066 ms) the slack is
+// 183 µs and a clock 3x short is caught on a 2 ms call; with that routine, from ~3.1 ms on (below,
+// the trace's kernel-span check meets a patched event timer first: red-team timer_patch_cuda).
+TEST(SampleChecks, CudaSlackGrowsWithTheWorkersRoutineBeforeTheLoad) {
+  EXPECT_TRUE(check_clock_agreement(0.265e-3, 1.253e-3, true));
+  EXPECT_FALSE(check_clock_agreement(0.265e-3, 1.253e-3, true, 0.735e-3));
+  EXPECT_DOUBLE_EQ(ClockAgreement::for_device(true, 0.066e-3).slack_seconds, 150e-6 + 0.5 * 0.066e-3);
+  EXPECT_TRUE(check_clock_agreement(2e-3 / 3, 2e-3, true, 0.066e-3));
+  EXPECT_TRUE(check_clock_agreement(4e-3 / 3, 4e-3, true, 0.735e-3));
+  // The host's rule takes no routine.
+  EXPECT_DOUBLE_EQ(ClockAgreement::for_device(false, 1e-3).slack_seconds, kHostClockAgreementSlackSeconds);
+}
+
 TEST(SampleChecks, ASlowClockIsCaughtBeyondTheDevicesSlack) {
   // CUDA: half the trusted time less 150 µs.
   EXPECT_FALSE(check_clock_agreement(0.9e-3, 2e-3, true));

@@ -291,6 +291,9 @@ class BatchSummary(unittest.TestCase):
         self.assertEqual(rows[0], ["x.so", "pass", "0.265", "1.000", "0.830", "0.83", "1.600"])  # (0.265 + 0.15) / 0.5: flagged
         self.assertEqual(rows[1][4:6], ["8.300", "1.98"])
         self.assertEqual(len(rows), 2, "a report without timing has no row")
+        ruled = report(0.265e-3, 1.253e-3)
+        ruled["environment"]["clock_agreement"] = {"factor": 0.5, "slack_s": 0.5175e-3}
+        self.assertEqual(batch.clock_rows("x.so", [ruled])[0][4:6], ["1.565", "1.25"], "the slack the report states")
 
     def test_the_suite_parses_its_options(self):
         self.assertEqual(main.parse(["batch:copies=3,only=relu"]), [("batch", [], {"copies": "3", "only": "relu"})])

@@ -23,7 +23,8 @@ SHARED_PHASES = ["worker_start", "data_plane_and_worker_setup", "correctness.ref
 # The second table: where a later candidate's wall goes, its costliest phases over the whole run.
 BREAKDOWN_PHASES = 9
 # The third: the CUDA clock agreement's headroom (daemon/eval/sample_checks.cpp, for_device(cuda)):
-# a call is flagged when the worker's median < FACTOR · the evaluator's − SLACK.
+# a call is flagged when the worker's median < FACTOR · the evaluator's − SLACK; the report's
+# environment.clock_agreement gives both, and the slack now grows with the worker's routine.
 CLOCK_FACTOR, CLOCK_SLACK_S = 0.5, 150e-6
 
 
@@ -93,7 +94,8 @@ def clock_rows(label, reports):
         trusted = env.get("trusted_median_s")
         if not worker or not trusted:
             continue
-        allowed = (worker + CLOCK_SLACK_S) / CLOCK_FACTOR
+        rule = env.get("clock_agreement") or {}  # the rule the evaluation applied (since 2026-12-06), else the fixed one before
+        allowed = (worker + rule.get("slack_s", CLOCK_SLACK_S)) / rule.get("factor", CLOCK_FACTOR)
         ping = env.get("ping_round_trip_s")
         rows.append([label, r.get("verdict", "?"), f"{worker * 1e3:.3f}", f"{trusted * 1e3:.3f}", f"{allowed * 1e3:.3f}",
                      f"{allowed / trusted:.2f}", f"{ping * 1e3:.3f}" if ping else "-"])
