@@ -25,6 +25,26 @@ needs_torch = unittest.skipUnless(torch is not None, "torch is not installed in 
 needs_candidates = unittest.skipUnless((CANDIDATES / "host" / "libhost_relu.so").is_file(), f"no host candidates in {CANDIDATES} (set KBV_CANDIDATE_DIR)")
 
 
+class Judgement(unittest.TestCase):
+    """validate_speedups.judge, no torch needed."""
+
+    def test_within_outside_and_without_a_derived_figure(self):
+        from validate_speedups import judge
+        same = {"candidate": 1980, "eager": 1980}
+        self.assertEqual(judge(0.98, 1.0, 0.001, same, 0.05)[0], "yes")
+        self.assertEqual(judge(0.90, 1.0, 0.001, same, 0.05)[0], "NO")
+        self.assertEqual(judge(None, 1.0, 0.001, same, 0.05), ("NO", None))
+        self.assertEqual(judge(0.98, 1.0, 0.5, same, 0.05)[0], "NO", "an output unlike PyTorch's: the call is wired wrong")
+
+    def test_do_bench_clocks_apart_validate_nothing(self):
+        from validate_speedups import judge
+        outcome, off = judge(0.096, 0.103, 0.001, {"candidate": 1980, "eager": 1770}, 0.05)  # matmul_square, H100, 2026-12-06
+        self.assertEqual(outcome, "clocks apart")
+        self.assertAlmostEqual(off, 0.096 / 0.103 - 1)
+        self.assertEqual(judge(0.98, 1.0, 0.001, {"candidate": 1980, "eager": 1950}, 0.05)[0], "yes", "1.5 % apart: one clock")
+        self.assertEqual(judge(0.98, 1.0, 0.001, {"candidate": None, "eager": 1770}, 0.05)[0], "yes", "no reading: nothing to compare")
+
+
 @needs_torch
 @needs_candidates
 class Plugin(unittest.TestCase):
