@@ -243,7 +243,7 @@ __global__ void element_finish_kernel(const ElementStats* partials, int blocks, 
   if (threadIdx.x == 0) *result = total;
 }
 
-// ---- the one-read verdict (a timed output's recheck) -----------------------------------------
+// ---- the one-read verdict (a timed output's recheck, a correctness trial) -----------------------
 
 // What one read of an output and its reference gives before the reference's RMS is known:
 // the sums and counts of the two-pass comparison (in the same order per thread, so bit for bit
