@@ -47,6 +47,19 @@ __device__ ElementStats reduce_element_stats(ElementStats local) {
 
 __device__ ElementStats empty_stats() { return {0, 0, 0, kNoViolation, 0.0, 0.0, 0.0, 0.0}; }
 
+// One block's partial added into a finish kernel's thread-local total (element_finish_kernel,
+// one_read_finish_kernel: the same order, so the same sums).
+__device__ __forceinline__ void accumulate(ElementStats& into, const ElementStats& p) {
+  into.violations += p.violations;
+  into.nonfinite += p.nonfinite;
+  into.unwritten += p.unwritten;
+  into.first_violation = min(into.first_violation, p.first_violation);
+  into.max_abs = fmax(into.max_abs, p.max_abs);
+  into.max_rel = fmax(into.max_rel, p.max_rel);
+  into.sum_sq_error += p.sum_sq_error;
+  into.output_sum += p.output_sum;
+}
+
 // Each thread walks i = t, t + S, t + 2S, … (S the grid size) in that order, as a plain
 // grid-stride loop would; it loads kUnroll of them before using any, so more loads are in
 // flight (a one-load-per-iteration loop read 12.8 GB at ~1.5 TB/s on the H200). Same elements,
@@ -168,6 +181,20 @@ __device__ __forceinline__ double ratio_of(const ElementVerdict& v) {
   return v.allowed > 0 ? v.diff / v.allowed : (v.diff > 0 ? INFINITY : 0.0);
 }
 
+// What an element adds whatever its absolute allowance: Σout, the unwritten and non-finite counts,
+// Σ(out − ref)² and max|out − ref| over finite pairs (+∞ once a non-finite output fails).
+// element_kernel and one_read_kernel both tally through it, so their figures are the same sums.
+__device__ __forceinline__ void tally(ElementStats& local, float raw, const ElementVerdict& v) {
+  local.output_sum += static_cast<double>(raw);
+  if (v.unwritten) ++local.unwritten;
+  if (v.nonfinite_counted) ++local.nonfinite;
+  if (v.nonfinite_output && v.bad) local.max_abs = INFINITY;
+  if (v.finite_pair) {
+    local.sum_sq_error += v.diff * v.diff;
+    local.max_abs = fmax(local.max_abs, v.diff);
+  }
+}
+
 // False only where diff / allowed cannot exceed `max_ratio`: fp64 division is a long
 // instruction sequence (with a slow path for a zero numerator, which exact outputs give), and it
 // made the element pass compute-bound (relu on the H200: 11 ms against 4.8 at bandwidth). The
@@ -208,15 +235,8 @@ __global__ void element_kernel(const float* output, const Reference* reference, 
         double abs_allowance = allowance_at(whole_allowance, rows, i);
         if constexpr (kScaled) abs_allowance = fmax(abs_allowance, scale.atol * scale.values[i]);
         const ElementVerdict v = judge_element(pair.raw, pair.ref, abs_allowance, rtol, poison_bits);
-        local.output_sum += static_cast<double>(pair.raw);
-        if (v.unwritten) ++local.unwritten;
-        if (v.nonfinite_counted) ++local.nonfinite;
-        if (v.nonfinite_output && v.bad) local.max_abs = INFINITY;
-        if (v.finite_pair) {
-          local.sum_sq_error += v.diff * v.diff;
-          local.max_abs = fmax(local.max_abs, v.diff);
-          if (may_raise_max_ratio(v.diff, v.allowed, local.max_rel)) local.max_rel = fmax(local.max_rel, ratio_of(v));
-        }
+        tally(local, pair.raw, v);
+        if (v.finite_pair && may_raise_max_ratio(v.diff, v.allowed, local.max_rel)) local.max_rel = fmax(local.max_rel, ratio_of(v));
         if (v.bad) {
           ++local.violations;
           if (i < local.first_violation) local.first_violation = i;
@@ -228,17 +248,7 @@ __global__ void element_kernel(const float* output, const Reference* reference, 
 
 __global__ void element_finish_kernel(const ElementStats* partials, int blocks, ElementStats* result) {
   ElementStats local = empty_stats();
-  for (int b = threadIdx.x; b < blocks; b += blockDim.x) {
-    const ElementStats& p = partials[b];
-    local.violations += p.violations;
-    local.nonfinite += p.nonfinite;
-    local.unwritten += p.unwritten;
-    local.first_violation = min(local.first_violation, p.first_violation);
-    local.max_abs = fmax(local.max_abs, p.max_abs);
-    local.max_rel = fmax(local.max_rel, p.max_rel);
-    local.sum_sq_error += p.sum_sq_error;
-    local.output_sum += p.output_sum;
-  }
+  for (int b = threadIdx.x; b < blocks; b += blockDim.x) accumulate(local, partials[b]);
   const ElementStats total = reduce_element_stats(local);
   if (threadIdx.x == 0) *result = total;
 }
@@ -251,8 +261,9 @@ __global__ void element_finish_kernel(const ElementStats* partials, int blocks, 
 // allowance and the largest rtol·|ref|, which bound every element's verdict once the absolute
 // allowance A = atol·max(rms, tiny) is known (pass_in_one_read).
 struct OneReadStats {
-  long long nonfinite, unwritten, nonfinite_disagreements;  // the last: elements that fail whatever A is
-  double sum_sq_ref, sum_sq_error, output_sum, max_abs, max_excess, max_relative_allowance;
+  ElementStats element;               // tally()'s figures; violations, first_violation, max_rel stay empty
+  long long nonfinite_disagreements;  // elements that fail whatever A is
+  double sum_sq_ref, max_excess, max_relative_allowance;
   double rms, abs_allowance;  // and A, from sum_sq_ref as reference_finish_kernel computes them (finish kernel only)
 };
 
@@ -260,22 +271,18 @@ __device__ OneReadStats reduce_one_read_stats(OneReadStats local) {
   __shared__ long long integer_scratch[32];
   __shared__ double real_scratch[32];
   OneReadStats total = local;
-  total.nonfinite = block_reduce(local.nonfinite, detail::SumOp{}, integer_scratch);
-  total.unwritten = block_reduce(local.unwritten, detail::SumOp{}, integer_scratch);
+  total.element = reduce_element_stats(local.element);
   total.nonfinite_disagreements = block_reduce(local.nonfinite_disagreements, detail::SumOp{}, integer_scratch);
   total.sum_sq_ref = block_reduce(local.sum_sq_ref, detail::SumOp{}, real_scratch);
-  total.sum_sq_error = block_reduce(local.sum_sq_error, detail::SumOp{}, real_scratch);
-  total.output_sum = block_reduce(local.output_sum, detail::SumOp{}, real_scratch);
-  total.max_abs = block_reduce(local.max_abs, detail::MaxOp{}, real_scratch);
   total.max_excess = block_reduce(local.max_excess, detail::MaxOp{}, real_scratch);
   total.max_relative_allowance = block_reduce(local.max_relative_allowance, detail::MaxOp{}, real_scratch);
   return total;
 }
 
-__device__ OneReadStats empty_one_read_stats() { return {0, 0, 0, 0.0, 0.0, 0.0, 0.0, -INFINITY, 0.0, 0.0, 0.0}; }
+__device__ OneReadStats empty_one_read_stats() { return {empty_stats(), 0, 0.0, -INFINITY, 0.0, 0.0, 0.0}; }
 
-// element_kernel's statements with the absolute allowance left out (judge_element with A = 0
-// decides every non-finite case, which no allowance changes), and reference_squares_kernel's sum.
+// element_kernel's tally with the absolute allowance left out (judge_element with A = 0 decides
+// every non-finite case, which no allowance changes), and reference_squares_kernel's sum.
 template <class Reference>
 __global__ void one_read_kernel(const float* output, const Reference* reference, int64_t count, double rtol, uint32_t poison_bits,
                                 OneReadStats* partials) {
@@ -289,13 +296,8 @@ __global__ void one_read_kernel(const float* output, const Reference* reference,
       [&](int64_t, Pair pair) {
         if (isfinite(pair.ref)) local.sum_sq_ref += pair.ref * pair.ref;
         const ElementVerdict v = judge_element(pair.raw, pair.ref, 0.0, rtol, poison_bits);
-        local.output_sum += static_cast<double>(pair.raw);
-        if (v.unwritten) ++local.unwritten;
-        if (v.nonfinite_counted) ++local.nonfinite;
-        if (v.nonfinite_output && v.bad) local.max_abs = INFINITY;
+        tally(local.element, pair.raw, v);
         if (v.finite_pair) {
-          local.sum_sq_error += v.diff * v.diff;
-          local.max_abs = fmax(local.max_abs, v.diff);
           const double relative_allowance = v.allowed;  // 0 + rtol·|ref|: exactly the product element_kernel adds A to
           local.max_excess = fmax(local.max_excess, v.diff - relative_allowance);
           local.max_relative_allowance = fmax(local.max_relative_allowance, relative_allowance);
@@ -313,13 +315,9 @@ __global__ void one_read_finish_kernel(const OneReadStats* partials, int blocks,
   OneReadStats local = empty_one_read_stats();
   for (int b = threadIdx.x; b < blocks; b += blockDim.x) {
     const OneReadStats& p = partials[b];
-    local.nonfinite += p.nonfinite;
-    local.unwritten += p.unwritten;
+    accumulate(local.element, p.element);
     local.nonfinite_disagreements += p.nonfinite_disagreements;
     local.sum_sq_ref += p.sum_sq_ref;
-    local.sum_sq_error += p.sum_sq_error;
-    local.output_sum += p.output_sum;
-    local.max_abs = fmax(local.max_abs, p.max_abs);
     local.max_excess = fmax(local.max_excess, p.max_excess);
     local.max_relative_allowance = fmax(local.max_relative_allowance, p.max_relative_allowance);
   }
@@ -606,16 +604,16 @@ std::optional<DeviceComparison> one_read_pass(const float* output, const Referen
   OneReadStats stats{};
   check(cudaMemcpyAsync(&stats, total.get(), sizeof stats, cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync (one-read verdict)");
   check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (one-read verdict)");
-  if (stats.unwritten != 0 || stats.nonfinite != 0 || stats.nonfinite_disagreements != 0) return std::nullopt;
+  if (stats.element.unwritten != 0 || stats.element.nonfinite != 0 || stats.nonfinite_disagreements != 0) return std::nullopt;
   if (!(stats.max_excess <= one_read_excess_bound(stats.abs_allowance, stats.max_relative_allowance))) return std::nullopt;
   DeviceComparison comparison;
   comparison.elements = count;
-  comparison.max_abs_error = stats.max_abs;
+  comparison.max_abs_error = stats.element.max_abs;
   comparison.max_rel_error = std::numeric_limits<double>::quiet_NaN();  // not measured: see the header
-  comparison.sum_sq_error = stats.sum_sq_error;
+  comparison.sum_sq_error = stats.element.sum_sq_error;
   comparison.sum_sq_ref = stats.sum_sq_ref;
   comparison.ref_rms = stats.rms;
-  comparison.output_sum = stats.output_sum;
+  comparison.output_sum = stats.element.output_sum;
   // The relative L2 error fails: the two-pass comparison gives every figure.
   if (!to_compare_result(comparison, tolerance).passed) return std::nullopt;
   return comparison;
