@@ -239,14 +239,8 @@ class CudaDataPlane final : public DataPlane {
     kept_slot_ = -1;
     const SlotPlaces& place = places_.at(static_cast<size_t>(slot));
     std::vector<CompareResult> parts;
-    for (size_t o = 0; o < place.outputs.size(); ++o) {
-      const float* kept = fp32_outputs_[o].get();
-      const std::optional<cuda::DeviceComparison> quick =
-          cuda::pass_in_one_read(at(place.outputs[o]), kept, place.outputs[o].count, problem_.problem.tolerance, stream_->get());
-      parts.push_back(to_result(quick ? *quick
-                                      : cuda::compare_on_device(at(place.outputs[o]), kept, place.outputs[o].count, row_length(o),
-                                                                problem_.problem.tolerance, stream_->get())));
-    }
+    for (size_t o = 0; o < place.outputs.size(); ++o)
+      parts.push_back(to_result(compare_fp32(at(place.outputs[o]), fp32_outputs_[o].get(), o, problem_.problem.tolerance)));
     return merge_results(parts);
   }
 
@@ -363,18 +357,8 @@ class CudaDataPlane final : public DataPlane {
     std::vector<CompareResult> parts;
     for (size_t o = 0; o < place.outputs.size(); ++o) {
       const auto judge = [&](const double* error_scale) {
-        return cuda::to_compare_result(cuda::compare_on_device(at(place.outputs[o]), tf32_outputs_[o].get(), place.outputs[o].count,
-                                                               row_length(o), doubled, stream_->get(), error_scale),
-                                       doubled);
+        return cuda::to_compare_result(compare_fp32(at(place.outputs[o]), tf32_outputs_[o].get(), o, doubled, error_scale), doubled);
       };
-      // An honest output passes far inside twice the tolerance: one read of both outputs proves
-      // it (cuda::pass_in_one_read); anything else gets the two-pass comparison, whose verdict
-      // that one is. relu at its default size: 12.8 GB read instead of 19.2.
-      if (std::optional<cuda::DeviceComparison> quick =
-              cuda::pass_in_one_read(at(place.outputs[o]), tf32_outputs_[o].get(), place.outputs[o].count, doubled, stream_->get())) {
-        parts.push_back(cuda::to_compare_result(*quick, doubled));
-        continue;
-      }
       CompareResult part = judge(nullptr);
       // Two honest TF32 products differ by the products' rounding, not the output's: where the
       // default rule fails, judged again by the error scale of these timing inputs (computed from
@@ -504,8 +488,20 @@ class CudaDataPlane final : public DataPlane {
     return text;
   }
 
+  // An fp32 output of the shape of output `o` against another fp32 one (the TF32 baseline's for a
+  // timed output's recheck, the candidate's own for the determinism check): one read where it
+  // proves the pass under `tolerance`'s default rule (relu's recheck: 12.8 GB read instead of
+  // 19.2), else the two-pass comparison, whose verdict the one read's is.
+  cuda::DeviceComparison compare_fp32(const float* output, const float* other, size_t o, const Tolerance& tolerance,
+                                      const double* error_scale = nullptr) {
+    const auto count = static_cast<int64_t>(fp32_outputs_[o].size());
+    if (error_scale == nullptr)
+      if (std::optional<cuda::DeviceComparison> quick = cuda::pass_in_one_read(output, other, count, tolerance, stream_->get()))
+        return *quick;
+    return cuda::compare_on_device(output, other, count, row_length(o), tolerance, stream_->get(), error_scale);
+  }
   // Output `o`'s reference summary, computed on first need after each reference: a candidate's
-  // trial that one read proves a pass (judge_against_reference) never needs it.
+  // trial that one read proves a pass (compare_with_reference) never needs it.
   const cuda::ReferenceSummary& summary_of(size_t o) {
     if (summary_generations_.at(o) != reference_generation_) {
       reference_summaries_[o].compute(reference_outputs_[o].get(), static_cast<int64_t>(reference_outputs_[o].size()), row_length(o),
@@ -514,9 +510,17 @@ class CudaDataPlane final : public DataPlane {
     }
     return reference_summaries_[o];
   }
-  // An fp32 output of the shape of output `o` against its fp64 reference, in two passes (the
-  // first over the reference, shared by every comparison against it: summary_of).
+  // An fp32 output of the shape of output `o` against its fp64 reference. An honest output is
+  // proved within the default rule by one read of it and the reference (cuda::pass_in_one_read:
+  // relu at its default size reads 19 GB instead of 32 with the summary); any other, and a
+  // comparison by the error scale, gets the two-pass comparison (its first pass over the
+  // reference shared by every comparison against it: summary_of), whose verdict the one read's is.
   cuda::DeviceComparison compare_with_reference(const float* output, size_t o, const double* error_scale = nullptr) {
+    const auto count = static_cast<int64_t>(reference_outputs_[o].size());
+    if (error_scale == nullptr)
+      if (std::optional<cuda::DeviceComparison> quick =
+              cuda::pass_in_one_read(output, reference_outputs_[o].get(), count, problem_.problem.tolerance, stream_->get()))
+        return *quick;
     return cuda::compare_on_device(output, reference_outputs_[o].get(), summary_of(o),
                                    static_cast<int64_t>(reference_outputs_[o].size()), row_length(o), problem_.problem.tolerance,
                                    stream_->get(), error_scale);
@@ -527,12 +531,7 @@ class CudaDataPlane final : public DataPlane {
   // same (recheck_timed). Trivial outputs and the
   // determinism check keep the default rule: a family where a trivial output passes only by the
   // error scale still gates (stricter), and two runs of one candidate share their rounding.
-  // An honest output is proved within its tolerance by one read of it and the reference
-  // (cuda::pass_in_one_read: relu at its default size reads 19 GB instead of 32 with the summary).
   cuda::DeviceComparison judge_against_reference(const float* output, size_t o, int slot) {
-    if (std::optional<cuda::DeviceComparison> quick = cuda::pass_in_one_read(
-            output, reference_outputs_[o].get(), static_cast<int64_t>(reference_outputs_[o].size()), problem_.problem.tolerance, stream_->get()))
-      return *quick;
     const cuda::DeviceComparison figures = compare_with_reference(output, o);
     if (to_result(figures).passed) return figures;
     const double* scale = error_scale_of(o, slot);
