@@ -1,5 +1,5 @@
 // bench/cuda_timing/cuda_timing_main.cpp — kbv_bench_cuda_timing [--problems DIR]
-//     [--only NAME]... [--skip-problems]
+//     [--only NAME]... [--skip-problems] | --trace-cost VARIANT
 //
 // Prints, for the lead to check against docs/measurement.md, Timing and Baselines:
 //   1. noise (IQR/median and relative stdev) of the cold timer on globaltimer spin kernels of
@@ -8,6 +8,8 @@
 //   3. for every problem in DIR at its default shapes: the TF32 and FP32 baseline medians,
 //      timed interleaved on rotating input sets, with noise, achieved bandwidth or FLOP rate,
 //      and what each node runs; then the TF32 baseline's time by launch unit.
+// --trace-cost VARIANT instead prints what the worker's CUPTI trace adds to a call, step by step
+// (trace_cost.cpp), and nothing else: CUPTI, once on, stays on in the process.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -31,6 +33,7 @@
 
 namespace kbv::bench {
 void launch_spin(unsigned long long nanoseconds, cudaStream_t stream);
+int run_trace_cost(const std::string& variant);  // trace_cost.cpp
 }
 
 namespace {
@@ -181,7 +184,8 @@ void time_problem(const ResolvedProblem& problem, ColdTimer& timer, cudaStream_t
 
 int usage() {
   std::fprintf(stderr,
-               "usage: kbv_bench_cuda_timing [--problems DIR] [--only NAME]... [--skip-problems]\n");
+               "usage: kbv_bench_cuda_timing [--problems DIR] [--only NAME]... [--skip-problems]\n"
+               "       kbv_bench_cuda_timing --trace-cost default|pinned|small-buffer\n");
   return 2;
 }
 
@@ -191,6 +195,14 @@ int main(int argc, char** argv) {
   std::filesystem::path problems_dir;
   std::set<std::string> only;
   bool skip_problems = false;
+  if (argc == 3 && std::strcmp(argv[1], "--trace-cost") == 0) {
+    try {
+      return bench::run_trace_cost(argv[2]);
+    } catch (const std::exception& error) {
+      std::fprintf(stderr, "kbv_bench_cuda_timing: %s\n", error.what());
+      return 1;
+    }
+  }
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--problems") == 0 && i + 1 < argc)
       problems_dir = argv[++i];

@@ -11,6 +11,9 @@
   library   kbv_bench_cuda_timing on the bundle's problems: each library baseline's TF32, FP32
             and one-launch-per-node medians and what runs (issue #13's figures), without torch.
             Options: problems=a+b (default: every problem)
+  trace     kbv_bench_cuda_timing --trace-cost: what the worker's CUPTI trace adds to a null call,
+            step by step, with CUPTI's defaults and with each variant (pinned host buffers,
+            small device buffers), each in its own process
 Default: noise, gemm, do_bench and timer."""
 import statistics
 import sys
@@ -20,7 +23,8 @@ from common import code_block, md_table, ms, pct
 from suites import Outcome
 
 TITLE = "Timing precision"
-PARTS = ["noise", "gemm", "do_bench", "timer", "library"]
+PARTS = ["noise", "gemm", "do_bench", "timer", "library", "trace"]
+TRACE_VARIANTS = ["default", "pinned", "small-buffer"]
 DEFAULT_PARTS = ["noise", "gemm", "do_bench", "timer"]
 EVAL_TIMEOUT_S = 150
 NOISE_TARGET = 0.01  # IQR/median of a candidate of ≥ 100 µs (README's figures table)
@@ -112,6 +116,16 @@ def part_timer(ctx, body):
     body += ["## The cold timer on kernels of known length (`kbv_bench_cuda_timing --skip-problems`)", ""]
     body += code_block(result.stdout + (f"\n{result.status()}: {result.stderr[-1500:]}" if not result.ok else "")) + [""]
     return result.ok
+
+
+def part_trace(ctx, body):
+    body += ["## What the worker's CUPTI trace adds to a call (`kbv_bench_cuda_timing --trace-cost VARIANT`)", ""]
+    ok = True
+    for variant in TRACE_VARIANTS:
+        result = ctx.run(f"timing-trace-{variant}", [ctx.bin("kbv_bench_cuda_timing"), "--trace-cost", variant], 120)
+        body += code_block(result.stdout + (f"\n{result.status()}: {result.stderr[-1500:]}" if not result.ok else "")) + [""]
+        ok = result.ok and ok
+    return ok
 
 
 def library_argv(bench, problems_dir, options):
