@@ -237,18 +237,27 @@ TEST(WindowEscapes, WithoutAMarkerPairNothingIsEarlyAndTheWindowsEndBoundsTheLat
 }
 
 TEST(RecordPlace, BeforeTheFirstWindowOnlyTheOpenWindowsRecordsAreKept) {
-  EXPECT_EQ(place_record(50, 0, true, 40), RecordPlace::window);
-  EXPECT_EQ(place_record(30, 0, true, 40), RecordPlace::drop);
-  EXPECT_EQ(place_record(50, 0, false, 40), RecordPlace::drop);
+  EXPECT_EQ(place_record(45, 50, 0, true, 40), RecordPlace::window);
+  EXPECT_EQ(place_record(20, 30, 0, true, 40), RecordPlace::drop);
+  EXPECT_EQ(place_record(45, 50, 0, false, 40), RecordPlace::drop);
 }
 
 TEST(RecordPlace, WhatEndedAfterTheLastWindowClosedAndBeforeThisOneOpenedRanBetween) {
   const uint64_t last_end = 1000, begin = 2000;
-  EXPECT_EQ(place_record(999, last_end, true, begin), RecordPlace::drop);      // the last window's, delivered late
-  EXPECT_EQ(place_record(1500, last_end, true, begin), RecordPlace::between);  // the sync at begin waited for it
-  EXPECT_EQ(place_record(2000, last_end, true, begin), RecordPlace::window);
-  EXPECT_EQ(place_record(1500, last_end, false, 0), RecordPlace::between);     // delivered while no window was open
-  EXPECT_EQ(place_record(2500, 3000, true, begin), RecordPlace::window);      // in the open window, whatever the last close read
+  EXPECT_EQ(place_record(900, 999, last_end, true, begin), RecordPlace::drop);      // the last window's, delivered late
+  EXPECT_EQ(place_record(1200, 1500, last_end, true, begin), RecordPlace::between);  // the sync at begin waited for it
+  EXPECT_EQ(place_record(2000, 2000, last_end, true, begin), RecordPlace::window);
+  EXPECT_EQ(place_record(1200, 1500, last_end, false, 0), RecordPlace::between);     // delivered while no window was open
+  EXPECT_EQ(place_record(2100, 2500, 3000, true, begin), RecordPlace::window);      // in the open window, whatever the last close read
+}
+
+// r59 (H100): a kernel a hook launched before a null call, which begin_window() waited for, came
+// back from CUPTI ending after the window's opening; it was reported as the call's own early work.
+TEST(RecordPlace, WhatStartedBeforeTheWindowOpenedRanBetweenWhenItEnded) {
+  const uint64_t last_end = 1000, begin = 2000;
+  EXPECT_EQ(place_record(1500, 2003, last_end, true, begin), RecordPlace::between);
+  EXPECT_EQ(place_record(1999, 5000, last_end, true, begin), RecordPlace::between);
+  EXPECT_EQ(place_record(1500, 2003, 0, true, begin), RecordPlace::between);  // even in the first window
 }
 
 }  // namespace

@@ -68,7 +68,7 @@ class TraceCollector {
   }
 
   using Place = RecordPlace;
-  Place place(uint64_t end_ns) const { return place_record(end_ns, last_end_ns_, collecting_, window_.begin_ns); }
+  Place place(uint64_t start_ns, uint64_t end_ns) const { return place_record(start_ns, end_ns, last_end_ns_, collecting_, window_.begin_ns); }
   // Between windows, up to this many records each are kept (a flood of launches there is
   // reported by its count): the candidate's process must not grow the worker without bound.
   static constexpr size_t kMaxRecordsBetween = 256;
@@ -88,7 +88,7 @@ class TraceCollector {
       case CUPTI_ACTIVITY_KIND_KERNEL:
       case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
         const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
-        const Place where = place(k->end);
+        const Place where = place(k->start, k->end);
         if (where == Place::drop) return;
         KernelRecord out;
         out.name = k->name ? k->name : "";
@@ -110,7 +110,7 @@ class TraceCollector {
       }
       case CUPTI_ACTIVITY_KIND_MEMORY2: {
         const auto* m = reinterpret_cast<const CUpti_ActivityMemory4*>(record);
-        if (place(m->timestamp) != Place::window) return;  // memory is accounted per call
+        if (place(m->timestamp, m->timestamp) != Place::window) return;  // memory is accounted per call
         MemoryRecord out;
         out.operation = m->memoryOperationType == CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_RELEASE
                             ? MemoryOperation::release
@@ -138,7 +138,7 @@ class TraceCollector {
       }
       case CUPTI_ACTIVITY_KIND_RUNTIME: {
         const auto* a = reinterpret_cast<const CUpti_ActivityAPI*>(record);
-        if (place(a->end) != Place::window) return;
+        if (place(a->start, a->end) != Place::window) return;
         const char* name = nullptr;
         if (cuptiGetCallbackName(CUPTI_CB_DOMAIN_RUNTIME_API, a->cbid, &name) != CUPTI_SUCCESS)
           name = nullptr;
@@ -151,7 +151,7 @@ class TraceCollector {
   }
 
   void add_copy(CopyRecord copy) {
-    const Place where = place(copy.end_ns);
+    const Place where = place(copy.start_ns, copy.end_ns);
     if (where == Place::between) return keep_between(&copies_between(), copy);
     if (where == Place::window) window_.copies.push_back(copy);
   }

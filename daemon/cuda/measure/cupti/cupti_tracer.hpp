@@ -10,8 +10,8 @@
 // sticky error) and notes the time: records that ended before it are dropped as CUPTI delivers
 // them, so it needs no flush (which would delay the traced work); end_window() waits for the
 // device (every kernel launched in the window, on any stream, has then finished and been
-// recorded), flushes, and returns the window's records. Kernels that started before
-// begin_window() and ended after it also appear.
+// recorded), flushes, and returns the window's records. Kernels and copies that started before
+// begin_window() and ended after it are reported as work between windows (place_record).
 #pragma once
 
 #include <cuda_runtime_api.h>

@@ -38,8 +38,8 @@ void surplus(const std::vector<KernelRecord>& named, const std::string& name, si
 
 }  // namespace
 
-RecordPlace place_record(uint64_t end_ns, uint64_t last_end_ns, bool window_open, uint64_t begin_ns) {
-  if (window_open && end_ns >= begin_ns) return RecordPlace::window;
+RecordPlace place_record(uint64_t start_ns, uint64_t end_ns, uint64_t last_end_ns, bool window_open, uint64_t begin_ns) {
+  if (window_open && end_ns >= begin_ns) return start_ns >= begin_ns ? RecordPlace::window : RecordPlace::between;
   if (last_end_ns == 0 || end_ns < last_end_ns) return RecordPlace::drop;
   return RecordPlace::between;
 }
