@@ -185,7 +185,7 @@ void time_problem(const ResolvedProblem& problem, ColdTimer& timer, cudaStream_t
 int usage() {
   std::fprintf(stderr,
                "usage: kbv_bench_cuda_timing [--problems DIR] [--only NAME]... [--skip-problems]\n"
-               "       kbv_bench_cuda_timing --trace-cost default|pinned|small-buffer\n");
+               "       kbv_bench_cuda_timing --trace-cost default|pinned|small-buffer|zeroed\n");
   return 2;
 }
 

@@ -1,11 +1,13 @@
-// bench/cuda_timing/trace_cost.cpp — kbv_bench_cuda_timing --trace-cost [pinned|small-buffer]:
+// bench/cuda_timing/trace_cost.cpp — kbv_bench_cuda_timing --trace-cost default|pinned|small-buffer|zeroed:
 // what the worker's CUPTI trace adds to one call, step by step. Replays the worker's null call
 // (worker/cuda_device.cpp timed_call with a run() that does nothing, cold: the 2×L2 flush) many
 // times, first untraced, then with the process's CuptiTracer on, and prints each host step's
 // median and 90th percentile. A variant sets one CUPTI attribute before the context exists:
 // `pinned` (activity records in pinned host memory instead of device memory), `small-buffer`
-// (256 KiB device buffers instead of CUPTI's ~3 MB). Each traced series closes its windows one
-// way (Close, below): the worker's forced flush, or a cheaper close for comparison. Runs alone in its process: CUPTI is
+// (256 KiB device buffers instead of CUPTI's ~3 MB), or the tracer's own option `zeroed`
+// (CuptiOptions::zeroed_buffers). Each traced series closes its windows one
+// way (Close, below): the worker's forced flush, or a cheaper close for comparison; five more
+// add a 1 ms kernel to the call, 2 or 20 ms idle before it, or both. Runs alone in its process: CUPTI is
 // enabled once per process and stays on. Prints figures; asserts nothing.
 #include <cuda_runtime_api.h>
 #include <cupti.h>
@@ -17,6 +19,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "common/device_buffer.hpp"
@@ -27,6 +30,8 @@
 #include "measure/timing/launch_gate.hpp"
 
 namespace kbv::bench {
+
+void launch_spin(unsigned long long nanoseconds, cudaStream_t stream);  // spin_kernel.cu
 
 namespace {
 
@@ -39,6 +44,11 @@ constexpr int kWarmupRounds = 20;
 constexpr size_t kFlushMultipleOfL2 = 2;
 // small-buffer: about 8,000 kernel records per buffer (CUPTI's default holds ~100,000).
 constexpr size_t kSmallDeviceBufferBytes = size_t{256} << 10;
+// A candidate's call, and the evaluator's turn between two calls (its checks, baselines and next
+// inputs: a few ms to tens of ms on the H100's batch runs).
+constexpr unsigned long long kCandidateKernelNs = 1'000'000;
+constexpr int kShortEvaluatorTurnUs = 2000;
+constexpr int kLongEvaluatorTurnUs = 20000;
 
 // Host microseconds per named step, one entry per round.
 class StepTimes {
@@ -104,14 +114,24 @@ const char* close_name(Close close) {
   return "";
 }
 
-// The traced worker's null call, the same steps in the same order.
-void traced_round(Recipe& r, cuda::CuptiTracer& tracer, cuda::LaunchGate& gate, Close close, int round, StepTimes* steps) {
+// What a round holds besides the null call's steps: a kernel of this length between the events
+// (a candidate's work; 0: none), and this long idle before the round (the evaluator's turn
+// between two calls, when the worker is stopped; 0: rounds back to back).
+struct Call {
+  unsigned long long kernel_ns = 0;
+  int idle_us = 0;
+};
+
+// The traced worker's call, the same steps in the same order.
+void traced_round(Recipe& r, cuda::CuptiTracer& tracer, cuda::LaunchGate& gate, Close close, Call call, int round, StepTimes* steps) {
+  if (call.idle_us > 0) std::this_thread::sleep_for(std::chrono::microseconds(call.idle_us));
   steps->time("begin_window (device synchronize)", [&] { tracer.begin_window(); });
   steps->time("gate hold (first launch of the call)", [&] { gate.hold(r.stream); });
-  steps->time("enqueue (flush, 2 markers, 2 events)", [&] {
+  steps->time(call.kernel_ns ? "enqueue (flush, 2 markers, 2 events, kernel)" : "enqueue (flush, 2 markers, 2 events)", [&] {
     cuda::measure::check(cudaMemsetAsync(r.flush->get(), ++r.flush_value, r.flush->bytes(), r.stream), "flush");
     cuda::CuptiTracer::launch_marker(r.stream);
     cuda::measure::check(cudaEventRecord(r.start, r.stream), "cudaEventRecord");
+    if (call.kernel_ns) launch_spin(call.kernel_ns, r.stream);
     cuda::measure::check(cudaEventRecord(r.stop, r.stream), "cudaEventRecord");
     cuda::CuptiTracer::launch_marker(r.stream);
   });
@@ -148,12 +168,15 @@ void set_attribute(CUpti_ActivityAttribute attribute, auto value, const char* na
 
 int run_trace_cost(const std::string& variant) {
   // Before the context exists: CUPTI reads these attributes when it sets the context up.
+  cuda::CuptiOptions options;
   if (variant == "pinned")
     set_attribute(CUPTI_ACTIVITY_ATTR_MEM_ALLOCATION_TYPE_HOST_PINNED, uint8_t{1}, "CUPTI pinned buffers");
+  else if (variant == "zeroed")
+    options.zeroed_buffers = true;
   else if (variant == "small-buffer")
     set_attribute(CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_SIZE, kSmallDeviceBufferBytes, "CUPTI device buffer size");
   else if (variant != "default") {
-    std::fprintf(stderr, "kbv_bench_cuda_timing: --trace-cost takes default, pinned or small-buffer, not %s\n", variant.c_str());
+    std::fprintf(stderr, "kbv_bench_cuda_timing: --trace-cost takes default, pinned, small-buffer or zeroed, not %s\n", variant.c_str());
     return 2;
   }
   int devices = 0;
@@ -178,22 +201,30 @@ int run_trace_cost(const std::string& variant) {
   for (int i = 0; i < kRounds; ++i) untraced_round(recipe, &untraced);
   untraced.print("Untraced");
 
-  cuda::CuptiTracer& tracer = cuda::CuptiTracer::instance();
+  cuda::CuptiTracer& tracer = cuda::CuptiTracer::instance(options);
   tracer.begin_window();
   cuda::CuptiTracer::launch_marker(recipe.stream);  // loads the marker kernel outside the rounds
   (void)tracer.end_window();
   cuda::LaunchGate gate;
-  for (const Close close : {Close::forced, Close::unforced, Close::every_8th, Close::synchronize_only}) {
+  const auto series = [&](Close close, Call call, const std::string& title) {
     StepTimes traced;
     for (int i = 0; i < kWarmupRounds; ++i) {
       StepTimes discard;
-      traced_round(recipe, tracer, gate, close, i, &discard);
+      traced_round(recipe, tracer, gate, close, call, i, &discard);
     }
-    for (int i = 0; i < kRounds; ++i) traced_round(recipe, tracer, gate, close, i, &traced);
+    for (int i = 0; i < kRounds; ++i) traced_round(recipe, tracer, gate, close, call, i, &traced);
     (void)tracer.end_window();  // whatever the close left open or undelivered
     std::printf("\n");
-    traced.print((std::string("Traced (CUPTI on, launch gate), ") + close_name(close)).c_str());
-  }
+    traced.print(("Traced (CUPTI on, launch gate), " + title).c_str());
+  };
+  for (const Close close : {Close::forced, Close::unforced, Close::every_8th, Close::synchronize_only}) series(close, {}, close_name(close));
+  // A timed call differs from a null call by the candidate's kernel and, in the worker, by the
+  // evaluator's turn before it: whether either changes what the trace costs.
+  series(Close::forced, {.kernel_ns = kCandidateKernelNs}, "a 1 ms kernel in the call, forced flush every call");
+  series(Close::forced, {.idle_us = kShortEvaluatorTurnUs}, "2 ms idle before each null call, forced flush every call");
+  series(Close::forced, {.kernel_ns = kCandidateKernelNs, .idle_us = kShortEvaluatorTurnUs}, "2 ms idle, then a 1 ms kernel in the call, forced flush every call");
+  series(Close::forced, {.idle_us = kLongEvaluatorTurnUs}, "20 ms idle before each null call, forced flush every call");
+  series(Close::forced, {.kernel_ns = kCandidateKernelNs, .idle_us = kLongEvaluatorTurnUs}, "20 ms idle, then a 1 ms kernel in the call, forced flush every call");
 
   StepTimes flushes;
   for (int i = 0; i < kRounds; ++i) flush_round(&flushes);

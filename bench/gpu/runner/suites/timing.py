@@ -13,7 +13,7 @@
             Options: problems=a+b (default: every problem)
   trace     kbv_bench_cuda_timing --trace-cost: what the worker's CUPTI trace adds to a null call,
             step by step, with CUPTI's defaults and with each variant (pinned host buffers,
-            small device buffers), each in its own process
+            small device buffers, the tracer's zeroed buffers), each in its own process
 Default: noise, gemm, do_bench and timer."""
 import statistics
 import sys
@@ -24,7 +24,7 @@ from suites import Outcome
 
 TITLE = "Timing precision"
 PARTS = ["noise", "gemm", "do_bench", "timer", "library", "trace"]
-TRACE_VARIANTS = ["default", "pinned", "small-buffer"]
+TRACE_VARIANTS = ["default", "pinned", "small-buffer", "zeroed"]
 DEFAULT_PARTS = ["noise", "gemm", "do_bench", "timer"]
 EVAL_TIMEOUT_S = 150
 NOISE_TARGET = 0.01  # IQR/median of a candidate of ≥ 100 µs (README's figures table)

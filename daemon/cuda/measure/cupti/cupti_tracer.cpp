@@ -7,6 +7,7 @@
 #include <array>
 #include <atomic>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <mutex>
 #include <optional>
@@ -183,13 +184,22 @@ constexpr size_t kActivityBufferBytes = size_t{8} << 20;
 constexpr size_t kSpareBuffers = 4;
 std::array<std::atomic<uint8_t*>, kSpareBuffers> g_spare_buffers{};
 
+// With CuptiOptions::zeroed_buffers, CUPTI takes every buffer it is given to be zeroed and does
+// not zero it itself (8 MiB, in the thread that records first after a flush): a fresh buffer is
+// zeroed here once, a returned one over the bytes CUPTI filled.
+std::atomic<bool> g_zeroed_buffers{false};
+
 uint8_t* take_buffer() {
   for (auto& slot : g_spare_buffers)
     if (uint8_t* spare = slot.exchange(nullptr)) return spare;
-  return static_cast<uint8_t*>(std::aligned_alloc(ACTIVITY_RECORD_ALIGNMENT, kActivityBufferBytes));
+  auto* fresh = static_cast<uint8_t*>(std::aligned_alloc(ACTIVITY_RECORD_ALIGNMENT, kActivityBufferBytes));
+  if (fresh && g_zeroed_buffers.load()) std::memset(fresh, 0, kActivityBufferBytes);
+  return fresh;
 }
 
-void return_buffer(uint8_t* buffer) {
+void return_buffer(uint8_t* buffer, size_t valid_bytes) {
+  if (!buffer) return;
+  if (g_zeroed_buffers.load()) std::memset(buffer, 0, std::min(valid_bytes, kActivityBufferBytes));
   for (auto& slot : g_spare_buffers) {
     uint8_t* empty = nullptr;
     if (slot.compare_exchange_strong(empty, buffer)) return;
@@ -209,7 +219,7 @@ void CUPTIAPI on_buffer_completed(CUcontext context, uint32_t stream_id, uint8_t
                                   size_t, size_t valid_bytes) {
   if (detail::TraceCollector* collector = g_collector.load())
     collector->add_buffer(context, stream_id, buffer, valid_bytes);
-  return_buffer(buffer);
+  return_buffer(buffer, valid_bytes);
 }
 
 }  // namespace
@@ -234,6 +244,13 @@ CuptiTracer& CuptiTracer::instance(CuptiOptions options) {
 
 CuptiTracer::CuptiTracer(Key, CuptiOptions options)
     : collector_(std::make_unique<detail::TraceCollector>()), options_(options) {
+  if (options_.zeroed_buffers) {  // before the callbacks, so it holds for every buffer
+    uint8_t zeroed = 1;
+    size_t zeroed_size = sizeof(zeroed);
+    measure::check(cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER, &zeroed_size, &zeroed),
+                   "cuptiActivitySetAttribute(ZEROED_OUT_ACTIVITY_BUFFER)");
+    g_zeroed_buffers.store(true);
+  }
   measure::check(cuptiActivityRegisterCallbacks(on_buffer_requested, on_buffer_completed),
                  "cuptiActivityRegisterCallbacks");
   measure::check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL),

@@ -29,6 +29,12 @@ class TraceCollector;  // cupti_tracer.cpp: receives CUPTI's buffers
 
 struct CuptiOptions {
   bool runtime_api = false;  // also record CUDA runtime API calls (RUNTIME activity)
+  // Hand CUPTI buffers already zeroed (CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER), so it
+  // does not zero 8 MiB itself at the first record after each flush. Off in the worker: on an
+  // H100 it made null calls 0.4 ms cheaper but not timed calls, which narrows the clock
+  // agreement for honest candidates (docs/results/h100/trace-cost.md); kbv_bench_cuda_timing
+  // --trace-cost zeroed measures it.
+  bool zeroed_buffers = false;
 };
 
 class CuptiTracer {
