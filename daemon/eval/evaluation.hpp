@@ -26,6 +26,7 @@
 #include "eval/started_worker.hpp"
 #include "eval/timed_sample.hpp"
 #include "eval/wait_correction.hpp"
+#include "eval/worker_host_steps.hpp"
 #include "eval/worker_process.hpp"
 #include "inputs/epoch_plan.hpp"
 #include "timing/stop_rule.hpp"
@@ -181,6 +182,7 @@ class Evaluation {
   std::string worker_candidate_error_;  // …and the candidate's last set_error text then
   nlohmann::json worker_sandbox_;   // the worker's sandbox report (ready message)
   KernelSetCheck kernel_sets_;  // phase detection over the traced calls' kernel names
+  WorkerHostSteps worker_steps_;  // the worker's host time per step of its calls (diagnostic)
   std::optional<FullCheckSchedule> full_checks_;  // the timed calls given the full correctness check
   std::string timing_nonce_;  // this evaluation's own: keys the timed calls' inputs and full checks
   int call_id_ = 0;

@@ -128,6 +128,7 @@ bool Evaluation::checked_call(DataPlane& plane, int slot, double* reported_s, do
     return false;
   }
   call_cuda_error_ = text_field(*done, "cuda_error");
+  worker_steps_.add(phase_ + "_calls", object_field(*done, "observed"));
   if (!check_observations(object_field(*done, "observed"))) return false;
   if (device_used_at_start_ >= 0) {
     // Trusted: device-wide memory seen from the evaluator, beyond what was in use when the
@@ -187,6 +188,7 @@ bool Evaluation::check_observations(const nlohmann::json& observed) {
     return false;
   }
   if (observed.contains("launch_gate")) result_.environment["launch_gate"] = observed["launch_gate"];
+  if (observed.contains("trace_buffers")) result_.environment["trace_buffers"] = text_field(observed, "trace_buffers").substr(0, 80);
   if (text_field(observed, "trace") != "cupti") {
     if (observed.contains("trace")) result_.environment["trace"] = observed["trace"];
     return true;
@@ -269,6 +271,7 @@ double Evaluation::ping_round_trip(std::optional<int> null_call_slot, bool cold)
   }
   trip.end(*worker_);
   // A null call's trace: what the candidate ran on the device since the last call shows there.
+  if (null_call_slot) worker_steps_.add("null_calls", object_field(*pong, "observed"));
   if (null_call_slot && !check_escapes(object_field(*pong, "observed"))) return 0;
   last_waits_ = waits_since(waits_before, evaluator_sent_ns, trip.arrival_s.has_value());
   return trip.seconds();

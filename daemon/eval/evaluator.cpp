@@ -351,6 +351,7 @@ void Evaluation::evaluate_candidate() {
   // counts (the pool rounds each up to its granularity and may keep it after cudaFreeAsync).
   if (peak_pool_bytes_ > 0 && result_.memory && result_.memory->is_object()) (*result_.memory)["candidate_pool_reserved_bytes"] = peak_pool_bytes_;
   if (kernel_sets_.traced_calls() > 0) result_.environment["kernel_sets_seen"] = kernel_sets_.distinct_sets();
+  if (auto steps = worker_steps_.summary(); !steps.empty()) result_.environment["worker_host_steps_s"] = std::move(steps);
   if (!decided_)
     decide(Verdict::pass, options_.skip_timing ? "correct on every gating family; not timed (--no-timing)"
                                                : "correct on every gating family; timed against the baseline");

@@ -59,7 +59,7 @@ std::vector<std::string> worker_environment(const std::filesystem::path& scratch
   std::vector<std::string> env;
   for (const char* name : {"PATH", "LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "CUDA_MODULE_LOADING",
                            "NVIDIA_TF32_OVERRIDE", "LANG", "KBV_SANDBOX_SKIP", "KBV_WORKER_TRACE",
-                           "KBV_WORKER_LAUNCH_GATE"})
+                           "KBV_WORKER_LAUNCH_GATE", "KBV_WORKER_CUPTI_ZEROED"})
     if (const char* value = std::getenv(name)) env.push_back(std::string(name) + "=" + value);
   env.push_back("HOME=" + scratch.string());
   env.push_back("TMPDIR=" + scratch.string());

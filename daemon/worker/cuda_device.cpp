@@ -3,6 +3,7 @@
 // each call, and what the CUPTI trace saw of it.
 #include <cuda_runtime_api.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <optional>
 #include <set>
@@ -38,6 +39,22 @@ cudaIpcMemHandle_t handle_from_hex(const std::string& hex) {
   for (size_t i = 0; i < sizeof(handle); ++i) bytes[i] = static_cast<unsigned char>(std::stoi(hex.substr(2 * i, 2), nullptr, 16));
   return handle;
 }
+
+// Where a call's host time goes, step by step, for the evaluator's report
+// (environment.worker_host_steps_s; diagnostic: the CUPTI trace's cost per call lives here).
+class HostSteps {
+ public:
+  void done(const char* step) {
+    const auto now = std::chrono::steady_clock::now();
+    seconds_[step] = std::chrono::duration<double>(now - last_).count();
+    last_ = now;
+  }
+  nlohmann::json take() { return std::move(seconds_); }
+
+ private:
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+  nlohmann::json seconds_ = nlohmann::json::object();
+};
 
 class CudaDevice final : public WorkerDevice {
  public:
@@ -79,17 +96,22 @@ class CudaDevice final : public WorkerDevice {
     // host cost (tens of µs) stays out of the timed window (launch_gate.hpp). The baselines
     // are timed with the same recipe (measure/timing/cold_timer.cpp).
     cuda::CuptiTracer* tracer = tracer_or_null();
+    HostSteps steps;
     if (tracer) tracer->begin_window();
+    steps.done("begin_window");
     if (cold_cache) {
       // A candidate's access-policy window must not keep its data resident through the flush.
       cuda::check(cudaCtxResetPersistingL2Cache(), "cudaCtxResetPersistingL2Cache");
     }
+    steps.done("l2_persisting_reset");
     const bool gated = tracer && gate_ && gate_->active();
     if (gated) gate_->hold(stream_->get());
+    steps.done("gate_hold");
     if (cold_cache) cuda::check(cudaMemsetAsync(flush_.get(), ++flush_value_, flush_.bytes(), stream_->get()), "L2 flush");
     // Marker kernels on both sides of the timed window: kernels that start before the first or
     // end after the last ran outside it, on another stream.
     if (tracer) cuda::CuptiTracer::launch_marker(stream_->get());
+    steps.done("enqueue_before_run");  // before the start event: nothing of kbv's between it and run()
     cuda::check(cudaEventRecord(start_->get(), stream_->get()), "cudaEventRecord");
     // The thread's last-error state is the candidate's from here: what run() leaves in it is
     // reported with the call (the candidate and the worker share libcudart).
@@ -98,12 +120,15 @@ class CudaDevice final : public WorkerDevice {
     result.status = run_candidate(info, state, call, &result.exception, &thrown);
     if (const cudaError_t left = cudaGetLastError(); left != cudaSuccess) result.cuda_error = describe(left);
     cuda::check(cudaEventRecord(stop_->get(), stream_->get()), "cudaEventRecord");
+    steps.done("run");  // after the stop event: untraced (no gate), nothing may delay it
     if (tracer) cuda::CuptiTracer::launch_marker(stream_->get());
     if (gated) gate_->release();
+    steps.done("enqueue_after_run");
     const cudaError_t synced = cudaStreamSynchronize(stream_->get());
     // Device-wide: anything the candidate left running on another stream must end now, and
     // the evaluator sees how long that took beyond the stream's own end.
     const cudaError_t device_synced = cudaDeviceSynchronize();
+    steps.done("synchronize");
     result.error = result.exception ? thrown : last_plugin_error();
     if (synced != cudaSuccess || device_synced != cudaSuccess) {
       const bool stream_failed = synced != cudaSuccess;
@@ -128,6 +153,9 @@ class CudaDevice final : public WorkerDevice {
                                      .flush_memset_bytes = cold_cache ? flush_.bytes() : 0});
     else
       observations_["trace"] = trace_error_;
+    steps.done("end_window");
+    observations_["host_steps_s"] = steps.take();
+    if (tracer && tracer->options().zeroed_buffers) observations_["trace_buffers"] = "zeroed by kbv (KBV_WORKER_CUPTI_ZEROED=on)";
     return result;
   }
 
@@ -160,8 +188,14 @@ class CudaDevice final : public WorkerDevice {
       trace_error_ = "off (KBV_WORKER_TRACE=off)";
       return;
     }
+    // KBV_WORKER_CUPTI_ZEROED=on: CUPTI gets buffers kbv zeroed (CuptiOptions::zeroed_buffers),
+    // an operator's switch to measure what that does to timed calls in the worker (off by
+    // default: docs/results/h100/trace-cost.md); the report's environment.trace_buffers says so.
+    const char* zeroed = std::getenv("KBV_WORKER_CUPTI_ZEROED");
+    cuda::CuptiOptions options;
+    options.zeroed_buffers = zeroed && std::string(zeroed) == "on";
     try {
-      tracer_ = &cuda::CuptiTracer::instance();
+      tracer_ = &cuda::CuptiTracer::instance(options);
       timed_stream_id_ = cuda::CuptiTracer::stream_id(stream_->get());
       // One empty window now: CUPTI starts its buffer threads at the first flush, and they
       // must be there before the evaluator counts the worker's threads at setup.

@@ -35,10 +35,15 @@ class HostDevice final : public WorkerDevice {
     const auto end = std::chrono::steady_clock::now();
     result.elapsed_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(end - start).count();
     result.error = result.exception ? thrown : last_plugin_error();
+    // The report's environment.worker_host_steps_s: on the host, a call is its run().
+    observations_ = {{"host_steps_s", {{"run", std::chrono::duration<double>(end - start).count()}}}};
     return result;
   }
 
+  nlohmann::json last_call_observations() override { return observations_; }
+
  private:
+  nlohmann::json observations_ = nlohmann::json::object();
   void* base_ = MAP_FAILED;
   size_t bytes_ = 0;
 };

@@ -115,6 +115,23 @@ TEST(EvalClasses, EveryClassGatesOnAFamilyOfItsOwnAndIsReported) {
 
 // --samples puts every kept timing sample in the report, index for index across the contenders,
 // and the summary's extremes are theirs; without it the report has none.
+// environment.worker_host_steps_s: the worker's own account of its calls, per kind (on the host
+// a call is its run()), medians over every call of that kind.
+TEST(EvalWorkerSteps, EveryCallKindTheWorkerAnsweredIsSummarised) {
+  const EvalRun run = run_kbv_eval({host_candidate("relu").string(), "--problem", "relu", "--device", "host", "--shapes", "small"});
+  ASSERT_TRUE(run.report.is_object()) << explain(run);
+  ASSERT_EQ(run.report.value("verdict", ""), "pass") << explain(run);
+  const nlohmann::json& steps = run.report["environment"]["worker_host_steps_s"];
+  ASSERT_TRUE(steps.is_object()) << run.report["environment"].dump(2);
+  for (const char* kind : {"correctness_calls", "timing_calls"}) {
+    ASSERT_TRUE(steps.contains(kind)) << kind << ": " << steps.dump();
+    EXPECT_GT(steps[kind].value("calls", 0), 0) << kind;
+    EXPECT_GE(steps[kind].value("run", -1.0), 0.0) << kind;
+  }
+  // Warm-up and throttled calls are answered too: at least as many as the samples kept.
+  EXPECT_GE(steps["timing_calls"].value("calls", 0), run.report["timing"]["candidate"].value("samples", 0));
+}
+
 TEST(EvalSamples, EveryKeptSampleIsReportedWhenAsked) {
   const std::vector<std::string> args = {host_candidate("relu").string(), "--problem", "relu", "--device", "host", "--shapes", "small"};
   std::vector<std::string> with_samples = args;

@@ -295,6 +295,22 @@ class BatchSummary(unittest.TestCase):
         ruled["environment"]["clock_agreement"] = {"factor": 0.5, "slack_s": 0.5175e-3}
         self.assertEqual(batch.clock_rows("x.so", [ruled])[0][4:6], ["1.565", "1.25"], "the slack the report states")
 
+    def test_the_worker_step_rows_put_timing_calls_beside_null_calls(self):
+        steps = {"timing_calls": {"calls": 40, "gate_hold": 480e-6, "run": 12.4e-6, "synchronize": 4000e-6},
+                 "null_calls": {"calls": 5, "gate_hold": 470e-6, "synchronize": 50e-6}}
+        with_steps = {"verdict": "pass", "environment": {"worker_host_steps_s": steps}}
+        rows = batch.worker_step_rows("x.so", [with_steps, {"verdict": "pass", "environment": {}}])
+        self.assertEqual(len(rows), 2, "the last report that has them")
+        column = {name: 3 + i for i, name in enumerate(batch.WORKER_STEPS)}
+        self.assertEqual(rows[0][:3], ["x.so", "timing_calls", "40"])
+        self.assertEqual(rows[0][column["gate_hold"]], "480")
+        self.assertEqual(rows[0][column["run"]], "12")
+        self.assertEqual(rows[0][column["begin_window"]], "-")
+        self.assertEqual(rows[0][-1], "4492")
+        self.assertEqual(rows[1][:3], ["x.so", "null_calls", "5"])
+        self.assertEqual(rows[1][-1], "520")
+        self.assertEqual(batch.worker_step_rows("y.so", [{"verdict": "crash"}]), [])
+
     def test_the_suite_parses_its_options(self):
         self.assertEqual(main.parse(["batch:copies=3,only=relu"]), [("batch", [], {"copies": "3", "only": "relu"})])
 

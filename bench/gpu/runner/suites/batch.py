@@ -4,7 +4,8 @@ worker are shared; each candidate still gets its own sandboxed worker, fresh inp
 timing): for every honest CUDA example, COPIES distinct copies evaluated in one process. Prints per
 problem the first candidate's wall (what one evaluation alone costs, process start aside), the later
 ones' mean, and the whole run's evaluations per hour (issue #15's figure: >= 2000 on one H200).
-Options: copies=N (default 4), only=REGEX (examples whose file name matches)."""
+Options: copies=N (default 4), only=REGEX (examples whose file name matches), cupti_zeroed=1 (the
+workers hand CUPTI zeroed buffers: KBV_WORKER_CUPTI_ZEROED=on; written to batch-cupti_zeroed.md)."""
 import json
 import re
 import statistics
@@ -26,6 +27,11 @@ BREAKDOWN_PHASES = 9
 # a call is flagged when the worker's median < FACTOR · the evaluator's − SLACK; the report's
 # environment.clock_agreement gives both, and the slack now grows with the worker's routine.
 CLOCK_FACTOR, CLOCK_SLACK_S = 0.5, 150e-6
+# The fourth: the worker's own account of a call's host time (environment.worker_host_steps_s,
+# worker/cuda_device.cpp), timed calls beside null calls: where a timed call costs more than the
+# null call the clock agreement subtracts.
+WORKER_STEPS = ["begin_window", "l2_persisting_reset", "gate_hold", "enqueue_before_run", "run", "enqueue_after_run",
+                "synchronize", "end_window"]
 
 
 def reports_of(stdout):
@@ -102,27 +108,51 @@ def clock_rows(label, reports):
     return rows
 
 
+def worker_step_rows(label, reports):
+    """Two rows from the last report that has them: its timing calls' and null calls' median per
+    worker step in µs (the report's are seconds), and their sum."""
+    for r in reversed(reports):
+        steps = (((r or {}).get("environment") or {}).get("worker_host_steps_s")) or {}
+        if "timing_calls" not in steps:
+            continue
+        rows = []
+        for kind in ("timing_calls", "null_calls"):
+            figures = steps.get(kind) or {}
+            values = [figures.get(step) * 1e6 if isinstance(figures.get(step), (int, float)) else None for step in WORKER_STEPS]
+            total = sum(v for v in values if v is not None)
+            rows.append([label, kind, str(figures.get("calls", 0))] + [f"{v:.0f}" if v is not None else "-" for v in values]
+                        + [f"{total:.0f}"])
+        return rows
+    return []
+
+
 def run(ctx, parts, options):
     copies = int(options.get("copies", DEFAULT_COPIES))
     pattern = re.compile(options["only"]) if options.get("only") else None
     examples = [so for so in sorted((ctx.bundle / "candidates" / "cuda").glob("*.so")) if not pattern or pattern.search(so.name)]
+    # With the workers' zeroed CUPTI buffers the run is an A/B half: its own batch-cupti_zeroed.md
+    # and logs, so both halves can run in one call.
+    zeroed = options.get("cupti_zeroed") == "1"
+    name = "batch-cupti_zeroed" if zeroed else "batch"
+    env = dict(ctx.env, KBV_WORKER_CUPTI_ZEROED="on") if zeroed else None
     scratch = ctx.out / "batch-candidates"
     scratch.mkdir(parents=True, exist_ok=True)
-    rows, all_pass, total_wall, total_evals, per_example, clock = [], True, 0.0, 0, {}, []
+    rows, all_pass, total_wall, total_evals, per_example, clock, steps = [], True, 0.0, 0, {}, [], []
     for example in examples:
         paths = []
         for i in range(copies):
             copy = scratch / f"{example.stem}_{i}.so"
             copy.write_bytes(example.read_bytes() + bytes([i]))  # distinct files, as a sweep's are
             paths.append(copy)
-        result = ctx.run("batch", [ctx.bin("kbv"), "eval", *paths, "--device", "cuda", "--json"], EVAL_TIMEOUT_S * copies)
+        result = ctx.run(name, [ctx.bin("kbv"), "eval", *paths, "--device", "cuda", "--json"], EVAL_TIMEOUT_S * copies, env=env)
         reports = reports_of(result.stdout)
         for path, report in zip(paths, reports):
-            ctx.append_jsonl("batch", {"label": path.name, "report": report})
+            ctx.append_jsonl(name, {"label": path.name, "report": report})
         row, ok = summarize(example.name, reports, result.wall_s, copies)
         rows.append(row)
         per_example[example.name] = later_phases(reports)
         clock += clock_rows(example.name, reports)
+        steps += worker_step_rows(example.name, reports)
         all_pass = all_pass and ok
         total_wall += result.wall_s
         total_evals += len(reports)
@@ -136,7 +166,7 @@ def run(ctx, parts, options):
             f"process starts included; target >= {THROUGHPUT_TARGET_PER_HOUR}).", ""]
     body += md_table(header, rows) + [""]
     body += ["`first s`, `later s`: the reports' `wall_s`; `process s / candidate`: the kbv eval process's wall over the copies; "
-             "`plane shared`: later candidates whose report says `data_plane_reused`. Every report is in logs.tar.gz (logs/batch.jsonl).", ""]
+             f"`plane shared`: later candidates whose report says `data_plane_reused`. Every report is in logs.tar.gz (logs/{name}.jsonl).", ""]
     if copies > 1:
         body += ["Where a later candidate's wall goes (means over the later copies; `wall_s_by_phase` of the reports, "
                  "the costliest phases over the run as columns):", ""]
@@ -145,7 +175,10 @@ def run(ctx, parts, options):
              "trip, the most that may be before the call is flagged (`hack_suspected`), their ratio (headroom: below 1 flagged) "
              "and the ping round trip of the timing phase:", ""]
     body += md_table(["example", "verdict", "worker", "evaluator", "allowed", "headroom", "ping"], clock)
+    body += ["", "Where the worker's host time goes in a call (µs, medians of the last copy's timing calls and null calls; "
+             "`environment.worker_host_steps_s`, reported by the worker, so diagnostic only):", ""]
+    body += md_table(["example", "calls", "n"] + WORKER_STEPS + ["sum"], steps)
     spec = "batch" + (":" + ",".join(f"{k}={v}" for k, v in options.items()) if options else "")
-    ctx.write_summary("batch", TITLE, ctx.command_for(spec), body)
+    ctx.write_summary(name, TITLE, ctx.command_for(spec), body)
     return Outcome(all_pass and bool(rows), f"{per_hour:.0f} evaluations/hour over {total_evals} ({copies} per example); "
                                             f"{'all pass' if all_pass else 'NOT all pass'}")
