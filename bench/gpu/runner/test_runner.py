@@ -298,7 +298,7 @@ class BatchSummary(unittest.TestCase):
     def test_the_worker_step_rows_put_timing_calls_beside_null_calls(self):
         steps = {"timing_calls": {"calls": 40, "gate_hold": 480e-6, "run": 12.4e-6, "synchronize": 4000e-6},
                  "null_calls": {"calls": 5, "gate_hold": 470e-6, "synchronize": 50e-6}}
-        with_steps = {"verdict": "pass", "environment": {"worker_host_steps_s": steps}}
+        with_steps = {"verdict": "pass", "environment": {"worker_host_steps_s": steps, "wall_s_by_phase": {"timing.call_round_trips": 0.24}}}
         rows = batch.worker_step_rows("x.so", [with_steps, {"verdict": "pass", "environment": {}}])
         self.assertEqual(len(rows), 2, "the last report that has them")
         column = {name: 3 + i for i, name in enumerate(batch.WORKER_STEPS)}
@@ -306,9 +306,9 @@ class BatchSummary(unittest.TestCase):
         self.assertEqual(rows[0][column["gate_hold"]], "480")
         self.assertEqual(rows[0][column["run"]], "12")
         self.assertEqual(rows[0][column["begin_window"]], "-")
-        self.assertEqual(rows[0][-1], "4492")
+        self.assertEqual(rows[0][-3:], ["4492", "6000", "1508"])  # 0.24 s over 40 calls; beyond the steps' sum
         self.assertEqual(rows[1][:3], ["x.so", "null_calls", "5"])
-        self.assertEqual(rows[1][-1], "520")
+        self.assertEqual(rows[1][-3:], ["520", "-", "-"])
         self.assertEqual(batch.worker_step_rows("y.so", [{"verdict": "crash"}]), [])
 
     def test_the_suite_parses_its_options(self):

@@ -110,9 +110,12 @@ def clock_rows(label, reports):
 
 def worker_step_rows(label, reports):
     """Two rows from the last report that has them: its timing calls' and null calls' median per
-    worker step in µs (the report's are seconds), and their sum."""
+    worker step in µs (the report's are seconds), their sum, and for timing calls the evaluator's
+    mean wait for the answer (timing.call_round_trips over the calls) and what of it lies beyond
+    the worker's steps (the messages, waking the stopped worker)."""
     for r in reversed(reports):
-        steps = (((r or {}).get("environment") or {}).get("worker_host_steps_s")) or {}
+        env = ((r or {}).get("environment") or {})
+        steps = env.get("worker_host_steps_s") or {}
         if "timing_calls" not in steps:
             continue
         rows = []
@@ -120,8 +123,11 @@ def worker_step_rows(label, reports):
             figures = steps.get(kind) or {}
             values = [figures.get(step) * 1e6 if isinstance(figures.get(step), (int, float)) else None for step in WORKER_STEPS]
             total = sum(v for v in values if v is not None)
-            rows.append([label, kind, str(figures.get("calls", 0))] + [f"{v:.0f}" if v is not None else "-" for v in values]
-                        + [f"{total:.0f}"])
+            waited = (env.get("wall_s_by_phase") or {}).get("timing.call_round_trips")
+            calls = figures.get("calls", 0)
+            round_trip = waited * 1e6 / calls if kind == "timing_calls" and waited and calls else None
+            rows.append([label, kind, str(calls)] + [f"{v:.0f}" if v is not None else "-" for v in values] + [f"{total:.0f}"]
+                        + ([f"{round_trip:.0f}", f"{round_trip - total:.0f}"] if round_trip is not None else ["-", "-"]))
         return rows
     return []
 
@@ -176,8 +182,9 @@ def run(ctx, parts, options):
              "and the ping round trip of the timing phase:", ""]
     body += md_table(["example", "verdict", "worker", "evaluator", "allowed", "headroom", "ping"], clock)
     body += ["", "Where the worker's host time goes in a call (µs, medians of the last copy's timing calls and null calls; "
-             "`environment.worker_host_steps_s`, reported by the worker, so diagnostic only):", ""]
-    body += md_table(["example", "calls", "n"] + WORKER_STEPS + ["sum"], steps)
+             "`environment.worker_host_steps_s`, reported by the worker, so diagnostic only), and for timing calls the "
+             "evaluator's mean wait for the answer and what of it lies beyond the worker's steps:", ""]
+    body += md_table(["example", "calls", "n"] + WORKER_STEPS + ["sum", "evaluator's wait", "beyond the worker"], steps)
     spec = "batch" + (":" + ",".join(f"{k}={v}" for k, v in options.items()) if options else "")
     ctx.write_summary(name, TITLE, ctx.command_for(spec), body)
     return Outcome(all_pass and bool(rows), f"{per_hour:.0f} evaluations/hour over {total_evals} ({copies} per example); "
