@@ -99,8 +99,9 @@ void untraced_round(Recipe& r, StepTimes* steps) {
 
 // How a traced round closes its window. forced: the worker's end_window() (device sync, forced
 // flush, the window's records). The others only measure what a different close would cost:
-// unforced: device sync and an unforced flush (CUPTI returns only buffers whose records are all
-// complete); every_8th: the forced close on every 8th round, a device sync on the others;
+// unforced: end_window(WindowFlush::unforced) (CUPTI returns only buffers whose records are all
+// complete; the series counts windows that came back without their markers and records that
+// arrived late); every_8th: the forced close on every 8th round, a device sync on the others;
 // synchronize_only: a device sync, never a flush.
 enum class Close { forced, unforced, every_8th, synchronize_only };
 
@@ -122,8 +123,22 @@ struct Call {
   int idle_us = 0;
 };
 
+// What the closed windows held: how many lacked the call's two markers (their close returned
+// less than the window held), and how many records CUPTI delivered after their window closed.
+struct Completeness {
+  size_t windows = 0;
+  size_t missing_markers = 0;
+  uint64_t delivered_late = 0;
+  void add(const cuda::TraceWindow& window) {
+    ++windows;
+    missing_markers += window.markers.size() < 2 ? 1 : 0;
+    delivered_late += window.records_delivered_late;
+  }
+};
+
 // The traced worker's call, the same steps in the same order.
-void traced_round(Recipe& r, cuda::CuptiTracer& tracer, cuda::LaunchGate& gate, Close close, Call call, int round, StepTimes* steps) {
+void traced_round(Recipe& r, cuda::CuptiTracer& tracer, cuda::LaunchGate& gate, Close close, Call call, int round, StepTimes* steps,
+                  Completeness* closed) {
   if (call.idle_us > 0) std::this_thread::sleep_for(std::chrono::microseconds(call.idle_us));
   steps->time("begin_window (device synchronize)", [&] { tracer.begin_window(); });
   steps->time("gate hold (first launch of the call)", [&] { gate.hold(r.stream); });
@@ -143,11 +158,14 @@ void traced_round(Recipe& r, cuda::CuptiTracer& tracer, cuda::LaunchGate& gate, 
   });
   steps->time("close the window", [&] {
     if (close == Close::forced || (close == Close::every_8th && round % 8 == 7)) {
-      (void)tracer.end_window();
+      closed->add(tracer.end_window());
+      return;
+    }
+    if (close == Close::unforced) {
+      closed->add(tracer.end_window(cuda::WindowFlush::unforced));
       return;
     }
     cuda::measure::check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
-    if (close == Close::unforced) cuda::measure::check(cuptiActivityFlushAll(0), "cuptiActivityFlushAll");
   });
 }
 
@@ -208,14 +226,21 @@ int run_trace_cost(const std::string& variant) {
   cuda::LaunchGate gate;
   const auto series = [&](Close close, Call call, const std::string& title) {
     StepTimes traced;
+    Completeness closed;
     for (int i = 0; i < kWarmupRounds; ++i) {
       StepTimes discard;
-      traced_round(recipe, tracer, gate, close, call, i, &discard);
+      Completeness ignored;
+      traced_round(recipe, tracer, gate, close, call, i, &discard, &ignored);
     }
-    for (int i = 0; i < kRounds; ++i) traced_round(recipe, tracer, gate, close, call, i, &traced);
-    (void)tracer.end_window();  // whatever the close left open or undelivered
+    for (int i = 0; i < kRounds; ++i) traced_round(recipe, tracer, gate, close, call, i, &traced, &closed);
+    // Whatever the close left open or undelivered: records of this series that arrive now count
+    // as late, a window that lacked them as incomplete.
+    tracer.begin_window();
+    closed.delivered_late += tracer.end_window().records_delivered_late;
     std::printf("\n");
     traced.print(("Traced (CUPTI on, launch gate), " + title).c_str());
+    std::printf("  windows closed %zu, lacking a marker %zu; records delivered after their window closed %llu\n", closed.windows,
+                closed.missing_markers, static_cast<unsigned long long>(closed.delivered_late));
   };
   for (const Close close : {Close::forced, Close::unforced, Close::every_8th, Close::synchronize_only}) series(close, {}, close_name(close));
   // A timed call differs from a null call by the candidate's kernel and, in the worker, by the

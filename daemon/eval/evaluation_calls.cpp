@@ -197,6 +197,10 @@ bool Evaluation::check_observations(const nlohmann::json& observed) {
   // CUPTI ran out of buffer space in this call's window: its checks saw only part of the call.
   if (const double dropped = number_field(observed, "dropped_records"); dropped > 0)
     result_.environment["trace_dropped_records"] = result_.environment.value("trace_dropped_records", 0.0) + dropped;
+  // Records CUPTI delivered after their window had closed (dropped there; none expected with the
+  // forced flush that closes each window): a diagnostic of the trace's completeness.
+  if (const double late = number_field(observed, "records_delivered_late"); late > 0)
+    result_.environment["trace_records_delivered_late"] = result_.environment.value("trace_records_delivered_late", 0.0) + late;
   if (!check_escapes(observed)) return false;
   const auto kernel_names = text_list_field(observed, "kernel_names");
   if (phase_ == "correctness") {

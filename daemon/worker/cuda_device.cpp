@@ -264,6 +264,7 @@ class CudaDevice final : public WorkerDevice {
     observations_["net_device_bytes"] = window.net_device_bytes();
     observations_["peak_pool_bytes"] = window.peak_pool_bytes();
     observations_["dropped_records"] = window.dropped_records;
+    observations_["records_delivered_late"] = window.records_delivered_late;
     if (const auto span = window.kernel_span()) observations_["kernel_span_ns"] = span->second - span->first;
   }
 

@@ -31,6 +31,7 @@ class TraceCollector {
     window_.kernels_between = std::move(kernels_between_);
     window_.copies_between = std::move(copies_between_);
     window_.records_between_dropped = std::exchange(records_between_dropped_, 0);
+    window_.records_delivered_late = std::exchange(records_delivered_late_, 0);
     kernels_between_.clear();
     copies_between_.clear();
     collecting_ = true;
@@ -69,7 +70,12 @@ class TraceCollector {
   }
 
   using Place = RecordPlace;
-  Place place(uint64_t start_ns, uint64_t end_ns) const { return place_record(start_ns, end_ns, last_end_ns_, collecting_, window_.begin_ns); }
+  // Where a record goes; a drop after the first window closed is a late delivery, counted.
+  Place place(uint64_t start_ns, uint64_t end_ns) {
+    const Place where = place_record(start_ns, end_ns, last_end_ns_, collecting_, window_.begin_ns);
+    if (where == Place::drop && last_end_ns_ != 0) ++(collecting_ ? window_.records_delivered_late : records_delivered_late_);
+    return where;
+  }
   // Between windows, up to this many records each are kept (a flood of launches there is
   // reported by its count): the candidate's process must not grow the worker without bound.
   static constexpr size_t kMaxRecordsBetween = 256;
@@ -164,6 +170,7 @@ class TraceCollector {
   std::vector<KernelRecord> kernels_between_;  // delivered while no window was open
   std::vector<CopyRecord> copies_between_;
   uint64_t records_between_dropped_ = 0;
+  uint64_t records_delivered_late_ = 0;  // while no window was open
 };
 
 }  // namespace detail
@@ -278,12 +285,12 @@ void CuptiTracer::begin_window() {
   collector_->start_window(timestamp_ns());
 }
 
-TraceWindow CuptiTracer::end_window() {
+TraceWindow CuptiTracer::end_window(WindowFlush flush) {
   const cudaError_t synced = cudaDeviceSynchronize();
   // The window closes when the device is idle, before the flush: work launched from then on (a
   // hook on the flush) ends after the close and is reported as between windows, never lost.
   const uint64_t closed_ns = timestamp_ns();
-  const CUptiResult flushed = cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+  const CUptiResult flushed = cuptiActivityFlushAll(flush == WindowFlush::forced ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0);
   TraceWindow window = collector_->finish_window(closed_ns);
   measure::check(synced, "cudaDeviceSynchronize (end of trace window)");
   measure::check(flushed, "cuptiActivityFlushAll");

@@ -27,6 +27,12 @@ namespace detail {
 class TraceCollector;  // cupti_tracer.cpp: receives CUPTI's buffers
 }
 
+// How end_window() flushes: `forced` returns every buffer, complete or not (the worker's: a
+// window's records are all in hand when it closes); `unforced` only buffers whose records are
+// all complete, which costs the next launch far less (docs/results/h100/trace-cost.md) but may
+// leave records for a later flush: measured by kbv_bench_cuda_timing --trace-cost only.
+enum class WindowFlush { forced, unforced };
+
 struct CuptiOptions {
   bool runtime_api = false;  // also record CUDA runtime API calls (RUNTIME activity)
   // Hand CUPTI buffers already zeroed (CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER), so it
@@ -60,7 +66,7 @@ class CuptiTracer {
   void begin_window();
   // Synchronises the device (cudaDeviceSynchronize) before flushing; throws CudaError when
   // that reports an error (a sticky fault of the traced work).
-  TraceWindow end_window();
+  TraceWindow end_window(WindowFlush flush = WindowFlush::forced);
 
   const CuptiOptions& options() const;
 

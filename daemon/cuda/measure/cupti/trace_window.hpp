@@ -86,6 +86,11 @@ struct TraceWindow {
   std::vector<KernelRecord> kernels_between;
   std::vector<CopyRecord> copies_between;
   uint64_t records_between_dropped = 0;  // beyond the collector's cap on them
+  // Records CUPTI delivered after the window they ended in had closed, since the previous window
+  // opened (place_record drops them: their window was already reported). With the forced flush
+  // that closes every window nothing should arrive late; a count here says a close returned
+  // less than its window held (kbv_bench_cuda_timing --trace-cost counts it per way of closing).
+  uint64_t records_delivered_late = 0;
 
   // Peak of device memory held over the window relative to its start: the running maximum,
   // in timestamp order, of bytes allocated minus bytes released, for memory that lives on the
