@@ -1,7 +1,8 @@
 // tests/cuda/measure/cupti_tracer_test.cpp — the CUPTI tracer sees what a call did: a kernel
 // launched on a second stream (with that stream's id), allocations from cudaMalloc and
-// cudaMallocAsync with the right peak, nothing from before the window, and a kernel still
-// running on another stream after the timed region (stream injection).
+// cudaMallocAsync with the right peak, nothing from before the window, a kernel still running on
+// another stream after the timed region (stream injection), and nothing delivered after its
+// window closed.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -170,6 +171,27 @@ TEST_F(CuptiTest, JoinedSideStreamWorkEndsBeforeTheMarker) {
   ASSERT_EQ(w.markers.size(), 1u);
   EXPECT_EQ(w.kernels.size(), 1u);
   EXPECT_TRUE(w.all_kernels_end_before(w.markers[0]));
+}
+
+// The worker's forced close hands back every record of its window: over many windows with work
+// on two streams, each window holds its kernels and marker, and nothing arrives after its
+// window closed (TraceWindow::records_delivered_late, which place_record would drop).
+TEST_F(CuptiTest, AForcedCloseLeavesNothingToArriveLate) {
+  constexpr int kWindows = 50;
+  uint64_t late = 0;
+  for (int i = 0; i < kWindows; ++i) {
+    tracer_->begin_window();
+    launch_spin_ns(kShortSpinNs / 10, side_.get());
+    launch_spin_ns(kShortSpinNs / 10, main_.get());
+    CuptiTracer::launch_marker(main_.get());
+    const TraceWindow w = tracer_->end_window();
+    ASSERT_EQ(w.kernels.size(), 2u) << "window " << i;
+    ASSERT_EQ(w.markers.size(), 1u) << "window " << i;
+    late += w.records_delivered_late;
+  }
+  tracer_->begin_window();
+  late += tracer_->end_window().records_delivered_late;
+  EXPECT_EQ(late, 0u);
 }
 
 // What a trace window costs the worker per call (begin: device sync; end: device sync and a
