@@ -521,8 +521,7 @@ class CudaDataPlane final : public DataPlane {
       if (std::optional<cuda::DeviceComparison> quick =
               cuda::pass_in_one_read(output, reference_outputs_[o].get(), count, problem_.problem.tolerance, stream_->get()))
         return *quick;
-    return cuda::compare_on_device(output, reference_outputs_[o].get(), summary_of(o),
-                                   static_cast<int64_t>(reference_outputs_[o].size()), row_length(o), problem_.problem.tolerance,
+    return cuda::compare_on_device(output, reference_outputs_[o].get(), summary_of(o), count, row_length(o), problem_.problem.tolerance,
                                    stream_->get(), error_scale);
   }
   // The same, judged again by the products' error scale where the default rule fails and the

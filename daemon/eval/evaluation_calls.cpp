@@ -128,8 +128,9 @@ bool Evaluation::checked_call(DataPlane& plane, int slot, double* reported_s, do
     return false;
   }
   call_cuda_error_ = text_field(*done, "cuda_error");
-  worker_steps_.add(phase_ + "_calls", object_field(*done, "observed"));
-  if (!check_observations(object_field(*done, "observed"))) return false;
+  const nlohmann::json observed = object_field(*done, "observed");
+  worker_steps_.add(phase_ + "_calls", observed);
+  if (!check_observations(observed)) return false;
   if (device_used_at_start_ >= 0) {
     // Trusted: device-wide memory seen from the evaluator, beyond what was in use when the
     // worker was set up. It sees what the candidate keeps between calls (not transient peaks).
@@ -194,13 +195,12 @@ bool Evaluation::check_observations(const nlohmann::json& observed) {
     return true;
   }
   result_.environment["trace"] = "cupti: every call's kernels, streams and device memory";
-  // CUPTI ran out of buffer space in this call's window: its checks saw only part of the call.
-  if (const double dropped = number_field(observed, "dropped_records"); dropped > 0)
-    result_.environment["trace_dropped_records"] = result_.environment.value("trace_dropped_records", 0.0) + dropped;
-  // Records CUPTI delivered after their window had closed (dropped there; none expected with the
-  // forced flush that closes each window): a diagnostic of the trace's completeness.
-  if (const double late = number_field(observed, "records_delivered_late"); late > 0)
-    result_.environment["trace_records_delivered_late"] = result_.environment.value("trace_records_delivered_late", 0.0) + late;
+  // Summed over the calls: records CUPTI dropped for want of buffer space (those calls' checks saw
+  // only part of them), and records it delivered after their window had closed (dropped there;
+  // none expected with the forced flush that closes each window). Diagnostics of completeness.
+  for (const auto& [key, total] : {std::pair{"dropped_records", "trace_dropped_records"},
+                                   std::pair{"records_delivered_late", "trace_records_delivered_late"}})
+    if (const double count = number_field(observed, key); count > 0) result_.environment[total] = result_.environment.value(total, 0.0) + count;
   if (!check_escapes(observed)) return false;
   const auto kernel_names = text_list_field(observed, "kernel_names");
   if (phase_ == "correctness") {
@@ -275,8 +275,11 @@ double Evaluation::ping_round_trip(std::optional<int> null_call_slot, bool cold)
   }
   trip.end(*worker_);
   // A null call's trace: what the candidate ran on the device since the last call shows there.
-  if (null_call_slot) worker_steps_.add("null_calls", object_field(*pong, "observed"));
-  if (null_call_slot && !check_escapes(object_field(*pong, "observed"))) return 0;
+  if (null_call_slot) {
+    const nlohmann::json observed = object_field(*pong, "observed");
+    worker_steps_.add("null_calls", observed);
+    if (!check_escapes(observed)) return 0;
+  }
   last_waits_ = waits_since(waits_before, evaluator_sent_ns, trip.arrival_s.has_value());
   return trip.seconds();
 }

@@ -279,8 +279,7 @@ void Evaluation::summarize_timing(DataPlane& plane, const TimingSeries& series, 
   const ClockAgreement agreement = ClockAgreement::for_device(cuda, routine_round_trip_s);
   result_.environment["clock_agreement"] = {{"factor", agreement.factor}, {"slack_s", agreement.slack_seconds},
                                             {"rule", "flagged when the worker's median < factor × trusted_median_s − slack_s"}};
-  if (const auto failure = check_clock_agreement(result_.candidate_time->median_s, trusted.median_s, cuda, routine_round_trip_s))
-    return fail_timing(*failure);
+  if (const auto failure = agreement.check(result_.candidate_time->median_s, trusted.median_s, cuda)) return fail_timing(*failure);
   if (series.baseline_s.count("fp32")) result_.baseline_fp32_time = summarize(series.baseline_s.at("fp32"));
   if (series.baseline_s.count("tf32")) result_.baseline_tf32_time = summarize(series.baseline_s.at("tf32"));
   result_.environment["throttled_samples_dropped"] = series.throttled;

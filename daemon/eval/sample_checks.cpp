@@ -53,15 +53,18 @@ std::optional<SampleFailure> check_sample(const TimedSample& sample, double phys
                        work_seen ? (cuda ? "stream_injection" : "timer_tampering") : "impossible_time", std::nullopt};
 }
 
-std::optional<SampleFailure> check_clock_agreement(double worker_median_s, double trusted_median_s, bool cuda,
-                                                   double routine_round_trip_s) {
-  const ClockAgreement agreement = ClockAgreement::for_device(cuda, routine_round_trip_s);
-  if (worker_median_s >= agreement.factor * trusted_median_s - agreement.slack_seconds) return std::nullopt;
+std::optional<SampleFailure> ClockAgreement::check(double worker_median_s, double trusted_median_s, bool cuda) const {
+  if (worker_median_s >= factor * trusted_median_s - slack_seconds) return std::nullopt;
   return SampleFailure{Verdict::hack_suspected,
                        "the worker's clock says " + std::to_string(worker_median_s) + " s per call (median) but the evaluator saw " +
                            std::to_string(trusted_median_s) + " s beyond the bare round trip: " +
                            (cuda ? "work ran outside the timed window (another stream, or a patched clock)" : "the candidate's clock runs slow"),
                        cuda ? "stream_injection" : "timer_tampering", std::nullopt};
+}
+
+std::optional<SampleFailure> check_clock_agreement(double worker_median_s, double trusted_median_s, bool cuda,
+                                                   double routine_round_trip_s) {
+  return ClockAgreement::for_device(cuda, routine_round_trip_s).check(worker_median_s, trusted_median_s, cuda);
 }
 
 }  // namespace kbv::eval

@@ -41,6 +41,8 @@ struct ClockAgreement {
   // `routine_round_trip_s`: CUDA only, the shortest null call before the candidate was loaded
   // (the worker's per-call routine, trace window included, which no candidate code touched yet).
   static ClockAgreement for_device(bool cuda, double routine_round_trip_s = 0);
+  // hack_suspected when the worker's median is below factor × the trusted median − slack.
+  std::optional<SampleFailure> check(double worker_median_s, double trusted_median_s, bool cuda) const;
 };
 std::optional<SampleFailure> check_clock_agreement(double worker_median_s, double trusted_median_s, bool cuda,
                                                    double routine_round_trip_s = 0);

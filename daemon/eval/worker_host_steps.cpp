@@ -1,8 +1,9 @@
 // eval/worker_host_steps.cpp — medians of the worker's host steps per kind of call.
 #include "eval/worker_host_steps.hpp"
 
-#include <algorithm>
 #include <cmath>
+
+#include "timing/sample_stats.hpp"
 
 namespace kbv::eval {
 
@@ -27,12 +28,7 @@ nlohmann::json WorkerHostSteps::summary() const {
   nlohmann::json out = nlohmann::json::object();
   for (const auto& [kind, steps] : kinds_) {
     nlohmann::json medians = {{"calls", steps.calls}};
-    for (const auto& [name, values] : steps.steps) {
-      std::vector<double> sorted = values;
-      const auto middle = sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2);
-      std::nth_element(sorted.begin(), middle, sorted.end());
-      medians[name] = *middle;
-    }
+    for (const auto& [name, values] : steps.steps) medians[name] = timing::summarize(values).median;
     out[kind] = std::move(medians);
   }
   return out;

@@ -25,7 +25,8 @@ class WorkerHostSteps {
   // `kind`: "correctness_calls", "timing_calls" or "null_calls". Reads observed["host_steps_s"]:
   // finite, non-negative numbers only.
   void add(const std::string& kind, const nlohmann::json& observed);
-  // {kind: {"calls": n, step: median seconds, …}, …}; an empty object when nothing was reported.
+  // {kind: {"calls": n, step: median seconds (timing::summarize's), …}, …}; an empty object when
+  // nothing was reported.
   nlohmann::json summary() const;
 
  private:

@@ -121,7 +121,7 @@ def worker_step_rows(label, reports):
         rows = []
         for kind in ("timing_calls", "null_calls"):
             figures = steps.get(kind) or {}
-            values = [figures.get(step) * 1e6 if isinstance(figures.get(step), (int, float)) else None for step in WORKER_STEPS]
+            values = [v * 1e6 if isinstance(v, (int, float)) else None for v in (figures.get(step) for step in WORKER_STEPS)]
             total = sum(v for v in values if v is not None)
             waited = (env.get("wall_s_by_phase") or {}).get("timing.call_round_trips")
             calls = figures.get("calls", 0)

@@ -35,11 +35,11 @@ struct WindowEscapes {
 // started after the open window began (`begin_ns`) is the window's, and what started before and
 // ended after ran between windows (the window opens once the device is idle, so only work
 // launched while begin_window() waited, or CUPTI's conversion of GPU timestamps to its host
-// clock, puts a record across the opening: either way it is not the call's); records of earlier windows that CUPTI delivers
-// late ended before the last window closed (`last_end_ns`) and are dropped; what ended after that
-// and before the open window began, or arrives while no window is open, ran between windows;
-// before the first window (last_end_ns 0) nothing but the open window's own records is kept (the
-// worker's start-up).
+// clock, puts a record across the opening: either way it is not the call's); records of earlier
+// windows that CUPTI delivers late ended before the last window closed (`last_end_ns`) and are
+// dropped; what ended after that and before the open window began, or arrives while no window
+// is open, ran between windows; before the first window (last_end_ns 0) nothing but the open
+// window's own records is kept (the worker's start-up).
 enum class RecordPlace { drop, between, window };
 RecordPlace place_record(uint64_t start_ns, uint64_t end_ns, uint64_t last_end_ns, bool window_open, uint64_t begin_ns);
 
