@@ -1,5 +1,5 @@
 // bench/cuda_timing/cuda_timing_main.cpp — kbv_bench_cuda_timing [--problems DIR]
-//     [--only NAME]... [--skip-problems] | --trace-cost VARIANT
+//     [--only NAME]... [--skip-problems] | --trace-cost VARIANT | --conv-engines [SHAPE]
 //
 // Prints, for the lead to check against docs/measurement.md, Timing and Baselines:
 //   1. noise (IQR/median and relative stdev) of the cold timer on globaltimer spin kernels of
@@ -10,6 +10,8 @@
 //      and what each node runs; then the TF32 baseline's time by launch unit.
 // --trace-cost VARIANT instead prints what the worker's CUPTI trace adds to a call, step by step
 // (trace_cost.cpp), and nothing else: CUPTI, once on, stays on in the process.
+// --conv-engines [N,C,H,W,K,R,S] instead times every cuDNN plan for one channels-last TF32
+// convolution (conv_engines.cpp; default conv2d_relu_biasadd's shape) with the kernels each runs.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -34,6 +36,7 @@
 namespace kbv::bench {
 void launch_spin(unsigned long long nanoseconds, cudaStream_t stream);
 int run_trace_cost(const std::string& variant);  // trace_cost.cpp
+int run_conv_engines(const std::string& shape);   // conv_engines.cpp
 }
 
 namespace {
@@ -185,7 +188,8 @@ void time_problem(const ResolvedProblem& problem, ColdTimer& timer, cudaStream_t
 int usage() {
   std::fprintf(stderr,
                "usage: kbv_bench_cuda_timing [--problems DIR] [--only NAME]... [--skip-problems]\n"
-               "       kbv_bench_cuda_timing --trace-cost default|pinned|small-buffer|zeroed\n");
+               "       kbv_bench_cuda_timing --trace-cost default|pinned|small-buffer|zeroed\n"
+               "       kbv_bench_cuda_timing --conv-engines [N,C,H,W,K,R,S]\n");
   return 2;
 }
 
@@ -198,6 +202,14 @@ int main(int argc, char** argv) {
   if (argc == 3 && std::strcmp(argv[1], "--trace-cost") == 0) {
     try {
       return bench::run_trace_cost(argv[2]);
+    } catch (const std::exception& error) {
+      std::fprintf(stderr, "kbv_bench_cuda_timing: %s\n", error.what());
+      return 1;
+    }
+  }
+  if ((argc == 2 || argc == 3) && std::strcmp(argv[1], "--conv-engines") == 0) {
+    try {
+      return bench::run_conv_engines(argc == 3 ? argv[2] : "");
     } catch (const std::exception& error) {
       std::fprintf(stderr, "kbv_bench_cuda_timing: %s\n", error.what());
       return 1;

@@ -14,6 +14,9 @@
   trace     kbv_bench_cuda_timing --trace-cost: what the worker's CUPTI trace adds to a null call,
             step by step, with CUPTI's defaults and with each variant (pinned host buffers,
             small device buffers, the tracer's zeroed buffers), each in its own process
+  conv_engines  kbv_bench_cuda_timing --conv-engines: every cuDNN plan (heuristics A, B,
+            fallback, each engine's defaults, the legacy algorithms) for conv2d_relu_biasadd's
+            channels-last TF32 convolution, timed, with the kernels each runs (issue #13)
 Default: noise, gemm, do_bench and timer."""
 import statistics
 import sys
@@ -23,7 +26,7 @@ from common import code_block, md_table, ms, pct
 from suites import Outcome
 
 TITLE = "Timing precision"
-PARTS = ["noise", "gemm", "do_bench", "timer", "library", "trace"]
+PARTS = ["noise", "gemm", "do_bench", "timer", "library", "trace", "conv_engines"]
 TRACE_VARIANTS = ["default", "pinned", "small-buffer", "zeroed"]
 DEFAULT_PARTS = ["noise", "gemm", "do_bench", "timer"]
 EVAL_TIMEOUT_S = 150
@@ -126,6 +129,13 @@ def part_trace(ctx, body):
         body += code_block(result.stdout + (f"\n{result.status()}: {result.stderr[-1500:]}" if not result.ok else "")) + [""]
         ok = result.ok and ok
     return ok
+
+
+def part_conv_engines(ctx, body):
+    result = ctx.run("timing-conv-engines", [ctx.bin("kbv_bench_cuda_timing"), "--conv-engines"], 300)
+    body += ["## cuDNN plans for conv2d_relu_biasadd's channels-last TF32 convolution (`kbv_bench_cuda_timing --conv-engines`)", ""]
+    body += code_block(result.stdout + (f"\n{result.status()}: {result.stderr[-1500:]}" if not result.ok else "")) + [""]
+    return result.ok
 
 
 def library_argv(bench, problems_dir, options):
