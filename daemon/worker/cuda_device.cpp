@@ -155,7 +155,7 @@ class CudaDevice final : public WorkerDevice {
       observations_["trace"] = trace_error_;
     steps.done("end_window");
     observations_["host_steps_s"] = steps.take();
-    if (tracer && tracer->options().zeroed_buffers) observations_["trace_buffers"] = "zeroed by kbv (KBV_WORKER_CUPTI_ZEROED=on)";
+    if (tracer) observations_["trace_buffers"] = tracer->options().zeroed_buffers ? "zeroed by kbv" : "CUPTI's own (KBV_WORKER_CUPTI_ZEROED=off)";
     return result;
   }
 
@@ -188,12 +188,15 @@ class CudaDevice final : public WorkerDevice {
       trace_error_ = "off (KBV_WORKER_TRACE=off)";
       return;
     }
-    // KBV_WORKER_CUPTI_ZEROED=on: CUPTI gets buffers kbv zeroed (CuptiOptions::zeroed_buffers),
-    // an operator's switch to measure what that does to timed calls in the worker (off by
-    // default: docs/results/h100/trace-cost.md); the report's environment.trace_buffers says so.
+    // CUPTI gets buffers kbv zeroed (CuptiOptions::zeroed_buffers): otherwise CUPTI zeroes its
+    // 8 MiB buffer in the launching thread at the first launch after every flush, 0.3–0.75 ms
+    // of each call's host time. H100, bundle r66 (docs/results/h100/trace-cost.md): the worker's
+    // first launch of a timed call 508–1115 µs → 193–385, of a null call the same.
+    // KBV_WORKER_CUPTI_ZEROED=off hands CUPTI its own buffers (an A/B switch); the report's
+    // environment.trace_buffers says which ran.
     const char* zeroed = std::getenv("KBV_WORKER_CUPTI_ZEROED");
     cuda::CuptiOptions options;
-    options.zeroed_buffers = zeroed && std::string(zeroed) == "on";
+    options.zeroed_buffers = !(zeroed && std::string(zeroed) == "off");
     try {
       tracer_ = &cuda::CuptiTracer::instance(options);
       timed_stream_id_ = cuda::CuptiTracer::stream_id(stream_->get());
