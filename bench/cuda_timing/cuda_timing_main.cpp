@@ -1,5 +1,5 @@
 // bench/cuda_timing/cuda_timing_main.cpp — kbv_bench_cuda_timing [--problems DIR]
-//     [--only NAME]... [--skip-problems] | --trace-cost VARIANT | --conv-engines [SHAPE]
+//     [--only NAME]... [--skip-problems] [--kernels] | --trace-cost VARIANT | --conv-engines [SHAPE]
 //
 // Prints, for the lead to check against docs/measurement.md, Timing and Baselines:
 //   1. noise (IQR/median and relative stdev) of the cold timer on globaltimer spin kernels of
@@ -7,7 +7,8 @@
 //   2. kbv's median for cuBLAS SGEMM 4096³ in TF32 (and FP32), next to PyTorch's;
 //   3. for every problem in DIR at its default shapes: the TF32 and FP32 baseline medians,
 //      timed interleaved on rotating input sets, with noise, achieved bandwidth or FLOP rate,
-//      and what each node runs; then the TF32 baseline's time by launch unit.
+//      and what each node runs; then the TF32 baseline's time by launch unit; with --kernels,
+//      every kernel of one TF32 run with its duration (CUPTI).
 // --trace-cost VARIANT instead prints what the worker's CUPTI trace adds to a call, step by step
 // (trace_cost.cpp), and nothing else: CUPTI, once on, stays on in the process.
 // --conv-engines [N,C,H,W,K,R,S] instead times every cuDNN plan for one channels-last TF32
@@ -26,6 +27,7 @@
 #include <vector>
 
 #include "measure/baseline/cuda_baseline.hpp"
+#include "measure/cupti/cupti_tracer.hpp"
 #include "measure/support/handles.hpp"
 #include "measure/support/library_errors.hpp"
 #include "measure/support/random_fill.hpp"
@@ -111,7 +113,28 @@ ResolvedProblem square_matmul(int64_t n) {
 // Runs of a problem's TF32 baseline timed unit by unit (CudaBaseline::time_units).
 constexpr int kUnitRuns = 11;
 
-void time_problem(const ResolvedProblem& problem, ColdTimer& timer, cudaStream_t stream) {
+// One more TF32 run under CUPTI: every kernel it launched, in order, with its duration. CUPTI stays
+// on in the process from the first problem listed on (the later problems' timings carry its
+// per-launch cost: list one problem at a time, --only).
+void list_kernels(CudaBaseline& tf32, const std::vector<const float*>& inputs, const std::vector<float*>& outputs, cudaStream_t stream) {
+  CuptiTracer& tracer = CuptiTracer::instance();
+  tf32.run(inputs, outputs, stream);  // kernels loaded outside the window
+  measure::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+  tracer.begin_window();
+  tf32.run(inputs, outputs, stream);
+  measure::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+  const TraceWindow window = tracer.end_window();
+  double total_ms = 0;
+  std::printf("  tf32 kernels of one run (CUPTI):\n");
+  for (const KernelRecord& kernel : window.kernels) {
+    const double ms = static_cast<double>(kernel.end_ns - kernel.start_ns) * 1e-6;
+    total_ms += ms;
+    std::printf("    %9.4f ms  %.150s\n", ms, kernel.name.c_str());
+  }
+  std::printf("    %9.4f ms  in all\n", total_ms);
+}
+
+void time_problem(const ResolvedProblem& problem, ColdTimer& timer, cudaStream_t stream, bool kernels) {
   size_t input_bytes = 0, output_bytes = 0;
   for (const Shape& s : problem.input_shapes) input_bytes += numel(s) * sizeof(float);
   for (const Shape& s : problem.output_shapes) output_bytes += numel(s) * sizeof(float);
@@ -175,6 +198,7 @@ void time_problem(const ResolvedProblem& problem, ColdTimer& timer, cudaStream_t
     std::printf("    %9.4f ms  %6.2f TB/s of its tensors  %s\n", unit.median_s * 1e3,
                 unit.median_s > 0 ? unit.bytes / unit.median_s / 1e12 : 0, what.c_str());
   }
+  if (kernels) list_kernels(tf32, input_sets[0], output_sets[0], stream);
   const double t = results[0].median_s, f = results[1].median_s;
   std::printf("  fp32/tf32 = %.2fx;  at the tf32 median: %.2f TB/s of compulsory bytes, "
               "%.1f TFLOP/s\n",
@@ -187,7 +211,7 @@ void time_problem(const ResolvedProblem& problem, ColdTimer& timer, cudaStream_t
 
 int usage() {
   std::fprintf(stderr,
-               "usage: kbv_bench_cuda_timing [--problems DIR] [--only NAME]... [--skip-problems]\n"
+               "usage: kbv_bench_cuda_timing [--problems DIR] [--only NAME]... [--skip-problems] [--kernels]\n"
                "       kbv_bench_cuda_timing --trace-cost default|pinned|small-buffer|zeroed\n"
                "       kbv_bench_cuda_timing --conv-engines [N,C,H,W,K,R,S]\n");
   return 2;
@@ -199,6 +223,7 @@ int main(int argc, char** argv) {
   std::filesystem::path problems_dir;
   std::set<std::string> only;
   bool skip_problems = false;
+  bool kernels = false;
   if (argc == 3 && std::strcmp(argv[1], "--trace-cost") == 0) {
     try {
       return bench::run_trace_cost(argv[2]);
@@ -222,6 +247,8 @@ int main(int argc, char** argv) {
       only.insert(argv[++i]);
     else if (std::strcmp(argv[i], "--skip-problems") == 0)
       skip_problems = true;
+    else if (std::strcmp(argv[i], "--kernels") == 0)
+      kernels = true;
     else
       return usage();
   }
@@ -250,7 +277,7 @@ int main(int argc, char** argv) {
     spin_noise(timer);
 
     std::printf("\n== 2. cuBLAS SGEMM 4096^3 through the baseline (one cublasSgemm)\n");
-    time_problem(square_matmul(4096), timer, stream.get());
+    time_problem(square_matmul(4096), timer, stream.get(), false);
 
     if (skip_problems) return 0;
     if (problems_dir.empty()) problems_dir = default_problems_directory();
@@ -261,7 +288,7 @@ int main(int argc, char** argv) {
       std::printf("\n-- %s\n", name.c_str());
       std::fflush(stdout);
       try {
-        time_problem(resolve_problem(catalog.get(name), "default"), timer, stream.get());
+        time_problem(resolve_problem(catalog.get(name), "default"), timer, stream.get(), kernels);
       } catch (const std::exception& e) {
         ++failures;
         std::printf("  FAILED: %s\n", e.what());

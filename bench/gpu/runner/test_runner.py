@@ -249,6 +249,7 @@ class TimingLibrary(unittest.TestCase):
         self.assertNotIn("library", timing.DEFAULT_PARTS, "every problem's bench is minutes: asked for, not default")
         self.assertEqual(timing.library_argv("B", "P", {"problems": "relu+bmm"}), ["B", "--problems", "P", "--only", "relu", "--only", "bmm"])
         self.assertEqual(timing.library_argv("B", "P", {}), ["B", "--problems", "P"])
+        self.assertEqual(timing.library_argv("B", "P", {"problems": "relu", "kernels": "1"}), ["B", "--problems", "P", "--only", "relu", "--kernels"])
 
 
 class BatchSummary(unittest.TestCase):

@@ -1,5 +1,5 @@
 // tests/cuda/measure/conv_epilogue_host_test.cu — the convolution epilogue's device code played on
-// the host (no GPU): batched_transpose.cuh's load and store phases for every thread of every block,
+// the host (no GPU): batched_transpose.cuh's load and store phases (both forms) for every thread of every block,
 // with conv_epilogue.cuh's ChannelChain built from shipped problems' folded units, against the
 // problem's math written out here in double; and the chain compiler's refusals.
 #include <gtest/gtest.h>
@@ -33,6 +33,20 @@ void play_transpose(const std::vector<float>& src, std::vector<float>& dst, int6
       }
 }
 
+// The same with the wide form's phases (rows and cols multiples of 4): 256 threads per 64×64 tile.
+template <class Epilogue>
+void play_wide_transpose(const std::vector<float>& src, std::vector<float>& dst, int64_t batch, int64_t rows, int64_t cols,
+                         const Epilogue& epilogue) {
+  using namespace transpose;
+  for (int64_t b = 0; b < batch; ++b)
+    for (int64_t row0 = 0; row0 < rows; row0 += kWideTile)
+      for (int64_t col0 = 0; col0 < cols; col0 += kWideTile) {
+        WideTile tile = {};
+        for (int t = 0; t < kWideThreads; ++t) load_wide_tile(tile, src.data() + b * rows * cols, rows, cols, row0, col0, t);
+        for (int t = 0; t < kWideThreads; ++t) store_wide_tile(tile, dst.data() + b * rows * cols, rows, cols, row0, col0, t, epilogue);
+      }
+}
+
 std::vector<float> random_values(size_t count, uint32_t seed) {
   std::mt19937 generator(seed);
   std::uniform_real_distribution<float> uniform(-2.f, 2.f);
@@ -54,7 +68,7 @@ ResolvedProblem shipped(const std::string& name) {
 }
 
 struct Played {
-  int64_t images = 2, pixels = 37, channels = 40;  // partial tiles on both axes
+  int64_t images = 2, pixels = 37, channels = 40;  // partial tiles on both axes (the narrow form's)
   std::vector<float> nhwc, nchw, conv_bias;
   std::vector<float> operand;          // the chain's one other operand, a value per channel
   std::string description;             // the chain, "relu → add"
@@ -64,10 +78,12 @@ struct Played {
 // Plays the folded epilogue of the shipped problem `name`, whose chain reads one operand besides
 // the convolution's output (drawn with `seed`, a value per channel), over random NHWC values;
 // nchw gets the result.
-Played play(const std::string& name, uint32_t seed) {
+// `wide`: through the wide form, at 68 pixels (multiples of 4, a partial 64-tile on both axes).
+Played play(const std::string& name, uint32_t seed, bool wide = false) {
   const ResolvedProblem problem = shipped(name);
   const cuda::BaselineUnit unit = folded_unit(problem);
   Played p;
+  if (wide) p.pixels = 68, p.channels = 72;
   p.unit_inputs = unit.inputs;
   p.nhwc = random_values(static_cast<size_t>(p.images * p.pixels * p.channels), 11);
   p.conv_bias = random_values(static_cast<size_t>(p.channels), 12);
@@ -77,7 +93,12 @@ Played play(const std::string& name, uint32_t seed) {
   epilogue.bias = p.conv_bias.data();
   epilogue.pointers[0] = p.operand.data();
   epilogue.channel_stride[0] = 1;  // the played layout: dense per channel
-  play_transpose(p.nhwc, p.nchw, p.images, p.pixels, p.channels, epilogue);
+  if (wide) {
+    EXPECT_TRUE(transpose::wide_form_fits(p.pixels, p.channels, nullptr, nullptr));
+    play_wide_transpose(p.nhwc, p.nchw, p.images, p.pixels, p.channels, epilogue);
+  } else {
+    play_transpose(p.nhwc, p.nchw, p.images, p.pixels, p.channels, epilogue);
+  }
   return p;
 }
 
@@ -101,6 +122,11 @@ TEST(ConvEpilogueOnTheHost, ReluThenBiasAddOfConv2dReluBiasAdd) {
   const Played p = play("conv2d_relu_biasadd", 13);
   ASSERT_EQ(p.unit_inputs.size(), 4u) << "x, weight, conv_bias, bias";
   EXPECT_EQ(p.description, "relu → add");
+  expect_every_output(p, [&](int64_t c, double conv) { return std::max(conv, 0.0) + p.operand[static_cast<size_t>(c)]; });
+}
+
+TEST(ConvEpilogueOnTheHost, ReluThenBiasAddThroughTheWideForm) {
+  const Played p = play("conv2d_relu_biasadd", 17, true);
   expect_every_output(p, [&](int64_t c, double conv) { return std::max(conv, 0.0) + p.operand[static_cast<size_t>(c)]; });
 }
 
@@ -137,6 +163,26 @@ TEST(ConvEpilogueOnTheHost, ThePlayedTransposeIsATransposeAtEveryEdge) {
           ASSERT_EQ(dst[static_cast<size_t>((b * cols + j) * rows + i)], src[static_cast<size_t>((b * rows + i) * cols + j)])
               << rows << "x" << cols << " at " << b << "," << i << "," << j;
   }
+}
+
+// The wide form where it applies (multiples of 4), at full and partial 64×64 tiles; where it does
+// not (a side not a multiple of 4, a buffer not 16-byte aligned), the launcher keeps the 32×32 form.
+TEST(ConvEpilogueOnTheHost, TheWideFormIsATransposeAtEveryEdge) {
+  for (const auto& [rows, cols] : std::vector<std::pair<int64_t, int64_t>>{{4, 4}, {64, 64}, {68, 132}, {8, 200}, {132, 12}}) {
+    const std::vector<float> src = random_values(static_cast<size_t>(3 * rows * cols), 18);
+    std::vector<float> dst(src.size(), std::nanf(""));
+    play_wide_transpose(src, dst, 3, rows, cols, NoEpilogue{});
+    for (int64_t b = 0; b < 3; ++b)
+      for (int64_t i = 0; i < rows; ++i)
+        for (int64_t j = 0; j < cols; ++j)
+          ASSERT_EQ(dst[static_cast<size_t>((b * cols + j) * rows + i)], src[static_cast<size_t>((b * rows + i) * cols + j)])
+              << rows << "x" << cols << " at " << b << "," << i << "," << j;
+  }
+  alignas(16) float buffer[8] = {};
+  EXPECT_TRUE(transpose::wide_form_fits(4, 8, buffer, buffer + 4));
+  EXPECT_FALSE(transpose::wide_form_fits(6, 8, buffer, buffer + 4));
+  EXPECT_FALSE(transpose::wide_form_fits(4, 6, buffer, buffer + 4));
+  EXPECT_FALSE(transpose::wide_form_fits(4, 8, buffer + 1, buffer + 4));
 }
 
 TEST(ConvEpilogueOnTheHost, TheChainCompilerRefusesWhatTheInterpreterCannotRun) {

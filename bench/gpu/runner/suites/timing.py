@@ -10,7 +10,8 @@
             length, and the cuBLAS 4096³ GEMM through the baseline
   library   kbv_bench_cuda_timing on the bundle's problems: each library baseline's TF32, FP32
             and one-launch-per-node medians and what runs (issue #13's figures), without torch.
-            Options: problems=a+b (default: every problem)
+            Options: problems=a+b (default: every problem), kernels=1 (every kernel of one TF32
+            run with its duration, CUPTI: best with one problem, CUPTI stays on once started)
   trace     kbv_bench_cuda_timing --trace-cost: what the worker's CUPTI trace adds to a null call,
             step by step, with CUPTI's defaults and with each variant (pinned host buffers,
             small device buffers, the tracer's zeroed buffers), each in its own process
@@ -143,6 +144,8 @@ def library_argv(bench, problems_dir, options):
     argv = [bench, "--problems", problems_dir]
     for problem in filter(None, options.get("problems", "").split("+")):
         argv += ["--only", problem]
+    if options.get("kernels") == "1":
+        argv.append("--kernels")
     return argv
 
 
