@@ -155,7 +155,7 @@ class CudaDevice final : public WorkerDevice {
       observations_["trace"] = trace_error_;
     steps.done("end_window");
     observations_["host_steps_s"] = steps.take();
-    if (tracer) observations_["trace_buffers"] = tracer->options().zeroed_buffers ? "zeroed by kbv" : "CUPTI's own (KBV_WORKER_CUPTI_ZEROED=off)";
+    if (tracer) observations_["trace_buffers"] = tracer->options().zeroed_buffers ? "zeroed by kbv (KBV_WORKER_CUPTI_ZEROED=on)" : "CUPTI's own";
     return result;
   }
 
@@ -188,15 +188,17 @@ class CudaDevice final : public WorkerDevice {
       trace_error_ = "off (KBV_WORKER_TRACE=off)";
       return;
     }
-    // CUPTI gets buffers kbv zeroed (CuptiOptions::zeroed_buffers): otherwise CUPTI zeroes its
-    // 8 MiB buffer in the launching thread at the first launch after every flush, 0.3–0.75 ms
-    // of each call's host time. H100, bundle r66 (docs/results/h100/trace-cost.md): the worker's
-    // first launch of a timed call 508–1115 µs → 193–385, of a null call the same.
-    // KBV_WORKER_CUPTI_ZEROED=off hands CUPTI its own buffers (an A/B switch); the report's
-    // environment.trace_buffers says which ran.
+    // KBV_WORKER_CUPTI_ZEROED=on: CUPTI gets buffers kbv zeroed (CuptiOptions::zeroed_buffers)
+    // instead of zeroing its 8 MiB buffer in the launching thread at the first launch after every
+    // flush. H100 (docs/results/h100/batch.md, r67): the first launch of timed and null calls
+    // alike 508–1115 µs → 193–385. Off by default: it shrinks the null calls before the load that
+    // the clock agreement's slack grows with (eval/sample_checks.cpp) more than it shrinks an
+    // honest timed call's excess over its worker's clock, which is mostly the candidate's own
+    // launches under CUPTI; the honest cross_entropy's headroom fell to 1.19 (r69; 2.70–3.17 with
+    // CUPTI's buffers at r67). The report's environment.trace_buffers says which ran.
     const char* zeroed = std::getenv("KBV_WORKER_CUPTI_ZEROED");
     cuda::CuptiOptions options;
-    options.zeroed_buffers = !(zeroed && std::string(zeroed) == "off");
+    options.zeroed_buffers = zeroed && std::string(zeroed) == "on";
     try {
       tracer_ = &cuda::CuptiTracer::instance(options);
       timed_stream_id_ = cuda::CuptiTracer::stream_id(stream_->get());

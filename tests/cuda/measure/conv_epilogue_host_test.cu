@@ -151,17 +151,22 @@ struct NoEpilogue {
   __host__ __device__ void operator()(float (&)[transpose::kLanes], const int64_t (&)[transpose::kLanes]) const {}
 };
 
+// dst is src ([batch][rows][cols]) transposed, value for value.
+void expect_transposed(const std::vector<float>& src, const std::vector<float>& dst, int64_t batch, int64_t rows, int64_t cols) {
+  for (int64_t b = 0; b < batch; ++b)
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < cols; ++j)
+        ASSERT_EQ(dst[static_cast<size_t>((b * cols + j) * rows + i)], src[static_cast<size_t>((b * rows + i) * cols + j)])
+            << rows << "x" << cols << " at " << b << "," << i << "," << j;
+}
+
 // The plain transpose (batched_transpose.cu's epilogue is the bias alone) through the same phases.
 TEST(ConvEpilogueOnTheHost, ThePlayedTransposeIsATransposeAtEveryEdge) {
   for (const auto& [rows, cols] : std::vector<std::pair<int64_t, int64_t>>{{1, 1}, {33, 31}, {64, 32}, {5, 70}}) {
     const std::vector<float> src = random_values(static_cast<size_t>(3 * rows * cols), 16);
     std::vector<float> dst(src.size(), std::nanf(""));
     play_transpose(src, dst, 3, rows, cols, NoEpilogue{});
-    for (int64_t b = 0; b < 3; ++b)
-      for (int64_t i = 0; i < rows; ++i)
-        for (int64_t j = 0; j < cols; ++j)
-          ASSERT_EQ(dst[static_cast<size_t>((b * cols + j) * rows + i)], src[static_cast<size_t>((b * rows + i) * cols + j)])
-              << rows << "x" << cols << " at " << b << "," << i << "," << j;
+    expect_transposed(src, dst, 3, rows, cols);
   }
 }
 
@@ -172,11 +177,7 @@ TEST(ConvEpilogueOnTheHost, TheWideFormIsATransposeAtEveryEdge) {
     const std::vector<float> src = random_values(static_cast<size_t>(3 * rows * cols), 18);
     std::vector<float> dst(src.size(), std::nanf(""));
     play_wide_transpose(src, dst, 3, rows, cols, NoEpilogue{});
-    for (int64_t b = 0; b < 3; ++b)
-      for (int64_t i = 0; i < rows; ++i)
-        for (int64_t j = 0; j < cols; ++j)
-          ASSERT_EQ(dst[static_cast<size_t>((b * cols + j) * rows + i)], src[static_cast<size_t>((b * rows + i) * cols + j)])
-              << rows << "x" << cols << " at " << b << "," << i << "," << j;
+    expect_transposed(src, dst, 3, rows, cols);
   }
   alignas(16) float buffer[8] = {};
   EXPECT_TRUE(transpose::wide_form_fits(4, 8, buffer, buffer + 4));
