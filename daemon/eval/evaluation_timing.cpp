@@ -87,6 +87,9 @@ void Evaluation::time_contenders(DataPlane& plane, const inputs::EpochPlan& plan
                                                                     "then each later one with probability 1/{}",
                                                                     kFirstFullCheckWithin, kFullCheckOneIn)}};
   if (stopped == timing::StopReason::noise_plateau) result_.environment["stopped_on_noise_plateau"] = criterion->noise();
+  // CUDA: the noise missed its target, but the median was known closely enough
+  // (StdrelParams::max_median_error): the relative half-width of its 95 % interval then.
+  if (stopped == timing::StopReason::median_precise) result_.environment["stopped_on_median_precision"] = criterion->median_half_width();
   // CUDA: the noise neither met its target nor settled within the sampling budget
   // (StdrelParams::settled_wall_seconds); the noise it had is the figure to read.
   if (cuda && stopped == timing::StopReason::budget_spent) result_.environment["stopped_on_wall_budget"] = criterion->noise();

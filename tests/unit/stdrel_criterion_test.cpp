@@ -2,6 +2,7 @@
 // (core/timing/stdrel_criterion.hpp) on synthetic samples.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <functional>
 
 #include "timing/stdrel_criterion.hpp"
@@ -93,6 +94,22 @@ TEST(StdrelCriterion, NoiseWithinGroupsIgnoresTheirDifference) {
   EXPECT_GE(grouped_samples, 100u);  // 0.5 s of 5 ms measurements (the sum's rounding decides 100 or 101)
   EXPECT_LE(grouped_samples, 101u);
   EXPECT_GT(pooled_samples, grouped_samples);
+}
+
+// The median's 95 % half-width, z · √(π/2) · noise / √n, and the stop it makes when asked for.
+TEST(StdrelCriterion, MedianHalfWidthFollowsTheNoiseAndTheCount) {
+  StdrelParams params;
+  params.max_median_error = 0.005;
+  StdrelCriterion criterion(params);
+  EXPECT_EQ(criterion.median_half_width(), 0);
+  for (int i = 0; i < 100; ++i) criterion.add(alone(i % 2 ? 1.01e-3 : 0.99e-3));  // ~1 % noise
+  const double expected = 1.959964 * std::sqrt(std::acos(-1.0) / 2) * criterion.noise() / std::sqrt(100.0);
+  EXPECT_NEAR(criterion.median_half_width(), expected, 1e-12);
+  EXPECT_GT(criterion.noise(), params.max_noise);
+  EXPECT_FALSE(criterion.finished()) << "0.1 s of GPU time: the minimum is not met";
+  for (int i = 0; i < 401; ++i) criterion.add(alone(i % 2 ? 1.01e-3 : 0.99e-3));
+  EXPECT_EQ(criterion.reason(), StopReason::median_precise);
+  EXPECT_LT(criterion.median_half_width(), params.max_median_error);
 }
 
 // Wall time is the sampler's cap, not the criterion's: a sample that took long in wall time

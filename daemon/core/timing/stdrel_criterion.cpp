@@ -21,8 +21,15 @@ StopReason StdrelCriterion::reason() const {
   if (measured_seconds_ <= params_.min_measured_seconds) return StopReason::not_finished;
   if (noise_history_.empty()) return StopReason::not_finished;
   if (noise_history_.back() < params_.max_noise) return StopReason::target_met;
+  if (params_.max_median_error > 0 && median_half_width() <= params_.max_median_error) return StopReason::median_precise;
   if (on_plateau()) return StopReason::noise_plateau;
   return wall_seconds_ >= params_.settled_wall_seconds ? StopReason::budget_spent : StopReason::not_finished;
+}
+
+double StdrelCriterion::median_half_width() const {
+  if (noise_history_.empty() || noise_.count() < 2) return 0;
+  const double pi = std::acos(-1.0);
+  return kConfidenceZ * std::sqrt(pi / 2) * noise_history_.back() / std::sqrt(static_cast<double>(noise_.count()));
 }
 
 bool StdrelCriterion::on_plateau() const {

@@ -20,7 +20,7 @@ struct Sample {
 };
 
 // Why sampling stopped.
-enum class StopReason { not_finished, target_met, noise_plateau, budget_spent };
+enum class StopReason { not_finished, target_met, median_precise, noise_plateau, budget_spent };
 
 class StopCriterion {
  public:
@@ -31,6 +31,9 @@ class StopCriterion {
   // Relative standard deviation of the samples' own times so far, within groups (pooled) once
   // samples carry groups; 0 before two samples.
   virtual double noise() const = 0;
+  // The relative half-width of the median's 95 % confidence interval where the criterion judges
+  // it (stdrel_criterion.hpp); 0 where it does not.
+  virtual double median_half_width() const { return 0; }
 };
 
 std::unique_ptr<StopCriterion> make_criterion(const StopRule& rule);

@@ -21,6 +21,11 @@ struct StdrelParams {
   // this (StopReason::budget_spent) even if the noise neither met its target nor settled on a
   // plateau. Infinite in NVBench's preset; the evaluator's sets it (stop_rule.cpp says why).
   double settled_wall_seconds = std::numeric_limits<double>::infinity();
+  // Not NVBench's: once the minimums above are met, also stop when the median is known to within
+  // this share (StopReason::median_precise: the relative half-width of its 95 % confidence
+  // interval, stdrel_criterion.hpp). 0, off, in NVBench's preset; the evaluator's sets it
+  // (stop_rule.cpp says why).
+  double max_median_error = 0;
 };
 
 // The host device's budget: host_budget_criterion.hpp.
