@@ -1,5 +1,6 @@
 // bench/cuda_timing/cuda_timing_main.cpp — kbv_bench_cuda_timing [--problems DIR]
 //     [--only NAME]... [--skip-problems] [--kernels] | --trace-cost VARIANT | --conv-engines [SHAPE]
+//     | --conv-passes [PROBLEMS_DIR]
 //
 // Prints, for the lead to check against docs/measurement.md, Timing and Baselines:
 //   1. noise (IQR/median and relative stdev) of the cold timer on globaltimer spin kernels of
@@ -13,6 +14,8 @@
 // (trace_cost.cpp), and nothing else: CUPTI, once on, stays on in the process.
 // --conv-engines [N,C,H,W,K,R,S] instead times every cuDNN plan for one channels-last TF32
 // convolution (conv_engines.cpp; default conv2d_relu_biasadd's shape) with the kernels each runs.
+// --conv-passes [PROBLEMS_DIR] instead times each layout pass around conv2d_relu_biasadd's
+// channels-last convolution in both transpose forms (conv_passes.cpp).
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -39,6 +42,7 @@ namespace kbv::bench {
 void launch_spin(unsigned long long nanoseconds, cudaStream_t stream);
 int run_trace_cost(const std::string& variant);  // trace_cost.cpp
 int run_conv_engines(const std::string& shape);   // conv_engines.cpp
+int run_conv_passes(const std::string& problems_dir);  // conv_passes.cpp
 }
 
 namespace {
@@ -213,7 +217,8 @@ int usage() {
   std::fprintf(stderr,
                "usage: kbv_bench_cuda_timing [--problems DIR] [--only NAME]... [--skip-problems] [--kernels]\n"
                "       kbv_bench_cuda_timing --trace-cost default|pinned|small-buffer|zeroed\n"
-               "       kbv_bench_cuda_timing --conv-engines [N,C,H,W,K,R,S]\n");
+               "       kbv_bench_cuda_timing --conv-engines [N,C,H,W,K,R,S]\n"
+               "       kbv_bench_cuda_timing --conv-passes [PROBLEMS_DIR]\n");
   return 2;
 }
 
@@ -227,6 +232,14 @@ int main(int argc, char** argv) {
   if (argc == 3 && std::strcmp(argv[1], "--trace-cost") == 0) {
     try {
       return bench::run_trace_cost(argv[2]);
+    } catch (const std::exception& error) {
+      std::fprintf(stderr, "kbv_bench_cuda_timing: %s\n", error.what());
+      return 1;
+    }
+  }
+  if ((argc == 2 || argc == 3) && std::strcmp(argv[1], "--conv-passes") == 0) {
+    try {
+      return bench::run_conv_passes(argc == 3 ? argv[2] : "");
     } catch (const std::exception& error) {
       std::fprintf(stderr, "kbv_bench_cuda_timing: %s\n", error.what());
       return 1;

@@ -18,6 +18,9 @@
   conv_engines  kbv_bench_cuda_timing --conv-engines: every cuDNN plan (heuristics A, B,
             fallback, each engine's defaults, the legacy algorithms) for conv2d_relu_biasadd's
             channels-last TF32 convolution, timed, with the kernels each runs (issue #13)
+  conv_passes  kbv_bench_cuda_timing --conv-passes: each layout pass around that convolution
+            (input to NHWC, output back with the bias, output back with the epilogue) in both
+            transpose forms, beside a device copy of the same bytes
 Default: noise, gemm, do_bench and timer."""
 import statistics
 import sys
@@ -27,7 +30,7 @@ from common import code_block, md_table, ms, pct
 from suites import Outcome
 
 TITLE = "Timing precision"
-PARTS = ["noise", "gemm", "do_bench", "timer", "library", "trace", "conv_engines"]
+PARTS = ["noise", "gemm", "do_bench", "timer", "library", "trace", "conv_engines", "conv_passes"]
 TRACE_VARIANTS = ["default", "pinned", "small-buffer", "zeroed"]
 DEFAULT_PARTS = ["noise", "gemm", "do_bench", "timer"]
 EVAL_TIMEOUT_S = 150
@@ -136,6 +139,13 @@ def part_trace(ctx, body):
 def part_conv_engines(ctx, body):
     result = ctx.run("timing-conv-engines", [ctx.bin("kbv_bench_cuda_timing"), "--conv-engines"], 300)
     body += ["## cuDNN plans for conv2d_relu_biasadd's channels-last TF32 convolution (`kbv_bench_cuda_timing --conv-engines`)", ""]
+    body += code_block(result.stdout + (f"\n{result.status()}: {result.stderr[-1500:]}" if not result.ok else "")) + [""]
+    return result.ok
+
+
+def part_conv_passes(ctx, body):
+    result = ctx.run("timing-conv-passes", [ctx.bin("kbv_bench_cuda_timing"), "--conv-passes", str(ctx.bundle / "problems")], 120)
+    body += ["## Layout passes around conv2d_relu_biasadd's channels-last convolution (`kbv_bench_cuda_timing --conv-passes`)", ""]
     body += code_block(result.stdout + (f"\n{result.status()}: {result.stderr[-1500:]}" if not result.ok else "")) + [""]
     return result.ok
 

@@ -22,8 +22,8 @@ KBV_UNROLL
 }  // namespace
 
 void launch_batched_transpose(const float* src, float* dst, int64_t batch, int64_t rows, int64_t cols, const float* bias,
-                              cudaStream_t stream) {
-  transpose::launch(src, dst, batch, rows, cols, ColumnBias{bias}, stream);
+                              cudaStream_t stream, TransposeForm form) {
+  transpose::launch(src, dst, batch, rows, cols, ColumnBias{bias}, stream, form == TransposeForm::wide_where_it_fits);
   cuda::check_launch("kbv batched transpose kernel");
 }
 

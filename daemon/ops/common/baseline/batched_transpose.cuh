@@ -2,7 +2,8 @@
 // does to the values it writes (an epilogue): 32×32 tiles through shared memory, so that both the
 // reads and the writes of a warp are contiguous (CUDA C++ Best Practices Guide, "Shared Memory in
 // Matrix Multiplication" / the transpose example: a naive transpose writes with a stride of
-// `rows`); a wide form (64×64 tiles, float4 accesses) where both sides allow 16-byte accesses.
+// `rows`); a wide form (64×64 tiles, float4 accesses) where the caller asks for it and both sides
+// allow 16-byte accesses.
 // batched_transpose.cu runs it with the convolution bias as the epilogue, conv_epilogue.cu with
 // the bias and a fused elementwise chain.
 #pragma once
@@ -83,11 +84,15 @@ __global__ void batched_transpose_kernel(const float* __restrict__ src, float* _
 }
 
 // The wide form, for rows and cols that are multiples of 4 and 16-byte aligned buffers: 64×64
-// tiles moved by 256 threads as float4s, four per thread in each phase. The 32×32 form above moves
-// 4-byte values, four per thread: on the H100 its two passes around conv2d_relu_biasadd's
-// channels-last convolution (537 MB in, 1.04 GB out) took ~1.9 ms against torch.compile's 1.03 ms
-// for the same bytes (docs/results/h100/conv-engines.md); 16-byte accesses and twice the bytes in
-// flight per thread are what a copy at bandwidth needs.
+// tiles moved by 256 threads as float4s, four per thread in each phase, and an epilogue that gets
+// four values of one column at a time. Where it pays (H100, bundle r69 against r68 in one call,
+// docs/results/h100/conv-engines.md): conv2d_relu_biasadd's library went 2.798 → 2.406 ms with
+// both its transposes wide, while its one-launch-per-node form, whose output pass carries the
+// bias alone, went 3.509 → 3.709 ms. The two differ only in the output pass, so the wide form
+// gained there with the elementwise chain as its epilogue (the narrow form gathers each lane's
+// operands from four channels) and lost with the bias alone; which of the two the input pass
+// moved is not known. So the caller chooses (`wide`): the convolution epilogue's pass runs wide,
+// the plain transposes stay narrow until a round times each pass alone.
 constexpr int kWideTile = 64;
 constexpr int kWideThreads = 256;
 constexpr int kVector = kLanes;                                                // floats per float4: one epilogue call
@@ -166,10 +171,11 @@ __global__ void __launch_bounds__(kWideThreads) batched_transpose_wide_kernel(co
   }
 }
 
+// The wide form when `wide` is asked for and fits (wide_form_fits), else the 32×32 one.
 template <class Epilogue>
-void launch(const float* src, float* dst, int64_t batch, int64_t rows, int64_t cols, const Epilogue& epilogue, cudaStream_t stream) {
+void launch(const float* src, float* dst, int64_t batch, int64_t rows, int64_t cols, const Epilogue& epilogue, cudaStream_t stream, bool wide) {
   if (batch <= 0 || rows <= 0 || cols <= 0) return;
-  if (wide_form_fits(rows, cols, src, dst)) {
+  if (wide && wide_form_fits(rows, cols, src, dst)) {
     const dim3 grid(static_cast<unsigned>((cols + kWideTile - 1) / kWideTile),
                     static_cast<unsigned>(std::min((rows + kWideTile - 1) / kWideTile, kMaxGridYZ)), static_cast<unsigned>(std::min(batch, kMaxGridYZ)));
     batched_transpose_wide_kernel<<<grid, kWideThreads, 0, stream>>>(src, dst, batch, rows, cols, epilogue);

@@ -10,9 +10,14 @@
 
 namespace kbv::ops::baseline {
 
+// Which kernel moves the tiles (batched_transpose.cuh): 32×32 tiles of 4-byte accesses, or 64×64
+// tiles of float4s where the sides are multiples of 4 and the buffers 16-byte aligned (else the
+// narrow one). The convolution's plain transposes run narrow (batched_transpose.cuh says why).
+enum class TransposeForm { narrow, wide_where_it_fits };
+
 // dst[b][j][i] = src[b][i][j], plus bias[j] when `bias` is not null, for every b < batch, i < rows,
 // j < cols; src and dst dense and distinct. Enqueued on `stream`.
 void launch_batched_transpose(const float* src, float* dst, int64_t batch, int64_t rows, int64_t cols, const float* bias,
-                              cudaStream_t stream);
+                              cudaStream_t stream, TransposeForm form = TransposeForm::narrow);
 
 }  // namespace kbv::ops::baseline

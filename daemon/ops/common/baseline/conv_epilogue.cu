@@ -47,11 +47,11 @@ void ConvEpilogue::run_in_place(float* y, std::span<const float* const> inputs, 
 }
 
 void ConvEpilogue::run_transposed(const float* nhwc, float* nchw, int64_t images, int64_t pixels, int64_t channels, const float* bias,
-                                  std::span<const float* const> inputs, cudaStream_t stream) const {
+                                  std::span<const float* const> inputs, cudaStream_t stream, TransposeForm form) const {
   ChannelChain epilogue = impl_->transposed;
   epilogue.bias = bias;
   for (size_t k = 0; k < inputs.size() && k < kMaxFusedInputs; ++k) epilogue.pointers[k] = inputs[k];
-  transpose::launch(nhwc, nchw, images, pixels, channels, epilogue, stream);
+  transpose::launch(nhwc, nchw, images, pixels, channels, epilogue, stream, form == TransposeForm::wide_where_it_fits);
   cuda::check_launch("kbv batched transpose kernel with a convolution epilogue");
 }
 
