@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "eval/evaluation.hpp"
+#include "timing/trace_buffers.hpp"
 #include "eval/sample_checks.hpp"
 #include "eval/report_stats.hpp"
 #include "eval/review_thresholds.hpp"
@@ -279,9 +280,15 @@ void Evaluation::summarize_timing(DataPlane& plane, const TimingSeries& series, 
   result_.environment["trusted_median_s"] = trusted.median_s;
   result_.environment["ping_round_trip_s"] = summarize(series.null_call_s).median_s;
   const double routine_round_trip_s = cuda ? preload_null_calls_.shortest_round_trip_s.value_or(0.0) : 0.0;
-  const ClockAgreement agreement = ClockAgreement::for_device(cuda, routine_round_trip_s);
+  // The evaluator's own setting, which it passed on to the worker (timing/trace_buffers.hpp).
+  const bool zeroed_trace_buffers = cuda && timing::workers_trace_with_cupti() && timing::workers_hand_cupti_zeroed_buffers();
+  const ClockAgreement agreement = ClockAgreement::for_device(cuda, routine_round_trip_s, zeroed_trace_buffers);
   result_.environment["clock_agreement"] = {{"factor", agreement.factor}, {"slack_s", agreement.slack_seconds},
                                             {"rule", "flagged when the worker's median < factor × trusted_median_s − slack_s"}};
+  if (cuda) {
+    result_.environment["clock_agreement"]["routine_round_trip_s"] = routine_round_trip_s;
+    if (zeroed_trace_buffers) result_.environment["clock_agreement"]["zeroed_buffers_routine_floor_s"] = kZeroedBuffersRoutineFloorSeconds;
+  }
   if (const auto failure = agreement.check(result_.candidate_time->median_s, trusted.median_s, cuda)) return fail_timing(*failure);
   if (series.baseline_s.count("fp32")) result_.baseline_fp32_time = summarize(series.baseline_s.at("fp32"));
   if (series.baseline_s.count("tf32")) result_.baseline_tf32_time = summarize(series.baseline_s.at("tf32"));

@@ -2,9 +2,11 @@
 // why they hold.
 #include "eval/sample_checks.hpp"
 
+#include <algorithm>
+
 namespace kbv::eval {
 
-ClockAgreement ClockAgreement::for_device(bool cuda, double routine_round_trip_s) {
+ClockAgreement ClockAgreement::for_device(bool cuda, double routine_round_trip_s, bool zeroed_trace_buffers) {
   // Each call is timed from outside as its round trip minus a null call's (the worker's whole
   // per-call routine — flush, events, trace window, synchronisation — around nothing; both find
   // the worker stopped since its last answer and continued by their own message). CUDA subtracts the latest null
@@ -21,7 +23,22 @@ ClockAgreement ClockAgreement::for_device(bool cuda, double routine_round_trip_s
   // nothing without the trace (33 µs); with it, work on another stream meets CUPTI first
   // (docs/threat-model.md). The routine is the candidate-free null call: no hook of a candidate
   // can lengthen it (wait_correction.hpp, PreloadNullCalls).
-  if (cuda) return {.factor = 0.5, .slack_seconds = 150e-6 + kCudaRoutineSlackShare * routine_round_trip_s};
+  // With zeroed CUPTI buffers (timing/trace_buffers.hpp) the routine loses CUPTI's zeroing of
+  // its 8 MiB buffer, 0.3–0.45 ms, which a timed call loses too; what the routine stood for, the
+  // trace's share of the candidate's own calls (cross_entropy's cudaMallocAsync, two launches and
+  // cudaFreeAsync: its run() took 130–180 µs of host time against 5 in a null call), it does not
+  // lose. On the H100s of 2026-12-06 the routine measured 0.47–0.85 ms with CUPTI's buffers
+  // (medians 0.52 and 0.65 over 48 evaluations, r59, r67) and 0.15–0.39 with zeroed ones (r67,
+  // r69), where the honest cross_entropy's headroom under the rule fell to 1.19 (r69). Hence the
+  // floor: with zeroed buffers the routine counts for at least 0.6 ms, a slack of 0.45 ms, inside
+  // the 0.39–0.58 ms that CUPTI's own buffers gave; the least headroom of an honest example in
+  // those zeroed runs is then 1.72 (cross_entropy, r69) and 1.97 (r67), against 1.88 at r67 with
+  // CUPTI's buffers (docs/results/h100/batch.md). The evaluator sets the buffers up itself, so no
+  // worker can claim the floor.
+  if (cuda) {
+    const double routine = zeroed_trace_buffers ? std::max(routine_round_trip_s, kZeroedBuffersRoutineFloorSeconds) : routine_round_trip_s;
+    return {.factor = 0.5, .slack_seconds = 150e-6 + kCudaRoutineSlackShare * routine};
+  }
   // Host: a shared CPU. The trusted time is bounded by the worker's CPU time from above and by
   // the work's CPU time from below (evaluation_timing.cpp), so waits on a loaded machine no longer
   // halve an honest ratio; what remains is tens of µs of the call path's own jitter. Measured
@@ -63,8 +80,8 @@ std::optional<SampleFailure> ClockAgreement::check(double worker_median_s, doubl
 }
 
 std::optional<SampleFailure> check_clock_agreement(double worker_median_s, double trusted_median_s, bool cuda,
-                                                   double routine_round_trip_s) {
-  return ClockAgreement::for_device(cuda, routine_round_trip_s).check(worker_median_s, trusted_median_s, cuda);
+                                                   double routine_round_trip_s, bool zeroed_trace_buffers) {
+  return ClockAgreement::for_device(cuda, routine_round_trip_s, zeroed_trace_buffers).check(worker_median_s, trusted_median_s, cuda);
 }
 
 }  // namespace kbv::eval

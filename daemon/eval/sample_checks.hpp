@@ -34,17 +34,22 @@ constexpr double kHostClockAgreementSlackSeconds = 40e-6;
 
 // CUDA's slack grows by this share of the worker's routine round trip (sample_checks.cpp).
 constexpr double kCudaRoutineSlackShare = 0.5;
+// With zeroed CUPTI buffers the routine counts for at least this much (sample_checks.cpp).
+constexpr double kZeroedBuffersRoutineFloorSeconds = 0.6e-3;
 
 struct ClockAgreement {
   double factor;
   double slack_seconds;
   // `routine_round_trip_s`: CUDA only, the shortest null call before the candidate was loaded
   // (the worker's per-call routine, trace window included, which no candidate code touched yet).
-  static ClockAgreement for_device(bool cuda, double routine_round_trip_s = 0);
+  // `zeroed_trace_buffers`: the workers trace with zeroed CUPTI buffers, as the evaluator set
+  // them up (timing/trace_buffers.hpp): the routine then counts for at least
+  // kZeroedBuffersRoutineFloorSeconds.
+  static ClockAgreement for_device(bool cuda, double routine_round_trip_s = 0, bool zeroed_trace_buffers = false);
   // hack_suspected when the worker's median is below factor × the trusted median − slack.
   std::optional<SampleFailure> check(double worker_median_s, double trusted_median_s, bool cuda) const;
 };
 std::optional<SampleFailure> check_clock_agreement(double worker_median_s, double trusted_median_s, bool cuda,
-                                                   double routine_round_trip_s = 0);
+                                                   double routine_round_trip_s = 0, bool zeroed_trace_buffers = false);
 
 }  // namespace kbv::eval

@@ -17,6 +17,7 @@
 #include "measure/cupti/cupti_tracer.hpp"
 #include "measure/cupti/window_escapes.hpp"
 #include "measure/timing/launch_gate.hpp"
+#include "timing/trace_buffers.hpp"
 #include "worker/plugin_loader.hpp"
 #include "worker/worker_device.hpp"
 
@@ -155,7 +156,7 @@ class CudaDevice final : public WorkerDevice {
       observations_["trace"] = trace_error_;
     steps.done("end_window");
     observations_["host_steps_s"] = steps.take();
-    if (tracer) observations_["trace_buffers"] = tracer->options().zeroed_buffers ? "zeroed by kbv (KBV_WORKER_CUPTI_ZEROED=on)" : "CUPTI's own";
+    if (tracer) observations_["trace_buffers"] = tracer->options().zeroed_buffers ? "zeroed by kbv" : "CUPTI's own (KBV_WORKER_CUPTI_ZEROED=off)";
     return result;
   }
 
@@ -183,22 +184,14 @@ class CudaDevice final : public WorkerDevice {
     // On unless KBV_WORKER_TRACE=off (an operator's escape hatch where CUPTI is unavailable or
     // its per-launch cost matters more than the checks; work outside the timed window is then
     // still caught by the evaluator's own clock, evaluator.cpp).
-    const char* trace = std::getenv("KBV_WORKER_TRACE");
-    if (trace && std::string(trace) == "off") {
+    if (!timing::workers_trace_with_cupti()) {
       trace_error_ = "off (KBV_WORKER_TRACE=off)";
       return;
     }
-    // KBV_WORKER_CUPTI_ZEROED=on: CUPTI gets buffers kbv zeroed (CuptiOptions::zeroed_buffers)
-    // instead of zeroing its 8 MiB buffer in the launching thread at the first launch after every
-    // flush. H100 (docs/results/h100/batch.md, r67): the first launch of timed and null calls
-    // alike 508–1115 µs → 193–385. Off by default: it shrinks the null calls before the load that
-    // the clock agreement's slack grows with (eval/sample_checks.cpp) more than it shrinks an
-    // honest timed call's excess over its worker's clock, which is mostly the candidate's own
-    // launches under CUPTI; the honest cross_entropy's headroom fell to 1.19 (r69; 2.70–3.17 with
-    // CUPTI's buffers at r67). The report's environment.trace_buffers says which ran.
-    const char* zeroed = std::getenv("KBV_WORKER_CUPTI_ZEROED");
+    // Zeroed activity buffers unless KBV_WORKER_CUPTI_ZEROED=off (timing/trace_buffers.hpp); the
+    // report's environment.trace_buffers says which ran.
     cuda::CuptiOptions options;
-    options.zeroed_buffers = zeroed && std::string(zeroed) == "on";
+    options.zeroed_buffers = timing::workers_hand_cupti_zeroed_buffers();
     try {
       tracer_ = &cuda::CuptiTracer::instance(options);
       timed_stream_id_ = cuda::CuptiTracer::stream_id(stream_->get());

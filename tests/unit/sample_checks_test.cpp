@@ -68,6 +68,21 @@ TEST(SampleChecks, CudaSlackGrowsWithTheWorkersRoutineBeforeTheLoad) {
   EXPECT_DOUBLE_EQ(ClockAgreement::for_device(false, 1e-3).slack_seconds, kHostClockAgreementSlackSeconds);
 }
 
+// With zeroed CUPTI buffers the routine counts for at least 0.6 ms: the honest cross_entropy of
+// r69 (worker 0.263 ms, evaluator 0.829 beyond the null call, routine 0.164 ms) passed with
+// headroom 1.19 on the routine alone and has 1.72 with the floor; a longer routine counts as
+// measured, and CUPTI's own buffers (or no trace) get no floor.
+TEST(SampleChecks, ZeroedTraceBuffersGiveTheRoutineAFloor) {
+  EXPECT_DOUBLE_EQ(ClockAgreement::for_device(true, 0.164e-3, true).slack_seconds, 150e-6 + 0.5 * 0.6e-3);
+  EXPECT_DOUBLE_EQ(ClockAgreement::for_device(true, 0.8e-3, true).slack_seconds, 150e-6 + 0.5 * 0.8e-3);
+  EXPECT_DOUBLE_EQ(ClockAgreement::for_device(true, 0.164e-3, false).slack_seconds, 150e-6 + 0.5 * 0.164e-3);
+  EXPECT_DOUBLE_EQ(ClockAgreement::for_device(false, 0.164e-3, true).slack_seconds, kHostClockAgreementSlackSeconds);
+  EXPECT_FALSE(check_clock_agreement(0.263e-3, 1.4e-3, true, 0.164e-3, true));
+  EXPECT_TRUE(check_clock_agreement(0.263e-3, 1.4e-3, true, 0.164e-3, false));
+  // A clock 3x short is still caught on a 2 ms call: 0.667 < 0.5 · 2 − 0.45 is false, so from ~2.7 ms.
+  EXPECT_TRUE(check_clock_agreement(3e-3 / 3, 3e-3, true, 0.164e-3, true));
+}
+
 TEST(SampleChecks, ASlowClockIsCaughtBeyondTheDevicesSlack) {
   // CUDA: half the trusted time less 150 µs.
   EXPECT_FALSE(check_clock_agreement(0.9e-3, 2e-3, true));

@@ -4,8 +4,9 @@ worker are shared; each candidate still gets its own sandboxed worker, fresh inp
 timing): for every honest CUDA example, COPIES distinct copies evaluated in one process. Prints per
 problem the first candidate's wall (what one evaluation alone costs, process start aside), the later
 ones' mean, and the whole run's evaluations per hour (issue #15's figure: >= 2000 on one H200).
-Options: copies=N (default 4), only=REGEX (examples whose file name matches), cupti_zeroed=1 (the
-workers hand CUPTI zeroed buffers: KBV_WORKER_CUPTI_ZEROED=on; written to batch-cupti_zeroed.md)."""
+Options: copies=N (default 4), only=REGEX (examples whose file name matches), cupti_zeroed=0 (the
+workers hand CUPTI its own buffers instead of zeroed ones: KBV_WORKER_CUPTI_ZEROED=off; written to
+batch-cupti_unzeroed.md)."""
 import json
 import re
 import statistics
@@ -136,11 +137,11 @@ def run(ctx, parts, options):
     copies = int(options.get("copies", DEFAULT_COPIES))
     pattern = re.compile(options["only"]) if options.get("only") else None
     examples = [so for so in sorted((ctx.bundle / "candidates" / "cuda").glob("*.so")) if not pattern or pattern.search(so.name)]
-    # With the workers' zeroed CUPTI buffers the run is an A/B half: its own batch-cupti_zeroed.md
-    # and logs, so both halves can run in one call.
-    zeroed = options.get("cupti_zeroed") == "1"
-    name = "batch-cupti_zeroed" if zeroed else "batch"
-    env = dict(ctx.env, KBV_WORKER_CUPTI_ZEROED="on") if zeroed else None
+    # With CUPTI's own buffers in the workers the run is an A/B half: its own
+    # batch-cupti_unzeroed.md and logs, so both halves can run in one call.
+    unzeroed = options.get("cupti_zeroed") == "0"
+    name = "batch-cupti_unzeroed" if unzeroed else "batch"
+    env = dict(ctx.env, KBV_WORKER_CUPTI_ZEROED="off") if unzeroed else None
     scratch = ctx.out / "batch-candidates"
     scratch.mkdir(parents=True, exist_ok=True)
     rows, all_pass, total_wall, total_evals, per_example, clock, steps = [], True, 0.0, 0, {}, [], []
