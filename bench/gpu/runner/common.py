@@ -176,6 +176,16 @@ def make_stamp(ctx):
             f"CUDA {gpu['cuda']} · {now} · ceilings: {ctx.ceilings_source} · PyTorch calibration: {ctx.torch_calibration_source}")
 
 
+def stop_reason(environment):
+    """How a CUDA evaluation's sampling stopped, from its report's environment: on the median's
+    precision, a noise plateau, the wall budget, or (none of those named) the noise target or
+    NVBench's minimums (docs/measurement.md, When to stop)."""
+    for key, name in (("stopped_on_median_precision", "median"), ("stopped_on_noise_plateau", "plateau"), ("stopped_on_wall_budget", "budget")):
+        if key in (environment or {}):
+            return name
+    return "noise"
+
+
 def md_table(header, rows):
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]

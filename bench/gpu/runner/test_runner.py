@@ -289,12 +289,15 @@ class BatchSummary(unittest.TestCase):
             return {"verdict": "pass", "timing": {"candidate": {"median_s": worker}},
                     "environment": {"trusted_median_s": trusted, "ping_round_trip_s": 1.6e-3}}
         rows = batch.clock_rows("x.so", [report(0.265e-3, 1.0e-3), report(4e-3, 4.2e-3), {"verdict": "resource"}])
-        self.assertEqual(rows[0], ["x.so", "pass", "0.265", "1.000", "0.830", "0.83", "1.600"])  # (0.265 + 0.15) / 0.5: flagged
+        self.assertEqual(rows[0], ["x.so", "pass", "0.265", "1.000", "0.830", "0.83", "1.600", "-", "noise"])  # (0.265 + 0.15) / 0.5: flagged
         self.assertEqual(rows[1][4:6], ["8.300", "1.98"])
         self.assertEqual(len(rows), 2, "a report without timing has no row")
         ruled = report(0.265e-3, 1.253e-3)
         ruled["environment"]["clock_agreement"] = {"factor": 0.5, "slack_s": 0.5175e-3}
         self.assertEqual(batch.clock_rows("x.so", [ruled])[0][4:6], ["1.565", "1.25"], "the slack the report states")
+        ruled["timing"]["candidate"]["samples"] = 47
+        ruled["environment"]["stopped_on_median_precision"] = 0.0049
+        self.assertEqual(batch.clock_rows("x.so", [ruled])[0][7:], ["47", "median"])
 
     def test_the_worker_step_rows_put_timing_calls_beside_null_calls(self):
         steps = {"timing_calls": {"calls": 40, "gate_hold": 480e-6, "run": 12.4e-6, "synchronize": 4000e-6},

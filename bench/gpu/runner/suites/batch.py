@@ -11,7 +11,7 @@ import json
 import re
 import statistics
 
-from common import md_table
+from common import md_table, stop_reason
 from suites import Outcome
 
 TITLE = "Consecutive candidates of one problem in one kbv eval"
@@ -93,7 +93,8 @@ def breakdown_table(per_example):
 
 def clock_rows(label, reports):
     """One row per report with timing figures: the worker's median, the evaluator's (beyond the bare
-    round trip), the most the evaluator's may be before the rule flags the call, and the ping."""
+    round trip), the most the evaluator's may be before the rule flags the call, the ping, and the
+    kept samples with how their sampling stopped."""
     rows = []
     for r in reports:
         env = (r or {}).get("environment") or {}
@@ -104,8 +105,9 @@ def clock_rows(label, reports):
         rule = env.get("clock_agreement") or {}  # the rule the evaluation applied (since 2026-12-06), else the fixed one before
         allowed = (worker + rule.get("slack_s", CLOCK_SLACK_S)) / rule.get("factor", CLOCK_FACTOR)
         ping = env.get("ping_round_trip_s")
+        samples = (((r or {}).get("timing") or {}).get("candidate") or {}).get("samples")
         rows.append([label, r.get("verdict", "?"), f"{worker * 1e3:.3f}", f"{trusted * 1e3:.3f}", f"{allowed * 1e3:.3f}",
-                     f"{allowed / trusted:.2f}", f"{ping * 1e3:.3f}" if ping else "-"])
+                     f"{allowed / trusted:.2f}", f"{ping * 1e3:.3f}" if ping else "-", str(samples) if samples else "-", stop_reason(env)])
     return rows
 
 
@@ -179,9 +181,9 @@ def run(ctx, parts, options):
                  "the costliest phases over the run as columns):", ""]
         body += breakdown_table(per_example)
     body += ["", "The CUDA clock agreement per evaluation (ms): the worker's median, the evaluator's median beyond the bare round "
-             "trip, the most that may be before the call is flagged (`hack_suspected`), their ratio (headroom: below 1 flagged) "
-             "and the ping round trip of the timing phase:", ""]
-    body += md_table(["example", "verdict", "worker", "evaluator", "allowed", "headroom", "ping"], clock)
+             "trip, the most that may be before the call is flagged (`hack_suspected`), their ratio (headroom: below 1 flagged), "
+             "the ping round trip of the timing phase, and the kept samples with how their sampling stopped (`median`: the median known to ±0.5 %; `noise`: the noise target or the minimums; `plateau`; `budget`):", ""]
+    body += md_table(["example", "verdict", "worker", "evaluator", "allowed", "headroom", "ping", "samples", "stopped on"], clock)
     body += ["", "Where the worker's host time goes in a call (µs, medians of the last copy's timing calls and null calls; "
              "`environment.worker_host_steps_s`, reported by the worker, so diagnostic only), and for timing calls the "
              "evaluator's mean wait for the answer and what of it lies beyond the worker's steps:", ""]

@@ -26,7 +26,7 @@ import statistics
 import sys
 
 import evals
-from common import code_block, md_table, ms, pct
+from common import code_block, md_table, ms, pct, stop_reason
 from suites import Outcome
 
 TITLE = "Timing precision"
@@ -59,8 +59,7 @@ def noise_row(record):
     cand, tf32, span = t.get("candidate") or {}, t.get("baseline_tf32") or {}, t.get("candidate_kernel_span") or {}
     within = (t.get("noise_within_families") or {}).get("candidate")
     host_in_window = (cand["median_s"] - span["median_s"]) * 1e6 if span.get("median_s") else None
-    stop = ("plateau" if "stopped_on_noise_plateau" in env else "median" if "stopped_on_median_precision" in env
-            else "budget" if "stopped_on_wall_budget" in env else "noise")
+    stop = stop_reason(env)
     return [report["problem"]["name"], cand.get("samples"), ms(cand.get("median_s")), pct(cand["iqr_s"] / cand["median_s"]), pct(within),
             pct(env.get("candidate_relative_stdev_within_families")), pct(tf32["iqr_s"] / tf32["median_s"]) if tf32.get("median_s") else "-",
             f"{host_in_window:.1f}" if host_in_window is not None else "-", pct(order_effect(report)),
