@@ -5,7 +5,9 @@
 // epilogue runs), and the output back with the bias and the problem's relu → add (the
 // convolution epilogue, conv_epilogue.hpp), beside a device-to-device copy of the same bytes.
 // Round r69 timed the two forms only inside whole baselines, where the wide form gained with the
-// epilogue and lost with the bias alone (docs/results/h100/conv-engines.md); this splits them.
+// epilogue and lost with the bias alone (docs/results/h100/conv-engines.md); this splits them,
+// and times the wide form's output passes with each bias and operand read once per column
+// (conv_pass_variants.cu), a candidate for the library.
 // Prints figures; asserts nothing.
 #include <cuda_runtime_api.h>
 
@@ -29,6 +31,13 @@
 #include "spec/catalog.hpp"
 
 namespace kbv::bench {
+
+// conv_pass_variants.cu: the wide form with one load per column, not the library's yet.
+void launch_wide_uniform_bias(const float* src, float* dst, int64_t batch, int64_t rows, int64_t cols, const float* bias, cudaStream_t stream);
+void launch_wide_uniform_epilogue(const ResolvedProblem& problem, const cuda::BaselineUnit& unit, const float* nhwc, float* nchw, int64_t images,
+                                  int64_t pixels, int64_t channels, const float* bias, const float* const* inputs, size_t input_count,
+                                  cudaStream_t stream);
+
 namespace {
 
 using cuda::measure::check;
@@ -111,6 +120,14 @@ int run_conv_passes(const std::string& problems_dir) {
             epilogue.run_transposed(yt.as<float>(), y.as<float>(), images, out_pixels, out_channels, bias.as<float>(), chain, stream.get(), form);
           }, stream.get()), y_bytes);
   }
+  std::printf("wide, each bias and operand read once per column (conv_pass_variants.cu; not the library's)\n");
+  print("output to NCHW with the bias", median_ms([&] {
+          launch_wide_uniform_bias(yt.as<float>(), y.as<float>(), images, out_pixels, out_channels, bias.as<float>(), stream.get());
+        }, stream.get()), y_bytes);
+  print(("output to NCHW with the bias, " + epilogue.describe()).c_str(), median_ms([&] {
+          launch_wide_uniform_epilogue(problem, folded, yt.as<float>(), y.as<float>(), images, out_pixels, out_channels, bias.as<float>(),
+                                       chain_inputs, epilogue.inputs(), stream.get());
+        }, stream.get()), y_bytes);
   std::printf("copy (cudaMemcpyAsync device to device)\n");
   print("the input's bytes", median_ms([&] {
           check(cudaMemcpyAsync(xt.get(), x.get(), x_elements * 4, cudaMemcpyDeviceToDevice, stream.get()), "cudaMemcpyAsync");

@@ -229,25 +229,13 @@ int main(int argc, char** argv) {
   std::set<std::string> only;
   bool skip_problems = false;
   bool kernels = false;
-  if (argc == 3 && std::strcmp(argv[1], "--trace-cost") == 0) {
+  // The modes that print one thing each: their argument (optional but for --trace-cost), and the
+  // exit status 1 with the error for anything they throw.
+  const std::map<std::string, std::function<int(const std::string&)>> modes = {
+      {"--trace-cost", bench::run_trace_cost}, {"--conv-engines", bench::run_conv_engines}, {"--conv-passes", bench::run_conv_passes}};
+  if (argc >= 2 && argc <= 3 && modes.count(argv[1]) && (argc == 3 || std::strcmp(argv[1], "--trace-cost") != 0)) {
     try {
-      return bench::run_trace_cost(argv[2]);
-    } catch (const std::exception& error) {
-      std::fprintf(stderr, "kbv_bench_cuda_timing: %s\n", error.what());
-      return 1;
-    }
-  }
-  if ((argc == 2 || argc == 3) && std::strcmp(argv[1], "--conv-passes") == 0) {
-    try {
-      return bench::run_conv_passes(argc == 3 ? argv[2] : "");
-    } catch (const std::exception& error) {
-      std::fprintf(stderr, "kbv_bench_cuda_timing: %s\n", error.what());
-      return 1;
-    }
-  }
-  if ((argc == 2 || argc == 3) && std::strcmp(argv[1], "--conv-engines") == 0) {
-    try {
-      return bench::run_conv_engines(argc == 3 ? argv[2] : "");
+      return modes.at(argv[1])(argc == 3 ? argv[2] : "");
     } catch (const std::exception& error) {
       std::fprintf(stderr, "kbv_bench_cuda_timing: %s\n", error.what());
       return 1;

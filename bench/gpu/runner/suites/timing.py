@@ -118,35 +118,35 @@ def part_do_bench(ctx, body):
     return result.ok
 
 
-def part_timer(ctx, body):
-    result = ctx.run("timing-kbv_bench_cuda_timing", [ctx.bin("kbv_bench_cuda_timing"), "--skip-problems"], 300)
-    body += ["## The cold timer on kernels of known length (`kbv_bench_cuda_timing --skip-problems`)", ""]
-    body += code_block(result.stdout + (f"\n{result.status()}: {result.stderr[-1500:]}" if not result.ok else "")) + [""]
+def bench_output(ctx, body, log, argv, timeout_s, heading=None):
+    """Runs one kbv_bench_cuda_timing command into `log`, appends `heading` (if any) and its
+    output (with the failure's stderr) to `body`; true when it exited 0."""
+    result = ctx.run(log, [ctx.bin("kbv_bench_cuda_timing")] + argv, timeout_s)
+    body += ([heading, ""] if heading else []) + code_block(result.stdout + (f"\n{result.status()}: {result.stderr[-1500:]}" if not result.ok else "")) + [""]
     return result.ok
+
+
+def part_timer(ctx, body):
+    return bench_output(ctx, body, "timing-kbv_bench_cuda_timing", ["--skip-problems"], 300,
+                        "## The cold timer on kernels of known length (`kbv_bench_cuda_timing --skip-problems`)")
 
 
 def part_trace(ctx, body):
     body += ["## What the worker's CUPTI trace adds to a call (`kbv_bench_cuda_timing --trace-cost VARIANT`)", ""]
     ok = True
     for variant in TRACE_VARIANTS:
-        result = ctx.run(f"timing-trace-{variant}", [ctx.bin("kbv_bench_cuda_timing"), "--trace-cost", variant], 120)
-        body += code_block(result.stdout + (f"\n{result.status()}: {result.stderr[-1500:]}" if not result.ok else "")) + [""]
-        ok = result.ok and ok
+        ok = bench_output(ctx, body, f"timing-trace-{variant}", ["--trace-cost", variant], 120) and ok
     return ok
 
 
 def part_conv_engines(ctx, body):
-    result = ctx.run("timing-conv-engines", [ctx.bin("kbv_bench_cuda_timing"), "--conv-engines"], 300)
-    body += ["## cuDNN plans for conv2d_relu_biasadd's channels-last TF32 convolution (`kbv_bench_cuda_timing --conv-engines`)", ""]
-    body += code_block(result.stdout + (f"\n{result.status()}: {result.stderr[-1500:]}" if not result.ok else "")) + [""]
-    return result.ok
+    return bench_output(ctx, body, "timing-conv-engines", ["--conv-engines"], 300,
+                        "## cuDNN plans for conv2d_relu_biasadd's channels-last TF32 convolution (`kbv_bench_cuda_timing --conv-engines`)")
 
 
 def part_conv_passes(ctx, body):
-    result = ctx.run("timing-conv-passes", [ctx.bin("kbv_bench_cuda_timing"), "--conv-passes", str(ctx.bundle / "problems")], 120)
-    body += ["## Layout passes around conv2d_relu_biasadd's channels-last convolution (`kbv_bench_cuda_timing --conv-passes`)", ""]
-    body += code_block(result.stdout + (f"\n{result.status()}: {result.stderr[-1500:]}" if not result.ok else "")) + [""]
-    return result.ok
+    return bench_output(ctx, body, "timing-conv-passes", ["--conv-passes", str(ctx.bundle / "problems")], 120,
+                        "## Layout passes around conv2d_relu_biasadd's channels-last convolution (`kbv_bench_cuda_timing --conv-passes`)")
 
 
 def library_argv(bench, problems_dir, options):
