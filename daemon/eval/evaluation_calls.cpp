@@ -189,7 +189,6 @@ bool Evaluation::check_observations(const nlohmann::json& observed) {
     return false;
   }
   if (observed.contains("launch_gate")) result_.environment["launch_gate"] = observed["launch_gate"];
-  if (observed.contains("trace_buffers")) result_.environment["trace_buffers"] = text_field(observed, "trace_buffers").substr(0, 80);
   if (text_field(observed, "trace") != "cupti") {
     if (observed.contains("trace")) result_.environment["trace"] = observed["trace"];
     return true;

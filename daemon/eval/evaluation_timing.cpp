@@ -14,12 +14,12 @@
 #include <fmt/format.h>
 
 #include "eval/evaluation.hpp"
-#include "timing/trace_buffers.hpp"
 #include "eval/sample_checks.hpp"
 #include "eval/report_stats.hpp"
 #include "eval/review_thresholds.hpp"
 #include "inputs/family_names.hpp"
 #include "timing/stop_criterion.hpp"
+#include "timing/trace_buffers.hpp"
 #include "timing/warm_up.hpp"
 
 namespace kbv::eval::detail {

@@ -19,6 +19,7 @@
 #include "eval/failure_text.hpp"
 #include "eval/message_fields.hpp"
 #include "protocol/messages.hpp"
+#include "timing/trace_buffers.hpp"
 #include "verify/checksum.hpp"
 
 #ifdef KBV_HAVE_SANDBOX
@@ -352,6 +353,10 @@ void Evaluation::evaluate_candidate() {
   if (peak_pool_bytes_ > 0 && result_.memory && result_.memory->is_object()) (*result_.memory)["candidate_pool_reserved_bytes"] = peak_pool_bytes_;
   if (kernel_sets_.traced_calls() > 0) result_.environment["kernel_sets_seen"] = kernel_sets_.distinct_sets();
   if (auto steps = worker_steps_.summary(); !steps.empty()) result_.environment["worker_host_steps_s"] = std::move(steps);
+  // Which buffers the traced workers used: the evaluator's own setting, which it passed on to them.
+  if (const auto trace = result_.environment.find("trace");
+      trace != result_.environment.end() && trace->is_string() && trace->get<std::string>().starts_with("cupti"))
+    result_.environment["trace_buffers"] = timing::workers_trace_buffers_name();
   if (!decided_)
     decide(Verdict::pass, options_.skip_timing ? "correct on every gating family; not timed (--no-timing)"
                                                : "correct on every gating family; timed against the baseline");

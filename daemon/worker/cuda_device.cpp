@@ -156,7 +156,6 @@ class CudaDevice final : public WorkerDevice {
       observations_["trace"] = trace_error_;
     steps.done("end_window");
     observations_["host_steps_s"] = steps.take();
-    if (tracer) observations_["trace_buffers"] = tracer->options().zeroed_buffers ? "zeroed by kbv" : "CUPTI's own (KBV_WORKER_CUPTI_ZEROED=off)";
     return result;
   }
 
@@ -189,7 +188,7 @@ class CudaDevice final : public WorkerDevice {
       return;
     }
     // Zeroed activity buffers unless KBV_WORKER_CUPTI_ZEROED=off (timing/trace_buffers.hpp); the
-    // report's environment.trace_buffers says which ran.
+    // evaluator reads the same setting for the report (environment.trace_buffers).
     cuda::CuptiOptions options;
     options.zeroed_buffers = timing::workers_hand_cupti_zeroed_buffers();
     try {

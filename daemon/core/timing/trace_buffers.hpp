@@ -24,4 +24,9 @@ inline bool workers_hand_cupti_zeroed_buffers() {
   return !(zeroed && std::string_view(zeroed) == "off");
 }
 
+// The report's name for the buffers the workers trace into (environment.trace_buffers).
+inline const char* workers_trace_buffers_name() {
+  return workers_hand_cupti_zeroed_buffers() ? "zeroed by kbv" : "CUPTI's own (KBV_WORKER_CUPTI_ZEROED=off)";
+}
+
 }  // namespace kbv::timing
