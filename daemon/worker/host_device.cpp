@@ -26,7 +26,7 @@ class HostDevice final : public WorkerDevice {
     return base_;
   }
   void* stream() override { return nullptr; }
-  TimedCall timed_call(const kbv_plugin_info& info, void* state, const kbv_call& call, bool) override {
+  TimedCall timed_call(const kbv_plugin_info& info, void* state, const kbv_call& call, bool, bool) override {
     TimedCall result;
     last_plugin_error().clear();
     std::string thrown;

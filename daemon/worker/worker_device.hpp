@@ -32,7 +32,8 @@ class WorkerDevice {
   // Runs the plugin once and measures it as the device demands (host: steady clock;
   // CUDA: events around the call on the stream, then a stream synchronize). `cold_cache`:
   // flush the device's caches first (CUDA: reset persisting L2 lines, then overwrite L2).
-  virtual TimedCall timed_call(const kbv_plugin_info& info, void* state, const kbv_call& call, bool cold_cache) = 0;
+  // `candidate`: info.run is the candidate's (false for a null call, whose run() does nothing).
+  virtual TimedCall timed_call(const kbv_plugin_info& info, void* state, const kbv_call& call, bool cold_cache, bool candidate) = 0;
   // Extra facts about the last call for the evaluator to cross-check (CUDA: kernel trace).
   virtual nlohmann::json last_call_observations() { return nlohmann::json::object(); }
   // Runs `work` (loading the candidate: its static initialisers and create()) and says what the

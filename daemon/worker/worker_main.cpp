@@ -90,7 +90,7 @@ std::string bounded_text(const char* text) {
 // a run() that does nothing, on `call`: what a call costs besides the candidate's own work.
 void null_call(kbv::worker::WorkerDevice& device, kbv_plugin_info info, const kbv_call& call, bool cold) {
   info.run = [](void*, const kbv_call*) -> kbv_status { return KBV_STATUS_OK; };
-  (void)device.timed_call(info, nullptr, call, cold);
+  (void)device.timed_call(info, nullptr, call, cold, /*candidate=*/false);
 }
 
 // The answer to a ping; a null call's carries what the device saw of it (its trace: work the
@@ -254,7 +254,8 @@ int run_worker(const po::variables_map& options) {
     if (type == "call") {
       const size_t slot = message->value("slot", size_t{0});
       if (slot >= slots.size()) return protocol::kWorkerExitBadRequest;
-      const auto result = worker_device->timed_call(info, plugin.state(), slots[slot].call, message->value("cold", false));
+      const auto result = worker_device->timed_call(info, plugin.state(), slots[slot].call, message->value("cold", false),
+                                                        /*candidate=*/true);
       json done = {{"type", "done"},
                    {"id", message->value("id", 0)},
                    {"status", static_cast<int>(result.status)},

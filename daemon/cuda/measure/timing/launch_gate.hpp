@@ -10,8 +10,9 @@
 // The gate gives up after kTimeoutSeconds: work that waits for the device inside the timed
 // region would otherwise deadlock against it. Two kinds of wait exist: a candidate's run() that
 // synchronises (every call), and CUDA's lazy loading of a kernel at its first launch (once per
-// kernel: the driver waits for the device before it loads a module). So one timeout is
-// forgiven; after kMaxTimeoutsInARow calls in a row time out, the gate stays open (active()
+// kernel: the driver waits for the device before it loads a module). The worker does not hold
+// the candidate's first call, where its kernels load (worker/cuda_device.cpp); a kernel first
+// launched in a later call costs that call one timeout, which is forgiven; after kMaxTimeoutsInARow calls in a row time out, the gate stays open (active()
 // turns false) and its user times without it, as before.
 #pragma once
 
