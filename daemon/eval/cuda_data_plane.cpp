@@ -156,11 +156,11 @@ class CudaDataPlane final : public DataPlane {
 
   void prepare(int slot, const inputs::FamilyDraw& draw, uint64_t seed) override {
     const SlotPlaces& place = places_.at(static_cast<size_t>(slot));
-    for (size_t i = 0; i < place.inputs.size(); ++i) generate_exact(place.inputs[i], i, draw, seed);
-    // Widened for the reference now, before any call: the fp64 reference is made from what was
-    // generated, whatever GPU work the candidate may leave running later (a stopped worker's
-    // kernels run on).
-    widen_reference_inputs(slot);
+    // Widened for the reference now, in the same pass, before any call: the fp64 reference is
+    // made from what was generated, whatever GPU work the candidate may leave running later (a
+    // stopped worker's kernels run on).
+    for (size_t i = 0; i < place.inputs.size(); ++i) generate_exact(place.inputs[i], i, draw, seed, reference_inputs_[i].get());
+    reference_inputs_slot_ = slot;
     stream_->synchronize();  // the generation's time belongs to this step (per-phase wall report)
     reference_slot_ = -1;  // the reference is computed on first need, from these inputs
     tf32_slot_ = -1;
@@ -448,11 +448,12 @@ class CudaDataPlane final : public DataPlane {
   float* at(const TensorPlace& place) const { return reinterpret_cast<float*>(at_bytes(place)); }
   void* at_bytes(const TensorPlace& place) const { return arena_.get() + place.offset; }
 
-  // The bit-exact draw of input i (data/device_inputs.hpp), of its own dtype.
-  void generate_exact(const TensorPlace& input, size_t i, const inputs::FamilyDraw& draw, uint64_t seed) {
+  // The bit-exact draw of input i (data/device_inputs.hpp), of its own dtype; `wide`, when given,
+  // its fp64 widening too.
+  void generate_exact(const TensorPlace& input, size_t i, const inputs::FamilyDraw& draw, uint64_t seed, double* wide = nullptr) {
     cuda::generate_typed_inputs_on_device(at_bytes(input), input.dtype, input.count, draw.family, draw.params, seed, static_cast<uint32_t>(i),
                                           axes(i), problem_.input_scale(i), problem_.input_ranges[i], stream_->get(),
-                                          problem_.problem.inputs[i].domain);
+                                          problem_.problem.inputs[i].domain, wide);
   }
 
   // The slot's inputs as the fp32 baselines read them: float32 inputs in place, int64 and bool

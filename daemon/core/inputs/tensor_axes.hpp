@@ -49,6 +49,14 @@ inline TensorAxes axes_of_shape(const int64_t* dims, size_t rank) {
 // The innermost extent: the row length per_row_scale scales by (1 for a scalar).
 KBV_HD inline uint64_t row_length(const TensorAxes& axes) { return axes.rank ? axes.extent[axes.rank - 1] : 1; }
 
+// The innermost axis longer than 1, or axes.rank when none is: the axis along which consecutive
+// elements differ (its inner stride is 1, or the axes after it all have extent 1).
+KBV_HD inline uint32_t innermost_long_axis(const TensorAxes& axes) {
+  for (uint32_t a = axes.rank; a-- > 0;)
+    if (axes.extent[a] > 1) return a;
+  return axes.rank;
+}
+
 // Position of element `index` along `axis`; 32-bit arithmetic where everything fits, since a
 // 64-bit division costs the GPU several times more.
 KBV_HD inline uint64_t axis_position(uint64_t index, const TensorAxes& axes, uint32_t axis) {

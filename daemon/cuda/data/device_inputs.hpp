@@ -16,18 +16,22 @@ namespace kbv::cuda {
 // `stream`. Matches the host's generate_host() bit for bit
 // (the translation unit is compiled with --fmad=false so no multiply-add is contracted),
 // except where a 1-ulp difference between CUDA's and glibc's double libm straddles a float
-// rounding boundary (families.hpp: about 2^-28 per transcendental element).
+// rounding boundary (families.hpp: about 2^-28 per transcendental element). `wide`, when given
+// (`count` doubles): also wide[i] = double(dst[i]), written in the same pass (the fp64
+// reference's inputs, without reading dst again).
 void generate_inputs_on_device(float* dst, int64_t count, inputs::Family family,
                                const inputs::FamilyParams& params, uint64_t seed, uint32_t tensor_id,
                                const inputs::TensorAxes& geometry, double scale, cudaStream_t stream,
-                               inputs::InputDomain domain = inputs::InputDomain::any);
+                               inputs::InputDomain domain = inputs::InputDomain::any, double* wide = nullptr);
 
 // An input of any dtype, `count` elements of it at `dst`: float32 as above; int64
 // integer_value() in `range`, bool mask_value() as one byte 0 or 1 (inputs/discrete_families.hpp,
 // the host's generate_host_typed() bit for bit: integer arithmetic and exact comparisons).
+// `wide`, when given: also the values widened to fp64 (widen_to_f64), float32 in the same pass.
 void generate_typed_inputs_on_device(void* dst, DType dtype, int64_t count, inputs::Family family, const inputs::FamilyParams& params,
                                      uint64_t seed, uint32_t tensor_id, const inputs::TensorAxes& geometry, double scale,
-                                     IntegerRange range, cudaStream_t stream, inputs::InputDomain domain = inputs::InputDomain::any);
+                                     IntegerRange range, cudaStream_t stream, inputs::InputDomain domain = inputs::InputDomain::any,
+                                     double* wide = nullptr);
 
 // Timing-sample inputs: data/timing_inputs.hpp.
 

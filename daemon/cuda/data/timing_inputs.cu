@@ -111,13 +111,6 @@ __global__ void timing_inputs_kernel(float* dst, int64_t count,
   if (threadIdx.x == 0) atomicAdd(checksum_total, block_total);
 }
 
-// The innermost axis longer than 1, or axes.rank when none is.
-uint32_t innermost_long_axis(const inputs::TensorAxes& axes) {
-  for (uint32_t a = axes.rank; a-- > 0;)
-    if (axes.extent[a] > 1) return a;
-  return axes.rank;
-}
-
 }  // namespace
 
 void generate_timing_inputs_on_device(float* dst, int64_t count, inputs::Family family,
@@ -131,7 +124,7 @@ void generate_timing_inputs_on_device(float* dst, int64_t count, inputs::Family 
       family,
       [&](auto constant) {
         timing_inputs_kernel<decltype(constant)::value><<<detail::grid_for(quads), detail::kBlockThreads, 0, stream>>>(
-            dst, count, params, seed, tensor_id, axes, innermost_long_axis(axes), static_cast<float>(scale), domain,
+            dst, count, params, seed, tensor_id, axes, inputs::innermost_long_axis(axes), static_cast<float>(scale), domain,
             checksum_detail::key_salt(checksum_key), checksum_total);
       },
       "generate_timing_inputs_on_device");

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 #include <iomanip>
+#include <sstream>
 
 #include "data/checksum.hpp"
 #include "data/checksum_mix.hpp"
@@ -70,7 +71,33 @@ struct GenerationCase {
   double scale;
 };
 
-class DeviceInputsTest : public GpuTest {};
+class DeviceInputsTest : public GpuTest {
+ protected:
+  // The device's draw of `count` elements of `axes` against generate_host, bit for bit; the first
+  // differing elements in the failure.
+  void expect_device_matches_host(const inputs::TensorAxes& axes, int64_t count, Family family, const FamilyParams& params,
+                                  const GenerationCase& c, const std::string& where) const {
+    std::vector<float> host(static_cast<size_t>(count));
+    inputs::generate_host(host.data(), count, family, params, c.seed, c.tensor, axes, c.scale);
+    DeviceBuffer<float> device(static_cast<size_t>(count));
+    generate_inputs_on_device(device.get(), count, family, params, c.seed, c.tensor, axes, c.scale, stream());
+    const std::vector<float> back = download(device.get(), static_cast<size_t>(count));
+    if (std::memcmp(host.data(), back.data(), static_cast<size_t>(count) * sizeof(float)) == 0) return;
+    int64_t differing = 0;
+    std::ostringstream first;
+    for (int64_t i = 0; i < count; ++i) {
+      if (bits_of(host[i]) == bits_of(back[i])) continue;
+      if (differing++ < 5) {
+        first << "\n  [" << i << "] host " << std::setprecision(9) << host[i] << " (0x" << std::hex << bits_of(host[i]) << ") device "
+              << back[i] << " (0x" << bits_of(back[i]) << std::dec << "), ulp distance "
+              << std::abs(static_cast<int64_t>(bits_of(host[i])) - static_cast<int64_t>(bits_of(back[i])));
+      }
+    }
+    ADD_FAILURE() << where << ": family " << inputs::family_name(family) << " (params " << params.a << ", " << params.b << ", structure "
+                  << params.structure << ", seed " << c.seed << ", tensor " << c.tensor << ", scale " << c.scale << "): " << differing << " of "
+                  << count << " elements differ between generate_host and the device" << first.str();
+  }
+};
 
 // Two-sample Kolmogorov–Smirnov distance between the empirical distributions of a and b.
 double ks_distance(std::vector<float> a, std::vector<float> b) {
@@ -171,34 +198,61 @@ TEST_F(DeviceInputsTest, TimingInputsChecksumIsTheChecksumOfTheirBytes) {
 
 TEST_F(DeviceInputsTest, EveryFamilyMatchesHostBitForBit) {
   const GenerationCase cases[] = {{0x123456789abcdef0ull, 3, 0.75}, {42, 0, 1.0}};
-  for (uint32_t f = 0; f < inputs::kFamilyCount; ++f) {
-    const auto family = static_cast<Family>(f);
-    for (const GenerationCase& c : cases) {
-      const FamilyParams params = representative_params(family);
-      std::vector<float> host(kCount);
-      inputs::generate_host(host.data(), kCount, family, params, c.seed, c.tensor, geometry(), c.scale);
-      DeviceBuffer<float> device(kCount);
-      generate_inputs_on_device(device.get(), kCount, family, params, c.seed, c.tensor, geometry(), c.scale, stream());
-      const std::vector<float> back = download(device.get(), kCount);
-      if (std::memcmp(host.data(), back.data(), kCount * sizeof(float)) == 0) continue;
+  for (uint32_t f = 0; f < inputs::kFamilyCount; ++f)
+    for (const GenerationCase& c : cases)
+      expect_device_matches_host(geometry(), kCount, static_cast<Family>(f), representative_params(static_cast<Family>(f)), c, "7x11x13x10");
+}
 
-      int64_t differing = 0;
-      std::ostringstream first;
-      for (int64_t i = 0; i < kCount; ++i) {
-        if (bits_of(host[i]) == bits_of(back[i])) continue;
-        if (differing++ < 5) {
-          first << "\n  [" << i << "] host " << std::setprecision(9) << host[i] << " (0x" << std::hex
-                << bits_of(host[i]) << ") device " << back[i] << " (0x" << bits_of(back[i])
-                << std::dec << "), ulp distance "
-                << std::abs(static_cast<int64_t>(bits_of(host[i])) - static_cast<int64_t>(bits_of(back[i])));
-        }
+// The structured families' lines path (data/device_inputs.cu: lines of at least a warp, the axes
+// before the line's summed once per line): 3×5×1×96×1 has lines of 96 along axis 3, an axis of
+// extent 1 between and after, and two axes before; structure seeds are picked so that the lead
+// axis is the line's axis for one and an axis before it for the other (outliers' channel choice
+// then comes from the line's terms or from the line table's).
+TEST_F(DeviceInputsTest, StructuredFamiliesByLinesMatchHostBitForBit) {
+  static const int64_t dims[] = {3, 5, 1, 96, 1};
+  const inputs::TensorAxes lines = inputs::axes_of_shape(dims, 5);
+  constexpr int64_t kLinesCount = 3 * 5 * 96;
+  const GenerationCase c{0x0badc0ffee0ddf00ull, 1, 0.5};
+  const uint32_t inner = inputs::innermost_long_axis(lines);
+  ASSERT_EQ(inner, 3u);
+  std::vector<uint64_t> structures;
+  for (const bool lead_on_line : {true, false})
+    for (uint64_t structure = 1; structure < 1000; ++structure)
+      if ((inputs::structured_axes(lines, structure, c.tensor).lead == inner) == lead_on_line) {
+        structures.push_back(structure);
+        break;
       }
-      ADD_FAILURE() << "family " << inputs::family_name(family) << " (params " << params.a << ", " << params.b
-                    << ", seed " << c.seed << ", tensor " << c.tensor << ", scale " << c.scale
-                    << "): " << differing << " of " << kCount
-                    << " elements differ between generate_host and the device" << first.str();
+  ASSERT_EQ(structures.size(), 2u) << "no structure seed below 1000 puts the lead axis on (or off) the line";
+  for (const Family family : {Family::channel_affine, Family::outliers, Family::trend})
+    for (const uint64_t structure : structures) {
+      FamilyParams params = representative_params(family);
+      params.structure = structure;
+      expect_device_matches_host(lines, kLinesCount, family, params, c, "3x5x1x96x1 (lines)");
     }
+}
+
+// `wide` comes from the same pass as the values and equals their exact widening, on the flat and
+// the lines path, and for int64 and bool (widened after the draw).
+TEST_F(DeviceInputsTest, TheDrawsWideningEqualsDoubleOfWhatItWrote) {
+  static const int64_t dims[] = {4, 64};
+  const inputs::TensorAxes axes = inputs::axes_of_shape(dims, 2);
+  constexpr int64_t kWideCount = 4 * 64;
+  for (const Family family : {Family::normal, Family::channel_affine, Family::trend}) {
+    DeviceBuffer<float> values(kWideCount);
+    DeviceBuffer<double> wide(kWideCount);
+    generate_typed_inputs_on_device(values.get(), DType::float32, kWideCount, family, representative_params(family), 11, 0, axes, 2.0,
+                                    {}, stream(), inputs::InputDomain::any, wide.get());
+    const std::vector<float> narrow = download(values.get(), kWideCount);
+    const std::vector<double> back = download(wide.get(), kWideCount);
+    for (int64_t i = 0; i < kWideCount; ++i) ASSERT_EQ(back[i], static_cast<double>(narrow[i])) << inputs::family_name(family) << " [" << i << "]";
   }
+  DeviceBuffer<int64_t> classes(kWideCount);
+  DeviceBuffer<double> wide(kWideCount);
+  generate_typed_inputs_on_device(classes.get(), DType::int64, kWideCount, Family::uniform01, {}, 11, 1, axes, 1.0, {-5, 1000}, stream(),
+                                  inputs::InputDomain::any, wide.get());
+  const std::vector<int64_t> drawn = download(classes.get(), kWideCount);
+  const std::vector<double> back = download(wide.get(), kWideCount);
+  for (int64_t i = 0; i < kWideCount; ++i) ASSERT_EQ(back[i], static_cast<double>(drawn[i])) << "int64 [" << i << "]";
 }
 
 TEST_F(DeviceInputsTest, DistinctTensorsAndSeedsGiveDistinctStreams) {
