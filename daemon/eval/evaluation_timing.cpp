@@ -96,6 +96,9 @@ void Evaluation::time_contenders(DataPlane& plane, const inputs::EpochPlan& plan
   if (cuda && stopped == timing::StopReason::budget_spent) result_.environment["stopped_on_wall_budget"] = criterion->noise();
   // Noise within families, the stop rule's figure (core/timing/stdrel_criterion.hpp).
   if (cuda) result_.environment["candidate_relative_stdev_within_families"] = criterion->noise();
+  // CUDA, one baseline program in both modes (the plane's baselines_one_program): timed once a
+  // sample (cuda_data_plane.cpp), its samples are the FP32 baseline's too.
+  if (cuda && !series.baseline_s.count("fp32") && series.baseline_s.count("tf32")) series.baseline_s["fp32"] = series.baseline_s.at("tf32");
   summarize_timing(plane, series, rule, warm_up.calls());
 }
 

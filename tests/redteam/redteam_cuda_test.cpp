@@ -323,6 +323,19 @@ TEST_P(HonestCuda, PassesWithNoFlagAtItsDefaultSize) {
   // None of the examples waits for the device inside run(): the gate stays on (a first call may
   // time out once while CUDA loads its kernel).
   EXPECT_EQ(run.report["environment"].value("launch_gate", "").rfind("on", 0), 0u) << explain(run);
+  // Both baselines on every kept sample; one program in both modes (relu: kbv kernels only) is
+  // timed once a sample and its figures are both modes'.
+  const nlohmann::json& timing = run.report["timing"];
+  const int samples = timing["candidate"].value("samples", 0);
+  EXPECT_EQ(timing["baseline_tf32"].value("samples", -1), samples) << explain(run);
+  EXPECT_EQ(timing["baseline_fp32"].value("samples", -1), samples) << explain(run);
+  const bool one_program = run.report["environment"].value("baselines_one_program", false);
+  if (GetParam() == "libcuda_relu_vec4.so") {
+    EXPECT_TRUE(one_program) << explain(run);
+  }
+  if (one_program) {
+    EXPECT_EQ(timing["baseline_fp32"], timing["baseline_tf32"]) << explain(run);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Examples, HonestCuda, ::testing::ValuesIn(honest_cuda_candidates()), [](const auto& param_info) {
