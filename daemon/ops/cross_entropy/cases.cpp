@@ -12,7 +12,12 @@ OpCases cases() {
   cases.samples = {{"kernelbench_like", {{64, 4096}, {64}}, {}, {{1, 4096}}},  // 1024 threads a row, 4 classes each
                    {"odd_classes", {{37, 999}, {37}}, {}, {{1, 999}}},          // a partial last warp
                    {"few_classes", {{300, 7}, {300}}, {}, {{1, 7}}},            // 32 threads, most idle
-                   {"one_row", {{1, 50}, {1}}, {}, {{1, 50}}}};
+                   {"one_row", {{1, 50}, {1}}, {}, {{1, 50}}},
+                   // The CUDA baseline's block-per-row kernel (rows of up to 8192 logits, a multiple of 4):
+                   // its widest row, one a vector past a power of two (masked float4s), and one past its reach.
+                   {"resident_widest", {{5, 8192}, {5}}, {}, {{1, 8192}}},
+                   {"resident_masked", {{6, 4100}, {6}}, {}, {{1, 4100}}},
+                   {"beyond_resident", {{3, 8196}, {3}}, {}, {{1, 8196}}}};
   cases.shapes = {{{{4, 10}, {4}}, {}, {}}, {{{1, 1}, {1}}, {}, {}}};
   cases.rejects = {{{{10}, {1}}, {}, "[N, C]"},
                    {{{4, 10}, {10}}, {}, "expected targets of shape [4]"},

@@ -62,6 +62,33 @@ __device__ __forceinline__ float block_sum(float value, float* shared) {
   return value;
 }
 
+__device__ __forceinline__ float warp_max(float value) {
+#pragma unroll
+  for (int offset = kWarpSize / 2; offset > 0; offset /= 2)
+    value = fmaxf(value, __shfl_xor_sync(kFullMask, value, offset));
+  return value;
+}
+
+// Max over the block (fmaxf: a NaN is passed over; a sum of exp that reads it still turns NaN),
+// returned to every thread; `shared` and the barriers as block_sum's.
+__device__ __forceinline__ float block_max(float value, float* shared) {
+  const int lane = threadIdx.x % kWarpSize;
+  const int warp = threadIdx.x / kWarpSize;
+  const int warps = blockDim.x / kWarpSize;
+  value = warp_max(value);
+  if (lane == 0) shared[warp] = value;
+  __syncthreads();
+  if (warp == 0) {
+    value = lane < warps ? shared[lane] : -INFINITY;
+    value = warp_max(value);
+    if (lane == 0) shared[0] = value;
+  }
+  __syncthreads();
+  value = shared[0];
+  __syncthreads();
+  return value;
+}
+
 __device__ __forceinline__ MaxSum warp_max_sum(MaxSum value) {
 #pragma unroll
   for (int offset = kWarpSize / 2; offset > 0; offset /= 2) {
