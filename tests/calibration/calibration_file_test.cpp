@@ -66,6 +66,15 @@ TEST(CalibrationFile, TheRecordedFileLoadsAndRoundTrips) {
   EXPECT_EQ(calibration_from_json(to_json(paced), "again").calibrations[1].entries[0].max_duty, 0.25);
 }
 
+// The GPU runner derives every round's PyTorch speedups from docs/results/torch-baselines.json
+// (bench/gpu/README.md): a file it cannot load turns them all null. Round r78 found that after a
+// hand merge left two calibrations of one GPU, driver and torch in it.
+TEST(CalibrationFile, TheRunnersCommittedCalibrationLoads) {
+  const CalibrationFile file = load_calibration_file(KBV_TEST_RESULTS_CALIBRATION);
+  EXPECT_FALSE(file.calibrations.empty());
+  for (const Calibration& calibration : file.calibrations) EXPECT_FALSE(calibration.entries.empty()) << calibration.device_name;
+}
+
 TEST(CalibrationFile, BadFieldsAreNamedWithTheFix) {
   nlohmann::json good = to_json(load_calibration_file(kRecorded));
   EXPECT_EQ(error_of(good), "");
