@@ -42,26 +42,6 @@ __device__ __forceinline__ float warp_sum(float value) {
   return value;
 }
 
-// Sum over the block, returned to every thread. `shared` holds kMaxWarpsPerBlock floats; the
-// block must be a multiple of 32 threads. Ends with a barrier so `shared` can be reused.
-__device__ __forceinline__ float block_sum(float value, float* shared) {
-  const int lane = threadIdx.x % kWarpSize;
-  const int warp = threadIdx.x / kWarpSize;
-  const int warps = blockDim.x / kWarpSize;
-  value = warp_sum(value);
-  if (lane == 0) shared[warp] = value;
-  __syncthreads();
-  if (warp == 0) {
-    value = lane < warps ? shared[lane] : 0.f;
-    value = warp_sum(value);
-    if (lane == 0) shared[0] = value;
-  }
-  __syncthreads();
-  value = shared[0];
-  __syncthreads();
-  return value;
-}
-
 __device__ __forceinline__ float warp_max(float value) {
 #pragma unroll
   for (int offset = kWarpSize / 2; offset > 0; offset /= 2)
@@ -69,24 +49,35 @@ __device__ __forceinline__ float warp_max(float value) {
   return value;
 }
 
-// Max over the block (fmaxf: a NaN is passed over; a sum of exp that reads it still turns NaN),
-// returned to every thread; `shared` and the barriers as block_sum's.
-__device__ __forceinline__ float block_max(float value, float* shared) {
+// `warp_reduce` over the block, returned to every thread: each warp's value, then warp 0 over
+// those (lanes past the last warp hold `identity`). `shared` holds kMaxWarpsPerBlock values; the
+// block must be a multiple of 32 threads. Ends with a barrier so `shared` can be reused.
+template <class T, class WarpReduce>
+__device__ __forceinline__ T block_all_reduce(T value, T identity, WarpReduce warp_reduce, T* shared) {
   const int lane = threadIdx.x % kWarpSize;
   const int warp = threadIdx.x / kWarpSize;
   const int warps = blockDim.x / kWarpSize;
-  value = warp_max(value);
+  value = warp_reduce(value);
   if (lane == 0) shared[warp] = value;
   __syncthreads();
   if (warp == 0) {
-    value = lane < warps ? shared[lane] : -INFINITY;
-    value = warp_max(value);
+    value = lane < warps ? shared[lane] : identity;
+    value = warp_reduce(value);
     if (lane == 0) shared[0] = value;
   }
   __syncthreads();
   value = shared[0];
   __syncthreads();
   return value;
+}
+
+__device__ __forceinline__ float block_sum(float value, float* shared) {
+  return block_all_reduce(value, 0.f, [](float v) { return warp_sum(v); }, shared);
+}
+
+// fmaxf: a NaN is passed over (a sum of exp that reads it still turns NaN).
+__device__ __forceinline__ float block_max(float value, float* shared) {
+  return block_all_reduce(value, -INFINITY, [](float v) { return warp_max(v); }, shared);
 }
 
 __device__ __forceinline__ MaxSum warp_max_sum(MaxSum value) {
@@ -101,21 +92,7 @@ __device__ __forceinline__ MaxSum warp_max_sum(MaxSum value) {
 
 // `shared` holds kMaxWarpsPerBlock MaxSums.
 __device__ __forceinline__ MaxSum block_max_sum(MaxSum value, MaxSum* shared) {
-  const int lane = threadIdx.x % kWarpSize;
-  const int warp = threadIdx.x / kWarpSize;
-  const int warps = blockDim.x / kWarpSize;
-  value = warp_max_sum(value);
-  if (lane == 0) shared[warp] = value;
-  __syncthreads();
-  if (warp == 0) {
-    value = lane < warps ? shared[lane] : max_sum_empty();
-    value = warp_max_sum(value);
-    if (lane == 0) shared[0] = value;
-  }
-  __syncthreads();
-  value = shared[0];
-  __syncthreads();
-  return value;
+  return block_all_reduce(value, max_sum_empty(), [](MaxSum v) { return warp_max_sum(v); }, shared);
 }
 
 __device__ __forceinline__ Moments warp_moments(Moments value) {
@@ -131,21 +108,7 @@ __device__ __forceinline__ Moments warp_moments(Moments value) {
 
 // `shared` holds kMaxWarpsPerBlock Moments.
 __device__ __forceinline__ Moments block_moments(Moments value, Moments* shared) {
-  const int lane = threadIdx.x % kWarpSize;
-  const int warp = threadIdx.x / kWarpSize;
-  const int warps = blockDim.x / kWarpSize;
-  value = warp_moments(value);
-  if (lane == 0) shared[warp] = value;
-  __syncthreads();
-  if (warp == 0) {
-    value = lane < warps ? shared[lane] : moments_empty();
-    value = warp_moments(value);
-    if (lane == 0) shared[0] = value;
-  }
-  __syncthreads();
-  value = shared[0];
-  __syncthreads();
-  return value;
+  return block_all_reduce(value, moments_empty(), [](Moments v) { return warp_moments(v); }, shared);
 }
 
 __host__ __device__ __forceinline__ bool aligned16(const void* pointer) {
