@@ -268,6 +268,15 @@ class BatchSummary(unittest.TestCase):
         self.assertFalse(batch.summarize("x", [reports[0], reports[1], failed], 7.5, 3)[1])
         self.assertFalse(batch.summarize("x", reports[:2], 7.5, 3)[1], "a missing report is not a pass")
 
+    def test_the_rate_over_every_example_and_over_the_curated_problems_alone(self):
+        runs = [("libcuda_relu_vec4.so", 2, 4.0), ("libcuda_kb_l2_12_gemm_multiply_leakyrelu_wmma_tf32.so", 2, 2.0),
+                ("libcuda_softmax_online.so", 2, 2.0)]
+        every, curated = batch.rates(runs)
+        self.assertAlmostEqual(every, 3600 * 6 / 8.0)
+        self.assertAlmostEqual(curated, 3600 * 4 / 6.0, msg="the KernelBench import left out")
+        self.assertEqual(batch.rates([("libcuda_kb_l3_1_mlp_wmma_tf32.so", 2, 3.0)]), (2400.0, None))
+        self.assertEqual(batch.rates([]), (None, None))
+
     def test_the_breakdown_averages_later_candidates_and_puts_the_costliest_phases_first(self):
         def report(samples, phases):
             return {"verdict": "pass", "timing": {"candidate": {"samples": samples}}, "environment": {"wall_s_by_phase": phases}}
