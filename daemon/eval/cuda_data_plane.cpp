@@ -223,8 +223,9 @@ class CudaDataPlane final : public DataPlane {
   std::string output_digest(int slot) override { return digest(places_.at(static_cast<size_t>(slot)).outputs); }
 
   // The kept copy lives in the FP32 baseline's output buffers: private to this process, of the
-  // outputs' sizes, and rewritten by every baseline run before it is read (check_baseline,
-  // time_baselines), so the determinism check costs no device memory of its own.
+  // outputs' sizes, and rewritten by every FP32 baseline run before it is read (check_baseline,
+  // time_baselines; neither runs it when it is the TF32 one's program, and then nothing but the
+  // kept copy is read from them), so the determinism check costs no device memory of its own.
   void keep_outputs(int slot) override {
     const SlotPlaces& place = places_.at(static_cast<size_t>(slot));
     for (size_t o = 0; o < place.outputs.size(); ++o)
