@@ -15,11 +15,15 @@ namespace kbv::eval {
 // within the first 8 calls, on the host too (its timing phase takes at least 10 samples:
 // timing/stop_rule.cpp). Later calls are drawn one by one, with no gap after a check: a candidate
 // that sees a check happen (each costs the evaluator one fp64 reference, a few ms between two
-// messages) learns nothing about the next. One in 16 keeps the cost (~2–5 ms for a 4096³ matmul's
-// fp64 reference on the H200) to a few percent of the timing phase; a downgrade of the ~half of
-// the timed calls it takes to move a median meets a check within ~32 calls on average.
+// messages) learns nothing about the next. To move a median a candidate must downgrade more than
+// half the kept calls, and the evaluator keeps 32 on CUDA when their noise allows
+// (timing/stop_rule.cpp, kEvaluatorMinSamples): at one in 8, such a downgrade of p = 0.55 of them
+// meets no check with probability (1 − p/8)^32 ≈ 10 % (one in 16: 33 %; before the 32-sample
+// minimum, short kernels took hundreds of calls and long ones ~30). The cost is one fp64
+// reference a check (~2–5 ms for a 4096³ matmul on the H200, ~70 ms for conv2d_relu_biasadd on the
+// H100): at one in 16 the checks took 1.2 s of r78's 33 s of later candidates, so about 2 % more.
 inline constexpr size_t kFirstFullCheckWithin = 8;
-inline constexpr uint64_t kFullCheckOneIn = 16;
+inline constexpr uint64_t kFullCheckOneIn = 8;
 
 class FullCheckSchedule {
  public:

@@ -44,8 +44,8 @@ constexpr double kEvaluatorMaxMedianError = 0.005;
 // cross_entropy 695 at 0.27 % (±0.03 %), 0.6–2.2 s of wall an evaluation for precision nothing
 // reads; the interleaved baselines cancel drift between samples, which the floor would otherwise
 // average out. What a count still has to give: 4 null calls (one every 8th timed call,
-// evaluation_timing.cpp), 1 + 24/16 = 2.5 full checks expected (eval/full_check_schedule.hpp: one
-// within the first 8 calls, then 1 in 16), 4–5 samples of each of the 7 gating families for the
+// evaluation_timing.cpp), 1 + 24/8 = 4 full checks expected (eval/full_check_schedule.hpp: one
+// within the first 8 calls, then 1 in 8), 4–5 samples of each of the 7 gating families for the
 // noise within families, and a median known to ±0.22 % (95 %) at the 0.5 % noise target. 32 is
 // also what the long kernels already took (rmsnorm 29, matmul_irregular 33, maxpool2d 33, relu
 // 39 at r69). The median-precision rule and the budget above stop the noisier ones.
