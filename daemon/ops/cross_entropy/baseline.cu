@@ -93,15 +93,19 @@ __global__ void __launch_bounds__(kResidentRowThreads)
 // The resident kernel for `classes`, or null when it does not apply (classes not a multiple of 4,
 // unaligned logits, or a row longer than a block holds).
 using RowLossKernel = void (*)(const float*, const float*, float*, int64_t, int64_t);
+// Whether rows of `classes` logits fit the resident kernel (their alignment aside).
+bool fits_in_registers(int64_t classes) {
+  return classes % 4 == 0 && classes / 4 <= int64_t{kResidentRowThreads} * kMaxResidentVectors;
+}
+
 RowLossKernel resident_kernel_for(int64_t classes, const float* logits) {
-  if (classes % 4 != 0 || !aligned16(logits)) return nullptr;
+  if (!fits_in_registers(classes) || !aligned16(logits)) return nullptr;
   const int64_t per_thread = (classes / 4 + kResidentRowThreads - 1) / kResidentRowThreads;
   if (per_thread <= 1) return row_losses_resident<1>;
   if (per_thread <= 2) return row_losses_resident<2>;
   if (per_thread <= 4) return row_losses_resident<4>;
   if (per_thread <= 8) return row_losses_resident<8>;
-  if (per_thread <= kMaxResidentVectors) return row_losses_resident<kMaxResidentVectors>;
-  return nullptr;
+  return row_losses_resident<kMaxResidentVectors>;
 }
 
 __global__ void mean_of(const float* __restrict__ losses, float* __restrict__ out, int64_t rows) {
@@ -135,7 +139,7 @@ class CrossEntropyStep final : public cuda::measure::NodeStep {
     cuda::check_launch("kbv cross_entropy mean kernel");
   }
   std::string describe() const override {
-    const bool resident = classes_ % 4 == 0 && classes_ / 4 <= int64_t{kResidentRowThreads} * kMaxResidentVectors;
+    const bool resident = fits_in_registers(classes_);
     return "kbv fused cross_entropy rows=" + std::to_string(rows_) + " classes=" + std::to_string(classes_) +
            (resident ? ": a block per row held in registers (its max, then the sum of exp, the target's logit; a warp per "
                        "row folding a running max and sum of exp if the logits are not 16-byte aligned)"

@@ -12,8 +12,9 @@
 // synchronises (every call), and CUDA's lazy loading of a kernel at its first launch (once per
 // kernel: the driver waits for the device before it loads a module). The worker does not hold
 // the candidate's first call, where its kernels load (worker/cuda_device.cpp); a kernel first
-// launched in a later call costs that call one timeout, which is forgiven; after kMaxTimeoutsInARow calls in a row time out, the gate stays open (active()
-// turns false) and its user times without it, as before.
+// launched in a later call costs that call one timeout, which is forgiven; after
+// kMaxTimeoutsInARow calls in a row time out, the gate stays open (active() turns false) and its
+// user times without it, as before.
 #pragma once
 
 #include <cuda_runtime_api.h>
