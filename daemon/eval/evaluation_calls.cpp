@@ -308,21 +308,14 @@ bool Evaluation::time_null_calls_before_load() {
       longest_thread_on_cpu.push_back(longest_thread_on_cpu_s(threads_before, threads_after));
   }
   if (round_trips.empty()) return true;  // the worker is gone: the load says so
-  preload_null_calls_.shortest_round_trip_s = *std::min_element(round_trips.begin(), round_trips.end());
-  const auto median_of_every = [&](std::vector<double>& values) -> std::optional<double> {
-    if (values.size() != round_trips.size()) return std::nullopt;
-    std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
-    return values[values.size() / 2];
-  };
-  preload_null_calls_.median_on_cpu_s = median_of_every(on_cpu);
-  preload_null_calls_.median_longest_thread_on_cpu_s = median_of_every(longest_thread_on_cpu);
+  preload_null_calls_ = PreloadNullCalls::from(round_trips, on_cpu, longest_thread_on_cpu);
   result_.environment["null_calls_before_load"] = {
       {"count", round_trips.size()},
       {"shortest_round_trip_s", *preload_null_calls_.shortest_round_trip_s},
-      {"median_on_cpu_s", preload_null_calls_.median_on_cpu_s ? nlohmann::json(*preload_null_calls_.median_on_cpu_s) : nlohmann::json(nullptr)},
-      {"median_longest_thread_on_cpu_s", preload_null_calls_.median_longest_thread_on_cpu_s
-                                             ? nlohmann::json(*preload_null_calls_.median_longest_thread_on_cpu_s)
-                                             : nlohmann::json(nullptr)},
+      {"least_on_cpu_s", preload_null_calls_.least_on_cpu_s ? nlohmann::json(*preload_null_calls_.least_on_cpu_s) : nlohmann::json(nullptr)},
+      {"least_longest_thread_on_cpu_s", preload_null_calls_.least_longest_thread_on_cpu_s
+                                            ? nlohmann::json(*preload_null_calls_.least_longest_thread_on_cpu_s)
+                                            : nlohmann::json(nullptr)},
       {"bounds_later_null_calls", fmt::format("at {:g}x + {:g} us", kPreloadNullCallFactor, kPreloadNullCallSlackSeconds * 1e6)}};
   return true;
 }

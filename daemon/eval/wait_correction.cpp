@@ -52,6 +52,20 @@ double credited_wait_s(double round_trip_s, const ExchangeWaits& waits) {
   return std::min(round_trip_s, own + worker);
 }
 
+PreloadNullCalls PreloadNullCalls::from(const std::vector<double>& round_trips_s, const std::vector<double>& on_cpu_s,
+                                        const std::vector<double>& longest_thread_on_cpu_s) {
+  PreloadNullCalls calls;
+  if (round_trips_s.empty()) return calls;
+  const auto least_of_every = [&](const std::vector<double>& values) -> std::optional<double> {
+    if (values.size() != round_trips_s.size()) return std::nullopt;
+    return *std::min_element(values.begin(), values.end());
+  };
+  calls.shortest_round_trip_s = least_of_every(round_trips_s);
+  calls.least_on_cpu_s = least_of_every(on_cpu_s);
+  calls.least_longest_thread_on_cpu_s = least_of_every(longest_thread_on_cpu_s);
+  return calls;
+}
+
 double CpuTimeFloor::of(double longest_thread_s, double all_threads_s) const {
   const double one_thread = longest_thread_s - routine_longest_thread_s;
   const double all_threads = (all_threads_s - routine_all_threads_s) / std::max(1u, online_cpus);

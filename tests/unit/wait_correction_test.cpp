@@ -8,6 +8,7 @@
 #include <initializer_list>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include "eval/sample_checks.hpp"
 #include "eval/thread_schedstat.hpp"
@@ -194,6 +195,32 @@ TEST(WaitCorrection, TheNullCallFloorIsTheShortestCorrectedNullCall) {
 TEST(WaitCorrection, TrustedTimeIsRoundTripLessWaitsLessTheNullCall) {
   EXPECT_DOUBLE_EQ(trusted_call_s(3e-3, 1e-3, 0.5e-3), 1.5e-3);
   EXPECT_DOUBLE_EQ(trusted_call_s(1e-3, 1e-3, 0.5e-3), 0.0);
+}
+
+// The null calls before the load bound the later ones by their least readings: a loaded machine
+// that inflates half of them (a stolen vCPU) must not loosen the bound a candidate burning 1.5 ms
+// in every pong meets (red-team null_call_inflation passed once when the median was inflated).
+TEST(PreloadNullCalls, BoundByTheLeastReadingsSoInflatedOnesLoosenNothing) {
+  const std::vector<double> round_trips = {40e-6, 35e-6, 900e-6, 900e-6, 900e-6, 900e-6, 900e-6, 38e-6};
+  const std::vector<double> on_cpu = {20e-6, 22e-6, 400e-6, 400e-6, 400e-6, 400e-6, 400e-6, 21e-6};
+  const auto calls = PreloadNullCalls::from(round_trips, on_cpu, on_cpu);
+  ASSERT_TRUE(calls.least_on_cpu_s && calls.least_longest_thread_on_cpu_s && calls.shortest_round_trip_s);
+  const double inflated_pong = 1.5e-3 + 20e-6;
+  const double bound = kPreloadNullCallFactor * 20e-6 + kPreloadNullCallSlackSeconds;
+  EXPECT_DOUBLE_EQ(calls.bound_on_cpu(inflated_pong), bound);
+  EXPECT_DOUBLE_EQ(calls.bound_longest_thread_on_cpu(inflated_pong), bound);
+  EXPECT_DOUBLE_EQ(calls.bound_round_trip(inflated_pong), kPreloadNullCallFactor * 35e-6 + kPreloadNullCallSlackSeconds);
+  // An honest later null call, as cheap as before the load, is left as it is.
+  EXPECT_DOUBLE_EQ(calls.bound_on_cpu(25e-6), 25e-6);
+}
+
+TEST(PreloadNullCalls, AMissingReadingLeavesThatMeasureUnbounded) {
+  const auto calls = PreloadNullCalls::from({40e-6, 35e-6}, {20e-6}, {});
+  EXPECT_TRUE(calls.shortest_round_trip_s);
+  EXPECT_FALSE(calls.least_on_cpu_s);
+  EXPECT_FALSE(calls.least_longest_thread_on_cpu_s);
+  EXPECT_DOUBLE_EQ(calls.bound_on_cpu(1.5e-3), 1.5e-3);
+  EXPECT_FALSE(PreloadNullCalls::from({}, {}, {}).shortest_round_trip_s);
 }
 
 }  // namespace
