@@ -18,7 +18,6 @@
 #include <string>
 #include <vector>
 
-#include "common/event.hpp"
 #include "common/stream.hpp"
 #include "measure/baseline/conv_epilogue_fold.hpp"
 #include "measure/baseline/elementwise_groups.hpp"
@@ -29,6 +28,7 @@
 #include "ops/common/baseline/conv_epilogue.hpp"
 #include "ops/common/baseline/fused_elementwise.hpp"
 #include "spec/catalog.hpp"
+#include "event_median.hpp"
 
 namespace kbv::bench {
 
@@ -47,20 +47,7 @@ constexpr const char* kProblem = "conv2d_relu_biasadd";
 constexpr int kWarmupRuns = 3;
 constexpr int kTimedRuns = 21;  // each pass is 0.3–1.5 ms at the default shapes: a steady median
 
-double median_ms(const std::function<void()>& pass, cudaStream_t stream) {
-  for (int i = 0; i < kWarmupRuns; ++i) pass();
-  std::vector<float> times;
-  for (int i = 0; i < kTimedRuns; ++i) {
-    const cuda::Event start, stop;
-    start.record(stream);
-    pass();
-    stop.record(stream);
-    stop.synchronize();
-    times.push_back(stop.elapsed_ms_since(start));
-  }
-  std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
-  return times[times.size() / 2];
-}
+double median_ms(const std::function<void()>& pass, cudaStream_t stream) { return event_median_ms(pass, stream, kWarmupRuns, kTimedRuns); }
 
 void print(const char* pass, double ms, double bytes) { std::printf("  %-44s %8.4f ms  %5.2f TB/s\n", pass, ms, bytes / (ms * 1e-3) / 1e12); }
 

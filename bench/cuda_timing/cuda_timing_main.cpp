@@ -1,6 +1,6 @@
 // bench/cuda_timing/cuda_timing_main.cpp — kbv_bench_cuda_timing [--problems DIR]
 //     [--only NAME]... [--skip-problems] [--kernels] | --trace-cost VARIANT | --conv-engines [SHAPE]
-//     | --conv-passes [PROBLEMS_DIR]
+//     | --conv-passes [PROBLEMS_DIR] | --gemm-padding [M,K,N]
 //
 // Prints, for the lead to check against docs/measurement.md, Timing and Baselines:
 //   1. noise (IQR/median and relative stdev) of the cold timer on globaltimer spin kernels of
@@ -17,6 +17,9 @@
 // convolution (conv_engines.cpp; default conv2d_relu_biasadd's shape) with the kernels each runs.
 // --conv-passes [PROBLEMS_DIR] instead times each layout pass around conv2d_relu_biasadd's
 // channels-last convolution in both transpose forms (conv_passes.cpp).
+// --gemm-padding [M,K,N] instead times the ways to run an unaligned TF32 product (default
+// KernelBench L1 #8): as called, padded as the library does, and padded into the unaligned C
+// (gemm_padding.cpp).
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -44,6 +47,7 @@ void launch_spin(unsigned long long nanoseconds, cudaStream_t stream);
 int run_trace_cost(const std::string& variant);  // trace_cost.cpp
 int run_conv_engines(const std::string& shape);   // conv_engines.cpp
 int run_conv_passes(const std::string& problems_dir);  // conv_passes.cpp
+int run_gemm_padding(const std::string& shape);        // gemm_padding.cpp
 }
 
 namespace {
@@ -219,7 +223,8 @@ int usage() {
                "usage: kbv_bench_cuda_timing [--problems DIR] [--only NAME]... [--skip-problems] [--kernels]\n"
                "       kbv_bench_cuda_timing --trace-cost default|pinned|small-buffer|zeroed\n"
                "       kbv_bench_cuda_timing --conv-engines [N,C,H,W,K,R,S]\n"
-               "       kbv_bench_cuda_timing --conv-passes [PROBLEMS_DIR]\n");
+               "       kbv_bench_cuda_timing --conv-passes [PROBLEMS_DIR]\n"
+               "       kbv_bench_cuda_timing --gemm-padding [M,K,N]\n");
   return 2;
 }
 
@@ -233,7 +238,8 @@ int main(int argc, char** argv) {
   // The modes that print one thing each: their argument (optional but for --trace-cost), and the
   // exit status 1 with the error for anything they throw.
   const std::map<std::string, std::function<int(const std::string&)>> modes = {
-      {"--trace-cost", bench::run_trace_cost}, {"--conv-engines", bench::run_conv_engines}, {"--conv-passes", bench::run_conv_passes}};
+      {"--trace-cost", bench::run_trace_cost}, {"--conv-engines", bench::run_conv_engines}, {"--conv-passes", bench::run_conv_passes},
+      {"--gemm-padding", bench::run_gemm_padding}};
   if (argc >= 2 && argc <= 3 && modes.count(argv[1]) && (argc == 3 || std::strcmp(argv[1], "--trace-cost") != 0)) {
     try {
       return modes.at(argv[1])(argc == 3 ? argv[2] : "");

@@ -21,6 +21,9 @@
   conv_passes  kbv_bench_cuda_timing --conv-passes: each layout pass around that convolution
             (input to NHWC, output back with the bias, output back with the epilogue) in both
             transpose forms, beside a device copy of the same bytes
+  gemm_padding  kbv_bench_cuda_timing --gemm-padding: matmul_irregular's unaligned TF32 product
+            as called, padded as the library does (pass by pass), and padded into the unaligned
+            C through cuBLAS and each cuBLASLt offer (issue #13)
 Default: noise, gemm, do_bench and timer."""
 import statistics
 import sys
@@ -30,7 +33,7 @@ from common import code_block, md_table, ms, pct, stop_reason
 from suites import Outcome
 
 TITLE = "Timing precision"
-PARTS = ["noise", "gemm", "do_bench", "timer", "library", "trace", "conv_engines", "conv_passes"]
+PARTS = ["noise", "gemm", "do_bench", "timer", "library", "trace", "conv_engines", "conv_passes", "gemm_padding"]
 TRACE_VARIANTS = ["default", "pinned", "small-buffer", "zeroed"]
 DEFAULT_PARTS = ["noise", "gemm", "do_bench", "timer"]
 EVAL_TIMEOUT_S = 150
@@ -147,6 +150,11 @@ def part_conv_engines(ctx, body):
 def part_conv_passes(ctx, body):
     return bench_output(ctx, body, "timing-conv-passes", ["--conv-passes", str(ctx.bundle / "problems")], 120,
                         "## Layout passes around conv2d_relu_biasadd's channels-last convolution (`kbv_bench_cuda_timing --conv-passes`)")
+
+
+def part_gemm_padding(ctx, body):
+    return bench_output(ctx, body, "timing-gemm-padding", ["--gemm-padding"], 180,
+                        "## matmul_irregular's unaligned TF32 product, padded or not (`kbv_bench_cuda_timing --gemm-padding`)")
 
 
 def library_argv(bench, problems_dir, options):
