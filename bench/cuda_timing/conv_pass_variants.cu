@@ -1,75 +1,260 @@
-// bench/cuda_timing/conv_pass_variants.cu — candidate epilogues for the wide transpose's output
-// pass that are not kbv's library yet, so --conv-passes can time them beside the library's own
-// (conv_passes.cpp). The wide form (batched_transpose.cuh) hands an epilogue four values of one
-// output channel at a time; the library's epilogues read each lane's bias and chain operands
-// lane by lane, as the narrow form needs. These read each once and give it to all four lanes.
+// bench/cuda_timing/conv_pass_variants.cu — candidate forms of the wide transpose's output pass
+// that are not kbv's library yet, so --conv-passes can time them beside the library's own
+// (conv_passes.cpp). Round r73 (H100) found the wide pass far from the copy's rate: 1.06 ms with
+// the bias alone where a copy of the bytes took 0.69, 0.88 when the bias was read once per float4
+// rather than once per lane (so the pass is bound by its load/store issue, not by DRAM), and 1.12
+// with the relu → add chain whichever way its operand was read (so the chain's interpreter costs
+// the rest). Two things vary here:
+//  - the mapping of a warp onto the 64×64 tile: the library's covers 2 rows × 16 float4s, whose
+//    scalar shared-memory accesses conflict two ways in both phases; "conflict-free" covers 4 rows
+//    × 8 float4s (load) and 4 columns × 8 float4s (store), whose 32 lanes fall on 32 banks with
+//    the tile's 65-float rows;
+//  - how often the chain runs: once per float4 (4 values of one channel, as the library), or once
+//    per thread over its 16 values (two channels, 8 values each: the conflict-free store gives a
+//    thread one column for two passes), and with its instruction loop unrolled (as the library:
+//    8 copies of the op switch) or rolled (one copy).
+// Each reads every operand once per channel group, never per lane.
 #include <cuda_runtime_api.h>
 
+#include <cstring>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 
 #include "common/cuda_error.hpp"
+#include "conv_pass_variants.hpp"
 #include "ops/common/baseline/conv_epilogue.cuh"
 
 namespace kbv::bench {
 namespace {
 
-using ops::baseline::transpose::kLanes;
+namespace transpose = ops::baseline::transpose;
+namespace chain = ops::baseline::chain;
+using transpose::kWideThreads;
+using transpose::kWideTile;
+using transpose::WideTile;
 
-// The bias alone, read once per column.
-struct UniformColumnBias {
-  const float* bias;
-  __device__ __forceinline__ void operator()(float (&values)[kLanes], const int64_t (&columns)[kLanes]) const {
-    const float b = bias[columns[0]];  // the wide form's four values share their column
-KBV_UNROLL
-    for (int l = 0; l < kLanes; ++l) values[l] += b;
-  }
+constexpr int kVector = 4;         // floats per float4
+constexpr int kWarp = 32;
+constexpr int kWarps = kWideThreads / kWarp;  // 8
+constexpr int kPasses = 4;         // float4s per thread per phase: 64 × 16 float4s over 256 threads
+
+// Where thread t's float4 of pass p lies in the tile: `line` (a row of the source in the load, a
+// column of it in the store) and `offset`, the float4's first element along the other side.
+struct Slot {
+  int line, offset;
 };
 
-// The bias and the chain, each operand read once per column.
-struct UniformChannelChain {
-  ops::baseline::ChannelChain chain;
-  __device__ __forceinline__ void operator()(float (&values)[kLanes], const int64_t (&columns)[kLanes]) const {
-    const int64_t column = columns[0];
-    if (chain.bias != nullptr) {
-      const float b = chain.bias[column];
+__device__ __forceinline__ Slot library_slot(int t, int p) {
+  const int linear = t + p * kWideThreads;
+  return {linear / (kWideTile / kVector), (linear % (kWideTile / kVector)) * kVector};
+}
+
+// A warp covers 4 lines × 8 float4s: lane L at line 4·block + L / 8, float4 8·half + L % 8; a
+// thread keeps its line block for passes 0–1 and moves 8 blocks on for passes 2–3.
+__device__ __forceinline__ Slot conflict_free_slot(int t, int p) {
+  const int warp = t / kWarp, lane = t % kWarp;
+  const int block = warp + kWarps * (p / 2), half = p % 2;
+  return {4 * block + lane / 8, (8 * half + lane % 8) * kVector};
+}
+
+template <bool kConflictFree>
+__device__ __forceinline__ Slot slot(int t, int p) {
+  if constexpr (kConflictFree) return conflict_free_slot(t, p);
+  return library_slot(t, p);
+}
+
+// The chain, as chain::run_chain but with its instruction loop rolled: one copy of the op switch.
+template <int kLanes, class Load>
+__device__ __forceinline__ void run_chain_rolled(const chain::ChainCode& code, float (&acc)[kLanes], Load&& load) {
+#pragma unroll 1
+  for (int n = 0; n < code.instructions; ++n) {
+    const chain::Instruction& instruction = code.code[n];
+    float operand[2][kLanes] = {};
 KBV_UNROLL
-      for (int l = 0; l < kLanes; ++l) values[l] += b;
+    for (int o = 0; o < 2; ++o) {
+      if (o >= instruction.arity) continue;
+      if (instruction.operands[o].is_input) {
+        load(instruction.operands[o].index, operand[o]);
+      } else {
+KBV_UNROLL
+        for (int l = 0; l < kLanes; ++l) operand[o][l] = acc[l];
+      }
     }
-    ops::baseline::chain::run_chain<kLanes>(chain.code, values, [&](int k, float (&operand)[kLanes]) {
-      const float value = chain.pointers[k][column * chain.channel_stride[k]];
-KBV_UNROLL
-      for (int l = 0; l < kLanes; ++l) operand[l] = value;
-    });
+    chain::apply_op<kLanes>(instruction.op, operand[0], operand[1], instruction.params, acc);
   }
-};
+}
 
-void require_wide(int64_t rows, int64_t cols, const float* src, const float* dst) {
-  if (!ops::baseline::transpose::wide_form_fits(rows, cols, src, dst))
-    throw std::invalid_argument("the one-load-per-column epilogues need the wide form (sides multiples of 4, 16-byte aligned buffers)");
+// The bias, then the chain (unless `kBiasOnly`), over kGroups × kPerGroup values, group g all of
+// channel columns[g]: each operand read once per group.
+template <int kGroups, int kPerGroup, bool kRolled, bool kBiasOnly>
+__device__ __forceinline__ void apply_epilogue(const ops::baseline::ChannelChain& epilogue, float (&values)[kGroups * kPerGroup],
+                                               const int64_t (&columns)[kGroups]) {
+  constexpr int kLanes = kGroups * kPerGroup;
+  if (epilogue.bias != nullptr) {
+KBV_UNROLL
+    for (int g = 0; g < kGroups; ++g) {
+      const float b = epilogue.bias[columns[g]];
+KBV_UNROLL
+      for (int v = 0; v < kPerGroup; ++v) values[g * kPerGroup + v] += b;
+    }
+  }
+  if constexpr (!kBiasOnly) {
+    const auto load = [&](int k, float (&operand)[kLanes]) {
+KBV_UNROLL
+      for (int g = 0; g < kGroups; ++g) {
+        const float value = epilogue.pointers[k][columns[g] * epilogue.channel_stride[k]];
+KBV_UNROLL
+        for (int v = 0; v < kPerGroup; ++v) operand[g * kPerGroup + v] = value;
+      }
+    };
+    if constexpr (kRolled)
+      run_chain_rolled<kLanes>(epilogue.code, values, load);
+    else
+      chain::run_chain<kLanes>(epilogue.code, values, load);
+  }
+}
+
+// The wide transpose (64×64 tiles, float4s; rows, cols multiples of 4, buffers 16-byte aligned)
+// of batched_transpose.cuh, with the mapping and the epilogue's grouping as the variant says.
+// kPerThread: the chain runs once over the thread's 4 float4s (conflict-free mapping only: two
+// columns, passes 0–1 and 2–3); else once per float4.
+template <bool kConflictFree, bool kPerThread, bool kRolled, bool kBiasOnly>
+__global__ void __launch_bounds__(kWideThreads) variant_kernel(const float* __restrict__ src, float* __restrict__ dst, int64_t batch, int64_t rows,
+                                                                int64_t cols, ops::baseline::ChannelChain epilogue) {
+  static_assert(!kPerThread || kConflictFree, "a thread keeps one column for two passes only in the conflict-free mapping");
+  __shared__ WideTile tile;
+  const int64_t row_tiles = (rows + kWideTile - 1) / kWideTile;
+  const int64_t col0 = static_cast<int64_t>(blockIdx.x) * kWideTile;
+  const int t = static_cast<int>(threadIdx.x);
+  for (int64_t b = blockIdx.z; b < batch; b += gridDim.z) {
+    const float* from = src + b * rows * cols;
+    float* to = dst + b * rows * cols;
+    for (int64_t row_tile = blockIdx.y; row_tile < row_tiles; row_tile += gridDim.y) {
+      const int64_t row0 = row_tile * kWideTile;
+KBV_UNROLL
+      for (int p = 0; p < kPasses; ++p) {
+        const Slot s = slot<kConflictFree>(t, p);
+        const int64_t i = row0 + s.line, j = col0 + s.offset;
+        if (i >= rows || j >= cols) continue;
+        const float4 v = *reinterpret_cast<const float4*>(from + i * cols + j);
+        tile[s.line][s.offset] = v.x, tile[s.line][s.offset + 1] = v.y, tile[s.line][s.offset + 2] = v.z, tile[s.line][s.offset + 3] = v.w;
+      }
+      __syncthreads();
+      if constexpr (kPerThread) {
+        float values[kPasses * kVector];
+        int64_t columns[2];
+KBV_UNROLL
+        for (int p = 0; p < kPasses; ++p) {
+          const Slot s = slot<kConflictFree>(t, p);
+          columns[p / 2] = min(col0 + s.line, cols - 1);  // past the edge: read a real channel, write nothing
+KBV_UNROLL
+          for (int k = 0; k < kVector; ++k) values[p * kVector + k] = tile[s.offset + k][s.line];
+        }
+        apply_epilogue<2, 2 * kVector, kRolled, kBiasOnly>(epilogue, values, columns);
+KBV_UNROLL
+        for (int p = 0; p < kPasses; ++p) {
+          const Slot s = slot<kConflictFree>(t, p);
+          const int64_t column = col0 + s.line, row = row0 + s.offset;
+          if (column >= cols || row >= rows) continue;
+          *reinterpret_cast<float4*>(to + column * rows + row) =
+              make_float4(values[p * kVector], values[p * kVector + 1], values[p * kVector + 2], values[p * kVector + 3]);
+        }
+      } else {
+KBV_UNROLL
+        for (int p = 0; p < kPasses; ++p) {
+          const Slot s = slot<kConflictFree>(t, p);
+          const int64_t column = col0 + s.line, row = row0 + s.offset;
+          if (column >= cols || row >= rows) continue;
+          float values[kVector];
+          const int64_t columns[1] = {column};
+KBV_UNROLL
+          for (int k = 0; k < kVector; ++k) values[k] = tile[s.offset + k][s.line];
+          apply_epilogue<1, kVector, kRolled, kBiasOnly>(epilogue, values, columns);
+          *reinterpret_cast<float4*>(to + column * rows + row) = make_float4(values[0], values[1], values[2], values[3]);
+        }
+      }
+      __syncthreads();
+    }
+  }
+}
+
+template <bool kConflictFree, bool kPerThread, bool kRolled, bool kBiasOnly>
+void launch(const float* src, float* dst, int64_t batch, int64_t rows, int64_t cols, const ops::baseline::ChannelChain& epilogue, cudaStream_t stream) {
+  if (!transpose::wide_form_fits(rows, cols, src, dst))
+    throw std::invalid_argument("the wide variants need sides that are multiples of 4 and 16-byte aligned buffers");
+  const dim3 grid(static_cast<unsigned>((cols + kWideTile - 1) / kWideTile),
+                  static_cast<unsigned>(std::min((rows + kWideTile - 1) / kWideTile, transpose::kMaxGridYZ)),
+                  static_cast<unsigned>(std::min(batch, transpose::kMaxGridYZ)));
+  variant_kernel<kConflictFree, kPerThread, kRolled, kBiasOnly><<<grid, kWideThreads, 0, stream>>>(src, dst, batch, rows, cols, epilogue);
+  cuda::check_launch("wide transpose variant");
+}
+
+// The largest |a − b| (as an ordered bit pattern: non-negative floats order as their bits).
+__global__ void max_difference_kernel(const float* __restrict__ a, const float* __restrict__ b, size_t count, unsigned* largest) {
+  unsigned mine = 0;
+  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < count; i += static_cast<size_t>(gridDim.x) * blockDim.x) {
+    const float d = fabsf(a[i] - b[i]);
+    mine = max(mine, d == d ? __float_as_uint(d) : 0x7f800000u);  // a NaN counts as infinitely far
+  }
+  atomicMax(largest, mine);
 }
 
 }  // namespace
 
-// dst[b][j][i] = src[b][i][j] + bias[j], the wide form with the bias read once per column.
-void launch_wide_uniform_bias(const float* src, float* dst, int64_t batch, int64_t rows, int64_t cols, const float* bias, cudaStream_t stream) {
-  require_wide(rows, cols, src, dst);
-  ops::baseline::transpose::launch(src, dst, batch, rows, cols, UniformColumnBias{bias}, stream, true);
-  cuda::check_launch("wide transpose, bias read once per column");
+float max_abs_difference(const float* a, const float* b, size_t count, cudaStream_t stream) {
+  unsigned* largest = nullptr;
+  cuda::check(cudaMallocAsync(reinterpret_cast<void**>(&largest), sizeof(unsigned), stream), "cudaMallocAsync");
+  cuda::check(cudaMemsetAsync(largest, 0, sizeof(unsigned), stream), "cudaMemsetAsync");
+  max_difference_kernel<<<1024, 256, 0, stream>>>(a, b, count, largest);
+  cuda::check_launch("max difference kernel");
+  unsigned bits = 0;
+  cuda::check(cudaMemcpyAsync(&bits, largest, sizeof bits, cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync");
+  cuda::check(cudaFreeAsync(largest, stream), "cudaFreeAsync");
+  cuda::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+  float value = 0;
+  std::memcpy(&value, &bits, sizeof value);
+  return value;
 }
 
-// The convolution epilogue of `problem`'s folded `unit` through the wide form, each operand read
-// once per column; `inputs` the chain's other operands, as ConvEpilogue::run_transposed takes them.
-void launch_wide_uniform_epilogue(const ResolvedProblem& problem, const cuda::BaselineUnit& unit, const float* nhwc, float* nchw, int64_t images,
-                                  int64_t pixels, int64_t channels, const float* bias, const float* const* inputs, size_t input_count,
-                                  cudaStream_t stream) {
-  require_wide(pixels, channels, nhwc, nchw);
+using Launch = void (*)(const float*, float*, int64_t, int64_t, int64_t, const ops::baseline::ChannelChain&, cudaStream_t);
+
+// {name, bias only, launcher}, in output_pass_variants()'s order.
+struct VariantKernel {
+  const char* name;
+  bool bias_only;
+  Launch launch;
+};
+
+constexpr VariantKernel kVariants[] = {
+    {"library mapping, bias read once per float4", true, launch<false, false, false, true>},
+    {"conflict-free mapping", true, launch<true, false, false, true>},
+    {"library mapping, chain per float4, unrolled (operands once per float4)", false, launch<false, false, false, false>},
+    {"library mapping, chain per float4, rolled", false, launch<false, false, true, false>},
+    {"conflict-free mapping, chain per float4, unrolled", false, launch<true, false, false, false>},
+    {"conflict-free mapping, chain per float4, rolled", false, launch<true, false, true, false>},
+    {"conflict-free mapping, chain per thread (16 values), unrolled", false, launch<true, true, false, false>},
+    {"conflict-free mapping, chain per thread (16 values), rolled", false, launch<true, true, true, false>},
+};
+
+std::vector<PassVariant> output_pass_variants() {
+  std::vector<PassVariant> variants;
+  for (int i = 0; i < static_cast<int>(std::size(kVariants)); ++i) variants.push_back({kVariants[i].name, kVariants[i].bias_only, i});
+  return variants;
+}
+
+void run_output_pass_variant(const PassVariant& variant, const ResolvedProblem& problem, const cuda::BaselineUnit& unit, const float* nhwc,
+                             float* nchw, int64_t images, int64_t pixels, int64_t channels, const float* bias, const float* const* inputs,
+                             size_t input_count, cudaStream_t stream) {
   std::string description;
-  UniformChannelChain epilogue{ops::baseline::make_channel_chain(problem, unit, description)};
-  epilogue.chain.bias = bias;
-  for (size_t k = 0; k < input_count && k < cuda::kMaxFusedInputs; ++k) epilogue.chain.pointers[k] = inputs[k];
-  ops::baseline::transpose::launch(nhwc, nchw, images, pixels, channels, epilogue, stream, true);
-  cuda::check_launch("wide transpose, convolution epilogue read once per column");
+  ops::baseline::ChannelChain epilogue = ops::baseline::make_channel_chain(problem, unit, description);
+  epilogue.bias = bias;
+  for (size_t k = 0; k < input_count && k < cuda::kMaxFusedInputs; ++k) epilogue.pointers[k] = inputs[k];
+  kVariants[variant.index].launch(nhwc, nchw, images, pixels, channels, epilogue, stream);
+}
+
+void launch_conflict_free_transpose(const float* src, float* dst, int64_t batch, int64_t rows, int64_t cols, cudaStream_t stream) {
+  launch<true, false, false, true>(src, dst, batch, rows, cols, ops::baseline::ChannelChain{}, stream);
 }
 
 }  // namespace kbv::bench

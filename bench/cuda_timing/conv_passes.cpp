@@ -6,8 +6,9 @@
 // convolution epilogue, conv_epilogue.hpp), beside a device-to-device copy of the same bytes.
 // Round r69 timed the two forms only inside whole baselines, where the wide form gained with the
 // epilogue and lost with the bias alone (docs/results/h100/conv-engines.md); this splits them,
-// and times the wide form's output passes with each bias and operand read once per column
-// (conv_pass_variants.cu), a candidate for the library.
+// and times variants of the wide form (conv_pass_variants.cu: a conflict-free mapping of the
+// tile, the chain run per float4 or per thread, its interpreter rolled or unrolled), candidates
+// for the library.
 // Prints figures; asserts nothing.
 #include <cuda_runtime_api.h>
 
@@ -28,15 +29,10 @@
 #include "ops/common/baseline/conv_epilogue.hpp"
 #include "ops/common/baseline/fused_elementwise.hpp"
 #include "spec/catalog.hpp"
+#include "conv_pass_variants.hpp"
 #include "event_median.hpp"
 
 namespace kbv::bench {
-
-// conv_pass_variants.cu: the wide form with one load per column, not the library's yet.
-void launch_wide_uniform_bias(const float* src, float* dst, int64_t batch, int64_t rows, int64_t cols, const float* bias, cudaStream_t stream);
-void launch_wide_uniform_epilogue(const ResolvedProblem& problem, const cuda::BaselineUnit& unit, const float* nhwc, float* nchw, int64_t images,
-                                  int64_t pixels, int64_t channels, const float* bias, const float* const* inputs, size_t input_count,
-                                  cudaStream_t stream);
 
 namespace {
 
@@ -49,7 +45,7 @@ constexpr int kTimedRuns = 21;  // each pass is 0.3–1.5 ms at the default shap
 
 double median_ms(const std::function<void()>& pass, cudaStream_t stream) { return event_median_ms(pass, stream, kWarmupRuns, kTimedRuns); }
 
-void print(const char* pass, double ms, double bytes) { std::printf("  %-44s %8.4f ms  %5.2f TB/s\n", pass, ms, bytes / (ms * 1e-3) / 1e12); }
+void print(const char* pass, double ms, double bytes) { std::printf("  %-100s %8.4f ms  %5.2f TB/s\n", pass, ms, bytes / (ms * 1e-3) / 1e12); }
 
 }  // namespace
 
@@ -107,14 +103,33 @@ int run_conv_passes(const std::string& problems_dir) {
             epilogue.run_transposed(yt.as<float>(), y.as<float>(), images, out_pixels, out_channels, bias.as<float>(), chain, stream.get(), form);
           }, stream.get()), y_bytes);
   }
-  std::printf("wide, each bias and operand read once per column (conv_pass_variants.cu; not the library's)\n");
-  print("output to NCHW with the bias", median_ms([&] {
-          launch_wide_uniform_bias(yt.as<float>(), y.as<float>(), images, out_pixels, out_channels, bias.as<float>(), stream.get());
-        }, stream.get()), y_bytes);
-  print(("output to NCHW with the bias, " + epilogue.describe()).c_str(), median_ms([&] {
-          launch_wide_uniform_epilogue(problem, folded, yt.as<float>(), y.as<float>(), images, out_pixels, out_channels, bias.as<float>(),
-                                       chain_inputs, epilogue.inputs(), stream.get());
-        }, stream.get()), y_bytes);
+  std::printf("wide variants (conv_pass_variants.cu; not the library's)\n");
+  print("input to NHWC, conflict-free mapping", median_ms([&] {
+          launch_conflict_free_transpose(x.as<float>(), xt.as<float>(), images, in_channels, in_pixels, stream.get());
+        }, stream.get()), x_bytes);
+  // Each variant's output against the library's of the same work (its wide form), so that a fast
+  // variant is also a right one.
+  cuda::measure::DeviceMemory expected(y_elements * 4, "the library's output");
+  const auto library_output = [&](bool bias_only) {
+    if (bias_only)
+      ops::baseline::launch_batched_transpose(yt.as<float>(), expected.as<float>(), images, out_pixels, out_channels, bias.as<float>(), stream.get(),
+                                              TransposeForm::wide_where_it_fits);
+    else
+      epilogue.run_transposed(yt.as<float>(), expected.as<float>(), images, out_pixels, out_channels, bias.as<float>(), chain, stream.get());
+  };
+  for (const PassVariant& variant : output_pass_variants()) {
+    const auto pass = [&] {
+      run_output_pass_variant(variant, problem, folded, yt.as<float>(), y.as<float>(), images, out_pixels, out_channels, bias.as<float>(),
+                              chain_inputs, epilogue.inputs(), stream.get());
+    };
+    const double ms = median_ms(pass, stream.get());
+    library_output(variant.bias_only);
+    const float off = max_abs_difference(y.as<float>(), expected.as<float>(), y_elements, stream.get());
+    char what[200];
+    std::snprintf(what, sizeof what, "output to NCHW with the bias%s: %s (off the library by %.1e)",
+                  variant.bias_only ? "" : (", " + epilogue.describe()).c_str(), variant.name.c_str(), static_cast<double>(off));
+    print(what, ms, y_bytes);
+  }
   std::printf("copy (cudaMemcpyAsync device to device)\n");
   print("the input's bytes", median_ms([&] {
           check(cudaMemcpyAsync(xt.get(), x.get(), x_elements * 4, cudaMemcpyDeviceToDevice, stream.get()), "cudaMemcpyAsync");
