@@ -1,18 +1,15 @@
-// bench/cuda_timing/conv_pass_variants.cu — candidate forms of the wide transpose's output pass
-// that are not kbv's library yet, so --conv-passes can time them beside the library's own
-// (conv_passes.cpp). Round r73 (H100) found the wide pass far from the copy's rate: 1.06 ms with
-// the bias alone where a copy of the bytes took 0.69, 0.88 when the bias was read once per float4
-// rather than once per lane (so the pass is bound by its load/store issue, not by DRAM), and 1.12
-// with the relu → add chain whichever way its operand was read (so the chain's interpreter costs
-// the rest). Two things vary here:
-//  - the mapping of a warp onto the 64×64 tile: the library's covers 2 rows × 16 float4s, whose
-//    scalar shared-memory accesses conflict two ways in both phases; "conflict-free" covers 4 rows
-//    × 8 float4s (load) and 4 columns × 8 float4s (store), whose 32 lanes fall on 32 banks with
-//    the tile's 65-float rows;
-//  - how often the chain runs: once per float4 (4 values of one channel, as the library), or once
-//    per thread over its 16 values (two channels, 8 values each: the conflict-free store gives a
-//    thread one column for two passes), and with its instruction loop unrolled (as the library:
-//    8 copies of the op switch) or rolled (one copy).
+// bench/cuda_timing/conv_pass_variants.cu — forms of the wide transpose's output pass beside the
+// library's (conv_passes.cpp times them). Round r73 (H100) found the wide pass far from the copy's
+// rate: 1.06 ms with the bias alone where a copy of the bytes took 0.69, 0.88 with the bias read
+// once per float4 rather than once per lane, and 1.12 with the relu → add chain whichever way its
+// operand was read. r82 timed these variants, and the library took the fastest (the two_lines
+// mapping, the chain per float4, rolled: 0.765 ms) and, for its plain input pass, four_lines;
+// the others stay here so that a round can see where each stands on another GPU or chain:
+//  - the warp's mapping onto the 64×64 tile (batched_transpose.cuh, WideMapping);
+//  - how often the chain runs: once per float4 (4 values of one channel), or once per thread over
+//    its 16 values (two channels, 8 values each: four_lines gives a thread one line for two
+//    passes), and its instruction loop unrolled (chain::run_chain: 8 copies of the op switch) or
+//    rolled (chain::run_chain_rolled).
 // Each reads every operand once per channel group, never per lane.
 #include <cuda_runtime_api.h>
 
@@ -34,55 +31,12 @@ using transpose::kWideThreads;
 using transpose::kWideTile;
 using transpose::WideTile;
 
-constexpr int kVector = 4;         // floats per float4
-constexpr int kWarp = 32;
-constexpr int kWarps = kWideThreads / kWarp;  // 8
-constexpr int kPasses = 4;         // float4s per thread per phase: 64 × 16 float4s over 256 threads
+using transpose::kVector;
+constexpr int kPasses = transpose::kWidePasses;
 
-// Where thread t's float4 of pass p lies in the tile: `line` (a row of the source in the load, a
-// column of it in the store) and `offset`, the float4's first element along the other side.
-struct Slot {
-  int line, offset;
-};
-
-__device__ __forceinline__ Slot library_slot(int t, int p) {
-  const int linear = t + p * kWideThreads;
-  return {linear / (kWideTile / kVector), (linear % (kWideTile / kVector)) * kVector};
-}
-
-// A warp covers 4 lines × 8 float4s: lane L at line 4·block + L / 8, float4 8·half + L % 8; a
-// thread keeps its line block for passes 0–1 and moves 8 blocks on for passes 2–3.
-__device__ __forceinline__ Slot conflict_free_slot(int t, int p) {
-  const int warp = t / kWarp, lane = t % kWarp;
-  const int block = warp + kWarps * (p / 2), half = p % 2;
-  return {4 * block + lane / 8, (8 * half + lane % 8) * kVector};
-}
-
-template <bool kConflictFree>
-__device__ __forceinline__ Slot slot(int t, int p) {
-  if constexpr (kConflictFree) return conflict_free_slot(t, p);
-  return library_slot(t, p);
-}
-
-// The chain, as chain::run_chain but with its instruction loop rolled: one copy of the op switch.
-template <int kLanes, class Load>
-__device__ __forceinline__ void run_chain_rolled(const chain::ChainCode& code, float (&acc)[kLanes], Load&& load) {
-#pragma unroll 1
-  for (int n = 0; n < code.instructions; ++n) {
-    const chain::Instruction& instruction = code.code[n];
-    float operand[2][kLanes] = {};
-KBV_UNROLL
-    for (int o = 0; o < 2; ++o) {
-      if (o >= instruction.arity) continue;
-      if (instruction.operands[o].is_input) {
-        load(instruction.operands[o].index, operand[o]);
-      } else {
-KBV_UNROLL
-        for (int l = 0; l < kLanes; ++l) operand[o][l] = acc[l];
-      }
-    }
-    chain::apply_op<kLanes>(instruction.op, operand[0], operand[1], instruction.params, acc);
-  }
+template <bool kFourLines>
+__device__ __forceinline__ transpose::WideSlot slot(int t, int p) {
+  return transpose::wide_slot<kFourLines ? transpose::WideMapping::four_lines : transpose::WideMapping::two_lines>(t, p);
 }
 
 // The bias, then the chain (unless `kBiasOnly`), over kGroups × kPerGroup values, group g all of
@@ -109,20 +63,20 @@ KBV_UNROLL
       }
     };
     if constexpr (kRolled)
-      run_chain_rolled<kLanes>(epilogue.code, values, load);
+      chain::run_chain_rolled<kLanes>(epilogue.code, values, load);
     else
       chain::run_chain<kLanes>(epilogue.code, values, load);
   }
 }
 
-// The wide transpose (64×64 tiles, float4s; rows, cols multiples of 4, buffers 16-byte aligned)
-// of batched_transpose.cuh, with the mapping and the epilogue's grouping as the variant says.
-// kPerThread: the chain runs once over the thread's 4 float4s (conflict-free mapping only: two
+// The wide transpose of batched_transpose.cuh (rows, cols multiples of 4, buffers 16-byte
+// aligned), with the mapping and the epilogue's grouping as the variant says.
+// kPerThread: the chain runs once over the thread's 4 float4s (four_lines only: two
 // columns, passes 0–1 and 2–3); else once per float4.
-template <bool kConflictFree, bool kPerThread, bool kRolled, bool kBiasOnly>
+template <bool kFourLines, bool kPerThread, bool kRolled, bool kBiasOnly>
 __global__ void __launch_bounds__(kWideThreads) variant_kernel(const float* __restrict__ src, float* __restrict__ dst, int64_t batch, int64_t rows,
                                                                 int64_t cols, ops::baseline::ChannelChain epilogue) {
-  static_assert(!kPerThread || kConflictFree, "a thread keeps one column for two passes only in the conflict-free mapping");
+  static_assert(!kPerThread || kFourLines, "a thread keeps one line for two passes only in the four_lines mapping");
   __shared__ WideTile tile;
   const int64_t row_tiles = (rows + kWideTile - 1) / kWideTile;
   const int64_t col0 = static_cast<int64_t>(blockIdx.x) * kWideTile;
@@ -134,7 +88,7 @@ __global__ void __launch_bounds__(kWideThreads) variant_kernel(const float* __re
       const int64_t row0 = row_tile * kWideTile;
 KBV_UNROLL
       for (int p = 0; p < kPasses; ++p) {
-        const Slot s = slot<kConflictFree>(t, p);
+        const transpose::WideSlot s = slot<kFourLines>(t, p);
         const int64_t i = row0 + s.line, j = col0 + s.offset;
         if (i >= rows || j >= cols) continue;
         const float4 v = *reinterpret_cast<const float4*>(from + i * cols + j);
@@ -146,7 +100,7 @@ KBV_UNROLL
         int64_t columns[2];
 KBV_UNROLL
         for (int p = 0; p < kPasses; ++p) {
-          const Slot s = slot<kConflictFree>(t, p);
+          const transpose::WideSlot s = slot<kFourLines>(t, p);
           columns[p / 2] = min(col0 + s.line, cols - 1);  // past the edge: read a real channel, write nothing
 KBV_UNROLL
           for (int k = 0; k < kVector; ++k) values[p * kVector + k] = tile[s.offset + k][s.line];
@@ -154,7 +108,7 @@ KBV_UNROLL
         apply_epilogue<2, 2 * kVector, kRolled, kBiasOnly>(epilogue, values, columns);
 KBV_UNROLL
         for (int p = 0; p < kPasses; ++p) {
-          const Slot s = slot<kConflictFree>(t, p);
+          const transpose::WideSlot s = slot<kFourLines>(t, p);
           const int64_t column = col0 + s.line, row = row0 + s.offset;
           if (column >= cols || row >= rows) continue;
           *reinterpret_cast<float4*>(to + column * rows + row) =
@@ -163,7 +117,7 @@ KBV_UNROLL
       } else {
 KBV_UNROLL
         for (int p = 0; p < kPasses; ++p) {
-          const Slot s = slot<kConflictFree>(t, p);
+          const transpose::WideSlot s = slot<kFourLines>(t, p);
           const int64_t column = col0 + s.line, row = row0 + s.offset;
           if (column >= cols || row >= rows) continue;
           float values[kVector];
@@ -179,14 +133,14 @@ KBV_UNROLL
   }
 }
 
-template <bool kConflictFree, bool kPerThread, bool kRolled, bool kBiasOnly>
+template <bool kFourLines, bool kPerThread, bool kRolled, bool kBiasOnly>
 void launch(const float* src, float* dst, int64_t batch, int64_t rows, int64_t cols, const ops::baseline::ChannelChain& epilogue, cudaStream_t stream) {
   if (!transpose::wide_form_fits(rows, cols, src, dst))
     throw std::invalid_argument("the wide variants need sides that are multiples of 4 and 16-byte aligned buffers");
   const dim3 grid(static_cast<unsigned>((cols + kWideTile - 1) / kWideTile),
                   static_cast<unsigned>(std::min((rows + kWideTile - 1) / kWideTile, transpose::kMaxGridYZ)),
                   static_cast<unsigned>(std::min(batch, transpose::kMaxGridYZ)));
-  variant_kernel<kConflictFree, kPerThread, kRolled, kBiasOnly><<<grid, kWideThreads, 0, stream>>>(src, dst, batch, rows, cols, epilogue);
+  variant_kernel<kFourLines, kPerThread, kRolled, kBiasOnly><<<grid, kWideThreads, 0, stream>>>(src, dst, batch, rows, cols, epilogue);
   cuda::check_launch("wide transpose variant");
 }
 
@@ -227,14 +181,14 @@ struct VariantKernel {
 };
 
 constexpr VariantKernel kVariants[] = {
-    {"library mapping, bias read once per float4", true, launch<false, false, false, true>},
-    {"conflict-free mapping", true, launch<true, false, false, true>},
-    {"library mapping, chain per float4, unrolled (operands once per float4)", false, launch<false, false, false, false>},
-    {"library mapping, chain per float4, rolled", false, launch<false, false, true, false>},
-    {"conflict-free mapping, chain per float4, unrolled", false, launch<true, false, false, false>},
-    {"conflict-free mapping, chain per float4, rolled", false, launch<true, false, true, false>},
-    {"conflict-free mapping, chain per thread (16 values), unrolled", false, launch<true, true, false, false>},
-    {"conflict-free mapping, chain per thread (16 values), rolled", false, launch<true, true, true, false>},
+    {"two_lines, bias read once per float4", true, launch<false, false, false, true>},
+    {"four_lines, bias read once per float4", true, launch<true, false, false, true>},
+    {"two_lines, chain per float4, unrolled", false, launch<false, false, false, false>},
+    {"two_lines, chain per float4, rolled (the library's)", false, launch<false, false, true, false>},
+    {"four_lines, chain per float4, unrolled", false, launch<true, false, false, false>},
+    {"four_lines, chain per float4, rolled", false, launch<true, false, true, false>},
+    {"four_lines, chain per thread (16 values), unrolled", false, launch<true, true, false, false>},
+    {"four_lines, chain per thread (16 values), rolled", false, launch<true, true, true, false>},
 };
 
 std::vector<PassVariant> output_pass_variants() {
@@ -251,10 +205,6 @@ void run_output_pass_variant(const PassVariant& variant, const ResolvedProblem& 
   epilogue.bias = bias;
   for (size_t k = 0; k < input_count && k < cuda::kMaxFusedInputs; ++k) epilogue.pointers[k] = inputs[k];
   kVariants[variant.index].launch(nhwc, nchw, images, pixels, channels, epilogue, stream);
-}
-
-void launch_conflict_free_transpose(const float* src, float* dst, int64_t batch, int64_t rows, int64_t cols, cudaStream_t stream) {
-  launch<true, false, false, true>(src, dst, batch, rows, cols, ops::baseline::ChannelChain{}, stream);
 }
 
 }  // namespace kbv::bench

@@ -30,7 +30,4 @@ void run_output_pass_variant(const PassVariant& variant, const ResolvedProblem& 
 // max |a[i] − b[i]| over `count` floats (infinity where either is NaN), synchronizing `stream`.
 float max_abs_difference(const float* a, const float* b, size_t count, cudaStream_t stream);
 
-// The conflict-free wide transpose with no epilogue (the input's pass to NHWC).
-void launch_conflict_free_transpose(const float* src, float* dst, int64_t batch, int64_t rows, int64_t cols, cudaStream_t stream);
-
 }  // namespace kbv::bench

@@ -6,9 +6,9 @@
 // convolution epilogue, conv_epilogue.hpp), beside a device-to-device copy of the same bytes.
 // Round r69 timed the two forms only inside whole baselines, where the wide form gained with the
 // epilogue and lost with the bias alone (docs/results/h100/conv-engines.md); this splits them,
-// and times variants of the wide form (conv_pass_variants.cu: a conflict-free mapping of the
-// tile, the chain run per float4 or per thread, its interpreter rolled or unrolled), candidates
-// for the library.
+// and times variants of the wide form (conv_pass_variants.cu: the warps' mapping onto the tile,
+// the chain run per float4 or per thread, its interpreter rolled or unrolled). The library's wide
+// form maps its plain transposes four_lines and the epilogue's pass two_lines (WideMapping).
 // Prints figures; asserts nothing.
 #include <cuda_runtime_api.h>
 
@@ -91,7 +91,7 @@ int run_conv_passes(const std::string& problems_dir) {
   const float* chain_inputs[] = {operand.as<float>()};
   const std::span<const float* const> chain(chain_inputs, epilogue.inputs());
 
-  for (const auto& [form, name] : {std::pair{TransposeForm::narrow, "narrow (32x32, 4-byte)"}, std::pair{TransposeForm::wide_where_it_fits, "wide (64x64, float4)"}}) {
+  for (const auto& [form, name] : {std::pair{TransposeForm::narrow, "narrow (32x32, 4-byte)"}, std::pair{TransposeForm::wide_where_it_fits, "wide (64x64, float4; plain passes four_lines, the epilogue's two_lines)"}}) {
     std::printf("%s\n", name);
     print("input to NHWC", median_ms([&] {
             ops::baseline::launch_batched_transpose(x.as<float>(), xt.as<float>(), images, in_channels, in_pixels, nullptr, stream.get(), form);
@@ -104,9 +104,6 @@ int run_conv_passes(const std::string& problems_dir) {
           }, stream.get()), y_bytes);
   }
   std::printf("wide variants (conv_pass_variants.cu; not the library's)\n");
-  print("input to NHWC, conflict-free mapping", median_ms([&] {
-          launch_conflict_free_transpose(x.as<float>(), xt.as<float>(), images, in_channels, in_pixels, stream.get());
-        }, stream.get()), x_bytes);
   // Each variant's output against the library's of the same work (its wide form), so that a fast
   // variant is also a right one.
   cuda::measure::DeviceMemory expected(y_elements * 4, "the library's output");

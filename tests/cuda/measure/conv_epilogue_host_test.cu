@@ -42,8 +42,10 @@ void play_wide_transpose(const std::vector<float>& src, std::vector<float>& dst,
     for (int64_t row0 = 0; row0 < rows; row0 += kWideTile)
       for (int64_t col0 = 0; col0 < cols; col0 += kWideTile) {
         WideTile tile = {};
-        for (int t = 0; t < kWideThreads; ++t) load_wide_tile(tile, src.data() + b * rows * cols, rows, cols, row0, col0, t);
-        for (int t = 0; t < kWideThreads; ++t) store_wide_tile(tile, dst.data() + b * rows * cols, rows, cols, row0, col0, t, epilogue);
+        constexpr WideMapping kMapping = Epilogue::kWideMapping;
+        for (int t = 0; t < kWideThreads; ++t) load_wide_tile<kMapping>(tile, src.data() + b * rows * cols, rows, cols, row0, col0, t);
+        for (int t = 0; t < kWideThreads; ++t)
+          store_wide_tile<kMapping>(tile, dst.data() + b * rows * cols, rows, cols, row0, col0, t, epilogue);
       }
 }
 
@@ -147,8 +149,12 @@ TEST(ConvEpilogueOnTheHost, ClampAddScaleOfKernelBenchL2_31) {
 }
 
 // Leaves the values as they are.
+// Nothing, through the wide form in the given mapping.
+template <transpose::WideMapping kMapping = transpose::WideMapping::two_lines>
 struct NoEpilogue {
+  static constexpr transpose::WideMapping kWideMapping = kMapping;
   __host__ __device__ void operator()(float (&)[transpose::kLanes], const int64_t (&)[transpose::kLanes]) const {}
+  __host__ __device__ void operator()(float (&)[transpose::kVector], int64_t) const {}
 };
 
 // dst is src ([batch][rows][cols]) transposed, value for value.
@@ -165,19 +171,22 @@ TEST(ConvEpilogueOnTheHost, ThePlayedTransposeIsATransposeAtEveryEdge) {
   for (const auto& [rows, cols] : std::vector<std::pair<int64_t, int64_t>>{{1, 1}, {33, 31}, {64, 32}, {5, 70}}) {
     const std::vector<float> src = random_values(static_cast<size_t>(3 * rows * cols), 16);
     std::vector<float> dst(src.size(), std::nanf(""));
-    play_transpose(src, dst, 3, rows, cols, NoEpilogue{});
+    play_transpose(src, dst, 3, rows, cols, NoEpilogue<>{});
     expect_transposed(src, dst, 3, rows, cols);
   }
 }
 
-// The wide form where it applies (multiples of 4), at full and partial 64×64 tiles; where it does
+// The wide form where it applies (multiples of 4), in both mappings, at full and partial 64×64 tiles; where it does
 // not (a side not a multiple of 4, a buffer not 16-byte aligned), the launcher keeps the 32×32 form.
 TEST(ConvEpilogueOnTheHost, TheWideFormIsATransposeAtEveryEdge) {
   for (const auto& [rows, cols] : std::vector<std::pair<int64_t, int64_t>>{{4, 4}, {64, 64}, {68, 132}, {8, 200}, {132, 12}}) {
     const std::vector<float> src = random_values(static_cast<size_t>(3 * rows * cols), 18);
     std::vector<float> dst(src.size(), std::nanf(""));
-    play_wide_transpose(src, dst, 3, rows, cols, NoEpilogue{});
+    play_wide_transpose(src, dst, 3, rows, cols, NoEpilogue<transpose::WideMapping::two_lines>{});
     expect_transposed(src, dst, 3, rows, cols);
+    std::vector<float> four_lines(src.size(), std::nanf(""));
+    play_wide_transpose(src, four_lines, 3, rows, cols, NoEpilogue<transpose::WideMapping::four_lines>{});
+    expect_transposed(src, four_lines, 3, rows, cols);
   }
   alignas(16) float buffer[8] = {};
   EXPECT_TRUE(transpose::wide_form_fits(4, 8, buffer, buffer + 4));

@@ -85,36 +85,64 @@ __global__ void batched_transpose_kernel(const float* __restrict__ src, float* _
 
 // The wide form, for rows and cols that are multiples of 4 and 16-byte aligned buffers: 64×64
 // tiles moved by 256 threads as float4s, four per thread in each phase, and an epilogue that gets
-// four values of one column at a time. Where it pays (H100, bundle r69 against r68 in one call,
-// docs/results/h100/conv-engines.md): conv2d_relu_biasadd's library went 2.798 → 2.406 ms with
-// both its transposes wide, while its one-launch-per-node form, whose output pass carries the
-// bias alone, went 3.509 → 3.709 ms. The two differ only in the output pass, so the wide form
-// gained there with the elementwise chain as its epilogue (the narrow form gathers each lane's
-// operands from four channels) and lost with the bias alone; which of the two the input pass
-// moved is not known. So the caller chooses (`wide`): the convolution epilogue's pass runs wide,
-// the plain transposes stay narrow until a round times each pass alone.
+// four values of one column (one output channel) at a time: epilogue(values, column). Where it
+// pays (H100, bundle r69 against r68 in one call, docs/results/h100/conv-engines.md):
+// conv2d_relu_biasadd's library went 2.798 → 2.406 ms with its output pass wide, its elementwise
+// chain as the epilogue; the output pass with the bias alone was slower wide (1.06 ms against the
+// narrow form's 0.84: r73, docs/results/h100/conv-passes.md), so the caller chooses (`wide`).
 constexpr int kWideTile = 64;
 constexpr int kWideThreads = 256;
 constexpr int kVector = kLanes;                                                // floats per float4: one epilogue call
 constexpr int kVectorsPerTileRow = kWideTile / kVector;                        // 16
 constexpr int kWidePasses = kWideTile * kVectorsPerTileRow / kWideThreads;     // 4
+constexpr int kWarp = 32;
 static_assert(kWideTile * kVectorsPerTileRow % kWideThreads == 0, "every pass moves whole tile rows");
 
-using WideTile = float[kWideTile][kWideTile + 1];  // +1: the column reads fall on at most two lanes per bank
+using WideTile = float[kWideTile][kWideTile + 1];  // +1: a column read falls on distinct banks for distinct rows
 
 __host__ __device__ __forceinline__ bool wide_form_fits(int64_t rows, int64_t cols, const void* src, const void* dst) {
   return rows % kVector == 0 && cols % kVector == 0 && reinterpret_cast<uintptr_t>(src) % 16 == 0 && reinterpret_cast<uintptr_t>(dst) % 16 == 0;
 }
 
-// Load: thread t reads, in pass p, the float4 (t + 256p) of the tile: row r = that / 16 of
-// `from` (rows × cols), columns col0 + 4·(that % 16) … + 3. cols % 4 == 0, so a float4 is either
-// wholly inside or wholly past the edge.
+// How a warp covers the tile in each phase: the float4 thread t moves in pass p lies on `line` (a
+// row of the source in the load, a column of it in the store) at `offset` along the other side.
+//  - two_lines: float4 t + 256p in the tile's order, so a warp covers 2 lines × 16 float4s; its
+//    scalar shared-memory accesses conflict two ways (32 lanes on 16 banks).
+//  - four_lines: a warp covers 4 lines × 8 float4s (lane L at line 4·block + L/8, float4
+//    8·half + L%8, block = warp + 8·(p/2), half = p%2): with 65-float rows its 32 lanes fall on
+//    32 banks, and a thread keeps one line for passes 0–1 and one for 2–3.
+// Measured alone (H100, r82, docs/results/h100/conv-passes.md; kbv_bench_cuda_timing
+// --conv-passes): the input pass (no epilogue) 0.412 ms two_lines, 0.377 four_lines (copy: 0.364);
+// the output pass with the relu → add chain 0.765 two_lines, 0.956 four_lines. So the plain
+// transpose takes four_lines and the convolution epilogue two_lines (its Epilogue::kWideMapping).
+enum class WideMapping { two_lines, four_lines };
+
+struct WideSlot {
+  int line, offset;
+};
+
+template <WideMapping kMapping>
+__host__ __device__ __forceinline__ WideSlot wide_slot(int t, int p) {
+  if constexpr (kMapping == WideMapping::four_lines) {
+    const int warp = t / kWarp, lane = t % kWarp;
+    const int block = warp + (kWideThreads / kWarp) * (p / 2), half = p % 2;
+    return {4 * block + lane / 8, (8 * half + lane % 8) * kVector};
+  } else {
+    const int linear = t + p * kWideThreads;
+    return {linear / kVectorsPerTileRow, (linear % kVectorsPerTileRow) * kVector};
+  }
+}
+
+// Load: thread t reads, in pass p, the float4 at wide_slot: row row0 + line of `from` (rows ×
+// cols), columns col0 + offset … + 3. cols % 4 == 0, so a float4 is either wholly inside or
+// wholly past the edge.
+template <WideMapping kMapping>
 __host__ __device__ __forceinline__ void load_wide_tile(WideTile& tile, const float* __restrict__ from, int64_t rows, int64_t cols, int64_t row0,
                                                         int64_t col0, int t) {
 KBV_UNROLL
   for (int p = 0; p < kWidePasses; ++p) {
-    const int linear = t + p * kWideThreads;
-    const int r = linear / kVectorsPerTileRow, c = (linear % kVectorsPerTileRow) * kVector;
+    const WideSlot s = wide_slot<kMapping>(t, p);
+    const int r = s.line, c = s.offset;
     const int64_t i = row0 + r, j = col0 + c;
     if (i >= rows || j >= cols) continue;
 #ifdef __CUDA_ARCH__
@@ -126,23 +154,22 @@ KBV_UNROLL
   }
 }
 
-// Store: thread t writes, in pass p, the float4 (t + 256p) of the transposed tile: row col0 + j
-// (j = that / 16) of `to` (cols × rows), columns row0 + 4·(that % 16) … + 3, after
-// `epilogue(values, columns)` changed them (all four of source column col0 + j).
-template <class Epilogue>
+// Store: thread t writes, in pass p, the float4 at wide_slot of the transposed tile: row col0 +
+// line of `to` (cols × rows), columns row0 + offset … + 3, after `epilogue(values, column)`
+// changed them (all four of source column col0 + line).
+template <WideMapping kMapping, class Epilogue>
 __host__ __device__ __forceinline__ void store_wide_tile(const WideTile& tile, float* __restrict__ to, int64_t rows, int64_t cols, int64_t row0,
                                                          int64_t col0, int t, const Epilogue& epilogue) {
 KBV_UNROLL
   for (int p = 0; p < kWidePasses; ++p) {
-    const int linear = t + p * kWideThreads;
-    const int j = linear / kVectorsPerTileRow, r = (linear % kVectorsPerTileRow) * kVector;
+    const WideSlot s = wide_slot<kMapping>(t, p);
+    const int j = s.line, r = s.offset;
     const int64_t column = col0 + j, row = row0 + r;
     if (column >= cols || row >= rows) continue;
     float values[kVector];
-    int64_t columns[kVector];
 KBV_UNROLL
-    for (int k = 0; k < kVector; ++k) values[k] = tile[r + k][j], columns[k] = column;
-    epilogue(values, columns);
+    for (int k = 0; k < kVector; ++k) values[k] = tile[r + k][j];
+    epilogue(values, column);
 #ifdef __CUDA_ARCH__
     *reinterpret_cast<float4*>(to + column * rows + row) = make_float4(values[0], values[1], values[2], values[3]);
 #else
@@ -154,6 +181,7 @@ KBV_UNROLL
 template <class Epilogue>
 __global__ void __launch_bounds__(kWideThreads) batched_transpose_wide_kernel(const float* __restrict__ src, float* __restrict__ dst, int64_t batch,
                                                                               int64_t rows, int64_t cols, Epilogue epilogue) {
+  constexpr WideMapping kMapping = Epilogue::kWideMapping;
   __shared__ WideTile tile;
   const int64_t row_tiles = (rows + kWideTile - 1) / kWideTile;
   const int64_t col0 = static_cast<int64_t>(blockIdx.x) * kWideTile;
@@ -163,9 +191,9 @@ __global__ void __launch_bounds__(kWideThreads) batched_transpose_wide_kernel(co
     float* to = dst + b * rows * cols;
     for (int64_t row_tile = blockIdx.y; row_tile < row_tiles; row_tile += gridDim.y) {
       const int64_t row0 = row_tile * kWideTile;
-      load_wide_tile(tile, from, rows, cols, row0, col0, t);
+      load_wide_tile<kMapping>(tile, from, rows, cols, row0, col0, t);
       __syncthreads();
-      store_wide_tile(tile, to, rows, cols, row0, col0, t, epilogue);
+      store_wide_tile<kMapping>(tile, to, rows, cols, row0, col0, t, epilogue);
       __syncthreads();
     }
   }

@@ -12,7 +12,8 @@ namespace kbv::ops::baseline {
 
 // Which kernel moves the tiles (batched_transpose.cuh): 32×32 tiles of 4-byte accesses, or 64×64
 // tiles of float4s where the sides are multiples of 4 and the buffers 16-byte aligned (else the
-// narrow one). The convolution's plain transposes run narrow (batched_transpose.cuh says why).
+// narrow one). The convolution's input and weight passes ask for the wide form, its output pass
+// with the bias alone the narrow one (batched_transpose.cuh says why).
 enum class TransposeForm { narrow, wide_where_it_fits };
 
 // dst[b][j][i] = src[b][i][j], plus bias[j] when `bias` is not null, for every b < batch, i < rows,
