@@ -3,11 +3,14 @@
 // 2949 × 5921), timed: cuBLAS as called; the library's padded GEMM step (ops/common/baseline/
 // blas.cpp: pad A, pad B, GEMM, crop C), whole and pass by pass; the padded GEMM writing the
 // unaligned C directly (cublasSgemm with ldc = N, and each cuBLASLt algorithm its heuristic
-// offers when told D is only 4-byte aligned); and cuBLASLt's offers for the unpadded operands.
-// torch.compile pads A and B (inductor's pad_mm) and returns a strided view of the padded C, so
-// it never crops: r74 on an H100 timed it at 0.999 ms against the library's 1.227
-// (docs/results/h100/calibrate-torch.md). Each direct variant's C is compared with the
-// library's (largest difference relative to the largest |C|). Prints figures; asserts nothing.
+// offers when told D is only 4-byte aligned); cuBLASLt's offers for the unpadded operands; and
+// the GEMM alone on the padded operands, other ways than the library's (N as given with padded
+// leading dimensions, cublasGemmEx, each cuBLASLt offer for an aligned D). torch.compile pads A
+// and B (inductor's pad_mm) and runs no crop kernel (docs/results/h100/parity-kernels.md); r74 on
+// an H100 timed it at 0.999 ms against the library's 1.227 (docs/results/h100/calibrate-torch.md);
+// whether its result is a strided view of the padded C, the calibration's evidence now records
+// (kbv_torch/server.py, output_layout). Each direct variant's C is compared with the library's
+// (largest difference relative to the largest |C|). Prints figures; asserts nothing.
 #include <cublasLt.h>
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
@@ -15,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -80,22 +84,23 @@ cuda::measure::CublasLtLayout lt_layout(uint64_t rows, uint64_t cols, int64_t ld
 // Column-major D[n,m] = Bᵀ[n,k] · Aᵀ[k,m] (row-major C = A·B) through cuBLASLt, each algorithm
 // the heuristic offers for these layouts and alignments timed; `before` runs ahead of each (the
 // pads, or nothing).
+// `c` has rows of ldc floats (N, or padded) and `output_alignment` bytes; `reference` is compared
+// only where ldc is N.
 void time_lt_offers(const std::string& label, cuda::measure::LibraryContext& context, const Product& p, int64_t k, const float* a, int64_t lda,
-                    const float* b, int64_t ldb, float* c, uint32_t operand_alignment, const std::function<void()>& before,
-                    const std::vector<float>& reference, cudaStream_t stream) {
+                    const float* b, int64_t ldb, float* c, int64_t ldc, uint32_t operand_alignment, uint32_t output_alignment,
+                    const std::function<void()>& before, const std::vector<float>& reference, cudaStream_t stream) {
   cublasLtMatmulDesc_t raw_desc = nullptr;
   check(cublasLtMatmulDescCreate(&raw_desc, CUBLAS_COMPUTE_32F_FAST_TF32, CUDA_R_32F), "cublasLtMatmulDescCreate");
   const cuda::measure::CublasLtMatmulDesc desc(raw_desc);
   const auto b_layout = lt_layout(static_cast<uint64_t>(p.n), static_cast<uint64_t>(k), ldb);
   const auto a_layout = lt_layout(static_cast<uint64_t>(k), static_cast<uint64_t>(p.m), lda);
-  const auto d_layout = lt_layout(static_cast<uint64_t>(p.n), static_cast<uint64_t>(p.m), p.n);
+  const auto d_layout = lt_layout(static_cast<uint64_t>(p.n), static_cast<uint64_t>(p.m), ldc);
   cublasLtMatmulPreference_t raw_preference = nullptr;
   check(cublasLtMatmulPreferenceCreate(&raw_preference), "cublasLtMatmulPreferenceCreate");
   const cuda::measure::CublasLtPreference preference(raw_preference);
   const uint64_t workspace = cuda::measure::kBlasWorkspaceBytes;
   check(cublasLtMatmulPreferenceSetAttribute(raw_preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace, sizeof workspace),
         "cublasLtMatmulPreferenceSetAttribute");
-  const uint32_t output_alignment = 4;  // rows of N floats: 4-byte aligned where N is odd
   for (auto [attribute, value] : {std::pair{CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, operand_alignment},
                                   std::pair{CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, operand_alignment},
                                   std::pair{CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, output_alignment},
@@ -106,7 +111,7 @@ void time_lt_offers(const std::string& label, cuda::measure::LibraryContext& con
   check(cublasLtMatmulAlgoGetHeuristic(context.cublaslt(), desc.get(), b_layout.get(), a_layout.get(), d_layout.get(), d_layout.get(),
                                        raw_preference, kLtOffers, offers.data(), &found),
         "cublasLtMatmulAlgoGetHeuristic");
-  std::printf("%s: %d offers (operands %u-byte, C 4-byte aligned)\n", label.c_str(), found, operand_alignment);
+  std::printf("%s: %d offers (operands %u-byte, C %u-byte aligned)\n", label.c_str(), found, operand_alignment, output_alignment);
   const float one = 1.f, zero = 0.f;
   const double flops = 2.0 * p.m * p.n * p.k;
   for (int i = 0; i < found; ++i) {
@@ -123,8 +128,9 @@ void time_lt_offers(const std::string& label, cuda::measure::LibraryContext& con
     cublasLtMatmulAlgoConfigGetAttribute(&algo, CUBLASLT_ALGO_CONFIG_TILE_ID, &tile, sizeof tile, &written);
     cublasLtMatmulAlgoConfigGetAttribute(&algo, CUBLASLT_ALGO_CONFIG_STAGES_ID, &stages, sizeof stages, &written);
     char what[160];
-    std::snprintf(what, sizeof what, "offer %d (tile id %d, stages id %d, %.1f waves); C off by %.1e", i, tile, stages,
-                  static_cast<double>(offers[static_cast<size_t>(i)].wavesCount), relative_difference(c, reference));
+    std::snprintf(what, sizeof what, "offer %d (tile id %d, stages id %d, %.1f waves)", i, tile, stages,
+                  static_cast<double>(offers[static_cast<size_t>(i)].wavesCount));
+    if (ldc == p.n) std::snprintf(what + std::strlen(what), sizeof what - std::strlen(what), "; C off by %.1e", relative_difference(c, reference));
     print(what, ms, flops);
   }
 }
@@ -202,9 +208,32 @@ int run_gemm_padding(const std::string& shape) {
   print(what, direct_ms, flops);
 
   time_lt_offers("cuBLASLt, pads then padded A and B into the unaligned C", context, p, padded_k, padded_a.as<float>(), padded_k,
-                 padded_b.as<float>(), padded_n, c.as<float>(), 16, pads, reference, stream.get());
-  time_lt_offers("cuBLASLt, the operands as given", context, p, p.k, a.as<float>(), p.k, b.as<float>(), p.n, c.as<float>(), 4, [] {}, reference,
-                 stream.get());
+                 padded_b.as<float>(), padded_n, c.as<float>(), p.n, 16, 4, pads, reference, stream.get());
+  time_lt_offers("cuBLASLt, the operands as given", context, p, p.k, a.as<float>(), p.k, b.as<float>(), p.n, c.as<float>(), p.n, 4, 4, [] {},
+                 reference, stream.get());
+
+  // The GEMM alone on the padded operands into the padded C, other ways than the library's
+  // (cublasSgemm, N padded): torch.compile's padded GEMM ran 0.885 ms on this product on an H100
+  // (docs/results/h100/parity-kernels.md: sm90_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize128x128x32),
+  // the library's 0.969 (r81).
+  std::printf("the GEMM alone on the padded operands into the padded C\n");
+  print("cublasSgemm N as given (ldb = ldc = padded N)", median_ms([&] {
+          check(cublasSgemm(context.cublas(), CUBLAS_OP_N, CUBLAS_OP_N, p.n, p.m, static_cast<int>(padded_k), &one, padded_b.as<float>(),
+                            static_cast<int>(padded_n), padded_a.as<float>(), static_cast<int>(padded_k), &zero, padded_c.as<float>(),
+                            static_cast<int>(padded_n)),
+                "cublasSgemm");
+        }, stream.get()), flops);
+  print("cublasGemmEx CUBLAS_COMPUTE_32F_FAST_TF32, N padded", median_ms([&] {
+          check(cublasGemmEx(context.cublas(), CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(padded_n), p.m, static_cast<int>(padded_k), &one,
+                             padded_b.as<float>(), CUDA_R_32F, static_cast<int>(padded_n), padded_a.as<float>(), CUDA_R_32F,
+                             static_cast<int>(padded_k), &zero, padded_c.as<float>(), CUDA_R_32F, static_cast<int>(padded_n),
+                             CUBLAS_COMPUTE_32F_FAST_TF32, CUBLAS_GEMM_DEFAULT),
+                "cublasGemmEx");
+        }, stream.get()), flops);
+  Product padded_product = p;
+  padded_product.n = static_cast<int>(padded_n);
+  time_lt_offers("cuBLASLt, padded A and B into the padded C (N padded)", context, padded_product, padded_k, padded_a.as<float>(), padded_k,
+                 padded_b.as<float>(), padded_n, padded_c.as<float>(), padded_n, 16, 16, [] {}, reference, stream.get());
   return 0;
 }
 
