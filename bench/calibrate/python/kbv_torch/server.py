@@ -15,7 +15,8 @@ so a library's print cannot break the protocol).
                   "default_clock_mhz": the SM clock kbv's throttle rule is relative to}
   server -> kbv  {"type": "measured", "problem", "shape_set", "forward": "graph" |
                   "kernelbench:level<L>/<file>", "timer", "results": {baseline: figures |
-                  {"error": "..."}}, "compile_s": {"compiled_tf32": s}}
+                  {"error": "..."}}, "compile_s": {"compiled_tf32": s}}; each baseline's figures
+                  carry "output": the layout of what its forward returned (output_layout())
                  or {"type": "skipped", "problem", "shape_set", "reason"} (no PyTorch forward)
   kbv -> server  {"type": "exit"}
 
@@ -44,6 +45,18 @@ BASELINES = {"eager_tf32": True, "eager_fp32": False, "compiled_tf32": True}  # 
 def set_math_mode(torch, tf32):
     torch.backends.cuda.matmul.allow_tf32 = tf32
     torch.backends.cudnn.allow_tf32 = tf32
+
+
+def output_layout(torch, value):
+    """What a forward returned, as kbv's contract reads it: shape, strides and whether it is
+    dense (contiguous). kbv's candidates and library write dense outputs; a forward that returns
+    a strided view (torch.compile's padded GEMM, sliced back to N columns) was timed without the
+    copy a dense output costs, and the calibration's evidence says so."""
+    if isinstance(value, torch.Tensor):
+        return {"shape": list(value.shape), "strides": list(value.stride()), "contiguous": value.is_contiguous()}
+    if isinstance(value, (tuple, list)):
+        return [output_layout(torch, v) for v in value]
+    return {"type": type(value).__name__}
 
 
 def parse_bus_id(text):
@@ -119,7 +132,7 @@ class Server:
         rule = StopRule.from_request(request.get("stop_rule"))
         backend = HostBackend() if self.device == "cpu" else CudaBackend(torch, self.device, self.clock)
         timer = ColdTimer(backend, rule, float(request.get("default_clock_mhz") or 0))
-        contenders, results, compile_s = [], {}, {}
+        contenders, results, compile_s, layouts = [], {}, {}, {}
         for name in request.get("baselines", list(BASELINES)):
             if name not in BASELINES:
                 results[name] = {"error": f"unknown baseline '{name}' (known: {', '.join(BASELINES)})"}
@@ -140,7 +153,13 @@ class Server:
                     continue
                 compile_s[name] = time.perf_counter() - start
             contenders.append(Contender(name, self.no_grad(call), prepare))
+            prepare()
+            with torch.no_grad():
+                layouts[name] = output_layout(torch, call())
         results.update(timer.measure_interleaved(contenders))
+        for name, layout in layouts.items():
+            if isinstance(results.get(name), dict) and "error" not in results[name]:
+                results[name]["output"] = layout
         reply = {"type": "measured", **head, "forward": forward.kind, "timer": backend.name, "results": results, "compile_s": compile_s,
                  "gate_overruns": getattr(backend, "gate_overruns", 0)}
         del forward, contenders, timer, backend
