@@ -89,7 +89,7 @@ __global__ void batched_transpose_kernel(const float* __restrict__ src, float* _
 // pays (H100, bundle r69 against r68 in one call, docs/results/h100/conv-engines.md):
 // conv2d_relu_biasadd's library went 2.798 → 2.406 ms with its output pass wide, its elementwise
 // chain as the epilogue; the output pass with the bias alone was slower wide (1.06 ms against the
-// narrow form's 0.84: r73, docs/results/h100/conv-passes.md), so the caller chooses (`wide`).
+// narrow form's 0.84: r73, docs/results/h100/timing.md), so the caller chooses (`wide`).
 constexpr int kWideTile = 64;
 constexpr int kWideThreads = 256;
 constexpr int kVector = kLanes;                                                // floats per float4: one epilogue call
@@ -111,7 +111,7 @@ __host__ __device__ __forceinline__ bool wide_form_fits(int64_t rows, int64_t co
 //  - four_lines: a warp covers 4 lines × 8 float4s (lane L at line 4·block + L/8, float4
 //    8·half + L%8, block = warp + 8·(p/2), half = p%2): with 65-float rows its 32 lanes fall on
 //    32 banks, and a thread keeps one line for passes 0–1 and one for 2–3.
-// Measured alone (H100, r82, docs/results/h100/conv-passes.md; kbv_bench_cuda_timing
+// Measured alone (H100, r82, docs/results/h100/timing.md; kbv_bench_cuda_timing
 // --conv-passes): the input pass (no epilogue) 0.412 ms two_lines, 0.377 four_lines (copy: 0.364);
 // the output pass with the relu → add chain 0.765 two_lines, 0.956 four_lines. So the plain
 // transpose takes four_lines and the convolution epilogue two_lines (its Epilogue::kWideMapping).
