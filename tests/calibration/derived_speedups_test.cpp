@@ -311,6 +311,28 @@ TEST(DerivedSpeedups, ABaselineThatFailedInTheCalibrationCarriesItsError) {
   EXPECT_NE(derived.baselines.at("compiled_tf32").reason.find("BackendCompilerFailed: recorded for the test"), std::string::npos);
 }
 
+// A PyTorch forward whose output was a strided view (torch.compile's padded GEMM, r83) was timed
+// without the copy to a dense output that kbv asks of every candidate: that baseline's ratio is
+// refused with the reason; the others, dense, are used; an entry with no layout recorded is used.
+TEST(DerivedSpeedups, ABaselineWhoseForwardReturnedAStridedViewIsRefused) {
+  const DerivationInputs in = layernorm_on_h200();
+  const std::filesystem::path strided = recorded_with_layernorm_entry([](nlohmann::json& entry) {
+    entry["evidence"]["torch"]["compiled_tf32"]["output"] = nlohmann::json::array(
+        {{{"shape", {8205, 5921}}, {"strides", {5924, 1}}, {"contiguous", false}}});
+    entry["evidence"]["torch"]["eager_tf32"]["output"] = {{"shape", {8205, 5921}}, {"strides", {5921, 1}}, {"contiguous", true}};
+  });
+  const DerivedSpeedups derived = derive_speedups(in, strided);
+  std::filesystem::remove(strided);
+  const DerivedBaseline& compiled = derived.baselines.at("compiled_tf32");
+  EXPECT_FALSE(compiled.speedup);
+  EXPECT_FALSE(compiled.ratio);
+  EXPECT_NE(compiled.reason.find("returned a strided view (shape [8205,5921], strides [5924,1])"), std::string::npos) << compiled.reason;
+  EXPECT_NE(compiled.reason.find("fix: kbv calibrate --torch --problem layernorm --shapes default"), std::string::npos) << compiled.reason;
+  EXPECT_TRUE(derived.baselines.at("eager_tf32").speedup) << derived.baselines.at("eager_tf32").reason;
+  EXPECT_TRUE(derived.baselines.at("eager_fp32").speedup) << derived.baselines.at("eager_fp32").reason;
+  EXPECT_TRUE(derive_speedups(in, kRecorded).baselines.at("compiled_tf32").speedup);  // no layout recorded
+}
+
 TEST(DerivedSpeedups, WithoutInterleavedTimingTheRatioIsShownButNoSpeedup) {
   DerivationInputs in = layernorm_on_h200();
   in.candidate_median_s.reset();

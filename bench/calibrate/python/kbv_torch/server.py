@@ -23,7 +23,8 @@ so a library's print cannot break the protocol).
 Baselines: eager_tf32 (TF32 allowed for matmul and cuDNN: torch.backends.cuda.matmul.allow_tf32 =
 torch.backends.cudnn.allow_tf32 = True), eager_fp32 (both False: strict FP32; PyTorch's own
 default leaves cuDNN's TF32 on), compiled_tf32 (torch.compile, mode max-autotune-no-cudagraphs,
-compiled and timed with TF32 allowed). They are timed interleaved (cold_timing.py); the math mode
+compiled and timed with TF32 allowed, its outputs made dense inside the compiled function:
+forward.py, Forward.compiled). They are timed interleaved (cold_timing.py); the math mode
 is set before each sample, outside the timed window.
 
 `--device cpu` serves the same protocol with PyTorch on the CPU and the host clock: for kbv's
@@ -50,8 +51,9 @@ def set_math_mode(torch, tf32):
 def output_layout(torch, value):
     """What a forward returned, as kbv's contract reads it: shape, strides and whether it is
     dense (contiguous). kbv's candidates and library write dense outputs; a forward that returns
-    a strided view (torch.compile's padded GEMM, sliced back to N columns) was timed without the
-    copy a dense output costs, and the calibration's evidence says so."""
+    a strided view was timed without the copy a dense output costs (torch.compile's padded GEMM
+    did, before Forward.compiled made outputs dense), and kbv refuses its ratio
+    (derived_speedups.cpp)."""
     if isinstance(value, torch.Tensor):
         return {"shape": list(value.shape), "strides": list(value.stride()), "contiguous": value.is_contiguous()}
     if isinstance(value, (tuple, list)):
