@@ -86,14 +86,8 @@ __global__ void __launch_bounds__(kWideThreads) variant_kernel(const float* __re
     float* to = dst + b * rows * cols;
     for (int64_t row_tile = blockIdx.y; row_tile < row_tiles; row_tile += gridDim.y) {
       const int64_t row0 = row_tile * kWideTile;
-KBV_UNROLL
-      for (int p = 0; p < kPasses; ++p) {
-        const transpose::WideSlot s = slot<kFourLines>(t, p);
-        const int64_t i = row0 + s.line, j = col0 + s.offset;
-        if (i >= rows || j >= cols) continue;
-        const float4 v = *reinterpret_cast<const float4*>(from + i * cols + j);
-        tile[s.line][s.offset] = v.x, tile[s.line][s.offset + 1] = v.y, tile[s.line][s.offset + 2] = v.z, tile[s.line][s.offset + 3] = v.w;
-      }
+      transpose::load_wide_tile<kFourLines ? transpose::WideMapping::four_lines : transpose::WideMapping::two_lines>(tile, from, rows, cols, row0,
+                                                                                                                  col0, t);
       __syncthreads();
       if constexpr (kPerThread) {
         float values[kPasses * kVector];

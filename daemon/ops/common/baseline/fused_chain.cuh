@@ -73,56 +73,47 @@ __host__ __device__ __forceinline__ void apply_op(FusedOp op, const float (&a)[k
   }
 }
 
+// One instruction on every lane: its operands gathered (`load(k, values)` fills input k's value on
+// every lane, called where the instruction uses it: indexing a per-thread array by a runtime
+// operand would put it in local memory), then its op into `acc`.
+template <int kLanes, class Load>
+__host__ __device__ __forceinline__ void run_instruction(const Instruction& instruction, float (&acc)[kLanes], Load& load) {
+  float operand[2][kLanes] = {};
+KBV_UNROLL
+  for (int o = 0; o < 2; ++o) {
+    if (o >= instruction.arity) continue;
+    if (instruction.operands[o].is_input) {
+      load(instruction.operands[o].index, operand[o]);
+    } else {
+KBV_UNROLL
+      for (int l = 0; l < kLanes; ++l) operand[o][l] = acc[l];
+    }
+  }
+  apply_op<kLanes>(instruction.op, operand[0], operand[1], instruction.params, acc);
+}
+
 // Runs `code` on kLanes lanes; `acc` holds the seed on entry (unused by a chain whose first
-// instruction reads only inputs) and the last instruction's value on return. `load(k, values)`
-// fills input k's value on every lane, called where an instruction uses it: indexing a
-// per-thread array by a runtime operand would put it in local memory. Loops run to fixed maxima
-// with `continue` past the program's end, so they unroll.
+// instruction reads only inputs) and the last instruction's value on return. The loop runs to a
+// fixed maximum with `continue` past the program's end, so it unrolls: kMaxFusedNodes copies of
+// the op switch.
 template <int kLanes, class Load>
 __host__ __device__ __forceinline__ void run_chain(const ChainCode& code, float (&acc)[kLanes], Load&& load) {
 KBV_UNROLL
   for (int n = 0; n < static_cast<int>(cuda::kMaxFusedNodes); ++n) {
     if (n >= code.instructions) continue;
-    const Instruction& instruction = code.code[n];
-    float operand[2][kLanes] = {};
-KBV_UNROLL
-    for (int o = 0; o < 2; ++o) {
-      if (o >= instruction.arity) continue;
-      if (instruction.operands[o].is_input) {
-        load(instruction.operands[o].index, operand[o]);
-      } else {
-KBV_UNROLL
-        for (int l = 0; l < kLanes; ++l) operand[o][l] = acc[l];
-      }
-    }
-    apply_op<kLanes>(instruction.op, operand[0], operand[1], instruction.params, acc);
+    run_instruction<kLanes>(code.code[n], acc, load);
   }
 }
 
-// run_chain with its instruction loop rolled: one copy of the op switch rather than
-// kMaxFusedNodes. The convolution epilogue's wide pass ran 1.126 ms unrolled and 0.765 rolled
-// (H100, r82: conv_epilogue.cuh); the fused elementwise kernel keeps the unrolled loop until a
-// round times it both ways.
+// run_chain with its instruction loop rolled: one copy of the op switch. The convolution
+// epilogue's wide pass ran 1.117 ms unrolled and 0.765 rolled (H100, r82: conv_epilogue.cuh); the
+// fused elementwise kernel keeps the unrolled loop until a round times it both ways.
 template <int kLanes, class Load>
 __host__ __device__ __forceinline__ void run_chain_rolled(const ChainCode& code, float (&acc)[kLanes], Load&& load) {
 #ifdef __CUDA_ARCH__
 #pragma unroll 1
 #endif
-  for (int n = 0; n < code.instructions; ++n) {
-    const Instruction& instruction = code.code[n];
-    float operand[2][kLanes] = {};
-KBV_UNROLL
-    for (int o = 0; o < 2; ++o) {
-      if (o >= instruction.arity) continue;
-      if (instruction.operands[o].is_input) {
-        load(instruction.operands[o].index, operand[o]);
-      } else {
-KBV_UNROLL
-        for (int l = 0; l < kLanes; ++l) operand[o][l] = acc[l];
-      }
-    }
-    apply_op<kLanes>(instruction.op, operand[0], operand[1], instruction.params, acc);
-  }
+  for (int n = 0; n < code.instructions; ++n) run_instruction<kLanes>(code.code[n], acc, load);
 }
 
 // The instruction for `node`: its op's number, arity and attribute values.
