@@ -30,6 +30,7 @@
 #include "ops/common/baseline/fused_elementwise.hpp"
 #include "spec/catalog.hpp"
 #include "conv_pass_variants.hpp"
+#include "device_present.hpp"
 #include "event_median.hpp"
 
 namespace kbv::bench {
@@ -50,11 +51,7 @@ void print(const char* pass, double ms, double bytes) { std::printf("  %-100s %8
 }  // namespace
 
 int run_conv_passes(const std::string& problems_dir) {
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::fprintf(stderr, "kbv_bench_cuda_timing: no CUDA device\n");
-    return 1;
-  }
+  if (!cuda_device_present()) return 1;
   const ProblemCatalog catalog = ProblemCatalog::load(problems_dir.empty() ? default_problems_directory() : std::filesystem::path(problems_dir));
   const ResolvedProblem problem = resolve_problem(catalog.get(kProblem), "default");
   cuda::BaselineUnit folded;

@@ -1,6 +1,6 @@
 // bench/cuda_timing/cuda_timing_main.cpp — kbv_bench_cuda_timing [--problems DIR]
 //     [--only NAME]... [--skip-problems] [--kernels] | --trace-cost VARIANT | --conv-engines [SHAPE]
-//     | --conv-passes [PROBLEMS_DIR] | --gemm-padding [M,K,N]
+//     | --conv-passes [PROBLEMS_DIR] | --gemm-padding [M,K,N] | --fused-chains [PROBLEMS_DIR]
 //
 // Prints, for the lead to check against docs/measurement.md, Timing and Baselines:
 //   1. noise (IQR/median and relative stdev) of the cold timer on globaltimer spin kernels of
@@ -19,7 +19,8 @@
 // channels-last convolution in both transpose forms (conv_passes.cpp).
 // --gemm-padding [M,K,N] instead times the ways to run an unaligned TF32 product (default
 // KernelBench L1 #8): as called, padded as the library does, and padded into the unaligned C
-// (gemm_padding.cpp).
+// (gemm_padding.cpp). --fused-chains [PROBLEMS_DIR] instead times every fused elementwise chain of
+// the problems' library baselines with the chain's interpreter unrolled and rolled (fused_chains.cpp).
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -48,6 +49,7 @@ int run_trace_cost(const std::string& variant);  // trace_cost.cpp
 int run_conv_engines(const std::string& shape);   // conv_engines.cpp
 int run_conv_passes(const std::string& problems_dir);  // conv_passes.cpp
 int run_gemm_padding(const std::string& shape);        // gemm_padding.cpp
+int run_fused_chains(const std::string& problems_dir);  // fused_chains.cpp
 }
 
 namespace {
@@ -224,7 +226,8 @@ int usage() {
                "       kbv_bench_cuda_timing --trace-cost default|pinned|small-buffer|zeroed\n"
                "       kbv_bench_cuda_timing --conv-engines [N,C,H,W,K,R,S]\n"
                "       kbv_bench_cuda_timing --conv-passes [PROBLEMS_DIR]\n"
-               "       kbv_bench_cuda_timing --gemm-padding [M,K,N]\n");
+               "       kbv_bench_cuda_timing --gemm-padding [M,K,N]\n"
+               "       kbv_bench_cuda_timing --fused-chains [PROBLEMS_DIR]\n");
   return 2;
 }
 
@@ -239,7 +242,7 @@ int main(int argc, char** argv) {
   // exit status 1 with the error for anything they throw.
   const std::map<std::string, std::function<int(const std::string&)>> modes = {
       {"--trace-cost", bench::run_trace_cost}, {"--conv-engines", bench::run_conv_engines}, {"--conv-passes", bench::run_conv_passes},
-      {"--gemm-padding", bench::run_gemm_padding}};
+      {"--gemm-padding", bench::run_gemm_padding}, {"--fused-chains", bench::run_fused_chains}};
   if (argc >= 2 && argc <= 3 && modes.count(argv[1]) && (argc == 3 || std::strcmp(argv[1], "--trace-cost") != 0)) {
     try {
       return modes.at(argv[1])(argc == 3 ? argv[2] : "");

@@ -31,6 +31,7 @@
 #include "measure/support/random_fill.hpp"
 #include "ops/common/baseline/blas.hpp"
 #include "ops/common/baseline/pad_copy.hpp"
+#include "device_present.hpp"
 #include "event_median.hpp"
 
 namespace kbv::bench {
@@ -139,11 +140,7 @@ void time_lt_offers(const std::string& label, cuda::measure::LibraryContext& con
 
 int run_gemm_padding(const std::string& shape) {
   const Product p = parse_product(shape);
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::fprintf(stderr, "kbv_bench_cuda_timing: no CUDA device\n");
-    return 1;
-  }
+  if (!cuda_device_present()) return 1;
   const int64_t padded_k = aligned_up(p.k), padded_n = aligned_up(p.n);
   cudaDeviceProp properties{};
   check(cudaGetDeviceProperties(&properties, 0), "cudaGetDeviceProperties");

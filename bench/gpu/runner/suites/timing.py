@@ -24,6 +24,9 @@
   gemm_padding  kbv_bench_cuda_timing --gemm-padding: matmul_irregular's unaligned TF32 product
             as called, padded as the library does (pass by pass), and padded into the unaligned
             C through cuBLAS and each cuBLASLt offer (issue #13)
+  fused_chains  kbv_bench_cuda_timing --fused-chains: every fused elementwise chain of the
+            problems' library baselines (default shapes) with the chain's interpreter unrolled
+            (the library's) and rolled, outputs compared
 Default: noise, gemm, do_bench and timer."""
 import statistics
 import sys
@@ -33,7 +36,7 @@ from common import code_block, md_table, ms, pct, stop_reason
 from suites import Outcome
 
 TITLE = "Timing precision"
-PARTS = ["noise", "gemm", "do_bench", "timer", "library", "trace", "conv_engines", "conv_passes", "gemm_padding"]
+PARTS = ["noise", "gemm", "do_bench", "timer", "library", "trace", "conv_engines", "conv_passes", "gemm_padding", "fused_chains"]
 TRACE_VARIANTS = ["default", "pinned", "small-buffer", "zeroed"]
 DEFAULT_PARTS = ["noise", "gemm", "do_bench", "timer"]
 EVAL_TIMEOUT_S = 150
@@ -155,6 +158,11 @@ def part_conv_passes(ctx, body):
 def part_gemm_padding(ctx, body):
     return bench_output(ctx, body, "timing-gemm-padding", ["--gemm-padding"], 180,
                         "## matmul_irregular's unaligned TF32 product, padded or not (`kbv_bench_cuda_timing --gemm-padding`)")
+
+
+def part_fused_chains(ctx, body):
+    return bench_output(ctx, body, "timing-fused-chains", ["--fused-chains", str(ctx.bundle / "problems")], 300,
+                        "## Fused elementwise chains, interpreter unrolled and rolled (`kbv_bench_cuda_timing --fused-chains`)")
 
 
 def library_argv(bench, problems_dir, options):

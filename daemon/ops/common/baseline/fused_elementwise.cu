@@ -53,7 +53,7 @@ __device__ __forceinline__ void load_input(const FusedProgram& p, int k,
 // `Index`: uint32_t when the output has fewer than 2^32 elements (every coordinate then fits), else
 // int64_t; a 64-bit division is a long emulated sequence, a 32-bit one a few instructions, and the
 // coordinates cost two of them per group at rank 3.
-template <int kLanes, class Index>
+template <int kLanes, class Index, bool kRolled>
 __device__ __forceinline__ void run_program(const FusedProgram& p, int64_t first, float* y) {
   int64_t coordinate[kMaxBroadcastRank] = {};
   Index index = static_cast<Index>(first);
@@ -66,27 +66,31 @@ __device__ __forceinline__ void run_program(const FusedProgram& p, int64_t first
   }
   coordinate[0] = static_cast<int64_t>(index);
   float acc[kLanes] = {};
-  chain::run_chain<kLanes>(p.chain, acc, [&](int k, float (&values)[kLanes]) { load_input<kLanes>(p, k, coordinate, values); });
+  const auto load = [&](int k, float (&values)[kLanes]) { load_input<kLanes>(p, k, coordinate, values); };
+  if constexpr (kRolled)
+    chain::run_chain_rolled<kLanes>(p.chain, acc, load);
+  else
+    chain::run_chain<kLanes>(p.chain, acc, load);
   if constexpr (kLanes == 4)
     *reinterpret_cast<float4*>(y + first) = make_float4(acc[0], acc[1], acc[2], acc[3]);
   else
     y[first] = acc[0];
 }
 
-template <int kLanes, class Index>
+template <int kLanes, class Index, bool kRolled>
 __global__ void fused_elementwise_kernel(FusedProgram p, float* y) {
   const int64_t groups = p.count / kLanes;
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t g = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; g < groups; g += stride)
-    run_program<kLanes, Index>(p, g * kLanes, y);
+    run_program<kLanes, Index, kRolled>(p, g * kLanes, y);
 }
 
-template <int kLanes>
+template <int kLanes, bool kRolled>
 void launch_fused(const FusedProgram& program, float* out, int64_t blocks, cudaStream_t stream) {
   if (program.count <= static_cast<int64_t>(UINT32_MAX))
-    fused_elementwise_kernel<kLanes, uint32_t><<<static_cast<unsigned>(blocks), kElementwiseThreads, 0, stream>>>(program, out);
+    fused_elementwise_kernel<kLanes, uint32_t, kRolled><<<static_cast<unsigned>(blocks), kElementwiseThreads, 0, stream>>>(program, out);
   else
-    fused_elementwise_kernel<kLanes, int64_t><<<static_cast<unsigned>(blocks), kElementwiseThreads, 0, stream>>>(program, out);
+    fused_elementwise_kernel<kLanes, int64_t, kRolled><<<static_cast<unsigned>(blocks), kElementwiseThreads, 0, stream>>>(program, out);
 }
 
 // Grid cap: a grid-stride loop covers the rest (elementwise_f32.cuh's scalar cap).
@@ -127,7 +131,7 @@ void fill_geometry(FusedProgram& p, const std::vector<Shape>& inputs, const Shap
 
 class FusedElementwiseStep final : public cuda::measure::NodeStep {
  public:
-  FusedElementwiseStep(const ResolvedProblem& problem, const cuda::BaselineUnit& unit) {
+  FusedElementwiseStep(const ResolvedProblem& problem, const cuda::BaselineUnit& unit, ChainLoop loop) : loop_(loop) {
     program_.chain = chain::compile_chain(problem.problem, unit.nodes, unit.inputs, "", chain_);
     program_.inputs = static_cast<int>(unit.inputs.size());
     std::vector<Shape> input_shapes;
@@ -145,20 +149,23 @@ class FusedElementwiseStep final : public cuda::measure::NodeStep {
     }
     const int lanes = vector ? kElementsPerVector : 1;
     const int64_t blocks = std::clamp<int64_t>(blocks_for(program_.count / lanes, kElementwiseThreads), 1, kMaxFusedBlocks);
+    const bool rolled = loop_ == ChainLoop::rolled;
     if (vector)
-      launch_fused<4>(program, out, blocks, stream);
+      rolled ? launch_fused<4, true>(program, out, blocks, stream) : launch_fused<4, false>(program, out, blocks, stream);
     else
-      launch_fused<1>(program, out, blocks, stream);
+      rolled ? launch_fused<1, true>(program, out, blocks, stream) : launch_fused<1, false>(program, out, blocks, stream);
     cuda::check_launch("kbv fused elementwise kernel");
   }
 
   std::string describe() const override {
-    return "kbv fused elementwise kernel (" + chain_ + ") n=" + std::to_string(program_.count) + " rank=" + std::to_string(program_.rank);
+    return "kbv fused elementwise kernel (" + chain_ + ") n=" + std::to_string(program_.count) + " rank=" + std::to_string(program_.rank) +
+           (loop_ == ChainLoop::rolled ? " rolled" : "");
   }
 
  private:
   FusedProgram program_;
   std::string chain_;
+  ChainLoop loop_;
 };
 
 }  // namespace
@@ -171,8 +178,9 @@ bool fusable_elementwise(std::string_view op) {
   return false;
 }
 
-std::unique_ptr<cuda::measure::NodeStep> make_fused_elementwise_step(const ResolvedProblem& problem, const cuda::BaselineUnit& unit) {
-  return std::make_unique<FusedElementwiseStep>(problem, unit);
+std::unique_ptr<cuda::measure::NodeStep> make_fused_elementwise_step(const ResolvedProblem& problem, const cuda::BaselineUnit& unit,
+                                                                     ChainLoop loop) {
+  return std::make_unique<FusedElementwiseStep>(problem, unit, loop);
 }
 
 }  // namespace kbv::ops::baseline

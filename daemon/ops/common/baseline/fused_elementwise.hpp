@@ -12,6 +12,11 @@
 
 namespace kbv::ops::baseline {
 
+// How the kernel interprets the chain (fused_chain.cuh): run_chain's unrolled instruction loop,
+// the library's, or run_chain_rolled's, which took the convolution epilogue's pass 1.117 → 0.765
+// ms (H100, r82) and which kbv_bench_cuda_timing --fused-chains times beside it here.
+enum class ChainLoop { unrolled, rolled };
+
 // Whether the fused kernel runs `op`: every elementwise op (ops/elementwise_list.inc).
 bool fusable_elementwise(std::string_view op);
 
@@ -20,6 +25,7 @@ bool fusable_elementwise(std::string_view op);
 // refuses) when the chain does not fit the kernel: more than kMaxFusedNodes nodes, more than
 // kMaxFusedInputs inputs, or a broadcast beyond kMaxBroadcastRank coalesced dims.
 std::unique_ptr<cuda::measure::NodeStep> make_fused_elementwise_step(const ResolvedProblem& problem,
-                                                                     const cuda::BaselineUnit& unit);
+                                                                     const cuda::BaselineUnit& unit,
+                                                                     ChainLoop loop = ChainLoop::unrolled);
 
 }  // namespace kbv::ops::baseline
