@@ -13,7 +13,6 @@
 // Each reads every operand once per channel group, never per lane.
 #include <cuda_runtime_api.h>
 
-#include <cstring>
 #include <iterator>
 #include <stdexcept>
 #include <string>
@@ -138,32 +137,7 @@ void launch(const float* src, float* dst, int64_t batch, int64_t rows, int64_t c
   cuda::check_launch("wide transpose variant");
 }
 
-// The largest |a − b| (as an ordered bit pattern: non-negative floats order as their bits).
-__global__ void max_difference_kernel(const float* __restrict__ a, const float* __restrict__ b, size_t count, unsigned* largest) {
-  unsigned mine = 0;
-  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < count; i += static_cast<size_t>(gridDim.x) * blockDim.x) {
-    const float d = fabsf(a[i] - b[i]);
-    mine = max(mine, d == d ? __float_as_uint(d) : 0x7f800000u);  // a NaN counts as infinitely far
-  }
-  atomicMax(largest, mine);
-}
-
 }  // namespace
-
-float max_abs_difference(const float* a, const float* b, size_t count, cudaStream_t stream) {
-  unsigned* largest = nullptr;
-  cuda::check(cudaMallocAsync(reinterpret_cast<void**>(&largest), sizeof(unsigned), stream), "cudaMallocAsync");
-  cuda::check(cudaMemsetAsync(largest, 0, sizeof(unsigned), stream), "cudaMemsetAsync");
-  max_difference_kernel<<<1024, 256, 0, stream>>>(a, b, count, largest);
-  cuda::check_launch("max difference kernel");
-  unsigned bits = 0;
-  cuda::check(cudaMemcpyAsync(&bits, largest, sizeof bits, cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync");
-  cuda::check(cudaFreeAsync(largest, stream), "cudaFreeAsync");
-  cuda::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-  float value = 0;
-  std::memcpy(&value, &bits, sizeof value);
-  return value;
-}
 
 using Launch = void (*)(const float*, float*, int64_t, int64_t, int64_t, const ops::baseline::ChannelChain&, cudaStream_t);
 

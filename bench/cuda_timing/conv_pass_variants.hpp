@@ -27,7 +27,4 @@ void run_output_pass_variant(const PassVariant& variant, const ResolvedProblem& 
                              float* nchw, int64_t images, int64_t pixels, int64_t channels, const float* bias, const float* const* inputs,
                              size_t input_count, cudaStream_t stream);
 
-// max |a[i] − b[i]| over `count` floats (infinity where either is NaN), synchronizing `stream`.
-float max_abs_difference(const float* a, const float* b, size_t count, cudaStream_t stream);
-
 }  // namespace kbv::bench

@@ -30,6 +30,7 @@
 #include "ops/common/baseline/fused_elementwise.hpp"
 #include "spec/catalog.hpp"
 #include "conv_pass_variants.hpp"
+#include "device_compare.hpp"
 #include "device_present.hpp"
 #include "event_median.hpp"
 

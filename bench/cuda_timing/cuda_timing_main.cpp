@@ -1,6 +1,7 @@
 // bench/cuda_timing/cuda_timing_main.cpp — kbv_bench_cuda_timing [--problems DIR]
 //     [--only NAME]... [--skip-problems] [--kernels] | --trace-cost VARIANT | --conv-engines [SHAPE]
 //     | --conv-passes [PROBLEMS_DIR] | --gemm-padding [M,K,N] | --fused-chains [PROBLEMS_DIR]
+//     | --column-reduce [PROBLEMS_DIR]
 //
 // Prints, for the lead to check against docs/measurement.md, Timing and Baselines:
 //   1. noise (IQR/median and relative stdev) of the cold timer on globaltimer spin kernels of
@@ -21,6 +22,8 @@
 // KernelBench L1 #8): as called, padded as the library does, and padded into the unaligned C
 // (gemm_padding.cpp). --fused-chains [PROBLEMS_DIR] instead times every fused elementwise chain of
 // the problems' library baselines with the chain's interpreter unrolled and rolled (fused_chains.cpp).
+// --column-reduce [PROBLEMS_DIR] instead times sum_dim1's library beside other column sums
+// (column_reduce.cpp).
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -50,6 +53,7 @@ int run_conv_engines(const std::string& shape);   // conv_engines.cpp
 int run_conv_passes(const std::string& problems_dir);  // conv_passes.cpp
 int run_gemm_padding(const std::string& shape);        // gemm_padding.cpp
 int run_fused_chains(const std::string& problems_dir);  // fused_chains.cpp
+int run_column_reduce(const std::string& problems_dir);  // column_reduce.cpp
 }
 
 namespace {
@@ -227,7 +231,8 @@ int usage() {
                "       kbv_bench_cuda_timing --conv-engines [N,C,H,W,K,R,S]\n"
                "       kbv_bench_cuda_timing --conv-passes [PROBLEMS_DIR]\n"
                "       kbv_bench_cuda_timing --gemm-padding [M,K,N]\n"
-               "       kbv_bench_cuda_timing --fused-chains [PROBLEMS_DIR]\n");
+               "       kbv_bench_cuda_timing --fused-chains [PROBLEMS_DIR]\n"
+               "       kbv_bench_cuda_timing --column-reduce [PROBLEMS_DIR]\n");
   return 2;
 }
 
@@ -242,7 +247,8 @@ int main(int argc, char** argv) {
   // exit status 1 with the error for anything they throw.
   const std::map<std::string, std::function<int(const std::string&)>> modes = {
       {"--trace-cost", bench::run_trace_cost}, {"--conv-engines", bench::run_conv_engines}, {"--conv-passes", bench::run_conv_passes},
-      {"--gemm-padding", bench::run_gemm_padding}, {"--fused-chains", bench::run_fused_chains}};
+      {"--gemm-padding", bench::run_gemm_padding}, {"--fused-chains", bench::run_fused_chains},
+      {"--column-reduce", bench::run_column_reduce}};
   if (argc >= 2 && argc <= 3 && modes.count(argv[1]) && (argc == 3 || std::strcmp(argv[1], "--trace-cost") != 0)) {
     try {
       return modes.at(argv[1])(argc == 3 ? argv[2] : "");

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "common/stream.hpp"
-#include "conv_pass_variants.hpp"
+#include "device_compare.hpp"
 #include "device_present.hpp"
 #include "event_median.hpp"
 #include "measure/baseline/conv_epilogue_fold.hpp"

@@ -27,6 +27,8 @@
   fused_chains  kbv_bench_cuda_timing --fused-chains: every fused elementwise chain of the
             problems' library baselines (default shapes) with the chain's interpreter unrolled
             (the library's) and rolled, outputs compared
+  column_reduce  kbv_bench_cuda_timing --column-reduce: sum_dim1's library column sum beside
+            variants (slices, unroll, block width, a running pointer), outputs compared (#13)
 Default: noise, gemm, do_bench and timer."""
 import statistics
 import sys
@@ -36,7 +38,7 @@ from common import code_block, md_table, ms, pct, stop_reason
 from suites import Outcome
 
 TITLE = "Timing precision"
-PARTS = ["noise", "gemm", "do_bench", "timer", "library", "trace", "conv_engines", "conv_passes", "gemm_padding", "fused_chains"]
+PARTS = ["noise", "gemm", "do_bench", "timer", "library", "trace", "conv_engines", "conv_passes", "gemm_padding", "fused_chains", "column_reduce"]
 TRACE_VARIANTS = ["default", "pinned", "small-buffer", "zeroed"]
 DEFAULT_PARTS = ["noise", "gemm", "do_bench", "timer"]
 EVAL_TIMEOUT_S = 150
@@ -163,6 +165,11 @@ def part_gemm_padding(ctx, body):
 def part_fused_chains(ctx, body):
     return bench_output(ctx, body, "timing-fused-chains", ["--fused-chains", str(ctx.bundle / "problems")], 300,
                         "## Fused elementwise chains, interpreter unrolled and rolled (`kbv_bench_cuda_timing --fused-chains`)")
+
+
+def part_column_reduce(ctx, body):
+    return bench_output(ctx, body, "timing-column-reduce", ["--column-reduce", str(ctx.bundle / "problems")], 120,
+                        "## sum_dim1's column sum beside variants (`kbv_bench_cuda_timing --column-reduce`)")
 
 
 def library_argv(bench, problems_dir, options):
