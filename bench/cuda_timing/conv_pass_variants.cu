@@ -34,9 +34,7 @@ using transpose::kVector;
 constexpr int kPasses = transpose::kWidePasses;
 
 template <bool kFourLines>
-__device__ __forceinline__ transpose::WideSlot slot(int t, int p) {
-  return transpose::wide_slot<kFourLines ? transpose::WideMapping::four_lines : transpose::WideMapping::two_lines>(t, p);
-}
+constexpr transpose::WideMapping kMapping = kFourLines ? transpose::WideMapping::four_lines : transpose::WideMapping::two_lines;
 
 // The bias, then the chain (unless `kBiasOnly`), over kGroups × kPerGroup values, group g all of
 // channel columns[g]: each operand read once per group.
@@ -68,73 +66,74 @@ KBV_UNROLL
   }
 }
 
-// The wide transpose of batched_transpose.cuh (rows, cols multiples of 4, buffers 16-byte
-// aligned), with the mapping and the epilogue's grouping as the variant says.
-// kPerThread: the chain runs once over the thread's 4 float4s (four_lines only: two
-// columns, passes 0–1 and 2–3); else once per float4.
-template <bool kFourLines, bool kPerThread, bool kRolled, bool kBiasOnly>
-__global__ void __launch_bounds__(kWideThreads) variant_kernel(const float* __restrict__ src, float* __restrict__ dst, int64_t batch, int64_t rows,
-                                                                int64_t cols, ops::baseline::ChannelChain epilogue) {
-  static_assert(!kPerThread || kFourLines, "a thread keeps one line for two passes only in the four_lines mapping");
-  __shared__ WideTile tile;
-  const int64_t row_tiles = (rows + kWideTile - 1) / kWideTile;
-  const int64_t col0 = static_cast<int64_t>(blockIdx.x) * kWideTile;
-  const int t = static_cast<int>(threadIdx.x);
-  for (int64_t b = blockIdx.z; b < batch; b += gridDim.z) {
-    const float* from = src + b * rows * cols;
-    float* to = dst + b * rows * cols;
-    for (int64_t row_tile = blockIdx.y; row_tile < row_tiles; row_tile += gridDim.y) {
-      const int64_t row0 = row_tile * kWideTile;
-      transpose::load_wide_tile<kFourLines ? transpose::WideMapping::four_lines : transpose::WideMapping::two_lines>(tile, from, rows, cols, row0,
-                                                                                                                  col0, t);
-      __syncthreads();
-      if constexpr (kPerThread) {
-        float values[kPasses * kVector];
-        int64_t columns[2];
-KBV_UNROLL
-        for (int p = 0; p < kPasses; ++p) {
-          const transpose::WideSlot s = slot<kFourLines>(t, p);
-          columns[p / 2] = min(col0 + s.line, cols - 1);  // past the edge: read a real channel, write nothing
-KBV_UNROLL
-          for (int k = 0; k < kVector; ++k) values[p * kVector + k] = tile[s.offset + k][s.line];
-        }
-        apply_epilogue<2, 2 * kVector, kRolled, kBiasOnly>(epilogue, values, columns);
-KBV_UNROLL
-        for (int p = 0; p < kPasses; ++p) {
-          const transpose::WideSlot s = slot<kFourLines>(t, p);
-          const int64_t column = col0 + s.line, row = row0 + s.offset;
-          if (column >= cols || row >= rows) continue;
-          *reinterpret_cast<float4*>(to + column * rows + row) =
-              make_float4(values[p * kVector], values[p * kVector + 1], values[p * kVector + 2], values[p * kVector + 3]);
-        }
-      } else {
-KBV_UNROLL
-        for (int p = 0; p < kPasses; ++p) {
-          const transpose::WideSlot s = slot<kFourLines>(t, p);
-          const int64_t column = col0 + s.line, row = row0 + s.offset;
-          if (column >= cols || row >= rows) continue;
-          float values[kVector];
-          const int64_t columns[1] = {column};
-KBV_UNROLL
-          for (int k = 0; k < kVector; ++k) values[k] = tile[s.offset + k][s.line];
-          apply_epilogue<1, kVector, kRolled, kBiasOnly>(epilogue, values, columns);
-          *reinterpret_cast<float4*>(to + column * rows + row) = make_float4(values[0], values[1], values[2], values[3]);
-        }
-      }
-      __syncthreads();
-    }
+// The per-float4 variants: the library's wide kernel (transpose::launch) with this epilogue, which
+// picks the mapping and how the chain is run. The narrow form's call is there for the kernel
+// template only: launch() below runs the wide form or refuses.
+template <bool kFourLines, bool kRolled, bool kBiasOnly>
+struct PerFloat4 {
+  static constexpr transpose::WideMapping kWideMapping = kMapping<kFourLines>;
+  ops::baseline::ChannelChain chain;
+  __device__ __forceinline__ void operator()(float (&values)[kVector], int64_t column) const {
+    const int64_t columns[1] = {column};
+    apply_epilogue<1, kVector, kRolled, kBiasOnly>(chain, values, columns);
   }
+  __device__ __forceinline__ void operator()(float (&values)[transpose::kLanes], const int64_t (&columns)[transpose::kLanes]) const {
+    apply_epilogue<transpose::kLanes, 1, kRolled, kBiasOnly>(chain, values, columns);
+  }
+};
+
+// The per-thread variant: the chain once over the thread's 4 float4s (four_lines: two columns,
+// passes 0–1 and 2–3), in a kernel of its own around the library's load phase and tile loop.
+template <bool kRolled>
+__global__ void __launch_bounds__(kWideThreads) per_thread_kernel(const float* __restrict__ src, float* __restrict__ dst, int64_t batch, int64_t rows,
+                                                                   int64_t cols, ops::baseline::ChannelChain epilogue) {
+  constexpr transpose::WideMapping kFour = transpose::WideMapping::four_lines;
+  __shared__ WideTile tile;
+  const int t = static_cast<int>(threadIdx.x);
+  transpose::for_each_block_tile<kWideTile>(src, dst, batch, rows, cols, [&](const float* from, float* to, int64_t row0, int64_t col0) {
+    transpose::load_wide_tile<kFour>(tile, from, rows, cols, row0, col0, t);
+    __syncthreads();
+    float values[kPasses * kVector];
+    int64_t columns[2];
+KBV_UNROLL
+    for (int p = 0; p < kPasses; ++p) {
+      const transpose::WideSlot s = transpose::wide_slot<kFour>(t, p);
+      columns[p / 2] = min(col0 + s.line, cols - 1);  // past the edge: read a real channel, write nothing
+KBV_UNROLL
+      for (int k = 0; k < kVector; ++k) values[p * kVector + k] = tile[s.offset + k][s.line];
+    }
+    apply_epilogue<2, 2 * kVector, kRolled, false>(epilogue, values, columns);
+KBV_UNROLL
+    for (int p = 0; p < kPasses; ++p) {
+      const transpose::WideSlot s = transpose::wide_slot<kFour>(t, p);
+      const int64_t column = col0 + s.line, row = row0 + s.offset;
+      if (column >= cols || row >= rows) continue;
+      *reinterpret_cast<float4*>(to + column * rows + row) =
+          make_float4(values[p * kVector], values[p * kVector + 1], values[p * kVector + 2], values[p * kVector + 3]);
+    }
+    __syncthreads();
+  });
 }
 
-template <bool kFourLines, bool kPerThread, bool kRolled, bool kBiasOnly>
-void launch(const float* src, float* dst, int64_t batch, int64_t rows, int64_t cols, const ops::baseline::ChannelChain& epilogue, cudaStream_t stream) {
+void require_wide(int64_t rows, int64_t cols, const float* src, const float* dst) {
   if (!transpose::wide_form_fits(rows, cols, src, dst))
     throw std::invalid_argument("the wide variants need sides that are multiples of 4 and 16-byte aligned buffers");
-  const dim3 grid(static_cast<unsigned>((cols + kWideTile - 1) / kWideTile),
-                  static_cast<unsigned>(std::min((rows + kWideTile - 1) / kWideTile, transpose::kMaxGridYZ)),
-                  static_cast<unsigned>(std::min(batch, transpose::kMaxGridYZ)));
-  variant_kernel<kFourLines, kPerThread, kRolled, kBiasOnly><<<grid, kWideThreads, 0, stream>>>(src, dst, batch, rows, cols, epilogue);
+}
+
+template <bool kFourLines, bool kRolled, bool kBiasOnly>
+void launch_per_float4(const float* src, float* dst, int64_t batch, int64_t rows, int64_t cols, const ops::baseline::ChannelChain& epilogue,
+                       cudaStream_t stream) {
+  require_wide(rows, cols, src, dst);
+  transpose::launch(src, dst, batch, rows, cols, PerFloat4<kFourLines, kRolled, kBiasOnly>{epilogue}, stream, true);
   cuda::check_launch("wide transpose variant");
+}
+
+template <bool kRolled>
+void launch_per_thread(const float* src, float* dst, int64_t batch, int64_t rows, int64_t cols, const ops::baseline::ChannelChain& epilogue,
+                       cudaStream_t stream) {
+  require_wide(rows, cols, src, dst);
+  per_thread_kernel<kRolled><<<transpose::tile_grid<kWideTile>(batch, rows, cols), kWideThreads, 0, stream>>>(src, dst, batch, rows, cols, epilogue);
+  cuda::check_launch("wide transpose variant, chain per thread");
 }
 
 }  // namespace
@@ -149,14 +148,14 @@ struct VariantKernel {
 };
 
 constexpr VariantKernel kVariants[] = {
-    {"two_lines, bias read once per float4", true, launch<false, false, false, true>},
-    {"four_lines, bias read once per float4", true, launch<true, false, false, true>},
-    {"two_lines, chain per float4, unrolled", false, launch<false, false, false, false>},
-    {"two_lines, chain per float4, rolled (the library's)", false, launch<false, false, true, false>},
-    {"four_lines, chain per float4, unrolled", false, launch<true, false, false, false>},
-    {"four_lines, chain per float4, rolled", false, launch<true, false, true, false>},
-    {"four_lines, chain per thread (16 values), unrolled", false, launch<true, true, false, false>},
-    {"four_lines, chain per thread (16 values), rolled", false, launch<true, true, true, false>},
+    {"two_lines, bias read once per float4", true, launch_per_float4<false, false, true>},
+    {"four_lines, bias read once per float4", true, launch_per_float4<true, false, true>},
+    {"two_lines, chain per float4, unrolled", false, launch_per_float4<false, false, false>},
+    {"two_lines, chain per float4, rolled (the library's)", false, launch_per_float4<false, true, false>},
+    {"four_lines, chain per float4, unrolled", false, launch_per_float4<true, false, false>},
+    {"four_lines, chain per float4, rolled", false, launch_per_float4<true, true, false>},
+    {"four_lines, chain per thread (16 values), unrolled", false, launch_per_thread<false>},
+    {"four_lines, chain per thread (16 values), rolled", false, launch_per_thread<true>},
 };
 
 std::vector<PassVariant> output_pass_variants() {

@@ -148,8 +148,7 @@ TEST(ConvEpilogueOnTheHost, ClampAddScaleOfKernelBenchL2_31) {
   expect_every_output(p, [&](int64_t c, double conv) { return (std::min(conv, 0.5) + p.operand[static_cast<size_t>(c)]) * 2.0; });
 }
 
-// Leaves the values as they are.
-// Nothing, through the wide form in the given mapping.
+// Leaves the values as they are, in either form (the wide one in the given mapping).
 template <transpose::WideMapping kMapping = transpose::WideMapping::two_lines>
 struct NoEpilogue {
   static constexpr transpose::WideMapping kWideMapping = kMapping;

@@ -4,8 +4,8 @@
 // Matrix Multiplication" / the transpose example: a naive transpose writes with a stride of
 // `rows`); a wide form (64×64 tiles, float4 accesses) where the caller asks for it and both sides
 // allow 16-byte accesses.
-// batched_transpose.cu runs it with the convolution bias as the epilogue, conv_epilogue.cu with
-// the bias and a fused elementwise chain.
+// batched_transpose.cu runs it with the convolution bias as the epilogue (ColumnBias),
+// conv_epilogue.cu with the bias and a fused elementwise chain.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -63,24 +63,31 @@ KBV_UNROLL
 }
 
 // dst[b][j][i] = epilogue(src[b][i][j]) for every b < batch, i < rows, j < cols (see store_tile).
+// The block's share of the tiles of side kSide: column tile blockIdx.x of every batch entry b ≡
+// blockIdx.z (mod gridDim.z) and every row tile ≡ blockIdx.y (mod gridDim.y), each handed to
+// `move(from, to, row0, col0)` with the entry's source and destination matrices.
+template <int kSide, class Move>
+__device__ __forceinline__ void for_each_block_tile(const float* src, float* dst, int64_t batch, int64_t rows, int64_t cols, Move&& move) {
+  const int64_t row_tiles = (rows + kSide - 1) / kSide;
+  const int64_t col0 = static_cast<int64_t>(blockIdx.x) * kSide;
+  for (int64_t b = blockIdx.z; b < batch; b += gridDim.z) {
+    const float* from = src + b * rows * cols;
+    float* to = dst + b * rows * cols;
+    for (int64_t row_tile = blockIdx.y; row_tile < row_tiles; row_tile += gridDim.y) move(from, to, row_tile * kSide, col0);
+  }
+}
+
 template <class Epilogue>
 __global__ void batched_transpose_kernel(const float* __restrict__ src, float* __restrict__ dst, int64_t batch, int64_t rows, int64_t cols,
                                          Epilogue epilogue) {
   __shared__ Tile tile;
-  const int64_t row_tiles = (rows + kTile - 1) / kTile;
-  const int64_t col0 = static_cast<int64_t>(blockIdx.x) * kTile;
   const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
-  for (int64_t b = blockIdx.z; b < batch; b += gridDim.z) {
-    const float* from = src + b * rows * cols;
-    float* to = dst + b * rows * cols;
-    for (int64_t row_tile = blockIdx.y; row_tile < row_tiles; row_tile += gridDim.y) {
-      const int64_t row0 = row_tile * kTile;
-      load_tile(tile, from, rows, cols, row0, col0, tx, ty);
-      __syncthreads();
-      store_tile(tile, to, rows, cols, row0, col0, tx, ty, epilogue);
-      __syncthreads();  // the tile is read before the next one is written
-    }
-  }
+  for_each_block_tile<kTile>(src, dst, batch, rows, cols, [&](const float* from, float* to, int64_t row0, int64_t col0) {
+    load_tile(tile, from, rows, cols, row0, col0, tx, ty);
+    __syncthreads();
+    store_tile(tile, to, rows, cols, row0, col0, tx, ty, epilogue);
+    __syncthreads();  // the tile is read before the next one is written
+  });
 }
 
 // The wide form, for rows and cols that are multiples of 4 and 16-byte aligned buffers: 64×64
@@ -183,20 +190,40 @@ __global__ void __launch_bounds__(kWideThreads) batched_transpose_wide_kernel(co
                                                                               int64_t rows, int64_t cols, Epilogue epilogue) {
   constexpr WideMapping kMapping = Epilogue::kWideMapping;
   __shared__ WideTile tile;
-  const int64_t row_tiles = (rows + kWideTile - 1) / kWideTile;
-  const int64_t col0 = static_cast<int64_t>(blockIdx.x) * kWideTile;
   const int t = static_cast<int>(threadIdx.x);
-  for (int64_t b = blockIdx.z; b < batch; b += gridDim.z) {
-    const float* from = src + b * rows * cols;
-    float* to = dst + b * rows * cols;
-    for (int64_t row_tile = blockIdx.y; row_tile < row_tiles; row_tile += gridDim.y) {
-      const int64_t row0 = row_tile * kWideTile;
-      load_wide_tile<kMapping>(tile, from, rows, cols, row0, col0, t);
-      __syncthreads();
-      store_wide_tile<kMapping>(tile, to, rows, cols, row0, col0, t, epilogue);
-      __syncthreads();
-    }
+  for_each_block_tile<kWideTile>(src, dst, batch, rows, cols, [&](const float* from, float* to, int64_t row0, int64_t col0) {
+    load_wide_tile<kMapping>(tile, from, rows, cols, row0, col0, t);
+    __syncthreads();
+    store_wide_tile<kMapping>(tile, to, rows, cols, row0, col0, t, epilogue);
+    __syncthreads();
+  });
+}
+
+// Adds bias[column] to each value; nothing when bias is null: the plain transposes' epilogue
+// (batched_transpose.cu) and the first step of the convolution epilogue's (conv_epilogue.cuh).
+// Through the wide form the plain transposes map their warps four_lines (WideMapping says why).
+struct ColumnBias {
+  static constexpr WideMapping kWideMapping = WideMapping::four_lines;
+  const float* bias;
+  __host__ __device__ __forceinline__ void operator()(float (&values)[kLanes], const int64_t (&columns)[kLanes]) const {
+    if (bias == nullptr) return;
+KBV_UNROLL
+    for (int l = 0; l < kLanes; ++l) values[l] += bias[columns[l]];
   }
+  __host__ __device__ __forceinline__ void operator()(float (&values)[kVector], int64_t column) const {
+    if (bias == nullptr) return;
+    const float b = bias[column];
+KBV_UNROLL
+    for (int k = 0; k < kVector; ++k) values[k] += b;
+  }
+};
+
+// The grid for_each_block_tile walks with tiles of side kSide: a block per column tile, row tiles
+// and batch entries up to the grid's limits (the loops cover the rest).
+template <int kSide>
+inline dim3 tile_grid(int64_t batch, int64_t rows, int64_t cols) {
+  return dim3(static_cast<unsigned>((cols + kSide - 1) / kSide), static_cast<unsigned>(std::min((rows + kSide - 1) / kSide, kMaxGridYZ)),
+              static_cast<unsigned>(std::min(batch, kMaxGridYZ)));
 }
 
 // The wide form when `wide` is asked for and fits (wide_form_fits), else the 32×32 one.
@@ -204,15 +231,10 @@ template <class Epilogue>
 void launch(const float* src, float* dst, int64_t batch, int64_t rows, int64_t cols, const Epilogue& epilogue, cudaStream_t stream, bool wide) {
   if (batch <= 0 || rows <= 0 || cols <= 0) return;
   if (wide && wide_form_fits(rows, cols, src, dst)) {
-    const dim3 grid(static_cast<unsigned>((cols + kWideTile - 1) / kWideTile),
-                    static_cast<unsigned>(std::min((rows + kWideTile - 1) / kWideTile, kMaxGridYZ)), static_cast<unsigned>(std::min(batch, kMaxGridYZ)));
-    batched_transpose_wide_kernel<<<grid, kWideThreads, 0, stream>>>(src, dst, batch, rows, cols, epilogue);
+    batched_transpose_wide_kernel<<<tile_grid<kWideTile>(batch, rows, cols), kWideThreads, 0, stream>>>(src, dst, batch, rows, cols, epilogue);
     return;
   }
-  const dim3 block(kTile, kTileRowsPerPass);
-  const dim3 grid(static_cast<unsigned>((cols + kTile - 1) / kTile), static_cast<unsigned>(std::min((rows + kTile - 1) / kTile, kMaxGridYZ)),
-                  static_cast<unsigned>(std::min(batch, kMaxGridYZ)));
-  batched_transpose_kernel<<<grid, block, 0, stream>>>(src, dst, batch, rows, cols, epilogue);
+  batched_transpose_kernel<<<tile_grid<kTile>(batch, rows, cols), dim3(kTile, kTileRowsPerPass), 0, stream>>>(src, dst, batch, rows, cols, epilogue);
 }
 
 }  // namespace kbv::ops::baseline::transpose

@@ -26,10 +26,7 @@ struct ChannelChain {
 
   // The narrow form: lane l of channel columns[l].
   __host__ __device__ __forceinline__ void operator()(float (&values)[transpose::kLanes], const int64_t (&columns)[transpose::kLanes]) const {
-    if (bias != nullptr) {
-KBV_UNROLL
-      for (int l = 0; l < transpose::kLanes; ++l) values[l] += bias[columns[l]];
-    }
+    transpose::ColumnBias{bias}(values, columns);
     chain::run_chain_rolled<transpose::kLanes>(code, values, [&](int k, float (&operand)[transpose::kLanes]) {
 KBV_UNROLL
       for (int l = 0; l < transpose::kLanes; ++l) operand[l] = pointers[k][columns[l] * channel_stride[k]];
@@ -38,11 +35,7 @@ KBV_UNROLL
 
   // The wide form: four values of one channel, each operand read once.
   __host__ __device__ __forceinline__ void operator()(float (&values)[transpose::kVector], int64_t column) const {
-    if (bias != nullptr) {
-      const float b = bias[column];
-KBV_UNROLL
-      for (int k = 0; k < transpose::kVector; ++k) values[k] += b;
-    }
+    transpose::ColumnBias{bias}(values, column);
     chain::run_chain_rolled<transpose::kVector>(code, values, [&](int k, float (&operand)[transpose::kVector]) {
       const float value = pointers[k][column * channel_stride[k]];
 KBV_UNROLL

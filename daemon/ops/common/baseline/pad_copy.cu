@@ -31,9 +31,10 @@ __global__ void pad_matrix_kernel(float4* dst, Index dst_quads, Index quads_per_
 
 // Four consecutive elements of the dense result per thread and iteration (whole quads;
 // crop_matrix_elements_kernel the rest), written as one float4 (the result is dense and 16-byte
-// aligned, so quad q starts at an aligned address whatever the row length), read one by one (a source row of src_cols floats starts wherever the crop puts
-// it), with one division per quad rather than per element: the one-element kernel moved
-// matmul_irregular's 194 MB result at 2.19 TB/s where a copy reaches ~3 (r81, H100).
+// aligned, so quad q starts at an aligned address whatever the row length), read one by one (a
+// source row of src_cols floats starts wherever the crop puts it), with one division per quad
+// rather than per element: the one-element kernel moved matmul_irregular's 194 MB result at
+// 2.19 TB/s where a copy reaches ~3 (r81, H100); this one 2.75 (r83).
 template <class Index>
 __global__ void crop_matrix_kernel(float4* dst, Index quads, Index cols, const float* src, Index src_cols) {
   for (Index q = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; q < quads; q += static_cast<Index>(blockDim.x) * gridDim.x) {
