@@ -147,29 +147,21 @@ def part_trace(ctx, body):
     return ok
 
 
-def part_conv_engines(ctx, body):
-    return bench_output(ctx, body, "timing-conv-engines", ["--conv-engines"], 300,
-                        "## cuDNN plans for conv2d_relu_biasadd's channels-last TF32 convolution (`kbv_bench_cuda_timing --conv-engines`)")
+# The parts that are one kbv_bench_cuda_timing mode each: its flag, whether it takes the bundle's
+# problems folder, its timeout (s) and what its heading calls it. Logged as timing-<part, dashed>.
+SINGLE_MODES = {
+    "conv_engines": ("--conv-engines", False, 300, "cuDNN plans for conv2d_relu_biasadd's channels-last TF32 convolution"),
+    "conv_passes": ("--conv-passes", True, 120, "Layout passes around conv2d_relu_biasadd's channels-last convolution"),
+    "gemm_padding": ("--gemm-padding", False, 180, "matmul_irregular's unaligned TF32 product, padded or not"),
+    "fused_chains": ("--fused-chains", True, 300, "Fused elementwise chains, interpreter unrolled and rolled"),
+    "column_reduce": ("--column-reduce", True, 120, "sum_dim1's column sum beside variants"),
+}
 
 
-def part_conv_passes(ctx, body):
-    return bench_output(ctx, body, "timing-conv-passes", ["--conv-passes", str(ctx.bundle / "problems")], 120,
-                        "## Layout passes around conv2d_relu_biasadd's channels-last convolution (`kbv_bench_cuda_timing --conv-passes`)")
-
-
-def part_gemm_padding(ctx, body):
-    return bench_output(ctx, body, "timing-gemm-padding", ["--gemm-padding"], 180,
-                        "## matmul_irregular's unaligned TF32 product, padded or not (`kbv_bench_cuda_timing --gemm-padding`)")
-
-
-def part_fused_chains(ctx, body):
-    return bench_output(ctx, body, "timing-fused-chains", ["--fused-chains", str(ctx.bundle / "problems")], 300,
-                        "## Fused elementwise chains, interpreter unrolled and rolled (`kbv_bench_cuda_timing --fused-chains`)")
-
-
-def part_column_reduce(ctx, body):
-    return bench_output(ctx, body, "timing-column-reduce", ["--column-reduce", str(ctx.bundle / "problems")], 120,
-                        "## sum_dim1's column sum beside variants (`kbv_bench_cuda_timing --column-reduce`)")
+def part_single_mode(ctx, body, part):
+    flag, takes_problems, timeout_s, what = SINGLE_MODES[part]
+    argv = [flag] + ([str(ctx.bundle / "problems")] if takes_problems else [])
+    return bench_output(ctx, body, "timing-" + part.replace("_", "-"), argv, timeout_s, f"## {what} (`kbv_bench_cuda_timing {flag}`)")
 
 
 def library_argv(bench, problems_dir, options):
@@ -194,7 +186,12 @@ def run(ctx, parts, options):
     parts = parts or DEFAULT_PARTS
     body, ok = [], True
     for part in parts:
-        ok = (part_library(ctx, body, options) if part == "library" else globals()[f"part_{part}"](ctx, body)) and ok
+        if part == "library":
+            ok = part_library(ctx, body, options) and ok
+        elif part in SINGLE_MODES:
+            ok = part_single_mode(ctx, body, part) and ok
+        else:
+            ok = globals()[f"part_{part}"](ctx, body) and ok
     words = (parts if parts != DEFAULT_PARTS else []) + [f"{k}={v}" for k, v in options.items()]
     spec = "timing" + (":" + ",".join(words) if words else "")
     ctx.write_summary("timing", TITLE, ctx.command_for(spec), body)
