@@ -58,8 +58,12 @@ int run_column_reduce(const std::string& problems_dir) {
   std::printf("the library: %s\n", library.describe().substr(0, library.describe().find('\n')).c_str());
   print("library", event_median_ms([&] { library.run({x.as<float>()}, {expected.as<float>()}, stream.get()); }, stream.get(), kWarmupRuns, kTimedRuns),
         read_bytes);
-  for (const ColumnReduceVariant& variant : column_reduce_variants()) {
-    const double ms = event_median_ms([&] { run_column_reduce_variant(variant, x.as<float>(), y.as<float>(), outer, extent, inner, stream.get()); },
+  cuda::measure::DeviceMemory scratch(static_cast<size_t>(column_reduce_scratch_floats(outer, inner)) * 4, "the variants' scratch");
+  for (const ColumnReduceVariant& variant : column_reduce_variants(x.as<float>(), extent, inner)) {
+    // NaN first (0xFF bytes), so a variant that leaves y unwritten shows as off by infinity.
+    check(cudaMemsetAsync(y.get(), 0xFF, y_count * 4, stream.get()), "cudaMemsetAsync");
+    const double ms = event_median_ms(
+        [&] { run_column_reduce_variant(variant, x.as<float>(), y.as<float>(), scratch.as<float>(), outer, extent, inner, stream.get()); },
                                       stream.get(), kWarmupRuns, kTimedRuns);
     char what[160];
     std::snprintf(what, sizeof what, "%s (off the library by %.1e)", variant.name.c_str(),

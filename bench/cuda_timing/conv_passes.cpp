@@ -101,7 +101,7 @@ int run_conv_passes(const std::string& problems_dir) {
             epilogue.run_transposed(yt.as<float>(), y.as<float>(), images, out_pixels, out_channels, bias.as<float>(), chain, stream.get(), form);
           }, stream.get()), y_bytes);
   }
-  std::printf("wide variants (conv_pass_variants.cu; not the library's)\n");
+  std::printf("variants (conv_pass_variants.cu; not the library's)\n");
   // Each variant's output against the library's of the same work (its wide form), so that a fast
   // variant is also a right one.
   cuda::measure::DeviceMemory expected(y_elements * 4, "the library's output");
@@ -113,6 +113,8 @@ int run_conv_passes(const std::string& problems_dir) {
       epilogue.run_transposed(yt.as<float>(), expected.as<float>(), images, out_pixels, out_channels, bias.as<float>(), chain, stream.get());
   };
   for (const PassVariant& variant : output_pass_variants()) {
+    // NaN first (0xFF bytes), so a variant that leaves part of y unwritten shows as off by infinity.
+    check(cudaMemsetAsync(y.get(), 0xFF, y_elements * 4, stream.get()), "cudaMemsetAsync");
     const auto pass = [&] {
       run_output_pass_variant(variant, problem, folded, yt.as<float>(), y.as<float>(), images, out_pixels, out_channels, bias.as<float>(),
                               chain_inputs, epilogue.inputs(), stream.get());
