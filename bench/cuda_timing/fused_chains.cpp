@@ -1,12 +1,11 @@
 // bench/cuda_timing/fused_chains.cpp — kbv_bench_cuda_timing --fused-chains [PROBLEMS_DIR]: every
 // fused elementwise chain of every problem's library baseline at its default shapes (the units
 // plan_units makes of two or more elementwise nodes, measure/baseline/elementwise_groups.hpp),
-// timed through the fused kernel with the chain's interpreter unrolled (the library's) and rolled
-// (fused_chain.cuh, run_chain_rolled), each output checked against the unrolled one's. The
-// convolution epilogue's pass went 1.117 → 0.765 ms rolled (H100, r82); this asks the same of the
-// fused kernel, which ncu found compute-bound (fused_chain.cuh, apply_op) before the library
-// takes it. Inputs are uniform in [−1, 1); a problem whose chain's inputs do not fit beside the
-// device's free memory is skipped with the reason. Prints figures; asserts nothing.
+// timed through the fused kernel with the chain's interpreter unrolled and rolled (fused_chain.cuh,
+// run_chain_rolled: the library's since r85a, H100, where it was faster on 98 of 108 chains),
+// each output checked against the unrolled one's. Inputs are uniform in [−1, 1); a problem whose
+// chain's inputs do not fit beside the device's free memory is skipped with the reason. Prints
+// figures; asserts nothing.
 #include <cuda_runtime_api.h>
 
 #include <cstdio>
@@ -48,7 +47,7 @@ void time_unit(const ResolvedProblem& problem, const cuda::BaselineUnit& unit, c
   size_t free = 0, total = 0;
   check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
   if (static_cast<double>(needed) > kFreeMemoryShare * static_cast<double>(free)) {
-    std::printf("  %-60s skipped: needs %.1f GB, %.1f GB free\n", unrolled->describe().c_str(), static_cast<double>(needed) / 1e9,
+    std::printf("  %-60s skipped: needs %.1f GB, %.1f GB free\n", rolled->describe().c_str(), static_cast<double>(needed) / 1e9,
                 static_cast<double>(free) / 1e9);
     return;
   }
@@ -69,7 +68,7 @@ void time_unit(const ResolvedProblem& problem, const cuda::BaselineUnit& unit, c
   const float off = max_abs_difference(out.as<float>(), expected.as<float>(), static_cast<size_t>(numel(out_shape)), stream);
   const double gb = static_cast<double>(moved) / 1e9;
   std::printf("  %s\n    unrolled %8.4f ms %5.2f TB/s   rolled %8.4f ms %5.2f TB/s   rolled/unrolled %.3f   outputs differ by %.1e\n",
-              unrolled->describe().c_str(), unrolled_ms, gb / unrolled_ms, rolled_ms, gb / rolled_ms, rolled_ms / unrolled_ms,
+              rolled->describe().c_str(), unrolled_ms, gb / unrolled_ms, rolled_ms, gb / rolled_ms, rolled_ms / unrolled_ms,
               static_cast<double>(off));
 }
 
@@ -81,7 +80,7 @@ int run_fused_chains(const std::string& problems_dir) {
   cudaDeviceProp properties{};
   check(cudaGetDeviceProperties(&properties, 0), "cudaGetDeviceProperties");
   std::printf("Fused elementwise chains of every problem's library baseline at its default shapes on %s: the chain's interpreter unrolled "
-              "(the library's) and rolled; median of %d runs after %d (CUDA events); TB/s of the chain's inputs and output\n\n",
+              "and rolled (the library's); median of %d runs after %d (CUDA events); TB/s of the chain's inputs and output\n\n",
               properties.name, kTimedRuns, kWarmupRuns);
   cuda::Stream stream;
   int units = 0;

@@ -26,7 +26,7 @@
             C through cuBLAS and each cuBLASLt offer (issue #13)
   fused_chains  kbv_bench_cuda_timing --fused-chains: every fused elementwise chain of the
             problems' library baselines (default shapes) with the chain's interpreter unrolled
-            (the library's) and rolled, outputs compared
+            and rolled (the library's), outputs compared
   column_reduce  kbv_bench_cuda_timing --column-reduce: sum_dim1's library column sum beside
             variants (slices, unroll, block width, a running pointer), outputs compared (#13)
 Default: noise, gemm, do_bench and timer."""

@@ -159,7 +159,7 @@ class FusedElementwiseStep final : public cuda::measure::NodeStep {
 
   std::string describe() const override {
     return "kbv fused elementwise kernel (" + chain_ + ") n=" + std::to_string(program_.count) + " rank=" + std::to_string(program_.rank) +
-           (loop_ == ChainLoop::rolled ? " rolled" : "");
+           (loop_ == ChainLoop::unrolled ? " unrolled" : "");
   }
 
  private:
