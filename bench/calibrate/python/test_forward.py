@@ -8,7 +8,7 @@ import textwrap
 import unittest
 from pathlib import Path
 
-from kbv_torch.forward import KNOWN_OPS, NoForward, description_from_kbv_problems, graph_forward, input_scale, load_kernelbench_module, problem_forward
+from kbv_torch.forward import KNOWN_OPS, Forward, NoForward, description_from_kbv_problems, graph_forward, input_scale, load_kernelbench_module, problem_forward
 
 try:
     import torch
@@ -178,6 +178,48 @@ class KernelBenchForward(unittest.TestCase):
     def test_a_global_that_is_not_a_module_level_assignment_is_refused(self):
         with self.assertRaisesRegex(NoForward, "get_inputs_literal_0.*not module-level"):
             load_kernelbench_module(Path(self.dir.name) / "level2" / "7_Linear_ReLU.py", {"get_inputs_literal_0": 3})
+
+
+
+class CompiledOutputContract(unittest.TestCase):
+    """Forward.compiled's result is dense even when the compiled function returns a strided view
+    (inductor's padded GEMM does after tracing a dense product): a stand-in torch, no torch needed."""
+
+    class FakeTorch:
+        class Tensor:
+            def __init__(self, contiguous):
+                self.dense = contiguous
+                self.copies = 0
+
+            def contiguous(self):
+                if self.dense:
+                    return self
+                copy = type(self)(True)
+                copy.copies = self.copies + 1
+                return copy
+
+        def __init__(self, returns_dense):
+            self.returns_dense = returns_dense
+            self.modes = []
+
+        def compile(self, function, mode):
+            # Like inductor after its trace: the function's own .contiguous() saw a dense product
+            # and did nothing; what comes back has the layout the compiler chose.
+            self.modes.append(mode)
+            return lambda *tensors: self.Tensor(self.returns_dense)
+
+    def test_a_strided_compiled_output_is_copied_to_a_dense_one(self):
+        torch = self.FakeTorch(returns_dense=False)
+        result = Forward("graph", lambda x: x, [object()]).compiled(torch, "max-autotune-no-cudagraphs")()
+        self.assertTrue(result.dense)
+        self.assertEqual(result.copies, 1)
+        self.assertEqual(torch.modes, ["max-autotune-no-cudagraphs"])
+
+    def test_a_dense_compiled_output_is_returned_as_it_is(self):
+        torch = self.FakeTorch(returns_dense=True)
+        result = Forward("graph", lambda x: x, [object()]).compiled(torch, "default")()
+        self.assertTrue(result.dense)
+        self.assertEqual(result.copies, 0)
 
 
 if __name__ == "__main__":

@@ -113,16 +113,19 @@ class Forward:
 
     def compiled(self, torch, mode):
         """torch.compile of the forward under kbv's output contract: every output dense, as kbv's
-        candidates and library must write it. `.contiguous()` inside the compiled function is
-        nothing where the output is dense already; where it is not (inductor's padded GEMM
-        returns a [M, N] view of an [M, N+pad] result: matmul_irregular, r83 on an H100) the
-        compiler itself chooses how to produce the dense result, and its time includes that."""
+        candidates and library must write it. `.contiguous()` inside the compiled function lets
+        the compiler produce the dense result itself where its trace sees a strided one; it does
+        not catch a layout inductor chooses after tracing (its padded GEMM returns an [M, N] view
+        of an [M, N+pad] result, and the traced product was dense, so the call was a no-op:
+        matmul_irregular, r88 on an H200, still strides [5924, 1]). So `.contiguous()` runs again
+        on what the compiled function returned: nothing where that is dense, else the copy a dense
+        output costs, in the time measured."""
         module = self.module
 
         def dense_forward(*tensors):
             return dense(torch, module(*tensors))
         compiled = torch.compile(dense_forward, mode=mode)
-        return lambda: compiled(*self.tensors)
+        return lambda: dense(torch, compiled(*self.tensors))
 
 
 def dense(torch, value):
