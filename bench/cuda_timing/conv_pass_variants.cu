@@ -10,14 +10,12 @@
 //    its 16 values (two channels, 8 values each: four_lines gives a thread one line for two
 //    passes), and its instruction loop unrolled (chain::run_chain: 8 copies of the op switch) or
 //    rolled (chain::run_chain_rolled).
-//  - long rows (long_rows_kernel): a tile of 32 channels × 128 or 256 pixels, so that each warp
-//    writes 512 B or 1 KiB of one output channel's row (the 64×64 tile writes 256 B runs), with
-//    scalar, conflict-free shared-memory reads and coalesced scalar stores.
+// (r88, H200, timed here too the long-row tiles of 32 channels × 128 and 256 pixels: 0.721 and
+// 0.730 ms with relu → add, 0.544 with the bias alone; the library took the 128-pixel one for
+// its output passes, batched_transpose.cuh, and --conv-passes times it as a library form.)
 // Each reads every operand once per channel group, never per lane.
 #include <cuda_runtime_api.h>
 
-#include <algorithm>
-#include <cstdint>
 #include <iterator>
 #include <stdexcept>
 #include <string>
@@ -120,77 +118,6 @@ KBV_UNROLL
   });
 }
 
-// Long rows: a block moves kChannels (32) channels × kPixels pixels. Load: float4s of 4 channels of
-// one pixel (8 lanes cover a pixel's 32 channels: 128 B), written channel-major into shared
-// memory with a row pitch of kPixels + 1 (lanes then fall on 32 distinct banks). Store: warp w
-// takes channels w, w + 8, …; lane L writes pixels L, L + 32, … of its channel, so each store
-// instruction writes 128 contiguous bytes and the warp kPixels · 4 bytes of the channel's row; the
-// chain runs on 4 values of one channel at a time (the library's wide epilogue call).
-constexpr int kLongChannels = 32;
-constexpr int kLongThreads = 256;
-
-template <int kPixels, bool kBiasOnly>
-__global__ void __launch_bounds__(kLongThreads) long_rows_kernel(const float* __restrict__ src, float* __restrict__ dst, int64_t batch, int64_t rows,
-                                                                  int64_t cols, ops::baseline::ChannelChain epilogue) {
-  constexpr int kPitch = kPixels + 1;
-  constexpr int kFloat4sPerPixel = kLongChannels / kVector;                  // 8
-  constexpr int kLoadPasses = kPixels * kFloat4sPerPixel / kLongThreads;     // 4 or 8
-  constexpr int kWarps = kLongThreads / 32;
-  constexpr int kPerLane = kPixels / 32;                                     // 4 or 8
-  __shared__ float tile[kLongChannels * kPitch];
-  const int t = static_cast<int>(threadIdx.x), lane = t % 32, warp = t / 32;
-  const int64_t col0 = static_cast<int64_t>(blockIdx.x) * kLongChannels;
-  const int64_t row_tiles = (rows + kPixels - 1) / kPixels;
-  for (int64_t b = blockIdx.z; b < batch; b += gridDim.z) {
-    const float* from = src + b * rows * cols;
-    float* to = dst + b * rows * cols;
-    for (int64_t row_tile = blockIdx.y; row_tile < row_tiles; row_tile += gridDim.y) {
-      const int64_t row0 = row_tile * kPixels;
-KBV_UNROLL
-      for (int q = 0; q < kLoadPasses; ++q) {
-        const int f = t + q * kLongThreads;
-        const int pixel = f / kFloat4sPerPixel, channel = (f % kFloat4sPerPixel) * kVector;
-        const int64_t i = row0 + pixel, j = col0 + channel;
-        if (i >= rows || j >= cols) continue;
-        const float4 v = *reinterpret_cast<const float4*>(from + i * cols + j);
-        tile[channel * kPitch + pixel] = v.x, tile[(channel + 1) * kPitch + pixel] = v.y;
-        tile[(channel + 2) * kPitch + pixel] = v.z, tile[(channel + 3) * kPitch + pixel] = v.w;
-      }
-      __syncthreads();
-      for (int channel = warp; channel < kLongChannels; channel += kWarps) {
-        const int64_t column = col0 + channel;
-        if (column >= cols) break;
-KBV_UNROLL
-        for (int h = 0; h < kPerLane / kVector; ++h) {
-          float values[kVector];
-KBV_UNROLL
-          for (int k = 0; k < kVector; ++k) values[k] = tile[channel * kPitch + lane + 32 * (h * kVector + k)];
-          const int64_t columns[1] = {column};
-          apply_epilogue<1, kVector, true, kBiasOnly>(epilogue, values, columns);
-KBV_UNROLL
-          for (int k = 0; k < kVector; ++k) {
-            const int64_t row = row0 + lane + 32 * (h * kVector + k);
-            if (row < rows) to[column * rows + row] = values[k];
-          }
-        }
-      }
-      __syncthreads();
-    }
-  }
-}
-
-template <int kPixels, bool kBiasOnly>
-void launch_long_rows(const float* src, float* dst, int64_t batch, int64_t rows, int64_t cols, const ops::baseline::ChannelChain& epilogue,
-                      cudaStream_t stream) {
-  if (cols % kVector != 0 || reinterpret_cast<uintptr_t>(src) % 16 != 0)
-    throw std::invalid_argument("the long-row variants read float4s: channels a multiple of 4, a 16-byte aligned source");
-  const dim3 grid(static_cast<unsigned>((cols + kLongChannels - 1) / kLongChannels),
-                  static_cast<unsigned>(std::min<int64_t>((rows + kPixels - 1) / kPixels, transpose::kMaxGridYZ)),
-                  static_cast<unsigned>(std::min<int64_t>(batch, transpose::kMaxGridYZ)));
-  long_rows_kernel<kPixels, kBiasOnly><<<grid, kLongThreads, 0, stream>>>(src, dst, batch, rows, cols, epilogue);
-  cuda::check_launch("long-row transpose variant");
-}
-
 void require_wide(int64_t rows, int64_t cols, const float* src, const float* dst) {
   if (!transpose::wide_form_fits(rows, cols, src, dst))
     throw std::invalid_argument("the wide variants need sides that are multiples of 4 and 16-byte aligned buffers");
@@ -200,7 +127,8 @@ template <bool kFourLines, bool kRolled, bool kBiasOnly>
 void launch_per_float4(const float* src, float* dst, int64_t batch, int64_t rows, int64_t cols, const ops::baseline::ChannelChain& epilogue,
                        cudaStream_t stream) {
   require_wide(rows, cols, src, dst);
-  transpose::launch(src, dst, batch, rows, cols, PerFloat4<kFourLines, kRolled, kBiasOnly>{epilogue}, stream, true);
+  transpose::launch(src, dst, batch, rows, cols, PerFloat4<kFourLines, kRolled, kBiasOnly>{epilogue}, stream,
+                    ops::baseline::TransposeForm::wide_where_it_fits);
   cuda::check_launch("wide transpose variant");
 }
 
@@ -232,9 +160,6 @@ constexpr VariantKernel kVariants[] = {
     {"four_lines, chain per float4, rolled", false, launch_per_float4<true, true, false>},
     {"four_lines, chain per thread (16 values), unrolled", false, launch_per_thread<false>},
     {"four_lines, chain per thread (16 values), rolled", false, launch_per_thread<true>},
-    {"long rows 32 channels x 128 pixels, bias", true, launch_long_rows<128, true>},
-    {"long rows 32 channels x 128 pixels, chain rolled", false, launch_long_rows<128, false>},
-    {"long rows 32 channels x 256 pixels, chain rolled", false, launch_long_rows<256, false>},
 };
 
 std::vector<PassVariant> output_pass_variants() {

@@ -1,6 +1,6 @@
 // bench/cuda_timing/conv_passes.cpp — kbv_bench_cuda_timing --conv-passes [PROBLEMS_DIR]: each
 // layout pass around conv2d_relu_biasadd's channels-last convolution (its default shapes), timed
-// alone in both of the batched transpose's forms (ops/common/baseline/batched_transpose.hpp): the
+// alone in each of the batched transpose's forms (ops/common/baseline/batched_transpose.hpp): the
 // input to NHWC, the output back to NCHW with the bias alone (what every convolution without an
 // epilogue runs), and the output back with the bias and the problem's relu → add (the
 // convolution epilogue, conv_epilogue.hpp), beside a device-to-device copy of the same bytes.
@@ -8,8 +8,10 @@
 // epilogue and lost with the bias alone (docs/results/h100/conv-engines.md); this splits them,
 // and times variants of the wide form (conv_pass_variants.cu: the warps' mapping onto the tile,
 // the chain run per float4 or per thread, its interpreter rolled or unrolled). The library's wide
-// form maps its plain transposes four_lines and the epilogue's pass two_lines (WideMapping).
-// Prints figures; asserts nothing.
+// form maps its plain transposes four_lines and the epilogue's pass two_lines (WideMapping); its
+// output passes take the long-row form since r88 (H200: 0.721 ms with relu → add against the wide
+// form's 0.789; 0.544 with the bias alone against the narrow form's 0.759). Prints figures;
+// asserts nothing.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -89,7 +91,9 @@ int run_conv_passes(const std::string& problems_dir) {
   const float* chain_inputs[] = {operand.as<float>()};
   const std::span<const float* const> chain(chain_inputs, epilogue.inputs());
 
-  for (const auto& [form, name] : {std::pair{TransposeForm::narrow, "narrow (32x32, 4-byte)"}, std::pair{TransposeForm::wide_where_it_fits, "wide (64x64, float4; plain passes four_lines, the epilogue's two_lines)"}}) {
+  for (const auto& [form, name] : {std::pair{TransposeForm::narrow, "narrow (32x32, 4-byte)"},
+                                   std::pair{TransposeForm::wide_where_it_fits, "wide (64x64, float4; plain passes four_lines, the epilogue's two_lines)"},
+                                   std::pair{TransposeForm::long_rows_where_it_fits, "long rows (32 columns x 128 rows, float4 loads; the output passes')"}}) {
     std::printf("%s\n", name);
     print("input to NHWC", median_ms([&] {
             ops::baseline::launch_batched_transpose(x.as<float>(), xt.as<float>(), images, in_channels, in_pixels, nullptr, stream.get(), form);
@@ -101,7 +105,7 @@ int run_conv_passes(const std::string& problems_dir) {
             epilogue.run_transposed(yt.as<float>(), y.as<float>(), images, out_pixels, out_channels, bias.as<float>(), chain, stream.get(), form);
           }, stream.get()), y_bytes);
   }
-  std::printf("variants (conv_pass_variants.cu; not the library's)\n");
+  std::printf("wide variants (conv_pass_variants.cu; not the library's)\n");
   // Each variant's output against the library's of the same work (its wide form), so that a fast
   // variant is also a right one.
   cuda::measure::DeviceMemory expected(y_elements * 4, "the library's output");

@@ -1,5 +1,5 @@
 // tests/cuda/measure/conv_epilogue_host_test.cu — the convolution epilogue's device code played on
-// the host (no GPU): batched_transpose.cuh's load and store phases (both forms) for every thread of every block,
+// the host (no GPU): batched_transpose.cuh's load and store phases (each form) for every thread of every block,
 // with conv_epilogue.cuh's ChannelChain built from shipped problems' folded units, against the
 // problem's math written out here in double; and the chain compiler's refusals.
 #include <gtest/gtest.h>
@@ -49,6 +49,21 @@ void play_wide_transpose(const std::vector<float>& src, std::vector<float>& dst,
       }
 }
 
+// The same with the long-row form's phases (cols a multiple of 4): 256 threads per tile of 32
+// source columns × 128 source rows.
+template <class Epilogue>
+void play_long_transpose(const std::vector<float>& src, std::vector<float>& dst, int64_t batch, int64_t rows, int64_t cols,
+                         const Epilogue& epilogue) {
+  using namespace transpose;
+  for (int64_t b = 0; b < batch; ++b)
+    for (int64_t row0 = 0; row0 < rows; row0 += kLongRows)
+      for (int64_t col0 = 0; col0 < cols; col0 += kLongCols) {
+        LongTile tile = {};
+        for (int t = 0; t < kLongThreads; ++t) load_long_tile(tile, src.data() + b * rows * cols, rows, cols, row0, col0, t);
+        for (int t = 0; t < kLongThreads; ++t) store_long_tile(tile, dst.data() + b * rows * cols, rows, cols, row0, col0, t, epilogue);
+      }
+}
+
 std::vector<float> random_values(size_t count, uint32_t seed) {
   std::mt19937 generator(seed);
   std::uniform_real_distribution<float> uniform(-2.f, 2.f);
@@ -80,12 +95,14 @@ struct Played {
 // Plays the folded epilogue of the shipped problem `name`, whose chain reads one operand besides
 // the convolution's output (drawn with `seed`, a value per channel), over random NHWC values;
 // nchw gets the result.
-// `wide`: through the wide form, at 68 pixels (multiples of 4, a partial 64-tile on both axes).
-Played play(const std::string& name, uint32_t seed, bool wide = false) {
+// `form`: the wide one at 68 pixels × 72 channels (multiples of 4, a partial 64-tile on both
+// axes); the long-row one at 130 × 72 (partial tiles of 128 pixels and 32 channels).
+Played play(const std::string& name, uint32_t seed, TransposeForm form = TransposeForm::narrow) {
   const ResolvedProblem problem = shipped(name);
   const cuda::BaselineUnit unit = folded_unit(problem);
   Played p;
-  if (wide) p.pixels = 68, p.channels = 72;
+  if (form == TransposeForm::wide_where_it_fits) p.pixels = 68, p.channels = 72;
+  if (form == TransposeForm::long_rows_where_it_fits) p.pixels = 130, p.channels = 72;
   p.unit_inputs = unit.inputs;
   p.nhwc = random_values(static_cast<size_t>(p.images * p.pixels * p.channels), 11);
   p.conv_bias = random_values(static_cast<size_t>(p.channels), 12);
@@ -95,9 +112,12 @@ Played play(const std::string& name, uint32_t seed, bool wide = false) {
   epilogue.bias = p.conv_bias.data();
   epilogue.pointers[0] = p.operand.data();
   epilogue.channel_stride[0] = 1;  // the played layout: dense per channel
-  if (wide) {
+  if (form == TransposeForm::wide_where_it_fits) {
     EXPECT_TRUE(transpose::wide_form_fits(p.pixels, p.channels, nullptr, nullptr));
     play_wide_transpose(p.nhwc, p.nchw, p.images, p.pixels, p.channels, epilogue);
+  } else if (form == TransposeForm::long_rows_where_it_fits) {
+    EXPECT_TRUE(transpose::long_form_fits(p.channels, nullptr));
+    play_long_transpose(p.nhwc, p.nchw, p.images, p.pixels, p.channels, epilogue);
   } else {
     play_transpose(p.nhwc, p.nchw, p.images, p.pixels, p.channels, epilogue);
   }
@@ -128,8 +148,18 @@ TEST(ConvEpilogueOnTheHost, ReluThenBiasAddOfConv2dReluBiasAdd) {
 }
 
 TEST(ConvEpilogueOnTheHost, ReluThenBiasAddThroughTheWideForm) {
-  const Played p = play("conv2d_relu_biasadd", 17, true);
+  const Played p = play("conv2d_relu_biasadd", 17, TransposeForm::wide_where_it_fits);
   expect_every_output(p, [&](int64_t c, double conv) { return std::max(conv, 0.0) + p.operand[static_cast<size_t>(c)]; });
+}
+
+TEST(ConvEpilogueOnTheHost, ReluThenBiasAddThroughTheLongRowForm) {
+  const Played p = play("conv2d_relu_biasadd", 19, TransposeForm::long_rows_where_it_fits);
+  expect_every_output(p, [&](int64_t c, double conv) { return std::max(conv, 0.0) + p.operand[static_cast<size_t>(c)]; });
+}
+
+TEST(ConvEpilogueOnTheHost, ClampAddScaleThroughTheLongRowForm) {
+  const Played p = play("kb_l2_31_conv2d_min_add_multiply", 20, TransposeForm::long_rows_where_it_fits);
+  expect_every_output(p, [&](int64_t c, double conv) { return (std::min(conv, 0.5) + p.operand[static_cast<size_t>(c)]) * 2.0; });
 }
 
 TEST(ConvEpilogueOnTheHost, MultiplierLeakyReluGeluOfKernelBenchL2_54) {
@@ -192,6 +222,31 @@ TEST(ConvEpilogueOnTheHost, TheWideFormIsATransposeAtEveryEdge) {
   EXPECT_FALSE(transpose::wide_form_fits(6, 8, buffer, buffer + 4));
   EXPECT_FALSE(transpose::wide_form_fits(4, 6, buffer, buffer + 4));
   EXPECT_FALSE(transpose::wide_form_fits(4, 8, buffer + 1, buffer + 4));
+}
+
+// The long-row form where it applies (columns a multiple of 4, the source 16-byte aligned), at full
+// and partial tiles of 128 rows × 32 columns, with the bias (batched_transpose.cu's epilogue for
+// the output pass without a chain); where it does not, the launcher keeps the 32×32 form.
+TEST(ConvEpilogueOnTheHost, TheLongRowFormIsATransposeAtEveryEdge) {
+  for (const auto& [rows, cols] : std::vector<std::pair<int64_t, int64_t>>{{1, 4}, {128, 32}, {130, 36}, {5, 64}, {300, 8}, {257, 100}}) {
+    const std::vector<float> src = random_values(static_cast<size_t>(3 * rows * cols), 21);
+    std::vector<float> dst(src.size(), std::nanf(""));
+    play_long_transpose(src, dst, 3, rows, cols, NoEpilogue<>{});
+    expect_transposed(src, dst, 3, rows, cols);
+    const std::vector<float> bias = random_values(static_cast<size_t>(cols), 22);
+    std::vector<float> biased(src.size(), std::nanf(""));
+    play_long_transpose(src, biased, 3, rows, cols, transpose::ColumnBias{bias.data()});
+    for (int64_t b = 0; b < 3; ++b)
+      for (int64_t i = 0; i < rows; ++i)
+        for (int64_t j = 0; j < cols; ++j)
+          ASSERT_EQ(biased[static_cast<size_t>((b * cols + j) * rows + i)], src[static_cast<size_t>((b * rows + i) * cols + j)] + bias[static_cast<size_t>(j)])
+              << rows << "x" << cols << " at " << b << "," << i << "," << j;
+  }
+  alignas(16) float buffer[8] = {};
+  EXPECT_TRUE(transpose::long_form_fits(8, buffer));
+  EXPECT_TRUE(transpose::long_form_fits(4, buffer + 4));
+  EXPECT_FALSE(transpose::long_form_fits(6, buffer));
+  EXPECT_FALSE(transpose::long_form_fits(8, buffer + 1));
 }
 
 TEST(ConvEpilogueOnTheHost, TheChainCompilerRefusesWhatTheInterpreterCannotRun) {

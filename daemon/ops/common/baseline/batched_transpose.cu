@@ -10,7 +10,7 @@ namespace kbv::ops::baseline {
 
 void launch_batched_transpose(const float* src, float* dst, int64_t batch, int64_t rows, int64_t cols, const float* bias,
                               cudaStream_t stream, TransposeForm form) {
-  transpose::launch(src, dst, batch, rows, cols, transpose::ColumnBias{bias}, stream, form == TransposeForm::wide_where_it_fits);
+  transpose::launch(src, dst, batch, rows, cols, transpose::ColumnBias{bias}, stream, form);
   cuda::check_launch("kbv batched transpose kernel");
 }
 

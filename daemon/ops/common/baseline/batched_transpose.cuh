@@ -3,7 +3,8 @@
 // reads and the writes of a warp are contiguous (CUDA C++ Best Practices Guide, "Shared Memory in
 // Matrix Multiplication" / the transpose example: a naive transpose writes with a stride of
 // `rows`); a wide form (64×64 tiles, float4 accesses) where the caller asks for it and both sides
-// allow 16-byte accesses.
+// allow 16-byte accesses; a long-row form (32 source columns × 128 source rows, float4 loads) for
+// the convolution's output passes.
 // batched_transpose.cu runs it with the convolution bias as the epilogue (ColumnBias),
 // conv_epilogue.cu with the bias and a fused elementwise chain.
 #pragma once
@@ -13,7 +14,8 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "ops/common/scalar_math.hpp"  // KBV_UNROLL
+#include "ops/common/baseline/batched_transpose.hpp"  // TransposeForm
+#include "ops/common/scalar_math.hpp"                 // KBV_UNROLL
 
 namespace kbv::ops::baseline::transpose {
 
@@ -63,17 +65,18 @@ KBV_UNROLL
 }
 
 // dst[b][j][i] = epilogue(src[b][i][j]) for every b < batch, i < rows, j < cols (see store_tile).
-// The block's share of the tiles of side kSide: column tile blockIdx.x of every batch entry b ≡
-// blockIdx.z (mod gridDim.z) and every row tile ≡ blockIdx.y (mod gridDim.y), each handed to
-// `move(from, to, row0, col0)` with the entry's source and destination matrices.
-template <int kSide, class Move>
+// The block's share of the tiles of kRowSide source rows × kColSide source columns: column tile
+// blockIdx.x of every batch entry b ≡ blockIdx.z (mod gridDim.z) and every row tile ≡ blockIdx.y
+// (mod gridDim.y), each handed to `move(from, to, row0, col0)` with the entry's source and
+// destination matrices.
+template <int kRowSide, int kColSide = kRowSide, class Move>
 __device__ __forceinline__ void for_each_block_tile(const float* src, float* dst, int64_t batch, int64_t rows, int64_t cols, Move&& move) {
-  const int64_t row_tiles = (rows + kSide - 1) / kSide;
-  const int64_t col0 = static_cast<int64_t>(blockIdx.x) * kSide;
+  const int64_t row_tiles = (rows + kRowSide - 1) / kRowSide;
+  const int64_t col0 = static_cast<int64_t>(blockIdx.x) * kColSide;
   for (int64_t b = blockIdx.z; b < batch; b += gridDim.z) {
     const float* from = src + b * rows * cols;
     float* to = dst + b * rows * cols;
-    for (int64_t row_tile = blockIdx.y; row_tile < row_tiles; row_tile += gridDim.y) move(from, to, row_tile * kSide, col0);
+    for (int64_t row_tile = blockIdx.y; row_tile < row_tiles; row_tile += gridDim.y) move(from, to, row_tile * kRowSide, col0);
   }
 }
 
@@ -199,6 +202,90 @@ __global__ void __launch_bounds__(kWideThreads) batched_transpose_wide_kernel(co
   });
 }
 
+// The long-row form, for sources whose columns are a multiple of 4 in a 16-byte aligned buffer
+// (the destination takes 4-byte stores): a block moves kLongCols (32) source columns × kLongRows
+// (128) source rows, so each warp writes 512 contiguous bytes of a destination row where the 64×64
+// tile writes 256. Load: float4s of 4 columns of one source row, 8 lanes covering a row's 32
+// columns, written column-major into shared memory with a row pitch of kLongRows + 1 (the 32 lanes
+// of a warp then fall on 32 distinct banks). Store: warp w takes columns w, w + 8, …; lane L holds
+// rows L, L + 32, L + 64, L + 96 of its column, hands them to epilogue(values, column) (the wide
+// form's call: four values of one column), and writes them with 4-byte stores, each instruction
+// 128 contiguous bytes. Conflict-free shared-memory accesses both ways. Measured (H200, r88,
+// conv2d_relu_biasadd's output pass, docs/results/timing.md; kbv_bench_cuda_timing --conv-passes):
+// with the bias alone 0.544 ms against the narrow form's 0.759 and the wide one's 1.060 (a copy of
+// the bytes: 0.496); with the bias and relu → add 0.721 against the wide form's 0.789. 256 source
+// rows a block ran 0.730.
+constexpr int kLongCols = 32;
+constexpr int kLongRows = 128;
+constexpr int kLongThreads = 256;
+constexpr int kLongPitch = kLongRows + 1;
+constexpr int kLongVectorsPerRow = kLongCols / kVector;                      // 8
+constexpr int kLongLoadPasses = kLongRows * kLongVectorsPerRow / kLongThreads;  // 4
+constexpr int kLongWarps = kLongThreads / kWarp;                             // 8
+static_assert(kLongRows == kWarp * kVector, "a lane's rows of one column are one epilogue call");
+static_assert(kLongRows * kLongVectorsPerRow % kLongThreads == 0, "every load pass moves whole source rows");
+
+using LongTile = float[kLongCols * kLongPitch];  // column c, row r at c * kLongPitch + r
+
+__host__ __device__ __forceinline__ bool long_form_fits(int64_t cols, const void* src) {
+  return cols % kVector == 0 && reinterpret_cast<uintptr_t>(src) % 16 == 0;
+}
+
+// Load: thread t reads, in pass q, the float4 f = t + q·kLongThreads of the tile: source row
+// row0 + f / 8, columns col0 + 4·(f % 8) … + 3 (wholly inside or wholly past the edge: cols % 4 == 0).
+__host__ __device__ __forceinline__ void load_long_tile(LongTile& tile, const float* __restrict__ from, int64_t rows, int64_t cols, int64_t row0,
+                                                        int64_t col0, int t) {
+KBV_UNROLL
+  for (int q = 0; q < kLongLoadPasses; ++q) {
+    const int f = t + q * kLongThreads;
+    const int r = f / kLongVectorsPerRow, c = (f % kLongVectorsPerRow) * kVector;
+    const int64_t i = row0 + r, j = col0 + c;
+    if (i >= rows || j >= cols) continue;
+#ifdef __CUDA_ARCH__
+    const float4 v = *reinterpret_cast<const float4*>(from + i * cols + j);
+    tile[c * kLongPitch + r] = v.x, tile[(c + 1) * kLongPitch + r] = v.y;
+    tile[(c + 2) * kLongPitch + r] = v.z, tile[(c + 3) * kLongPitch + r] = v.w;
+#else
+    for (int k = 0; k < kVector; ++k) tile[(c + k) * kLongPitch + r] = from[i * cols + j + k];
+#endif
+  }
+}
+
+// Store: thread t (lane L of warp w) writes, for each of its columns c = w, w + 8, … inside the
+// source, destination row col0 + c at columns row0 + L + 32k (k < 4, inside `rows`), after
+// `epilogue(values, col0 + c)`. Values of rows past the edge go through the epilogue unwritten.
+template <class Epilogue>
+__host__ __device__ __forceinline__ void store_long_tile(const LongTile& tile, float* __restrict__ to, int64_t rows, int64_t cols, int64_t row0,
+                                                         int64_t col0, int t, const Epilogue& epilogue) {
+  const int lane = t % kWarp, warp = t / kWarp;
+  for (int c = warp; c < kLongCols; c += kLongWarps) {
+    const int64_t column = col0 + c;
+    if (column >= cols) break;
+    float values[kVector];
+KBV_UNROLL
+    for (int k = 0; k < kVector; ++k) values[k] = tile[c * kLongPitch + lane + kWarp * k];
+    epilogue(values, column);
+KBV_UNROLL
+    for (int k = 0; k < kVector; ++k) {
+      const int64_t row = row0 + lane + kWarp * k;
+      if (row < rows) to[column * rows + row] = values[k];
+    }
+  }
+}
+
+template <class Epilogue>
+__global__ void __launch_bounds__(kLongThreads) batched_transpose_long_kernel(const float* __restrict__ src, float* __restrict__ dst, int64_t batch,
+                                                                              int64_t rows, int64_t cols, Epilogue epilogue) {
+  __shared__ LongTile tile;
+  const int t = static_cast<int>(threadIdx.x);
+  for_each_block_tile<kLongRows, kLongCols>(src, dst, batch, rows, cols, [&](const float* from, float* to, int64_t row0, int64_t col0) {
+    load_long_tile(tile, from, rows, cols, row0, col0, t);
+    __syncthreads();
+    store_long_tile(tile, to, rows, cols, row0, col0, t, epilogue);
+    __syncthreads();
+  });
+}
+
 // Adds bias[column] to each value; nothing when bias is null: the plain transposes' epilogue
 // (batched_transpose.cu) and the first step of the convolution epilogue's (conv_epilogue.cuh).
 // Through the wide form the plain transposes map their warps four_lines (WideMapping says why).
@@ -218,20 +305,26 @@ KBV_UNROLL
   }
 };
 
-// The grid for_each_block_tile walks with tiles of side kSide: a block per column tile, row tiles
-// and batch entries up to the grid's limits (the loops cover the rest).
-template <int kSide>
+// The grid for_each_block_tile walks with tiles of kRowSide × kColSide: a block per column tile,
+// row tiles and batch entries up to the grid's limits (the loops cover the rest).
+template <int kRowSide, int kColSide = kRowSide>
 inline dim3 tile_grid(int64_t batch, int64_t rows, int64_t cols) {
-  return dim3(static_cast<unsigned>((cols + kSide - 1) / kSide), static_cast<unsigned>(std::min((rows + kSide - 1) / kSide, kMaxGridYZ)),
-              static_cast<unsigned>(std::min(batch, kMaxGridYZ)));
+  return dim3(static_cast<unsigned>((cols + kColSide - 1) / kColSide),
+              static_cast<unsigned>(std::min((rows + kRowSide - 1) / kRowSide, kMaxGridYZ)), static_cast<unsigned>(std::min(batch, kMaxGridYZ)));
 }
 
-// The wide form when `wide` is asked for and fits (wide_form_fits), else the 32×32 one.
+// The form asked for where it fits (wide_form_fits, long_form_fits), else the 32×32 one.
 template <class Epilogue>
-void launch(const float* src, float* dst, int64_t batch, int64_t rows, int64_t cols, const Epilogue& epilogue, cudaStream_t stream, bool wide) {
+void launch(const float* src, float* dst, int64_t batch, int64_t rows, int64_t cols, const Epilogue& epilogue, cudaStream_t stream,
+            TransposeForm form) {
   if (batch <= 0 || rows <= 0 || cols <= 0) return;
-  if (wide && wide_form_fits(rows, cols, src, dst)) {
+  if (form == TransposeForm::wide_where_it_fits && wide_form_fits(rows, cols, src, dst)) {
     batched_transpose_wide_kernel<<<tile_grid<kWideTile>(batch, rows, cols), kWideThreads, 0, stream>>>(src, dst, batch, rows, cols, epilogue);
+    return;
+  }
+  if (form == TransposeForm::long_rows_where_it_fits && long_form_fits(cols, src)) {
+    batched_transpose_long_kernel<<<tile_grid<kLongRows, kLongCols>(batch, rows, cols), kLongThreads, 0, stream>>>(src, dst, batch, rows, cols,
+                                                                                                                   epilogue);
     return;
   }
   batched_transpose_kernel<<<tile_grid<kTile>(batch, rows, cols), dim3(kTile, kTileRowsPerPass), 0, stream>>>(src, dst, batch, rows, cols, epilogue);

@@ -51,7 +51,7 @@ void ConvEpilogue::run_transposed(const float* nhwc, float* nchw, int64_t images
   ChannelChain epilogue = impl_->transposed;
   epilogue.bias = bias;
   for (size_t k = 0; k < inputs.size() && k < kMaxFusedInputs; ++k) epilogue.pointers[k] = inputs[k];
-  transpose::launch(nhwc, nchw, images, pixels, channels, epilogue, stream, form == TransposeForm::wide_where_it_fits);
+  transpose::launch(nhwc, nchw, images, pixels, channels, epilogue, stream, form);
   cuda::check_launch("kbv batched transpose kernel with a convolution epilogue");
 }
 

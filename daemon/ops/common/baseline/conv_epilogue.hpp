@@ -37,11 +37,11 @@ class ConvEpilogue {
   // y holds the convolution's output (NCHW, bias added): the chain's output replaces it.
   void run_in_place(float* y, std::span<const float* const> inputs, cudaStream_t stream) const;
   // nchw[n][c][p] = chain(nhwc[n][p][c] + bias[c]) for `images` images of `pixels` pixels and
-  // `channels` channels (bias may be null). The wide form where it fits (batched_transpose.cuh says
-  // why); `form` is for the bench that times both (kbv_bench_cuda_timing --conv-passes).
+  // `channels` channels (bias may be null). The long-row form where it fits (batched_transpose.cuh
+  // says why); `form` is for the bench that times each (kbv_bench_cuda_timing --conv-passes).
   void run_transposed(const float* nhwc, float* nchw, int64_t images, int64_t pixels, int64_t channels, const float* bias,
                       std::span<const float* const> inputs, cudaStream_t stream,
-                      TransposeForm form = TransposeForm::wide_where_it_fits) const;
+                      TransposeForm form = TransposeForm::long_rows_where_it_fits) const;
   std::string describe() const;  // "relu → add"
 
  private:

@@ -287,8 +287,9 @@ class CudnnConvolutionStep final : public NodeStep {
     auto* xt = reinterpret_cast<float*>(base + cl.x_offset);
     auto* wt = reinterpret_cast<float*>(base + cl.w_offset);
     auto* yt = reinterpret_cast<float*>(base + cl.y_offset);
-    // The plain passes wide where they fit (the input's: 0.439 ms narrow, 0.377 wide, r82 on an
-    // H100; batched_transpose.cuh, WideMapping); the output's with the bias alone stays narrow.
+    // The input passes wide where they fit (the input's: 0.439 ms narrow, 0.377 wide, r82 on an
+    // H100; batched_transpose.cuh, WideMapping); the output pass, with or without an epilogue, in
+    // long rows (the bias alone: 0.544 ms against the narrow form's 0.759, r88 on an H200).
     launch_batched_transpose(x, xt, cl.images, cl.in_channels, cl.in_pixels, nullptr, stream, TransposeForm::wide_where_it_fits);
     launch_batched_transpose(w, wt, cl.out_channels, cl.in_channels, cl.taps, nullptr, stream, TransposeForm::wide_where_it_fits);
     check(cudnnConvolutionForward(context_.cudnn(), &kOne, cl.x.get(), xt, cl.w.get(), wt, cl.conv.get(), cl.algo, base, cl.workspace, &kZero,
@@ -297,7 +298,7 @@ class CudnnConvolutionStep final : public NodeStep {
     if (epilogue_)
       epilogue_->run_transposed(yt, y, cl.images, cl.out_pixels, cl.out_channels, bias, in.subspan(conv_inputs_), stream);
     else
-      launch_batched_transpose(yt, y, cl.images, cl.out_pixels, cl.out_channels, bias, stream);
+      launch_batched_transpose(yt, y, cl.images, cl.out_pixels, cl.out_channels, bias, stream, TransposeForm::long_rows_where_it_fits);
   }
 
   void run_nchw(std::span<const float* const> in, float* out, void* workspace, cudaStream_t stream) {
