@@ -2,8 +2,9 @@
 // sum_dim1's library baseline (a sum over the middle axis of [128, 4096, 4095], default shapes)
 // beside the column sums of column_reduce_variants.cu, each output compared with the library's
 // on the device, and a device-to-device copy of the input's bytes for the rate a read could reach.
-// r83 (H100): the library 3.179 ms against PyTorch eager's 2.875 (issue #13). Prints figures;
-// asserts nothing.
+// r83 (H100): the library 3.179 ms against PyTorch eager's 2.875 (issue #13); r88 (H200): float4
+// sums through the rows' period 1.951 ms against the plain kernel's 2.094, which the library then
+// took (axis_f32.cuh, reduce_columns_by_period). Prints figures; asserts nothing.
 #include <cuda_runtime_api.h>
 
 #include <cstdio>
@@ -58,12 +59,11 @@ int run_column_reduce(const std::string& problems_dir) {
   std::printf("the library: %s\n", library.describe().substr(0, library.describe().find('\n')).c_str());
   print("library", event_median_ms([&] { library.run({x.as<float>()}, {expected.as<float>()}, stream.get()); }, stream.get(), kWarmupRuns, kTimedRuns),
         read_bytes);
-  cuda::measure::DeviceMemory scratch(static_cast<size_t>(column_reduce_scratch_floats(outer, inner)) * 4, "the variants' scratch");
-  for (const ColumnReduceVariant& variant : column_reduce_variants(x.as<float>(), extent, inner)) {
+  for (const ColumnReduceVariant& variant : column_reduce_variants()) {
     // NaN first (0xFF bytes), so a variant that leaves y unwritten shows as off by infinity.
     check(cudaMemsetAsync(y.get(), 0xFF, y_count * 4, stream.get()), "cudaMemsetAsync");
     const double ms = event_median_ms(
-        [&] { run_column_reduce_variant(variant, x.as<float>(), y.as<float>(), scratch.as<float>(), outer, extent, inner, stream.get()); },
+        [&] { run_column_reduce_variant(variant, x.as<float>(), y.as<float>(), outer, extent, inner, stream.get()); },
                                       stream.get(), kWarmupRuns, kTimedRuns);
     char what[160];
     std::snprintf(what, sizeof what, "%s (off the library by %.1e)", variant.name.c_str(),

@@ -16,15 +16,10 @@ struct ColumnReduceVariant {
   int index;
 };
 
-// The variants that can run on x [outer, extent, inner] (the float4 ones need x aligned and whole
-// row periods).
-std::vector<ColumnReduceVariant> column_reduce_variants(const float* x, int64_t extent, int64_t inner);
-
-// Floats of scratch the variants may use (the row-period ones' partial sums).
-int64_t column_reduce_scratch_floats(int64_t outer, int64_t inner);
+std::vector<ColumnReduceVariant> column_reduce_variants();
 
 // y[o, i] = Σ_a x[o, a, i] by `variant`.
-void run_column_reduce_variant(const ColumnReduceVariant& variant, const float* x, float* y, float* scratch, int64_t outer, int64_t extent,
-                               int64_t inner, cudaStream_t stream);
+void run_column_reduce_variant(const ColumnReduceVariant& variant, const float* x, float* y, int64_t outer, int64_t extent, int64_t inner,
+                               cudaStream_t stream);
 
 }  // namespace kbv::bench

@@ -27,8 +27,9 @@
   fused_chains  kbv_bench_cuda_timing --fused-chains: every fused elementwise chain of the
             problems' library baselines (default shapes) with the chain's interpreter unrolled
             and rolled (the library's), outputs compared
-  column_reduce  kbv_bench_cuda_timing --column-reduce: sum_dim1's library column sum beside
-            variants (slices, unroll, block width, a running pointer), outputs compared (#13)
+  column_reduce  kbv_bench_cuda_timing --column-reduce: sum_dim1's library column sum (float4
+            through the rows' period) beside the plain column kernel and its variants (slices,
+            unroll, block width, a running pointer), outputs compared (#13)
 Default: noise, gemm, do_bench and timer."""
 import statistics
 import sys
