@@ -2,7 +2,7 @@
 // fused elementwise chain of every problem's library baseline at its default shapes (the units
 // plan_units makes of two or more elementwise nodes, measure/baseline/elementwise_groups.hpp),
 // timed through the fused kernel with the chain's interpreter unrolled and rolled (fused_chain.cuh,
-// run_chain_rolled: the library's since r85a, H100, where it was faster on 98 of 108 chains),
+// run_chain_rolled: the library's since r85a, H100, where it was faster on 95 of 108 chains),
 // each output checked against the unrolled one's. Inputs are uniform in [−1, 1); a problem whose
 // chain's inputs do not fit beside the device's free memory is skipped with the reason. Prints
 // figures; asserts nothing.

@@ -14,9 +14,10 @@ namespace kbv::ops::baseline {
 
 // How the kernel interprets the chain (fused_chain.cuh): run_chain_rolled's one copy of the op
 // switch, the library's, or run_chain's unrolled instruction loop, which kbv_bench_cuda_timing
-// --fused-chains times beside it. Rolled was faster on 98 of the 108 chains of the problems'
-// default shapes (H100, r85a: ×0.89–0.99; the ten others within 1.8 %, shufflenet's relu → add
-// and one add chain), and on the convolution epilogue's pass (0.765 ms against 1.117, r82).
+// --fused-chains times beside it. Over the 108 chains of the problems' default shapes rolled took
+// 56.8 ms against 59.3 (H100, r85a: faster on 95, the others within 1.8 %) and 55.8 against 58.5
+// (H200, r88: faster on 90; shufflenet's relu → add 2 % slower, ~10 µs chains up to 7.5 %); and
+// the convolution epilogue's pass 0.765 ms against 1.117 (H100, r82).
 enum class ChainLoop { unrolled, rolled };
 
 // Whether the fused kernel runs `op`: every elementwise op (ops/elementwise_list.inc).
