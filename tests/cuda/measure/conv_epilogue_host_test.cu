@@ -33,35 +33,44 @@ void play_transpose(const std::vector<float>& src, std::vector<float>& dst, int6
       }
 }
 
-// The same with the wide form's phases (rows and cols multiples of 4): 256 threads per 64×64 tile.
+// A tiled form's blocks played: for each tile of kRowSide source rows × kColSide source columns,
+// its kThreads threads through load(tile, from, row0, col0, t), then through store(tile, to, row0,
+// col0, t).
+template <class TileType, int kRowSide, int kColSide, int kThreads, class Load, class Store>
+void play_blocks(const std::vector<float>& src, std::vector<float>& dst, int64_t batch, int64_t rows, int64_t cols, Load&& load, Store&& store) {
+  for (int64_t b = 0; b < batch; ++b)
+    for (int64_t row0 = 0; row0 < rows; row0 += kRowSide)
+      for (int64_t col0 = 0; col0 < cols; col0 += kColSide) {
+        TileType tile = {};
+        for (int t = 0; t < kThreads; ++t) load(tile, src.data() + b * rows * cols, row0, col0, t);
+        for (int t = 0; t < kThreads; ++t) store(tile, dst.data() + b * rows * cols, row0, col0, t);
+      }
+}
+
+// The wide form's phases (rows and cols multiples of 4): 256 threads per 64×64 tile.
 template <class Epilogue>
 void play_wide_transpose(const std::vector<float>& src, std::vector<float>& dst, int64_t batch, int64_t rows, int64_t cols,
                          const Epilogue& epilogue) {
   using namespace transpose;
-  for (int64_t b = 0; b < batch; ++b)
-    for (int64_t row0 = 0; row0 < rows; row0 += kWideTile)
-      for (int64_t col0 = 0; col0 < cols; col0 += kWideTile) {
-        WideTile tile = {};
-        constexpr WideMapping kMapping = Epilogue::kWideMapping;
-        for (int t = 0; t < kWideThreads; ++t) load_wide_tile<kMapping>(tile, src.data() + b * rows * cols, rows, cols, row0, col0, t);
-        for (int t = 0; t < kWideThreads; ++t)
-          store_wide_tile<kMapping>(tile, dst.data() + b * rows * cols, rows, cols, row0, col0, t, epilogue);
-      }
+  constexpr WideMapping kMapping = Epilogue::kWideMapping;
+  play_blocks<WideTile, kWideTile, kWideTile, kWideThreads>(
+      src, dst, batch, rows, cols,
+      [&](WideTile& tile, const float* from, int64_t row0, int64_t col0, int t) { load_wide_tile<kMapping>(tile, from, rows, cols, row0, col0, t); },
+      [&](const WideTile& tile, float* to, int64_t row0, int64_t col0, int t) {
+        store_wide_tile<kMapping>(tile, to, rows, cols, row0, col0, t, epilogue);
+      });
 }
 
-// The same with the long-row form's phases (cols a multiple of 4): 256 threads per tile of 32
-// source columns × 128 source rows.
+// The long-row form's phases (cols a multiple of 4): 256 threads per tile of 32 source columns ×
+// 128 source rows.
 template <class Epilogue>
 void play_long_transpose(const std::vector<float>& src, std::vector<float>& dst, int64_t batch, int64_t rows, int64_t cols,
                          const Epilogue& epilogue) {
   using namespace transpose;
-  for (int64_t b = 0; b < batch; ++b)
-    for (int64_t row0 = 0; row0 < rows; row0 += kLongRows)
-      for (int64_t col0 = 0; col0 < cols; col0 += kLongCols) {
-        LongTile tile = {};
-        for (int t = 0; t < kLongThreads; ++t) load_long_tile(tile, src.data() + b * rows * cols, rows, cols, row0, col0, t);
-        for (int t = 0; t < kLongThreads; ++t) store_long_tile(tile, dst.data() + b * rows * cols, rows, cols, row0, col0, t, epilogue);
-      }
+  play_blocks<LongTile, kLongRows, kLongCols, kLongThreads>(
+      src, dst, batch, rows, cols,
+      [&](LongTile& tile, const float* from, int64_t row0, int64_t col0, int t) { load_long_tile(tile, from, rows, cols, row0, col0, t); },
+      [&](const LongTile& tile, float* to, int64_t row0, int64_t col0, int t) { store_long_tile(tile, to, rows, cols, row0, col0, t, epilogue); });
 }
 
 std::vector<float> random_values(size_t count, uint32_t seed) {
