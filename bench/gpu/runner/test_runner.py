@@ -183,6 +183,24 @@ class CalibrationTest(unittest.TestCase):
         self.assertEqual(softmax[9], "-", "the recorded file has no clock readings")
         self.assertEqual(clocks_apart, [])
 
+    def test_a_forward_that_returned_a_strided_view_is_not_judged_against(self):
+        # r88 (H200): torch.compile's matmul_irregular returned [8205, 5921] with strides [5924, 1].
+        def entry(problem, contiguous):
+            return {"problem": problem, "shape_set": "default", "measured_at": "2026-12-06T20:29:00Z",
+                    "library": {"tf32": {"median_s": 0.0011107}, "fp32": {"median_s": 0.0064828}},
+                    "ratios": {"eager_tf32": 2.1656, "eager_fp32": 0.9893, "compiled_tf32": 0.8808},
+                    "evidence": {"torch": {"compiled_tf32": {"output": [{"shape": [8205, 5921], "strides": [5924 if not contiguous else 5921, 1],
+                                                                          "contiguous": contiguous}]}}}}
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "torch-baselines.json"
+            path.write_text(json.dumps({"calibrations": [{"entries": [entry("strided", False), entry("dense", True)]}]}))
+            rows, met, judged, _ = calibrate.calibration_rows(path, "")
+        by_problem = {row[0]: row for row in rows}
+        self.assertIn("strided output: refused", by_problem["strided"][7])
+        self.assertEqual(by_problem["strided"][10], "0.462", "judged against eager TF32 alone")
+        self.assertEqual(by_problem["dense"][10], "1.135 NO")
+        self.assertEqual((met, judged), (1, 2))
+
     def test_the_summary_names_entries_whose_two_sides_ran_at_different_clocks(self):
         # The unpaced calibration of 2026-12-04, where the C++ timer's GEMMs ran at 1605-1860 MHz.
         rows, _, _, clocks_apart = calibrate.calibration_rows(REPO / "tests/calibration/data/h200_torch_2.11_unpaced_2026-12-04.json", "")
