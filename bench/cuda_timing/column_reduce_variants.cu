@@ -78,7 +78,6 @@ struct Variant {
 
 constexpr Variant kVariants[] = {
     {"the plain column kernel (reduce_like; the library's before r88)", launch_plain_library},
-    {"32 columns x 8 slices, unroll 4 (the plain kernel's form)", launch<32, 8, 4>},
     {"32 columns x 8 slices, unroll 4, running pointer", launch<32, 8, 4, true>},
     {"32 columns x 16 slices, unroll 4", launch<32, 16, 4>},
     {"32 columns x 8 slices, unroll 8", launch<32, 8, 8>},

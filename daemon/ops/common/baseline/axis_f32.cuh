@@ -174,6 +174,8 @@ constexpr int kFloat4Groups = 8;                                    // warps spl
 constexpr int kFloat4ValuesPerThread = kCachedColumnExtent / kFloat4Groups;
 constexpr int64_t kFloat4Columns = int64_t{kFloat4Lanes} * 4;
 
+__host__ __device__ __forceinline__ float4 float4_added(float4 a, float4 b) { return make_float4(a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w); }
+
 __device__ __forceinline__ float4 squares_added(float4 sum, float4 v) {
   return make_float4(sum.x + v.x * v.x, sum.y + v.y * v.y, sum.z + v.z * v.z, sum.w + v.w * v.w);
 }
@@ -204,10 +206,7 @@ __global__ void __launch_bounds__(kFloat4Lanes* kFloat4Groups)
     __syncthreads();
     float4 total = partial[0][lane];
 #pragma unroll
-    for (int g = 1; g < kFloat4Groups; ++g) {
-      const float4 p = partial[g][lane];
-      total = make_float4(total.x + p.x, total.y + p.y, total.z + p.z, total.w + p.w);
-    }
+    for (int g = 1; g < kFloat4Groups; ++g) total = float4_added(total, partial[g][lane]);
     __syncthreads();  // `partial` is rewritten for the next `o`
     // One reciprocal per column, then products (within an ulp of dividing each value).
     const float n = static_cast<float>(extent);
@@ -277,8 +276,6 @@ inline bool period_columns(const AxisSplit& split, const float* x) { return peri
 inline size_t period_scratch_bytes(const AxisSplit& split) {
   return static_cast<size_t>(split.outer * row_period(split.inner) * split.inner) * sizeof(float);
 }
-
-__host__ __device__ __forceinline__ float4 float4_added(float4 a, float4 b) { return make_float4(a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w); }
 
 // One thread's sum in the first kernel: float4 j of the groups slice, slice + kPeriodSlices, … of
 // outer index o (x as float4s, `groups` groups of `group_float4s` each per outer index). Host code

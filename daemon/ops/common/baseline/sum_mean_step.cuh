@@ -16,12 +16,12 @@ template <int kKind>  // kSum or kMean
 class SumMeanStep final : public cuda::measure::NodeStep {
  public:
   SumMeanStep(AxisSplit split, std::string name, cuda::measure::LibraryContext& context)
-      : split_(split), name_(std::move(name)), context_(context), by_period_(period_split(split)) {
-    if (by_period_) context_.reserve_scratch(period_scratch_bytes(split_));
+      : split_(split), name_(std::move(name)), context_(context) {
+    if (period_split(split_)) context_.reserve_scratch(period_scratch_bytes(split_));
   }
 
   void run(std::span<const float* const> in, float* out, cudaStream_t stream) override {
-    if (by_period_ && period_columns(split_, in[0]))
+    if (period_columns(split_, in[0]))  // period_split (the scratch reserved) and x aligned
       reduce_columns_by_period<kKind>(split_, in[0], out, static_cast<float*>(context_.scratch()), stream);
     else
       reduce_like<kKind>(split_, 0.f, in[0], out, stream);
@@ -29,14 +29,13 @@ class SumMeanStep final : public cuda::measure::NodeStep {
 
   std::string describe() const override {
     return "kbv " + name_ + " kernel " + split_text(split_) +
-           (by_period_ ? " (float4 columns through a " + std::to_string(row_period(split_.inner)) + "-row period where x is 16-byte aligned)" : "");
+           (period_split(split_) ? " (float4 columns through a " + std::to_string(row_period(split_.inner)) + "-row period where x is 16-byte aligned)" : "");
   }
 
  private:
   AxisSplit split_;
   std::string name_;
   cuda::measure::LibraryContext& context_;
-  bool by_period_;
 };
 
 }  // namespace kbv::ops::baseline
