@@ -13,6 +13,12 @@
 // (r88, H200, timed here too the long-row tiles of 32 channels × 128 and 256 pixels: 0.721 and
 // 0.730 ms with relu → add, 0.544 with the bias alone; the library took the 128-pixel one for
 // its output passes, batched_transpose.cuh, and --conv-passes times it as a library form.)
+// And, since the library's long-row output pass with the chain (0.721 ms on the H200, r88) stayed
+// well behind the same pass with the bias alone (0.544): the long-row kernel with registers bounded
+// for 8 or 6 resident blocks an SM (ptxas: 47 registers with the chain, 32 with the bias alone),
+// and with relu → add written out as a generated kernel would have it (ptxas: 48 registers, as
+// many as the interpreter's), alone and bounded; the wide input pass with
+// registers for 8 blocks (conv_passes.cpp times it beside the library's forms).
 // Each reads every operand once per channel group, never per lane.
 #include <cuda_runtime_api.h>
 
@@ -118,6 +124,78 @@ KBV_UNROLL
   });
 }
 
+// The library's long-row and wide kernels (batched_transpose.cuh) with a minimum of kMinBlocks
+// resident blocks an SM asked of the compiler: ptxas gives the long kernel 47 registers with the
+// chain (5 blocks of 256 threads an SM) and 32 with the bias alone (8 blocks: every thread slot),
+// the wide kernel 40 with the bias (6 blocks). A pass at the memory's rate needs bytes in flight;
+// these variants trade registers (spilling where they must) for resident warps.
+template <int kMinBlocks, class Epilogue>
+__global__ void __launch_bounds__(transpose::kLongThreads, kMinBlocks)
+    long_kernel_bounded(const float* __restrict__ src, float* __restrict__ dst, int64_t batch, int64_t rows, int64_t cols, Epilogue epilogue) {
+  __shared__ transpose::LongTile tile;
+  const int t = static_cast<int>(threadIdx.x);
+  transpose::for_each_block_tile<transpose::kLongRows, transpose::kLongCols>(
+      src, dst, batch, rows, cols, [&](const float* from, float* to, int64_t row0, int64_t col0) {
+        transpose::load_long_tile(tile, from, rows, cols, row0, col0, t);
+        __syncthreads();
+        transpose::store_long_tile(tile, to, rows, cols, row0, col0, t, epilogue);
+        __syncthreads();
+      });
+}
+
+template <int kMinBlocks, class Epilogue>
+__global__ void __launch_bounds__(kWideThreads, kMinBlocks)
+    wide_kernel_bounded(const float* __restrict__ src, float* __restrict__ dst, int64_t batch, int64_t rows, int64_t cols, Epilogue epilogue) {
+  constexpr transpose::WideMapping kWideMapping = Epilogue::kWideMapping;
+  __shared__ WideTile tile;
+  const int t = static_cast<int>(threadIdx.x);
+  transpose::for_each_block_tile<kWideTile>(src, dst, batch, rows, cols, [&](const float* from, float* to, int64_t row0, int64_t col0) {
+    transpose::load_wide_tile<kWideMapping>(tile, from, rows, cols, row0, col0, t);
+    __syncthreads();
+    transpose::store_wide_tile<kWideMapping>(tile, to, rows, cols, row0, col0, t, epilogue);
+    __syncthreads();
+  });
+}
+
+// conv2d_relu_biasadd's epilogue written out, as a generated kernel has it (bias, relu, then the
+// per-channel operand 0 added): what the interpreter's generality costs in the long-row pass. Only
+// right for a relu → add chain; the bench's comparison with the library says whether it was.
+struct ReluAddWrittenOut {
+  ops::baseline::ChannelChain chain;
+  __device__ __forceinline__ void operator()(float (&values)[kVector], int64_t column) const {
+    const float b = chain.bias[column], operand = chain.pointers[0][column * chain.channel_stride[0]];
+KBV_UNROLL
+    for (int k = 0; k < kVector; ++k) {
+      const float v = values[k] + b;
+      values[k] = (v < 0.f ? 0.f : v) + operand;
+    }
+  }
+};
+
+void require_long(int64_t cols, const float* src) {
+  if (!transpose::long_form_fits(cols, src))
+    throw std::invalid_argument("the long-row variants need source columns that are a multiple of 4 and a 16-byte aligned source");
+}
+
+template <int kMinBlocks>
+void launch_long_chain(const float* src, float* dst, int64_t batch, int64_t rows, int64_t cols, const ops::baseline::ChannelChain& epilogue,
+                       cudaStream_t stream) {
+  require_long(cols, src);
+  long_kernel_bounded<kMinBlocks><<<transpose::tile_grid<transpose::kLongRows, transpose::kLongCols>(batch, rows, cols), transpose::kLongThreads, 0,
+                                    stream>>>(src, dst, batch, rows, cols, epilogue);
+  cuda::check_launch("long-row transpose variant, bounded registers");
+}
+
+template <int kMinBlocks>
+void launch_long_written_out(const float* src, float* dst, int64_t batch, int64_t rows, int64_t cols, const ops::baseline::ChannelChain& epilogue,
+                             cudaStream_t stream) {
+  require_long(cols, src);
+  if (epilogue.bias == nullptr || epilogue.pointers[0] == nullptr) throw std::invalid_argument("the written-out relu → add needs a bias and an operand");
+  long_kernel_bounded<kMinBlocks><<<transpose::tile_grid<transpose::kLongRows, transpose::kLongCols>(batch, rows, cols), transpose::kLongThreads, 0,
+                                    stream>>>(src, dst, batch, rows, cols, ReluAddWrittenOut{epilogue});
+  cuda::check_launch("long-row transpose variant, relu → add written out");
+}
+
 void require_wide(int64_t rows, int64_t cols, const float* src, const float* dst) {
   if (!transpose::wide_form_fits(rows, cols, src, dst))
     throw std::invalid_argument("the wide variants need sides that are multiples of 4 and 16-byte aligned buffers");
@@ -160,6 +238,10 @@ constexpr VariantKernel kVariants[] = {
     {"four_lines, chain per float4, rolled", false, launch_per_float4<true, true, false>},
     {"four_lines, chain per thread (16 values), unrolled", false, launch_per_thread<false>},
     {"four_lines, chain per thread (16 values), rolled", false, launch_per_thread<true>},
+    {"long rows, chain rolled, registers for 8 blocks an SM", false, launch_long_chain<8>},
+    {"long rows, chain rolled, registers for 6 blocks an SM", false, launch_long_chain<6>},
+    {"long rows, relu → add written out (a generated kernel's form)", false, launch_long_written_out<1>},
+    {"long rows, relu → add written out, registers for 8 blocks an SM", false, launch_long_written_out<8>},
 };
 
 std::vector<PassVariant> output_pass_variants() {
@@ -176,6 +258,13 @@ void run_output_pass_variant(const PassVariant& variant, const ResolvedProblem& 
   epilogue.bias = bias;
   for (size_t k = 0; k < input_count && k < cuda::kMaxFusedInputs; ++k) epilogue.pointers[k] = inputs[k];
   kVariants[variant.index].launch(nhwc, nchw, images, pixels, channels, epilogue, stream);
+}
+
+void run_input_pass_bounded(const float* x, float* xt, int64_t images, int64_t channels, int64_t pixels, cudaStream_t stream) {
+  require_wide(channels, pixels, x, xt);
+  wide_kernel_bounded<8><<<transpose::tile_grid<kWideTile>(images, channels, pixels), kWideThreads, 0, stream>>>(x, xt, images, channels, pixels,
+                                                                                                           transpose::ColumnBias{nullptr});
+  cuda::check_launch("wide input transpose variant, bounded registers");
 }
 
 }  // namespace kbv::bench

@@ -27,4 +27,8 @@ void run_output_pass_variant(const PassVariant& variant, const ResolvedProblem& 
                              float* nchw, int64_t images, int64_t pixels, int64_t channels, const float* bias, const float* const* inputs,
                              size_t input_count, cudaStream_t stream);
 
+// xt = the input pass (NCHW → NHWC, no bias) through the library's wide four_lines kernel with
+// registers for 8 resident blocks an SM (the library's takes 40: 6 blocks).
+void run_input_pass_bounded(const float* x, float* xt, int64_t images, int64_t channels, int64_t pixels, cudaStream_t stream);
+
 }  // namespace kbv::bench

@@ -105,7 +105,7 @@ int run_conv_passes(const std::string& problems_dir) {
             epilogue.run_transposed(yt.as<float>(), y.as<float>(), images, out_pixels, out_channels, bias.as<float>(), chain, stream.get(), form);
           }, stream.get()), y_bytes);
   }
-  std::printf("wide variants (conv_pass_variants.cu; not the library's)\n");
+  std::printf("variants (conv_pass_variants.cu; not the library's)\n");
   // Each variant's output against the library's of the same work (its wide form), so that a fast
   // variant is also a right one.
   cuda::measure::DeviceMemory expected(y_elements * 4, "the library's output");
@@ -130,6 +130,17 @@ int run_conv_passes(const std::string& problems_dir) {
     std::snprintf(what, sizeof what, "output to NCHW with the bias%s: %s (off the library by %.1e)",
                   variant.bias_only ? "" : (", " + epilogue.describe()).c_str(), variant.name.c_str(), static_cast<double>(off));
     print(what, ms, y_bytes);
+  }
+  {
+    check(cudaMemsetAsync(xt.get(), 0xFF, x_elements * 4, stream.get()), "cudaMemsetAsync");
+    const double ms = median_ms([&] { run_input_pass_bounded(x.as<float>(), xt.as<float>(), images, in_channels, in_pixels, stream.get()); },
+                                stream.get());
+    ops::baseline::launch_batched_transpose(x.as<float>(), expected.as<float>(), images, in_channels, in_pixels, nullptr, stream.get(),
+                                            TransposeForm::wide_where_it_fits);
+    const float off = max_abs_difference(xt.as<float>(), expected.as<float>(), x_elements, stream.get());
+    char what[200];
+    std::snprintf(what, sizeof what, "input to NHWC: wide four_lines, registers for 8 blocks an SM (off the library by %.1e)", static_cast<double>(off));
+    print(what, ms, x_bytes);
   }
   std::printf("copy (cudaMemcpyAsync device to device)\n");
   print("the input's bytes", median_ms([&] {
