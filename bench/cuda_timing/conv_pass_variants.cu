@@ -17,7 +17,8 @@
 // well behind the same pass with the bias alone (0.544): the long-row kernel with registers bounded
 // for 8 or 6 resident blocks an SM (ptxas: 47 registers with the chain, 32 with the bias alone),
 // and with relu → add written out as a generated kernel would have it (ptxas: 48 registers, as
-// many as the interpreter's), alone and bounded; the wide input pass with
+// many as the interpreter's), alone and bounded; with each column's operands staged in shared
+// memory before the tile loop (StagedChain); the wide input pass with
 // registers for 8 blocks (conv_passes.cpp times it beside the library's forms).
 // Each reads every operand once per channel group, never per lane.
 #include <cuda_runtime_api.h>
@@ -196,6 +197,71 @@ void launch_long_written_out(const float* src, float* dst, int64_t batch, int64_
   cuda::check_launch("long-row transpose variant, relu → add written out");
 }
 
+// The long-row kernel with each column's operands staged in shared memory: before its tile loop
+// (a block keeps its 32 columns for all its tiles: for_each_block_tile) the block's first threads
+// read the bias and each chain input's value for its columns, so the store phase reads shared
+// memory where the library's reads global memory twice in a row (the bias, then the chain's
+// operand inside the interpreter: two dependent load latencies per column before its stores).
+struct StagedOperands {
+  float values[1 + cuda::kMaxFusedInputs][transpose::kLongCols];  // [0]: the bias (0 without one), [1 + k]: input k
+};
+
+struct StagedChain {
+  const chain::ChainCode& code;
+  const StagedOperands& staged;
+  bool has_bias;
+  int64_t col0;
+  __device__ __forceinline__ void operator()(float (&values)[kVector], int64_t column) const {
+    const int c = static_cast<int>(column - col0);
+    if (has_bias) {
+      const float b = staged.values[0][c];
+KBV_UNROLL
+      for (int k = 0; k < kVector; ++k) values[k] += b;
+    }
+    chain::run_chain_rolled<kVector>(code, values, [&](int k, float (&operand)[kVector]) {
+      const float value = staged.values[1 + k][c];
+KBV_UNROLL
+      for (int v = 0; v < kVector; ++v) operand[v] = value;
+    });
+  }
+};
+
+template <int kMinBlocks>
+__global__ void __launch_bounds__(transpose::kLongThreads, kMinBlocks)
+    long_kernel_staged(const float* __restrict__ src, float* __restrict__ dst, int64_t batch, int64_t rows, int64_t cols,
+                       ops::baseline::ChannelChain epilogue, int inputs) {
+  __shared__ transpose::LongTile tile;
+  __shared__ StagedOperands staged;
+  const int t = static_cast<int>(threadIdx.x);
+  const int64_t col0 = static_cast<int64_t>(blockIdx.x) * transpose::kLongCols;
+  if (t < (1 + inputs) * transpose::kLongCols) {
+    const int k = t / transpose::kLongCols, c = t % transpose::kLongCols;
+    const int64_t column = min(col0 + c, cols - 1);  // past the edge: a real column, never written
+    staged.values[k][c] = k == 0 ? (epilogue.bias != nullptr ? epilogue.bias[column] : 0.f)
+                                 : epilogue.pointers[k - 1][column * epilogue.channel_stride[k - 1]];
+  }
+  // The tile loop's first __syncthreads() (after the load phase) orders these writes before any read.
+  const StagedChain staged_chain{epilogue.code, staged, epilogue.bias != nullptr, col0};
+  transpose::for_each_block_tile<transpose::kLongRows, transpose::kLongCols>(
+      src, dst, batch, rows, cols, [&](const float* from, float* to, int64_t row0, int64_t tile_col0) {
+        transpose::load_long_tile(tile, from, rows, cols, row0, tile_col0, t);
+        __syncthreads();
+        transpose::store_long_tile(tile, to, rows, cols, row0, tile_col0, t, staged_chain);
+        __syncthreads();
+      });
+}
+
+template <int kMinBlocks>
+void launch_long_staged(const float* src, float* dst, int64_t batch, int64_t rows, int64_t cols, const ops::baseline::ChannelChain& epilogue,
+                        cudaStream_t stream) {
+  require_long(cols, src);
+  int inputs = 0;
+  while (inputs < static_cast<int>(cuda::kMaxFusedInputs) && epilogue.pointers[inputs] != nullptr) ++inputs;
+  long_kernel_staged<kMinBlocks><<<transpose::tile_grid<transpose::kLongRows, transpose::kLongCols>(batch, rows, cols), transpose::kLongThreads, 0,
+                                   stream>>>(src, dst, batch, rows, cols, epilogue, inputs);
+  cuda::check_launch("long-row transpose variant, operands staged in shared memory");
+}
+
 void require_wide(int64_t rows, int64_t cols, const float* src, const float* dst) {
   if (!transpose::wide_form_fits(rows, cols, src, dst))
     throw std::invalid_argument("the wide variants need sides that are multiples of 4 and 16-byte aligned buffers");
@@ -242,6 +308,8 @@ constexpr VariantKernel kVariants[] = {
     {"long rows, chain rolled, registers for 6 blocks an SM", false, launch_long_chain<6>},
     {"long rows, relu → add written out (a generated kernel's form)", false, launch_long_written_out<1>},
     {"long rows, relu → add written out, registers for 8 blocks an SM", false, launch_long_written_out<8>},
+    {"long rows, chain rolled, operands staged in shared memory", false, launch_long_staged<1>},
+    {"long rows, chain rolled, operands staged, registers for 8 blocks an SM", false, launch_long_staged<8>},
 };
 
 std::vector<PassVariant> output_pass_variants() {
