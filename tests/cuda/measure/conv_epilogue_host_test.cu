@@ -234,10 +234,11 @@ TEST(ConvEpilogueOnTheHost, TheWideFormIsATransposeAtEveryEdge) {
 }
 
 // The long-row form where it applies (columns a multiple of 4, the source 16-byte aligned), at full
-// and partial tiles of 128 rows × 32 columns, with the bias (batched_transpose.cu's epilogue for
-// the output pass without a chain); where it does not, the launcher keeps the 32×32 form.
+// and partial tiles of 128 rows × 32 columns (64 rows: a convolution input's 64 channels, the input
+// pass's form), with the bias (batched_transpose.cu's epilogue for the output pass without a
+// chain); where it does not, the launcher keeps the 32×32 form.
 TEST(ConvEpilogueOnTheHost, TheLongRowFormIsATransposeAtEveryEdge) {
-  for (const auto& [rows, cols] : std::vector<std::pair<int64_t, int64_t>>{{1, 4}, {128, 32}, {130, 36}, {5, 64}, {300, 8}, {257, 100}}) {
+  for (const auto& [rows, cols] : std::vector<std::pair<int64_t, int64_t>>{{1, 4}, {128, 32}, {130, 36}, {5, 64}, {64, 132}, {300, 8}, {257, 100}}) {
     const std::vector<float> src = random_values(static_cast<size_t>(3 * rows * cols), 21);
     std::vector<float> dst(src.size(), std::nanf(""));
     play_long_transpose(src, dst, 3, rows, cols, NoEpilogue<>{});

@@ -4,7 +4,7 @@
 // Matrix Multiplication" / the transpose example: a naive transpose writes with a stride of
 // `rows`); a wide form (64×64 tiles, float4 accesses) where the caller asks for it and both sides
 // allow 16-byte accesses; a long-row form (32 source columns × 128 source rows, float4 loads) for
-// the convolution's output passes.
+// the convolution's input and output passes.
 // batched_transpose.cu runs it with the convolution bias as the epilogue (ColumnBias),
 // conv_epilogue.cu with the bias and a fused elementwise chain.
 #pragma once
@@ -214,7 +214,11 @@ __global__ void __launch_bounds__(kWideThreads) batched_transpose_wide_kernel(co
 // conv2d_relu_biasadd's output pass, docs/results/timing.md; kbv_bench_cuda_timing --conv-passes):
 // with the bias alone 0.544 ms against the narrow form's 0.759 and the wide one's 1.060 (a copy of
 // the bytes: 0.496); with the bias and relu → add 0.721 against the wide form's 0.789. 256 source
-// rows a block ran 0.730.
+// rows a block ran 0.730. r91 (H200) again: bias alone 0.520, relu → add 0.705; and the input pass
+// (64 channels × 16384 pixels a image, half of each tile's rows) 0.276 ms against the wide form's
+// 0.332 (a copy: 0.260), so the input pass takes this form too. The chain's interpreter is what
+// the relu → add pass pays over the bias alone: the same kernel with relu → add written out ran
+// 0.538 (bench/cuda_timing/conv_pass_variants.cu).
 constexpr int kLongCols = 32;
 constexpr int kLongRows = 128;
 constexpr int kLongThreads = 256;

@@ -13,9 +13,9 @@ namespace kbv::ops::baseline {
 // Which kernel moves the tiles (batched_transpose.cuh): 32×32 tiles of 4-byte accesses; 64×64
 // tiles of float4s where the sides are multiples of 4 and the buffers 16-byte aligned; or tiles of
 // 32 source columns × 128 source rows, float4 loads and 4-byte stores, where the columns are a
-// multiple of 4 and the source 16-byte aligned (else the 32×32 form). The convolution's input and
-// weight passes ask for the wide form, its output passes (the bias alone, or the bias and an
-// elementwise chain) the long-row one (batched_transpose.cuh says why).
+// multiple of 4 and the source 16-byte aligned (else the 32×32 form). The convolution's weight
+// pass asks for the wide form; its input pass and its output passes (the bias alone, or the bias
+// and an elementwise chain) the long-row one (batched_transpose.cuh says why).
 enum class TransposeForm { narrow, wide_where_it_fits, long_rows_where_it_fits };
 
 // dst[b][j][i] = src[b][i][j], plus bias[j] when `bias` is not null, for every b < batch, i < rows,

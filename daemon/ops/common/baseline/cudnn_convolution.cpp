@@ -287,10 +287,11 @@ class CudnnConvolutionStep final : public NodeStep {
     auto* xt = reinterpret_cast<float*>(base + cl.x_offset);
     auto* wt = reinterpret_cast<float*>(base + cl.w_offset);
     auto* yt = reinterpret_cast<float*>(base + cl.y_offset);
-    // The input passes wide where they fit (the input's: 0.439 ms narrow, 0.377 wide, r82 on an
-    // H100; batched_transpose.cuh, WideMapping); the output pass, with or without an epilogue, in
-    // long rows (the bias alone: 0.544 ms against the narrow form's 0.759, r88 on an H200).
-    launch_batched_transpose(x, xt, cl.images, cl.in_channels, cl.in_pixels, nullptr, stream, TransposeForm::wide_where_it_fits);
+    // The input in long rows where it fits (conv2d_relu_biasadd's: 0.276 ms against the wide form's
+    // 0.332 and the narrow one's 0.400, a copy of its bytes 0.260; r91 on an H200), the weight
+    // (kilobytes) wide; the output pass, with or without an epilogue, in long rows (the bias alone:
+    // 0.520 ms against the narrow form's 0.758, r91). kbv_bench_cuda_timing --conv-passes.
+    launch_batched_transpose(x, xt, cl.images, cl.in_channels, cl.in_pixels, nullptr, stream, TransposeForm::long_rows_where_it_fits);
     launch_batched_transpose(w, wt, cl.out_channels, cl.in_channels, cl.taps, nullptr, stream, TransposeForm::wide_where_it_fits);
     check(cudnnConvolutionForward(context_.cudnn(), &kOne, cl.x.get(), xt, cl.w.get(), wt, cl.conv.get(), cl.algo, base, cl.workspace, &kZero,
                                   cl.y.get(), yt),
