@@ -18,8 +18,14 @@
 // for 8 or 6 resident blocks an SM (ptxas: 47 registers with the chain, 32 with the bias alone),
 // and with relu → add written out as a generated kernel would have it (ptxas: 48 registers, as
 // many as the interpreter's), alone and bounded; with each column's operands staged in shared
-// memory before the tile loop (StagedChain); the wide input pass with
-// registers for 8 blocks (conv_passes.cpp times it beside the library's forms).
+// memory before the tile loop (StagedChain); the wide input pass with registers for 8 blocks
+// (conv_passes.cpp times it beside the library's forms). r91 (H200): the library's long-row pass
+// 0.705 ms with relu → add; bounded to 8 blocks 0.875, to 6 blocks 0.782; operands staged 0.758
+// (8 blocks: 0.831); relu → add written out 0.538 (8 blocks: 0.575), about as fast as the bias
+// alone (0.520). So neither occupancy nor the operands' loads: the interpreter's per-instruction
+// work is the cost, which the chain run once per 2 or 4 columns (the last variants, not yet timed)
+// pays a half or a quarter as often. The wide input pass with 8 blocks: 0.347 against the library's
+// 0.332.
 // Each reads every operand once per channel group, never per lane.
 #include <cuda_runtime_api.h>
 
@@ -262,6 +268,58 @@ void launch_long_staged(const float* src, float* dst, int64_t batch, int64_t row
   cuda::check_launch("long-row transpose variant, operands staged in shared memory");
 }
 
+// The long-row kernel with the chain run once for kColumnsPerCall of the thread's 4 columns (4
+// values each) instead of once per column: the interpreter's per-instruction work (the
+// instruction's fields, the op's switch) paid once for 4·kColumnsPerCall values. r91 (H200) found
+// that work to be what the chain's pass pays over the bias alone (0.705 ms against relu → add
+// written out, 0.538). ptxas: 2 columns a call 64 registers, 4 columns 100.
+template <int kColumnsPerCall>
+__global__ void __launch_bounds__(transpose::kLongThreads)
+    long_kernel_chain_per_columns(const float* __restrict__ src, float* __restrict__ dst, int64_t batch, int64_t rows, int64_t cols,
+                                  ops::baseline::ChannelChain epilogue) {
+  constexpr int kColumnsPerThread = transpose::kLongCols / transpose::kLongWarps;  // 4
+  static_assert(kColumnsPerThread % kColumnsPerCall == 0, "calls cover the thread's columns");
+  __shared__ transpose::LongTile tile;
+  const int t = static_cast<int>(threadIdx.x), lane = t % transpose::kWarp, warp = t / transpose::kWarp;
+  transpose::for_each_block_tile<transpose::kLongRows, transpose::kLongCols>(
+      src, dst, batch, rows, cols, [&](const float* from, float* to, int64_t row0, int64_t col0) {
+        transpose::load_long_tile(tile, from, rows, cols, row0, col0, t);
+        __syncthreads();
+        for (int first = 0; first < kColumnsPerThread; first += kColumnsPerCall) {
+          float values[kColumnsPerCall * kVector];
+          int64_t columns[kColumnsPerCall];
+KBV_UNROLL
+          for (int g = 0; g < kColumnsPerCall; ++g) {
+            const int c = warp + (first + g) * transpose::kLongWarps;
+            columns[g] = min(col0 + c, cols - 1);  // past the edge: a real column's operands, nothing written
+KBV_UNROLL
+            for (int k = 0; k < kVector; ++k) values[g * kVector + k] = tile[c * transpose::kLongPitch + lane + transpose::kWarp * k];
+          }
+          apply_epilogue<kColumnsPerCall, kVector, true, false>(epilogue, values, columns);
+KBV_UNROLL
+          for (int g = 0; g < kColumnsPerCall; ++g) {
+            const int64_t column = col0 + warp + (first + g) * transpose::kLongWarps;
+            if (column >= cols) continue;
+KBV_UNROLL
+            for (int k = 0; k < kVector; ++k) {
+              const int64_t row = row0 + lane + transpose::kWarp * k;
+              if (row < rows) to[column * rows + row] = values[g * kVector + k];
+            }
+          }
+        }
+        __syncthreads();
+      });
+}
+
+template <int kColumnsPerCall>
+void launch_long_chain_per_columns(const float* src, float* dst, int64_t batch, int64_t rows, int64_t cols,
+                                   const ops::baseline::ChannelChain& epilogue, cudaStream_t stream) {
+  require_long(cols, src);
+  long_kernel_chain_per_columns<kColumnsPerCall><<<transpose::tile_grid<transpose::kLongRows, transpose::kLongCols>(batch, rows, cols),
+                                                   transpose::kLongThreads, 0, stream>>>(src, dst, batch, rows, cols, epilogue);
+  cuda::check_launch("long-row transpose variant, chain per columns");
+}
+
 void require_wide(int64_t rows, int64_t cols, const float* src, const float* dst) {
   if (!transpose::wide_form_fits(rows, cols, src, dst))
     throw std::invalid_argument("the wide variants need sides that are multiples of 4 and 16-byte aligned buffers");
@@ -310,6 +368,8 @@ constexpr VariantKernel kVariants[] = {
     {"long rows, relu → add written out, registers for 8 blocks an SM", false, launch_long_written_out<8>},
     {"long rows, chain rolled, operands staged in shared memory", false, launch_long_staged<1>},
     {"long rows, chain rolled, operands staged, registers for 8 blocks an SM", false, launch_long_staged<8>},
+    {"long rows, chain rolled once per 2 columns (8 values)", false, launch_long_chain_per_columns<2>},
+    {"long rows, chain rolled once per 4 columns (16 values: the thread's)", false, launch_long_chain_per_columns<4>},
 };
 
 std::vector<PassVariant> output_pass_variants() {

@@ -10,8 +10,8 @@
 // the chain run per float4 or per thread, its interpreter rolled or unrolled). The library's wide
 // form maps its plain transposes four_lines and the epilogue's pass two_lines (WideMapping); its
 // output passes take the long-row form since r88 (H200: 0.721 ms with relu → add against the wide
-// form's 0.789; 0.544 with the bias alone against the narrow form's 0.759). Prints figures;
-// asserts nothing.
+// form's 0.789; 0.544 with the bias alone against the narrow form's 0.759), its input pass since
+// r91 (0.276 against the wide form's 0.332). Prints figures; asserts nothing.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -93,7 +93,7 @@ int run_conv_passes(const std::string& problems_dir) {
 
   for (const auto& [form, name] : {std::pair{TransposeForm::narrow, "narrow (32x32, 4-byte)"},
                                    std::pair{TransposeForm::wide_where_it_fits, "wide (64x64, float4; plain passes four_lines, the epilogue's two_lines)"},
-                                   std::pair{TransposeForm::long_rows_where_it_fits, "long rows (32 columns x 128 rows, float4 loads; the output passes')"}}) {
+                                   std::pair{TransposeForm::long_rows_where_it_fits, "long rows (32 columns x 128 rows, float4 loads; the input and output passes')"}}) {
     std::printf("%s\n", name);
     print("input to NHWC", median_ms([&] {
             ops::baseline::launch_batched_transpose(x.as<float>(), xt.as<float>(), images, in_channels, in_pixels, nullptr, stream.get(), form);
