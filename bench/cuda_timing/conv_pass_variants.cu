@@ -131,43 +131,24 @@ KBV_UNROLL
   });
 }
 
-// The library's long-row and wide kernels (batched_transpose.cuh) with a minimum of kMinBlocks
-// resident blocks an SM asked of the compiler: ptxas gives the long kernel 47 registers with the
-// chain (5 blocks of 256 threads an SM) and 32 with the bias alone (8 blocks: every thread slot),
-// the wide kernel 40 with the bias (6 blocks). A pass at the memory's rate needs bytes in flight;
-// these variants trade registers (spilling where they must) for resident warps.
-// The library's long-row tile loop (batched_transpose_long_kernel's body) with `epilogue`.
-template <class Epilogue>
-__device__ __forceinline__ void move_long_tiles(transpose::LongTile& tile, const float* __restrict__ src, float* __restrict__ dst, int64_t batch,
-                                                int64_t rows, int64_t cols, int t, const Epilogue& epilogue) {
-  transpose::for_each_block_tile<transpose::kLongRows, transpose::kLongCols>(
-      src, dst, batch, rows, cols, [&](const float* from, float* to, int64_t row0, int64_t col0) {
-        transpose::load_long_tile(tile, from, rows, cols, row0, col0, t);
-        __syncthreads();
-        transpose::store_long_tile(tile, to, rows, cols, row0, col0, t, epilogue);
-        __syncthreads();
-      });
-}
-
+// The library's long-row and wide kernels (batched_transpose.cuh: their bodies, move_long_tiles
+// and move_wide_tiles) with a minimum of kMinBlocks resident blocks an SM asked of the compiler:
+// ptxas gives the long kernel 47 registers with the chain (5 blocks of 256 threads an SM) and 32
+// with the bias alone (8 blocks: every thread slot), the wide kernel 40 with the bias (6 blocks). A
+// pass at the memory's rate needs bytes in flight; these variants trade registers (spilling where
+// they must) for resident warps.
 template <int kMinBlocks, class Epilogue>
 __global__ void __launch_bounds__(transpose::kLongThreads, kMinBlocks)
     long_kernel_bounded(const float* __restrict__ src, float* __restrict__ dst, int64_t batch, int64_t rows, int64_t cols, Epilogue epilogue) {
   __shared__ transpose::LongTile tile;
-  move_long_tiles(tile, src, dst, batch, rows, cols, static_cast<int>(threadIdx.x), epilogue);
+  transpose::move_long_tiles(tile, src, dst, batch, rows, cols, static_cast<int>(threadIdx.x), epilogue);
 }
 
 template <int kMinBlocks, class Epilogue>
 __global__ void __launch_bounds__(kWideThreads, kMinBlocks)
     wide_kernel_bounded(const float* __restrict__ src, float* __restrict__ dst, int64_t batch, int64_t rows, int64_t cols, Epilogue epilogue) {
-  constexpr transpose::WideMapping kWideMapping = Epilogue::kWideMapping;
   __shared__ WideTile tile;
-  const int t = static_cast<int>(threadIdx.x);
-  transpose::for_each_block_tile<kWideTile>(src, dst, batch, rows, cols, [&](const float* from, float* to, int64_t row0, int64_t col0) {
-    transpose::load_wide_tile<kWideMapping>(tile, from, rows, cols, row0, col0, t);
-    __syncthreads();
-    transpose::store_wide_tile<kWideMapping>(tile, to, rows, cols, row0, col0, t, epilogue);
-    __syncthreads();
-  });
+  transpose::move_wide_tiles(tile, src, dst, batch, rows, cols, static_cast<int>(threadIdx.x), epilogue);
 }
 
 // conv2d_relu_biasadd's epilogue written out, as a generated kernel has it (bias, relu, then the
@@ -253,7 +234,7 @@ __global__ void __launch_bounds__(transpose::kLongThreads, kMinBlocks)
                                  : epilogue.pointers[k - 1][column * epilogue.channel_stride[k - 1]];
   }
   // The tile loop's first __syncthreads() (after the load phase) orders these writes before any read.
-  move_long_tiles(tile, src, dst, batch, rows, cols, t, StagedChain{epilogue.code, staged, epilogue.bias != nullptr, col0});
+  transpose::move_long_tiles(tile, src, dst, batch, rows, cols, t, StagedChain{epilogue.code, staged, epilogue.bias != nullptr, col0});
 }
 
 template <int kMinBlocks>

@@ -188,18 +188,25 @@ KBV_UNROLL
   }
 }
 
+// The wide kernel's body: thread t's share of the block's tiles through `tile`, the epilogue's
+// mapping (kbv_bench_cuda_timing's variants run it under other launch bounds).
 template <class Epilogue>
-__global__ void __launch_bounds__(kWideThreads) batched_transpose_wide_kernel(const float* __restrict__ src, float* __restrict__ dst, int64_t batch,
-                                                                              int64_t rows, int64_t cols, Epilogue epilogue) {
+__device__ __forceinline__ void move_wide_tiles(WideTile& tile, const float* __restrict__ src, float* __restrict__ dst, int64_t batch, int64_t rows,
+                                                int64_t cols, int t, const Epilogue& epilogue) {
   constexpr WideMapping kMapping = Epilogue::kWideMapping;
-  __shared__ WideTile tile;
-  const int t = static_cast<int>(threadIdx.x);
   for_each_block_tile<kWideTile>(src, dst, batch, rows, cols, [&](const float* from, float* to, int64_t row0, int64_t col0) {
     load_wide_tile<kMapping>(tile, from, rows, cols, row0, col0, t);
     __syncthreads();
     store_wide_tile<kMapping>(tile, to, rows, cols, row0, col0, t, epilogue);
     __syncthreads();
   });
+}
+
+template <class Epilogue>
+__global__ void __launch_bounds__(kWideThreads) batched_transpose_wide_kernel(const float* __restrict__ src, float* __restrict__ dst, int64_t batch,
+                                                                              int64_t rows, int64_t cols, Epilogue epilogue) {
+  __shared__ WideTile tile;
+  move_wide_tiles(tile, src, dst, batch, rows, cols, static_cast<int>(threadIdx.x), epilogue);
 }
 
 // The long-row form, for sources whose columns are a multiple of 4 in a 16-byte aligned buffer
@@ -277,17 +284,24 @@ KBV_UNROLL
   }
 }
 
+// The long-row kernel's body: thread t's share of the block's tiles through `tile` (the bench's
+// variants run it under other launch bounds, or after staging the block's operands).
 template <class Epilogue>
-__global__ void __launch_bounds__(kLongThreads) batched_transpose_long_kernel(const float* __restrict__ src, float* __restrict__ dst, int64_t batch,
-                                                                              int64_t rows, int64_t cols, Epilogue epilogue) {
-  __shared__ LongTile tile;
-  const int t = static_cast<int>(threadIdx.x);
+__device__ __forceinline__ void move_long_tiles(LongTile& tile, const float* __restrict__ src, float* __restrict__ dst, int64_t batch, int64_t rows,
+                                                int64_t cols, int t, const Epilogue& epilogue) {
   for_each_block_tile<kLongRows, kLongCols>(src, dst, batch, rows, cols, [&](const float* from, float* to, int64_t row0, int64_t col0) {
     load_long_tile(tile, from, rows, cols, row0, col0, t);
     __syncthreads();
     store_long_tile(tile, to, rows, cols, row0, col0, t, epilogue);
     __syncthreads();
   });
+}
+
+template <class Epilogue>
+__global__ void __launch_bounds__(kLongThreads) batched_transpose_long_kernel(const float* __restrict__ src, float* __restrict__ dst, int64_t batch,
+                                                                              int64_t rows, int64_t cols, Epilogue epilogue) {
+  __shared__ LongTile tile;
+  move_long_tiles(tile, src, dst, batch, rows, cols, static_cast<int>(threadIdx.x), epilogue);
 }
 
 // Adds bias[column] to each value; nothing when bias is null: the plain transposes' epilogue
