@@ -249,6 +249,17 @@ class DaemonPhases(unittest.TestCase):
             self.assertEqual(daemon.phase_totals(reports), [("timing.baselines", 1.0), ("worker_start", 0.75)])
             self.assertEqual(daemon.stored_reports(Path(scratch) / "missing.sqlite3"), [])
 
+    def test_slowest_evaluations_listed_with_their_costliest_phases(self):
+        reports = [
+            {"wall_s": 1.0, "candidate": {"name": "fast.so"}, "environment": {"wall_s_by_phase": {"worker_start": 0.5}}},
+            {"wall_s": 7.5, "candidate": {"name": "slow.so"}, "timing": {"candidate": {"samples": 40}},
+             "environment": {"stopped_on_wall_budget": True, "wall_s_by_phase": {"timing.call_round_trips": 4.0, "correctness.compare": 1.5,
+                                                                                 "worker_start": 0.25}}},
+            {"verdict": "load_error"}]
+        rows = daemon.slowest_rows(reports, count=2, phases_shown=2)
+        self.assertEqual(rows[0], ["slow.so", "7.50", "40", "budget", "timing.call_round_trips 4.00, correctness.compare 1.50"])
+        self.assertEqual(rows[1], ["fast.so", "1.00", "-", "noise", "worker_start 0.50"])
+
 
 class DaemonManifests(unittest.TestCase):
     def test_an_examples_problem_is_the_longest_name_its_stem_starts_with(self):

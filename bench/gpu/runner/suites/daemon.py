@@ -16,7 +16,7 @@ import time
 from contextlib import closing
 from pathlib import Path
 
-from common import md_table
+from common import md_table, stop_reason
 from suites import Outcome
 
 TITLE = "kbvd throughput on the GPU"
@@ -25,6 +25,8 @@ DEFAULT_COPIES = 2
 START_TIMEOUT_S = 30
 EVALUATOR_TIMEOUT_S = 300
 ALL_DONE_TIMEOUT_S = 540
+SLOWEST_SHOWN = 4  # the slowest evaluations whose phases the summary lists
+PHASES_SHOWN = 6
 
 
 def config(ctx, root):
@@ -85,6 +87,21 @@ def phase_totals(reports):
         for phase, seconds in phases.items():
             totals[phase] = totals.get(phase, 0.0) + float(seconds)
     return sorted(totals.items(), key=lambda item: (-item[1], item[0]))
+
+
+def slowest_rows(reports, count=SLOWEST_SHOWN, phases_shown=PHASES_SHOWN):
+    """The `count` stored reports with the largest wall_s, each as [name, wall, kept timing
+    samples, how their sampling stopped, its costliest phases]: where a slow evaluation's time
+    goes (a slow candidate sampled to its budget, or a phase only it pays)."""
+    rows = []
+    for report in sorted(reports, key=lambda r: -float((r or {}).get("wall_s") or 0))[:count]:
+        environment = report.get("environment") or {}
+        phases = sorted((environment.get("wall_s_by_phase") or {}).items(), key=lambda item: (-float(item[1]), item[0]))[:phases_shown]
+        samples = ((report.get("timing") or {}).get("candidate") or {}).get("samples")
+        rows.append([(report.get("candidate") or {}).get("name") or "?", f"{float(report.get('wall_s') or 0):.2f}",
+                     str(samples) if samples else "-", stop_reason(environment),
+                     ", ".join(f"{phase} {float(seconds):.2f}" for phase, seconds in phases) or "-"])
+    return rows
 
 
 def stop(kbvd):
@@ -187,6 +204,8 @@ def run(ctx, parts, options):
             body += ["", f"## Where the evaluators' time went ({len(reports)} stored reports, environment.wall_s_by_phase)", ""]
             body += md_table(["phase", "total s", "per evaluation s"],
                              [[phase, f"{seconds:.2f}", f"{seconds / len(reports):.3f}"] for phase, seconds in phase_totals(reports)])
+            body += ["", f"## The {SLOWEST_SHOWN} slowest evaluations (wall_s), their kept timing samples, how sampling stopped, and their costliest phases", ""]
+            body += md_table(["candidate", "wall s", "samples", "stopped on", "costliest phases (s)"], slowest_rows(reports))
     elif started:
         body += [f"Not all evaluations finished: {len(rows)} of {len(files)} done within {ALL_DONE_TIMEOUT_S} s (logs/daemon-kbvd.log)."]
     words = ([f"copies={copies}"] if copies != DEFAULT_COPIES else []) + ([] if manifests else ["manifests=0"])
