@@ -2,7 +2,7 @@
 // loaded CPU: with twice as many busy spinners as cores, every honest host example passes with no
 // timer flag (the trusted time takes the run queue waits back out, eval/wait_correction.hpp),
 // and the 10× slow clocks of timer_patch_got and busy_between_calls are still caught as
-// timer_tampering.
+// timer_tampering, in every one of the timing phase's measurements.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -38,6 +38,17 @@ class CpuSpinners {
   std::vector<std::jthread> spinners_;  // joined (stop requested first) when destroyed
 };
 
+// A clock disagreement is a verdict only once every measurement of the timing phase disagreed
+// (eval/evaluation_timing.cpp, kClockAgreementMeasurements): the report names the first.
+constexpr int kClockAgreementMeasurements = 3;
+
+void expect_every_measurement_disagreed(const kbv::test::EvalRun& run) {
+  const auto& again = run.report["environment"]["clock_agreement_measured_again"];
+  ASSERT_TRUE(again.is_object()) << "the report does not say the disagreement was measured again\n" << explain(run);
+  EXPECT_EQ(again.value("measurements", 0), kClockAgreementMeasurements) << again.dump();
+  EXPECT_NE(again.value("first", std::string()).find("clock runs slow"), std::string::npos) << again.dump();
+}
+
 std::string load_summary(const kbv::test::EvalRun& run) {
   const auto& environment = run.report["environment"];
   return "worker median " + run.report["timing"]["candidate"].value("median_s", nlohmann::json(0.0)).dump() + " s, trusted median " +
@@ -70,6 +81,7 @@ TEST(TimerUnderLoad, ASlowClockIsStillCaught) {
   ASSERT_TRUE(run.report.is_object()) << explain(run);
   EXPECT_EQ(run.report.value("verdict", ""), "hack_suspected") << load.count() << " spinners\n" << explain(run);
   EXPECT_EQ(run.report.value("hack_pattern", nlohmann::json()), "timer_tampering") << explain(run);
+  expect_every_measurement_disagreed(run);
   std::cout << "timer_patch_got under " << load.count() << " spinners: " << run.report.value("detail", "") << "\n";
 }
 
@@ -89,6 +101,7 @@ TEST(TimerUnderLoad, ASlowClockBehindLengthenedWaitsIsCaughtEveryRun) {
                                                                  << load_summary(run) << "\n"
                                                                  << explain(run);
     EXPECT_EQ(run.report.value("hack_pattern", nlohmann::json()), "timer_tampering") << explain(run);
+    expect_every_measurement_disagreed(run);
     std::cout << "busy_between_calls run " << run_index << ": " << run.report.value("detail", "") << "\n";
   }
 }
