@@ -37,31 +37,35 @@ constexpr int kNullCallEvery = 8;
 // one or two draws would still carry a loaded machine's noise. A host null call costs tens of µs.
 constexpr int kEarlyNullCalls = 8;
 
-// How often the timing phase is measured before a clock disagreement is a verdict. On a loaded
-// 2-core host (three spinning processes beside `kbv eval`, 2026-12-07), an honest 25 µs relu read
-// 122–145 µs of trusted time against its own clock's 29–42 µs and was judged timer_tampering in
-// 2 of 24 evaluations, and once in a full `ctest -j2` (bench_eval_host): the null calls it
-// subtracts are bounded by those before the load (wait_correction.hpp, PreloadNullCalls), which a
-// load that comes later outgrows. Measured again, 2 of 3 such disagreements cleared and one
-// repeated (42 evaluations): the load lasts, so the verdict waits for three. A clock that runs
-// slow (red-team timer_under_load) disagrees in every measurement. A candidate gains nothing from
-// a measurement it spoiled: every figure reported is the last one's.
-constexpr int kClockAgreementMeasurements = 3;
+// How often the host's timing phase is measured before a clock disagreement is a verdict. On a
+// loaded 2-core host (three spinning processes beside `kbv eval`, 2026-12-07), an honest 25 µs
+// relu read 122–145 µs of trusted time against its own clock's 29–42 µs and was judged
+// timer_tampering in 2 of 24 evaluations, and once in a full `ctest -j2` (bench_eval_host): the
+// null calls it subtracts are bounded by those before the load (wait_correction.hpp,
+// PreloadNullCalls), which a load that comes later outgrows. Measured again, 2 of 3 such
+// disagreements cleared and one repeated (42 evaluations): the load lasts, so the verdict waits
+// for three. A clock that runs slow (red-team timer_under_load) disagrees in every measurement. A
+// candidate gains nothing from a measurement it spoiled: every figure reported is the last one's.
+// CUDA measures once: no such false disagreement was seen there, and its red-team corpus (stream
+// injection, patched event timers) is judged on the GPU as it stands.
+constexpr int kHostClockAgreementMeasurements = 3;
 
 }  // namespace
 
 void Evaluation::time_contenders(DataPlane& plane, const inputs::EpochPlan& plan) {
-  for (int measurement = 1; measurement <= kClockAgreementMeasurements; ++measurement) {
-    remeasure_clock_disagreement_ = measurement < kClockAgreementMeasurements;
+  const int measurements = options_.device == "cuda" ? 1 : kHostClockAgreementMeasurements;
+  for (int measurement = 1; measurement <= measurements; ++measurement) {
+    remeasure_clock_disagreement_ = measurement < measurements;
     clock_disagreement_.reset();
     time_contenders_once(plane, plan);
     if (decided_ || !clock_disagreement_) return;
-    result_.environment["clock_agreement_measured_again"] = {
-        {"measurements", kClockAgreementMeasurements},
-        {"first", clock_disagreement_->detail},
-        {"rule", "a disagreement between the worker's clock and the evaluator's is measured again; the second measurement alone is "
-                 "judged and reported"}};
-    // What only some measurements set: the second's own, or none.
+    if (!result_.environment.contains("clock_agreement_measured_again"))
+      result_.environment["clock_agreement_measured_again"] = {
+          {"measurements", measurements},
+          {"first", clock_disagreement_->detail},
+          {"rule", "a disagreement between the worker's clock and the evaluator's is measured again, up to `measurements` times; the "
+                   "last measurement alone is judged and reported"}};
+    // What only some measurements set: the next one's own, or none.
     for (const char* key : {"stopped_on_noise_plateau", "stopped_on_median_precision", "stopped_on_wall_budget"}) result_.environment.erase(key);
   }
 }

@@ -39,7 +39,7 @@ class CpuSpinners {
 };
 
 // A clock disagreement is a verdict only once every measurement of the timing phase disagreed
-// (eval/evaluation_timing.cpp, kClockAgreementMeasurements): the report names the first.
+// (eval/evaluation_timing.cpp, kHostClockAgreementMeasurements): the report names the first.
 constexpr int kClockAgreementMeasurements = 3;
 
 void expect_every_measurement_disagreed(const kbv::test::EvalRun& run) {
