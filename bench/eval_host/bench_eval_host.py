@@ -29,13 +29,9 @@ TARGET_SECONDS = 2.0  # issue #2
 def batch_wall(kbv: Path, candidate: Path, count: int, scratch: Path, env: dict) -> tuple:
     """Wall per candidate of `count` copies of `candidate` in one kbv eval; how many of them had
     the data plane of the one before ("k/n"); each one's verdict."""
-    copies = []
-    for i in range(count):
-        copy = scratch / f"batch{i}_{candidate.name}"
-        copy.write_bytes(candidate.read_bytes())
-        copies.append(str(copy))
+    copies = host_examples.batch_copies(candidate, count, scratch)
     start = time.perf_counter()
-    run = subprocess.run([str(kbv), "eval", *copies, "--json"], capture_output=True, text=True, env=env)
+    run = subprocess.run([str(kbv), "eval", *map(str, copies), "--json"], capture_output=True, text=True, env=env)
     wall = time.perf_counter() - start
     reports = [json.loads(line) for line in run.stdout.splitlines() if line.strip()]
     shared = sum(1 for r in reports if r.get("environment", {}).get("data_plane_reused"))

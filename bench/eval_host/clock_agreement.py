@@ -38,13 +38,7 @@ def spin() -> None:
 
 def evaluate(kbv: Path, candidate: Path, env: dict, batch: int, scratch: Path) -> list:
     """The reports of `batch` copies of `candidate` in one kbv eval (the candidate itself when 1)."""
-    copies = [candidate]
-    if batch > 1:
-        copies = []
-        for i in range(batch):
-            copy = scratch / f"batch{i}_{os.getpid()}_{id(copies)}_{candidate.name}"
-            copy.write_bytes(candidate.read_bytes())
-            copies.append(copy)
+    copies = host_examples.batch_copies(candidate, batch, scratch) if batch > 1 else [candidate]
     run = subprocess.run([str(kbv), "eval", *map(str, copies), "--json"], capture_output=True, text=True, env=env)
     reports = [json.loads(line) for line in run.stdout.splitlines() if line.strip()]
     return reports or [{"verdict": f"exit {run.returncode}"}]

@@ -120,8 +120,9 @@ class Evaluation {
   // evaluation_timing.cpp
   // Warm-up, then samples until the stop criterion is finished (timing::StopRule's evaluator
   // presets); each sample checked (sample_checks.hpp); then summarize_timing.
-  // A clock disagreement (sample_checks.hpp, ClockAgreement) is measured again before it is a
-  // verdict: time_contenders_once a second time, whose figures alone are judged and reported.
+  // A clock disagreement (sample_checks.hpp, ClockAgreement) on the host is measured again, up to
+  // three times, before it is a verdict: time_contenders_once again, whose figures alone are
+  // judged and reported.
   void time_contenders(DataPlane& plane, const inputs::EpochPlan& plan);
   void time_contenders_once(DataPlane& plane, const inputs::EpochPlan& plan);
   // One sample: fresh inputs of `draw` in a rotating slot, the baselines and the candidate in a
@@ -188,9 +189,8 @@ class Evaluation {
   WorkerHostSteps worker_steps_;  // the worker's host time per step of its calls (diagnostic)
   std::optional<FullCheckSchedule> full_checks_;  // the timed calls given the full correctness check
   std::string timing_nonce_;  // this evaluation's own: keys the timed calls' inputs and full checks
-  // The timing phase's clock disagreement, held instead of decided while another measurement is
-  // allowed (time_contenders).
-  bool remeasure_clock_disagreement_ = false;
+  // The last measurement's clock disagreement (summarize_timing): time_contenders measures again
+  // or decides.
   std::optional<SampleFailure> clock_disagreement_;
   int call_id_ = 0;
   int validations_reused_ = 0;  // families whose problem validation the session already had

@@ -55,10 +55,10 @@ constexpr int kHostClockAgreementMeasurements = 3;
 void Evaluation::time_contenders(DataPlane& plane, const inputs::EpochPlan& plan) {
   const int measurements = options_.device == "cuda" ? 1 : kHostClockAgreementMeasurements;
   for (int measurement = 1; measurement <= measurements; ++measurement) {
-    remeasure_clock_disagreement_ = measurement < measurements;
     clock_disagreement_.reset();
     time_contenders_once(plane, plan);
     if (decided_ || !clock_disagreement_) return;
+    if (measurement == measurements) return fail_timing(*clock_disagreement_);
     if (!result_.environment.contains("clock_agreement_measured_again"))
       result_.environment["clock_agreement_measured_again"] = {
           {"measurements", measurements},
@@ -324,8 +324,7 @@ void Evaluation::summarize_timing(DataPlane& plane, const TimingSeries& series, 
     if (zeroed_trace_buffers) result_.environment["clock_agreement"]["zeroed_buffers_routine_floor_s"] = kZeroedBuffersRoutineFloorSeconds;
   }
   if (const auto failure = agreement.check(result_.candidate_time->median_s, trusted.median_s, cuda)) {
-    if (!remeasure_clock_disagreement_) return fail_timing(*failure);
-    clock_disagreement_ = failure;  // time_contenders measures again
+    clock_disagreement_ = failure;  // time_contenders measures again or decides
     return;
   }
   if (series.baseline_s.count("fp32")) result_.baseline_fp32_time = summarize(series.baseline_s.at("fp32"));

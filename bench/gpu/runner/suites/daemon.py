@@ -96,7 +96,7 @@ def slowest_rows(reports, count=SLOWEST_SHOWN, phases_shown=PHASES_SHOWN):
     rows = []
     for report in sorted(reports, key=lambda r: -float((r or {}).get("wall_s") or 0))[:count]:
         environment = report.get("environment") or {}
-        phases = sorted((environment.get("wall_s_by_phase") or {}).items(), key=lambda item: (-float(item[1]), item[0]))[:phases_shown]
+        phases = phase_totals([report])[:phases_shown]
         samples = ((report.get("timing") or {}).get("candidate") or {}).get("samples")
         rows.append([(report.get("candidate") or {}).get("name") or "?", f"{float(report.get('wall_s') or 0):.2f}",
                      str(samples) if samples else "-", stop_reason(environment),
