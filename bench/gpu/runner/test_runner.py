@@ -191,15 +191,26 @@ class CalibrationTest(unittest.TestCase):
                     "ratios": {"eager_tf32": 2.1656, "eager_fp32": 0.9893, "compiled_tf32": 0.8808},
                     "evidence": {"torch": {"compiled_tf32": {"output": [{"shape": [8205, 5921], "strides": [5924 if not contiguous else 5921, 1],
                                                                           "contiguous": contiguous}]}}}}
+
+        def single_output(problem, contiguous):
+            # A KernelBench Model returns one tensor: server.py records one object, not a list
+            # (r92 on an H100: the summary crashed on the first imported problem).
+            recorded = entry(problem, contiguous)
+            layout = recorded["evidence"]["torch"]["compiled_tf32"]
+            layout["output"] = layout["output"][0]
+            return recorded
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / "torch-baselines.json"
-            path.write_text(json.dumps({"calibrations": [{"entries": [entry("strided", False), entry("dense", True)]}]}))
+            path.write_text(json.dumps({"calibrations": [{"entries": [entry("strided", False), entry("dense", True),
+                                                                      single_output("single_strided", False), single_output("single_dense", True)]}]}))
             rows, met, judged, _ = calibrate.calibration_rows(path, "")
         by_problem = {row[0]: row for row in rows}
         self.assertIn("strided output: refused", by_problem["strided"][7])
+        self.assertIn("strided output: refused", by_problem["single_strided"][7])
+        self.assertNotIn("refused", by_problem["single_dense"][7])
         self.assertEqual(by_problem["strided"][10], "0.462", "judged against eager TF32 alone")
         self.assertEqual(by_problem["dense"][10], "1.135 NO")
-        self.assertEqual((met, judged), (1, 2))
+        self.assertEqual((met, judged), (2, 4))
 
     def test_the_summary_names_entries_whose_two_sides_ran_at_different_clocks(self):
         # The unpaced calibration of 2026-12-04, where the C++ timer's GEMMs ran at 1605-1860 MHz.

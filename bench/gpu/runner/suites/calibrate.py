@@ -46,6 +46,14 @@ def run_ceilings(ctx):
     return result.ok, headline, body
 
 
+def output_layouts(figures):
+    """The layouts kbv_torch/server.py recorded for one contender's outputs: a list for a forward
+    that returned several (kbv's graph forwards return a tuple), one object for a single tensor
+    (KernelBench's Models); derived_speedups.cpp reads both."""
+    output = figures.get("output") or []
+    return [o for o in (output if isinstance(output, list) else [output]) if isinstance(o, dict)]
+
+
 def calibration_rows(path, since):
     """Table rows for the entries measured at or after `since` (this run's), and how many of them
     meet the hard-to-beat target."""
@@ -61,7 +69,7 @@ def calibration_rows(path, since):
             # A forward that returned a strided view skipped the copy to a dense output every
             # contender pays; an evaluation refuses its ratio (derived_speedups.cpp), so does this.
             strided = {name for name, figures in ((entry.get("evidence") or {}).get("torch") or {}).items()
-                       if isinstance(figures, dict) and any(not o.get("contiguous", True) for o in figures.get("output") or [])}
+                       if isinstance(figures, dict) and any(not o.get("contiguous", True) for o in output_layouts(figures))}
             faster = min([ms[n] for n in ("eager_tf32", "compiled_tf32") if n in ms and n not in strided], default=None)
             target = library["tf32"] * 1e3 / faster if faster and "tf32" in library else None
             if target is not None:
