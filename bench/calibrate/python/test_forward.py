@@ -153,21 +153,31 @@ class KernelBenchForward(unittest.TestCase):
         self.dir = tempfile.TemporaryDirectory()
         (Path(self.dir.name) / "level2").mkdir()
         (Path(self.dir.name) / "level2" / "7_Linear_ReLU.py").write_text(KERNELBENCH_FILE)
-        self.problem = {"name": "linear_relu", "source": "kernelbench",
-                        "kernelbench": {"level": 2, "id": 7, "file": "7_Linear_ReLU.py", "globals": {"small": {"batch_size": 4}}},
-                        "inputs": [], "outputs": [], "graph": []}
+        self.problem = self.problem_at([8, 8])
+
+    @staticmethod
+    def problem_at(x_shape):
+        """The description at one shape set: kbv's x at that set's shape (check_kernelbench_shapes
+        holds KernelBench's tensors to it)."""
+        return {"name": "linear_relu", "source": "kernelbench",
+                "kernelbench": {"level": 2, "id": 7, "file": "7_Linear_ReLU.py", "globals": {"small": {"batch_size": 4}}},
+                "inputs": [{"name": "x", "shape": x_shape, "role": "activation"}], "outputs": [], "graph": []}
 
     def tearDown(self):
         self.dir.cleanup()
 
     def test_the_model_runs_at_the_shape_sets_sizes_with_derived_sizes_following(self):
         default = problem_forward(torch, self.problem, "default", self.dir.name, "cpu")
-        self.assertEqual(default.kind, "kernelbench:level2/7_Linear_ReLU.py")
+        self.assertRegex(default.kind, r"^kernelbench:level2/7_Linear_ReLU\.py@sha256:[0-9a-f]{16}$")  # the file's digest: which Model was timed
         self.assertEqual(tuple(default.tensors[0].shape), (8, 8))
-        small = problem_forward(torch, self.problem, "small", self.dir.name, "cpu")
+        small = problem_forward(torch, self.problem_at([2, 8]), "small", self.dir.name, "cpu")
         self.assertEqual(tuple(small.tensors[0].shape), (2, 8))  # half = batch_size // 2 follows the override
         self.assertEqual(small.tensors[1], 2.0)  # a non-tensor argument passes as it is
         self.assertEqual(tuple(small.eager().shape), (2, 8))
+
+    def test_kernelbench_tensors_of_other_sizes_than_kbvs_are_refused(self):
+        with self.assertRaisesRegex(NoForward, r"get_inputs\(\) gives x of shape \[2, 8\], kbv times \[8, 8\]"):
+            problem_forward(torch, self.problem, "small", self.dir.name, "cpu")
 
     def test_without_a_checkout_or_with_a_wrong_one_it_says_the_fix(self):
         with self.assertRaisesRegex(NoForward, "fix: pass --kernelbench DIR"):
@@ -179,6 +189,44 @@ class KernelBenchForward(unittest.TestCase):
         with self.assertRaisesRegex(NoForward, "get_inputs_literal_0.*not module-level"):
             load_kernelbench_module(Path(self.dir.name) / "level2" / "7_Linear_ReLU.py", {"get_inputs_literal_0": 3})
 
+
+
+class KernelBenchModuleLoading(unittest.TestCase):
+    """The loaded file is a module torch.compile can find (no torch needed to check that)."""
+
+    FILE = textwrap.dedent("""\
+        scale = 2.0
+
+
+        class Model:
+            def __init__(self):
+                pass
+
+            def forward(self, x):
+                return x * scale
+
+
+        def get_inputs():
+            return [1.0]
+
+
+        def get_init_inputs():
+            return []
+        """)
+
+    def test_each_load_is_its_own_module_registered_where_dynamo_looks_for_it(self):
+        import inspect
+        import sys
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "86_Matmul_Divide_GELU.py"
+            path.write_text(self.FILE)
+            default = load_kernelbench_module(path, {})
+            small = load_kernelbench_module(path, {"scale": 3.0})
+        # dynamo reads sys.modules[Model.__module__]; missing, every level-2 compile failed (r92).
+        self.assertIs(sys.modules[default.Model.__module__], default)
+        self.assertIs(inspect.getmodule(small.Model), small)
+        self.assertNotEqual(default.__name__, small.__name__)
+        self.assertEqual((default.Model().forward(1.0), small.Model().forward(1.0)), (2.0, 3.0))
 
 
 class CompiledOutputContract(unittest.TestCase):

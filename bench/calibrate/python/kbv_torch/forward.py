@@ -16,7 +16,9 @@ Forwards run under torch.no_grad(): inference, as KernelBench times it."""
 import ast
 import copy
 import hashlib
+import itertools
 import math
+import sys
 import types
 from pathlib import Path
 
@@ -169,6 +171,9 @@ def graph_forward(torch, problem, device, seed=0):
     return Forward("graph", run, tensors)
 
 
+_loaded_modules = itertools.count()
+
+
 def load_kernelbench_module(path, overrides):
     """Executes a KernelBench file as a fresh module, with the right-hand side of each module-level
     assignment named in `overrides` replaced first (so sizes derived from it follow)."""
@@ -188,8 +193,13 @@ def load_kernelbench_module(path, overrides):
         raise NoForward(f"{path}: size global(s) {', '.join(missing)} are not module-level assignments; kbv_torch sets only those "
                         "(fix: time this shape set with the importer's loader, or calibrate the default shapes)")
     ast.fix_missing_locations(tree)
-    module = types.ModuleType(f"kernelbench_{Path(path).stem}")
+    # Registered under a name of its own: torch.compile's dynamo finds a function's globals through
+    # sys.modules[Model.__module__], and failed on every level-2 Model it could not find there
+    # ("No module named 'kernelbench_86_Matmul_Divide_GELU'", r92 on an H100). One name per load:
+    # the same file at two shape sets is two modules with different size globals.
+    module = types.ModuleType(f"kernelbench_{Path(path).stem}_{next(_loaded_modules)}")
     module.__file__ = str(path)
+    sys.modules[module.__name__] = module
     exec(compile(tree, str(path), "exec"), module.__dict__)  # noqa: S102 - KernelBench's own problem file
     for required in ("Model", "get_inputs", "get_init_inputs"):
         if not hasattr(module, required):
