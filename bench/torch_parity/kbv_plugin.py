@@ -1,5 +1,5 @@
 """kbv_plugin.py — a kbv candidate (.so) loaded with ctypes through kbv's C ABI
-(plugin-sdk/include/kbv/plugin.h, ABI 1) and called on PyTorch tensors in this process: what the
+(plugin-sdk/include/kbv/plugin.h, ABI 1 and 2) and called on PyTorch tensors in this process: what the
 validation bench (validate_speedups.py) times with do_bench beside PyTorch eager. Not a sandbox and
 not an evaluator: honest examples only.
 
@@ -10,8 +10,11 @@ not an evaluator: honest examples only.
 """
 import ctypes
 
-ABI_VERSION = 1
-DTYPE_F32 = 1
+# The host's range, as kbv-worker offers it: ABI 2 adds int64 and bool inputs (class indices,
+# masks: cross_entropy's targets), which an ABI-1 host could not pass at all (r92, H100).
+ABI_VERSION_MIN, ABI_VERSION_MAX = 1, 2
+DTYPE_F32, DTYPE_I64, DTYPE_BOOL = 1, 6, 7
+TORCH_DTYPES = {"torch.float32": DTYPE_F32, "torch.int64": DTYPE_I64, "torch.bool": DTYPE_BOOL}
 DEVICE_HOST, DEVICE_CUDA = 1, 2
 MAX_RANK = 8
 STATUS_NAMES = {0: "OK", 1: "INVALID_ARGUMENT", 2: "UNSUPPORTED", 3: "DEVICE_ERROR", 4: "INTERNAL", 5: "ABI_MISMATCH"}
@@ -61,13 +64,18 @@ class PluginError(RuntimeError):
     pass
 
 
-def tensor_descriptor(name, tensor, device):
-    """A kbv_tensor over a contiguous float32 torch tensor (the bytes stay the tensor's)."""
-    if str(tensor.dtype) != "torch.float32" or not tensor.is_contiguous():
-        raise PluginError(f"{name}: kbv's ABI 1 takes contiguous float32 tensors, got {tensor.dtype} contiguous={tensor.is_contiguous()}")
+def tensor_descriptor(name, tensor, device, abi_version, is_input):
+    """A kbv_tensor over a contiguous torch tensor (the bytes stay the tensor's): float32, and
+    for inputs from ABI 2 on int64 or bool, as plugin.h allows."""
+    dtype = TORCH_DTYPES.get(str(tensor.dtype))
+    allowed = dtype == DTYPE_F32 or (is_input and abi_version >= 2 and dtype is not None)
+    if not allowed or not tensor.is_contiguous():
+        kinds = "float32 tensors, and int64 or bool inputs" if abi_version >= 2 else "float32 tensors"
+        raise PluginError(f"{name}: kbv's ABI {abi_version} takes contiguous {kinds}, got {tensor.dtype} "
+                          f"contiguous={tensor.is_contiguous()}")
     if tensor.dim() > MAX_RANK:
         raise PluginError(f"{name}: rank {tensor.dim()} above {MAX_RANK}")
-    raw = Tensor(struct_size=ctypes.sizeof(Tensor), abi_version=ABI_VERSION, name=name.encode(), dtype=DTYPE_F32, device=device,
+    raw = Tensor(struct_size=ctypes.sizeof(Tensor), abi_version=abi_version, name=name.encode(), dtype=dtype, device=device,
                  rank=tensor.dim(), data=tensor.data_ptr())
     for axis, (size, stride) in enumerate(zip(tensor.shape, tensor.stride())):
         raw.shape[axis], raw.strides[axis] = size, stride
@@ -82,11 +90,15 @@ class Plugin:
         self.log_lines = []
         self._set_error = SET_ERROR(lambda context, message: setattr(self, "error_text", (message or b"").decode(errors="replace")))
         self._log = LOG(lambda context, level, message: self.log_lines.append((level, (message or b"").decode(errors="replace"))))
-        self.host = HostApi(struct_size=ctypes.sizeof(HostApi), abi_version=ABI_VERSION, host_context=None, set_error=self._set_error, log=self._log)
+        self.host = HostApi(struct_size=ctypes.sizeof(HostApi), abi_version=ABI_VERSION_MAX, host_context=None, set_error=self._set_error,
+                            log=self._log)
         self.info = PluginInfo(struct_size=ctypes.sizeof(PluginInfo))
         negotiate = NEGOTIATE(("kbv_plugin_negotiate", self.library))
-        status = negotiate(ABI_VERSION, ABI_VERSION, ctypes.byref(self.host), ctypes.byref(self.info))
+        status = negotiate(ABI_VERSION_MIN, ABI_VERSION_MAX, ctypes.byref(self.host), ctypes.byref(self.info))
         self._check(status, "negotiate()")
+        self.abi_version = self.info.abi_version  # the version the plugin chose; every struct is written for it
+        if not ABI_VERSION_MIN <= self.abi_version <= ABI_VERSION_MAX:
+            raise PluginError(f"{self.path}: negotiate() chose ABI {self.abi_version}, outside {ABI_VERSION_MIN}..{ABI_VERSION_MAX}")
         if not self.info.run:
             raise PluginError(f"{self.path}: negotiate() set no run()")
         self.problem = self.info.problem.decode()
@@ -109,11 +121,12 @@ class Plugin:
         order), `attributes` ({"node.attr": value}) and `stream` (a cudaStream_t as an int, or
         None on the host)."""
         device = self.device
-        in_array = (Tensor * len(inputs))(*[tensor_descriptor(n, t, device) for n, t in inputs.items()])
-        out_array = (Tensor * len(outputs))(*[tensor_descriptor(n, t, device) for n, t in outputs.items()])
-        attr_array = (Attribute * max(1, len(attributes)))(*[Attribute(struct_size=ctypes.sizeof(Attribute), abi_version=ABI_VERSION,
+        abi = self.abi_version
+        in_array = (Tensor * len(inputs))(*[tensor_descriptor(n, t, device, abi, True) for n, t in inputs.items()])
+        out_array = (Tensor * len(outputs))(*[tensor_descriptor(n, t, device, abi, False) for n, t in outputs.items()])
+        attr_array = (Attribute * max(1, len(attributes)))(*[Attribute(struct_size=ctypes.sizeof(Attribute), abi_version=abi,
                                                                          name=k.encode(), value=float(v)) for k, v in attributes.items()])
-        call = Call(struct_size=ctypes.sizeof(Call), abi_version=ABI_VERSION, problem=self.problem.encode(), inputs=in_array,
+        call = Call(struct_size=ctypes.sizeof(Call), abi_version=abi, problem=self.problem.encode(), inputs=in_array,
                     num_inputs=len(inputs), num_outputs=len(outputs), outputs=out_array, attributes=attr_array,
                     num_attributes=len(attributes), stream=stream)
         keep = (in_array, out_array, attr_array, call, inputs, outputs)

@@ -73,11 +73,23 @@ class Plugin(unittest.TestCase):
         with self.assertRaisesRegex(PluginError, "run\\(\\) returned UNSUPPORTED"):
             plugin.call({"x": torch.rand(2, 2)}, {"y": torch.empty(2, 2)}, {})()
 
+    def test_int64_targets_reach_an_abi_2_candidate(self):
+        # cross_entropy's class indices: the loader offered ABI 1 only and refused them (r92, H100).
+        from kbv_plugin import Plugin
+        plugin = Plugin.load(CANDIDATES / "host" / "libhost_cross_entropy.so")
+        self.assertEqual(plugin.abi_version, 2)
+        predictions, targets = torch.randn(6, 5), torch.randint(0, 5, (6,))
+        loss = torch.empty(())
+        plugin.call({"predictions": predictions, "targets": targets}, {"loss": loss}, {})()
+        torch.testing.assert_close(loss, torch.nn.functional.cross_entropy(predictions, targets))
+
     def test_non_float32_tensors_are_refused(self):
         from kbv_plugin import Plugin, PluginError
         plugin = Plugin.load(CANDIDATES / "host" / "libhost_relu.so")
         with self.assertRaisesRegex(PluginError, "float32"):
             plugin.call({"x": torch.rand(2, 2, dtype=torch.float64)}, {"y": torch.empty(2, 2)}, {})
+        with self.assertRaisesRegex(PluginError, "y: .*got torch.int64"):  # int64 is for inputs only
+            plugin.call({"x": torch.rand(2, 2)}, {"y": torch.empty(2, 2, dtype=torch.int64)}, {})
 
 
 @needs_torch
@@ -89,14 +101,17 @@ class EndToEnd(unittest.TestCase):
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
             status = validate_speedups.main(["--kbv", os.environ["KBV_BIN"], "--candidates", str(CANDIDATES / "host"), "--device", "host",
-                                             "--problem", "relu", "--problem", "gemm_bias_gelu", "--rounds", "1"])
+                                             "--problem", "relu", "--problem", "gemm_bias_gelu", "--problem", "cross_entropy",
+                                             "--rounds", "1"])
         text = out.getvalue()
         self.assertEqual(status, 1, text)  # no calibration on the host: nothing can be within 5 %
         self.assertIn("| libhost_relu.so | relu |", text)
         self.assertIn("| libhost_gemm_bias_gelu.so | gemm_bias_gelu |", text)
+        self.assertIn("| libhost_cross_entropy.so | cross_entropy |", text)
+        self.assertNotIn("direct measurement failed", text)
         self.assertIn("no derived speedup: PyTorch baselines are calibrated on CUDA GPUs", text)
         self.assertNotIn("wired wrong", text)
-        self.assertIn("0 of 2 candidate(s) within 5%", text)
+        self.assertIn("0 of 3 candidate(s) within 5%", text)
 
 
 if __name__ == "__main__":

@@ -144,6 +144,17 @@ def set_tf32(torch, allowed):
     torch.backends.cudnn.allow_tf32 = allowed
 
 
+def worst_difference(got_outputs, wanted_outputs):
+    """The largest |got − want| over each output's RMS. Its own function, so that no loop variable
+    keeps an output alive after measure_direct's `del`: a loop in its body left rmsnorm's two
+    7.5 GB outputs held while kbv eval ran, which then lacked the device memory to time it (r92)."""
+    worst = 0.0
+    for got, want in zip(got_outputs, wanted_outputs):
+        rms = float(want.double().pow(2).mean().sqrt()) or 1.0
+        worst = max(worst, float((got.double() - want.double()).abs().max()) / rms)
+    return worst
+
+
 def measure_direct(torch, plugin, described, shapes, device, rounds, clock=None):
     """(candidate ms, eager TF32 ms, direct speedup, worst output difference / RMS, {contender: SM MHz
     median while do_bench ran it, or None})."""
@@ -160,10 +171,7 @@ def measure_direct(torch, plugin, described, shapes, device, rounds, clock=None)
         expected = forward.eager()
         if device == "cuda":
             torch.cuda.synchronize()
-        worst = 0.0
-        for (name, got), want in zip(outputs.items(), expected):
-            rms = float(want.double().pow(2).mean().sqrt()) or 1.0
-            worst = max(worst, float((got.double() - want.double()).abs().max()) / rms)
+        worst = worst_difference(outputs.values(), expected)
         bench = timer(torch, device)
         candidate_ms, eager_ms, ratios = [], [], []
         clocks = {"candidate": [], "eager": []}
@@ -260,7 +268,11 @@ def main(argv=None):
             notes.append(f"{path.name}: do_bench ran the candidate at {mhz['candidate']:.0f} MHz and eager at {mhz['eager']:.0f}: "
                          "the direct ratio is of two clocks (fix: rerun; a GEMM held at the power limit stays so)")
         if derived is None:
-            notes.append(f"{path.name}: no derived speedup: {eager.get('reason') or report.get('detail')}")
+            # The verdict's words too: "the candidate was not timed" alone hid why (r92 on an H100:
+            # rmsnorm, whose kbvd evaluations all passed, was not timed here).
+            verdict = report.get("verdict")
+            why = f" (verdict {verdict}: {report.get('detail')})" if verdict != "pass" else ""
+            notes.append(f"{path.name}: no derived speedup: {eager.get('reason') or report.get('detail')}{why}")
         print("| " + " | ".join([path.name, plugin.problem, fmt(cand_ms), fmt(eager_ms), fmt(direct, ".3f"),
                                  fmt(kbv_candidate * 1e3 if kbv_candidate else None),
                                  fmt(eager["estimated_median_s"] * 1e3 if eager.get("estimated_median_s") else None),
