@@ -45,6 +45,40 @@ class Judgement(unittest.TestCase):
         self.assertEqual(judge(0.98, 1.0, 0.001, {"candidate": None, "eager": 1770}, 0.05)[0], "yes", "no reading: nothing to compare")
 
 
+class Pacing(unittest.TestCase):
+    """validate_speedups.paced, with a stand-in do_bench, clock and sleep (no torch, no GPU)."""
+
+    def test_each_burst_rests_so_the_busy_fraction_is_the_duty_and_the_median_is_kept(self):
+        from validate_speedups import PACED_BURST_MS, paced
+        now, rests, calls, results = [0.0], [], [], iter([3.0, 1.0, 2.0, 5.0, 4.0])
+
+        def do_bench(fn, warmup, rep, return_mode):
+            calls.append((warmup, rep, return_mode))
+            fn()
+            now[0] += 0.08  # each burst keeps the GPU busy 80 ms
+            return next(results)
+
+        def sleep(seconds):
+            rests.append(seconds)
+            now[0] += seconds
+        ran = []
+        median = paced(do_bench, 0.25, bursts=5, sleep=sleep, clock=lambda: now[0])(lambda: ran.append(1))
+        self.assertEqual(median, 3.0)
+        self.assertEqual(len(ran), 5)
+        self.assertEqual({c[1:] for c in calls}, {(PACED_BURST_MS, "median")})
+        for rest in rests:
+            self.assertAlmostEqual(rest, 0.24)  # 80 ms busy, 240 ms rest: a duty of 0.25
+        self.assertAlmostEqual(0.08 * 5 / now[0], 0.25)
+
+    def test_a_duty_outside_0_to_1_is_refused_with_the_fix(self):
+        from validate_speedups import parse_args
+        for bad in ("0", "1.5", "-0.25"):
+            with contextlib.redirect_stderr(io.StringIO()) as err, self.assertRaises(SystemExit):
+                parse_args(["--kbv", "kbv", "--candidates", "c", "--duty", bad])
+            self.assertIn("fix: 0.25 paces as kbv does", err.getvalue())
+        self.assertEqual(parse_args(["--kbv", "kbv", "--candidates", "c"]).duty, 1.0, "unpaced unless asked")
+
+
 @needs_torch
 @needs_candidates
 class Plugin(unittest.TestCase):

@@ -8,7 +8,8 @@
               do_bench in one process (the candidate through kbv's C ABI with ctypes), against
               kbv eval's derived speedup.vs_eager_tf32 (the run's PyTorch calibration: run
               calibrate:torch first, or keep docs/results/torch-baselines.json). Target: within
-              5 % on every problem. Options: problems=a+b, rounds=N (default 3)
+              5 % on every problem. Options: problems=a+b, rounds=N (default 3), duty=D (do_bench
+              in bursts paced to that GPU duty, e.g. kbv's 0.25; default unpaced)
   kernels     profile_kernels.py: the GPU kernels PyTorch eager TF32 and torch.compile run per
               forward, with their times (torch.profiler): what the library baseline has to match.
               Options: problems=a+b (default: the problems whose library is behind compile)
@@ -53,6 +54,8 @@ def run_validation(ctx, options):
             "--candidates", ctx.bundle / "candidates" / "cuda", "--rounds", options.get("rounds", "3")]
     for problem in filter(None, options.get("problems", "").split("+")):
         argv += ["--problem", problem]
+    if options.get("duty"):
+        argv += ["--duty", options["duty"]]
     result = ctx.run("parity-validation", argv, int(options.get("timeout", 540)))
     body = ["## Derived eager speedup against do_bench (validate_speedups.py)", "",
             f"PyTorch calibration: {ctx.torch_calibration_source}.", ""]
