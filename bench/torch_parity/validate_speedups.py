@@ -24,7 +24,9 @@ PyTorch calibration there, so every row says why there is no derived figure (kbv
 
 Usage (the GPU machine's python3 has torch and triton; kbv built with the CUDA device):
   validate_speedups.py --kbv BIN/kbv --candidates DIR [--problem P]... [--rounds 3] [--tolerance 0.05]
-                       [--device cuda|host] [--shapes default|small] > table.md
+                       [--device cuda|host] [--shapes default|small] [--duty D] > table.md
+--duty D (0 < D < 1) times with do_bench in short bursts, each followed by a rest that holds the
+GPU's busy fraction at D (kbv's protocol: 0.25), so neither contender runs at the power limit.
 A row whose do_bench clocks are more than 2 % apart (CLOCK_AGREEMENT) says "clocks apart": not
 validated either way.
 Exit status: 0 when every candidate is within the tolerance, 1 otherwise (clocks apart included),
@@ -56,12 +58,14 @@ AGREEMENT = 0.05
 # matmul_square's eager TF32 at 1770 MHz against 1980 for the candidate): a direct ratio of two
 # clocks cannot validate kbv's, which both contenders earn at one clock.
 CLOCK_AGREEMENT = 0.02
-# --duty below 1: do_bench in bursts of this many ms of repetitions (after its own warm-up), 16
-# bursts a contender, about as many calls as one unpaced do_bench of 1 s. Whether bursts this short
-# keep both contenders at one SM clock is what the table's clock column shows (not yet run on a GPU).
-PACED_BURST_MS = 50
-PACED_WARMUP_MS = 10
-PACED_BURSTS = 16
+# --duty below 1: do_bench in bursts of this many ms of repetitions (after its own warm-up and
+# its 5-call estimate), 8 bursts a contender: about a quarter of an unpaced do_bench's GPU time, so
+# at a duty of 0.25 a contender takes about as long as unpaced (≈ 1.2 s for a 1–5 ms forward; a
+# 37 ms one, conv2d's candidate, ≈ 10 s). Whether bursts this short keep both contenders at one SM
+# clock is what the table's clock column shows (not yet run on a GPU).
+PACED_BURST_MS = 25
+PACED_WARMUP_MS = 5
+PACED_BURSTS = 8
 
 
 def judge(derived, direct, worst, mhz, tolerance):
@@ -172,7 +176,7 @@ def set_tf32(torch, allowed):
 def worst_difference(got_outputs, wanted_outputs):
     """The largest |got − want| over each output's RMS. Its own function, so that no loop variable
     keeps an output alive after measure_direct's `del`: a loop in its body left rmsnorm's two
-    7.5 GB outputs held while kbv eval ran, which then lacked the device memory to time it (r92)."""
+    7.5 GB outputs held while kbv eval ran, most likely why it was not timed there (r92, H100)."""
     worst = 0.0
     for got, want in zip(got_outputs, wanted_outputs):
         rms = float(want.double().pow(2).mean().sqrt()) or 1.0
@@ -298,7 +302,8 @@ def main(argv=None):
         elif outcome == "clocks apart":
             apart.append(path.name)
             notes.append(f"{path.name}: do_bench ran the candidate at {mhz['candidate']:.0f} MHz and eager at {mhz['eager']:.0f}: "
-                         "the direct ratio is of two clocks (fix: rerun; a GEMM held at the power limit stays so)")
+                         "the direct ratio is of two clocks (fix: --duty 0.25, the runner's parity:validation,duty=0.25, paces do_bench "
+                         "as kbv paces its timers; unpaced, a GEMM held at the power limit stays so)")
         if derived is None:
             # The verdict's words too: "the candidate was not timed" alone hid why (r92 on an H100:
             # rmsnorm, whose kbvd evaluations all passed, was not timed here).
