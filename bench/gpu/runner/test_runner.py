@@ -281,6 +281,16 @@ class DaemonManifests(unittest.TestCase):
         self.assertEqual(daemon.problem_of("libcuda_relu_vec4", names), "relu")
         self.assertIsNone(daemon.problem_of("libcuda_unknown_thing", names))
 
+    def test_the_rate_without_memory_refusals_takes_their_time_off_the_wall(self):
+        # r92 (H100): 96 in 159.4 s, conv2d's 4 copies refused in 0.10, 0.44, 0.31 and 0.30 s.
+        evaluations = [{"verdict": "resource", "evaluator_seconds": s} for s in (0.10, 0.44, 0.31, 0.30)]
+        evaluations += [{"verdict": "pass", "evaluator_seconds": 1.6}] * 92
+        ran, rate = daemon.rate_without_refusals(evaluations, 159.4)
+        self.assertEqual(ran, 92)
+        self.assertAlmostEqual(rate, 92 / (159.4 - 1.15) * 3600)
+        self.assertIsNone(daemon.rate_without_refusals(evaluations[4:], 150.0), "nothing refused: the plain rate is the figure")
+        self.assertIsNone(daemon.rate_without_refusals(evaluations[:4], 1.2), "everything refused: no rate of what ran")
+
 
 class TimingLibrary(unittest.TestCase):
     def test_the_library_part_is_asked_for_and_names_its_problems(self):

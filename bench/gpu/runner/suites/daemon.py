@@ -64,6 +64,20 @@ def done_rows(ctx, socket, expected):
     return rows if isinstance(rows, list) else []
 
 
+def rate_without_refusals(evaluations, wall):
+    """(evaluations that ran, their rate per hour) when some were refused as `resource` (nothing
+    run: a problem too large for this GPU's free memory), else None. The refusals' own evaluator
+    time comes off the wall (one slot: they ran in turn with the others). Refused in well under a
+    second, they flattered the plain rate (r92, H100: conv2d's 4 copies, 0.1–0.44 s each, where the
+    H200 evaluates each in 6–7 s)."""
+    refused = [e for e in evaluations if e.get("verdict") == "resource"]
+    if not refused or len(refused) == len(evaluations):
+        return None
+    ran_wall = wall - sum(e.get("evaluator_seconds") or 0 for e in refused)
+    ran = len(evaluations) - len(refused)
+    return ran, ran / ran_wall * 3600 if ran_wall > 0 else None
+
+
 def stored_reports(database):
     """Every `kbv eval` report kbvd's store holds (verdicts.report_json), read-only."""
     if not Path(database).is_file():
@@ -184,6 +198,7 @@ def run(ctx, parts, options):
     with_manifest = sum(1 for _, manifest in files if manifest)
     body += [f"{len(files)} candidates ({copies} distinct copies of each honest CUDA example), one CUDA slot, warm spare on; "
              f"{with_manifest} submitted with a manifest naming their problem (kbvd batches those of one problem).", ""]
+    refusals = rate_without_refusals(evaluations, wall) if wall else None
     if wall:
         per_hour = len(files) / wall * 3600
         body += md_table(["figure", "value"], [
@@ -191,6 +206,8 @@ def run(ctx, parts, options):
             ["verdicts", ", ".join(f"{v}: {n}" for v, n in sorted(verdicts.items(), key=str))],
             ["first submit to last verdict", f"{wall:.1f} s"],
             ["evaluations per hour", f"{per_hour:.0f}"],
+            *([[f"evaluations per hour, the {refusals[0]} that ran (the `resource` refusals' time off the wall)",
+                f"{refusals[1]:.0f}" if refusals[1] else "-"]] if refusals else []),
             ["evaluators' own time (sum)", f"{own:.1f} s"],
             ["kbvd's time beyond the evaluators, per evaluation", f"{(wall - own) / len(rows):.2f} s (negative: a warm spare's start-up overlapped the previous evaluation)"],
         ])
@@ -213,5 +230,6 @@ def run(ctx, parts, options):
     ctx.write_summary("daemon", TITLE, ctx.command_for(spec), body)
     passed = verdicts.get("pass", 0)
     ok = bool(wall) and passed == len(files)
-    return Outcome(ok, f"{len(files) / wall * 3600:.0f} evaluations/hour, {passed} of {len(files)} pass" if wall
+    ran = f" ({refusals[1]:.0f}/hour over the {refusals[0]} not refused for memory)" if refusals and refusals[1] else ""
+    return Outcome(ok, f"{len(files) / wall * 3600:.0f} evaluations/hour{ran}, {passed} of {len(files)} pass" if wall
                    else ("did not finish" if started else "kbvd did not start"))
