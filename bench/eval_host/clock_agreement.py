@@ -7,7 +7,10 @@ r < FACTOR·T − SLACK (eval/sample_checks.hpp: 0.6 and 40 µs). This prints, p
 r/T and the margin r − (FACTOR·T − SLACK), idle and under load: --load N runs N CPU spinners beside
 --parallel P evaluations at once (the test suite runs two evaluations on two cores); --batch B
 evaluates B copies of each example in one `kbv eval` (a batch shares its data plane), --rounds R
-repeats the whole. A disagreement is measured again before it is a verdict (up to three times:
+repeats the whole. The two exchange columns are the worker's own median CPU time through a timed
+call's exchange and a null call's, besides run() (environment.worker_host_steps_s: diagnostics from
+the candidate's process): what the CPU-time floor subtracts (the null call's) against what a call
+costs. A disagreement is measured again before it is a verdict (up to three times:
 eval/evaluation_timing.cpp); the last column and the closing line count the evaluations whose
 report says so (environment.clock_agreement_measured_again).
 Usage: bench/eval_host/clock_agreement.py [BUILD_DIR] [--load N] [--parallel P] [--batch B] [--rounds R] [--only NAME]...
@@ -44,6 +47,15 @@ def evaluate(kbv: Path, candidate: Path, env: dict, batch: int, scratch: Path) -
     return reports or [{"verdict": f"exit {run.returncode}"}]
 
 
+def exchange_cpu(report: dict, kind: str) -> str:
+    """The worker's median CPU time in µs through one exchange of this kind besides run(): from its
+    last answer to the message (stopped, continued, woken, reading) plus the message's own
+    (worker/exchange_cpu.hpp; environment.worker_host_steps_s), or "–" without them."""
+    steps = ((report.get("environment") or {}).get("worker_host_steps_s") or {}).get(kind) or {}
+    parts = [steps.get("since_last_answer_cpu"), steps.get("message_besides_run_cpu")]
+    return "–" if None in parts else f"{sum(parts) * 1e6:.1f}"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("build_dir", nargs="?", default="build")
@@ -71,7 +83,7 @@ def main() -> int:
             s.terminate()
     print(f"host clock agreement: flagged when r < {FACTOR}·T − {SLACK_S * 1e6:.0f} µs; load {args.load} spinners, "
           f"{args.parallel} at once, batches of {args.batch}, {args.rounds} rounds, nproc {os.cpu_count()}")
-    print(f"{'candidate':32} {'r µs':>9} {'T µs':>9} {'r/T':>6} {'margin µs':>10}  verdict")
+    print(f"{'candidate':32} {'r µs':>9} {'T µs':>9} {'r/T':>6} {'margin µs':>10} {'call exch':>10} {'null exch':>10}  verdict")
     worst, measured_again = None, 0
     for candidate, report in reports:
         again = (report.get("environment") or {}).get("clock_agreement_measured_again")
@@ -87,7 +99,9 @@ def main() -> int:
             continue
         margin = r - (FACTOR * t - SLACK_S)
         worst = margin if worst is None else min(worst, margin)
-        print(f"{candidate.name:32} {r * 1e6:9.1f} {t * 1e6:9.1f} {r / t if t else 0:6.2f} {margin * 1e6:10.1f}  {verdict}{remark}")
+        call_exchange, null_exchange = (exchange_cpu(report, kind) for kind in ("timing_calls", "null_calls"))
+        print(f"{candidate.name:32} {r * 1e6:9.1f} {t * 1e6:9.1f} {r / t if t else 0:6.2f} {margin * 1e6:10.1f} "
+              f"{call_exchange:>10} {null_exchange:>10}  {verdict}{remark}")
     print(f"smallest margin {worst * 1e6:.1f} µs" if worst is not None else "no timed example")
     print(f"{len(reports)} evaluations: {len(reports) - len(flagged)} passed, {len(flagged)} not passed; "
           f"{measured_again} measured again after a disagreement")

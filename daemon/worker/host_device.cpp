@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "protocol/messages.hpp"
+#include "worker/exchange_cpu.hpp"
 #include "worker/plugin_loader.hpp"
 #include "worker/worker_device.hpp"
 
@@ -30,13 +31,16 @@ class HostDevice final : public WorkerDevice {
     TimedCall result;
     last_plugin_error().clear();
     std::string thrown;
+    const double cpu_start = thread_cpu_seconds();
     const auto start = std::chrono::steady_clock::now();
     result.status = run_candidate(info, state, call, &result.exception, &thrown);
     const auto end = std::chrono::steady_clock::now();
+    const double cpu_end = thread_cpu_seconds();
     result.elapsed_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(end - start).count();
     result.error = result.exception ? thrown : last_plugin_error();
-    // The report's environment.worker_host_steps_s: on the host, a call is its run().
-    observations_ = {{"host_steps_s", {{"run", std::chrono::duration<double>(end - start).count()}}}};
+    // The report's environment.worker_host_steps_s: on the host, a call is its run(), and the
+    // CPU time of the thread that ran it (worker_main adds the exchange's: exchange_cpu.hpp).
+    observations_ = {{"host_steps_s", {{"run", std::chrono::duration<double>(end - start).count()}, {"run_cpu", cpu_end - cpu_start}}}};
     return result;
   }
 

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "protocol/messages.hpp"
+#include "worker/exchange_cpu.hpp"
 #include "worker/plugin_loader.hpp"
 #include "worker/sandbox_setup.hpp"
 #include "worker/worker_device.hpp"
@@ -202,6 +203,9 @@ int run_worker(const po::variables_map& options) {
     return protocol::kWorkerExitLoadFailed;
   }
 
+  // Host only: the exchange's CPU split (diagnostic). CUDA's calls report their own steps.
+  kbv::worker::ExchangeCpu exchange_cpu;
+  const bool account_exchanges = device == KBV_DEVICE_HOST;
   std::deque<SlotCall> slots;
   std::deque<std::string> attribute_names;
   std::vector<kbv_attribute> attributes;
@@ -210,6 +214,7 @@ int run_worker(const po::variables_map& options) {
     bool eof = false;
     int passed_fd = -1;
     auto message = kbv::protocol::receive_message(control, -1, &eof, &passed_fd);
+    if (account_exchanges) exchange_cpu.received();
     if (!message) return eof ? protocol::kWorkerExitOk : protocol::kWorkerExitControlLost;
     const std::string type = message->value("type", "");
     if (type == "exit") return protocol::kWorkerExitOk;
@@ -241,14 +246,19 @@ int run_worker(const po::variables_map& options) {
         return protocol::kWorkerExitSetupFailed;
       }
       kbv::protocol::send_message(control, {{"type", "setup_done"}});
+      if (account_exchanges) exchange_cpu.answered();
       continue;
     }
     if (type == "ping") {  // the evaluator measures its round-trip overhead without the candidate
-      if (message->value("null_call", false) && !slots.empty()) {
+      const bool null_call_ran = message->value("null_call", false) && !slots.empty();
+      if (null_call_ran) {
         const size_t slot = std::min(message->value("slot", size_t{0}), slots.size() - 1);
         null_call(*worker_device, info, slots[slot].call, message->value("cold", false));
       }
-      kbv::protocol::send_message(control, pong(*message, *worker_device, message->value("null_call", false) && !slots.empty()));
+      json answer = pong(*message, *worker_device, null_call_ran);
+      if (account_exchanges && null_call_ran) exchange_cpu.add_to(answer["observed"]);
+      kbv::protocol::send_message(control, answer);
+      if (account_exchanges) exchange_cpu.answered();
       continue;
     }
     if (type == "call") {
@@ -264,7 +274,9 @@ int run_worker(const po::variables_map& options) {
                    {"exception", result.exception},
                    {"cuda_error", result.cuda_error}};
       done["observed"] = worker_device->last_call_observations();
+      if (account_exchanges) exchange_cpu.add_to(done["observed"]);
       kbv::protocol::send_message(control, done);
+      if (account_exchanges) exchange_cpu.answered();
       continue;
     }
     return protocol::kWorkerExitUnknownMessage;  // the evaluator and worker disagree; stop

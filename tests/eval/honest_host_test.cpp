@@ -116,7 +116,8 @@ TEST(EvalClasses, EveryClassGatesOnAFamilyOfItsOwnAndIsReported) {
 // --samples puts every kept timing sample in the report, index for index across the contenders,
 // and the summary's extremes are theirs; without it the report has none.
 // environment.worker_host_steps_s: the worker's own account of its calls, per kind (on the host
-// a call is its run()), medians over every call of that kind.
+// a call is its run(), with its thread's CPU time and the exchange's), medians over every call of
+// that kind.
 TEST(EvalWorkerSteps, EveryCallKindTheWorkerAnsweredIsSummarised) {
   const EvalRun run = run_kbv_eval({host_candidate("relu").string(), "--problem", "relu", "--device", "host", "--shapes", "small"});
   ASSERT_TRUE(run.report.is_object()) << explain(run);
@@ -130,6 +131,14 @@ TEST(EvalWorkerSteps, EveryCallKindTheWorkerAnsweredIsSummarised) {
   }
   // Warm-up and throttled calls are answered too: at least as many as the samples kept.
   EXPECT_GE(steps["timing_calls"].value("calls", 0), run.report["timing"]["candidate"].value("samples", 0));
+  // The exchange's CPU split (worker/exchange_cpu.hpp), for the calls and the null calls alike:
+  // what the CPU-time floor subtracts set beside what a call costs.
+  for (const char* kind : {"correctness_calls", "timing_calls", "null_calls"}) {
+    ASSERT_TRUE(steps.contains(kind)) << kind << ": " << steps.dump();
+    for (const char* step : {"run_cpu", "message_besides_run_cpu", "since_last_answer_cpu"})
+      EXPECT_GE(steps[kind].value(step, -1.0), 0.0) << kind << "." << step << ": " << steps[kind].dump();
+  }
+  EXPECT_LT(steps["null_calls"].value("run_cpu", 1.0), steps["timing_calls"].value("run_cpu", 0.0)) << "a null call runs nothing";
 }
 
 TEST(EvalSamples, EveryKeptSampleIsReportedWhenAsked) {
