@@ -204,8 +204,7 @@ int run_worker(const po::variables_map& options) {
   }
 
   // Host only: the exchange's CPU split (diagnostic). CUDA's calls report their own steps.
-  kbv::worker::ExchangeCpu exchange_cpu;
-  const bool account_exchanges = device == KBV_DEVICE_HOST;
+  kbv::worker::ExchangeCpu exchange_cpu(device == KBV_DEVICE_HOST);
   std::deque<SlotCall> slots;
   std::deque<std::string> attribute_names;
   std::vector<kbv_attribute> attributes;
@@ -214,7 +213,7 @@ int run_worker(const po::variables_map& options) {
     bool eof = false;
     int passed_fd = -1;
     auto message = kbv::protocol::receive_message(control, -1, &eof, &passed_fd);
-    if (account_exchanges) exchange_cpu.received();
+    exchange_cpu.received();
     if (!message) return eof ? protocol::kWorkerExitOk : protocol::kWorkerExitControlLost;
     const std::string type = message->value("type", "");
     if (type == "exit") return protocol::kWorkerExitOk;
@@ -246,7 +245,7 @@ int run_worker(const po::variables_map& options) {
         return protocol::kWorkerExitSetupFailed;
       }
       kbv::protocol::send_message(control, {{"type", "setup_done"}});
-      if (account_exchanges) exchange_cpu.answered();
+      exchange_cpu.answered();
       continue;
     }
     if (type == "ping") {  // the evaluator measures its round-trip overhead without the candidate
@@ -256,9 +255,9 @@ int run_worker(const po::variables_map& options) {
         null_call(*worker_device, info, slots[slot].call, message->value("cold", false));
       }
       json answer = pong(*message, *worker_device, null_call_ran);
-      if (account_exchanges && null_call_ran) exchange_cpu.add_to(answer["observed"]);
+      if (null_call_ran) exchange_cpu.add_to(answer["observed"]);
       kbv::protocol::send_message(control, answer);
-      if (account_exchanges) exchange_cpu.answered();
+      exchange_cpu.answered();
       continue;
     }
     if (type == "call") {
@@ -274,9 +273,9 @@ int run_worker(const po::variables_map& options) {
                    {"exception", result.exception},
                    {"cuda_error", result.cuda_error}};
       done["observed"] = worker_device->last_call_observations();
-      if (account_exchanges) exchange_cpu.add_to(done["observed"]);
+      exchange_cpu.add_to(done["observed"]);
       kbv::protocol::send_message(control, done);
-      if (account_exchanges) exchange_cpu.answered();
+      exchange_cpu.answered();
       continue;
     }
     return protocol::kWorkerExitUnknownMessage;  // the evaluator and worker disagree; stop
