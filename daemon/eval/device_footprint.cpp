@@ -7,6 +7,7 @@
 #include <set>
 
 #include "graph/error_scale_graph.hpp"
+#include "graph/in_place.hpp"
 
 namespace kbv::eval {
 namespace {
@@ -14,8 +15,8 @@ namespace {
 double elements(const Shape& shape) { return static_cast<double>(numel(shape)); }
 
 // The largest sum of intermediates alive at once while the graph runs node by node, each freed
-// after its last reader (as the CUDA reference graph and the baselines' buffer plan do), in
-// elements.
+// after its last reader (as the baselines' buffer plan does), in elements. The fp64 reference
+// graph also writes elementwise ops over their last-read operand: peak_reference_intermediates.
 double peak_live_intermediates(const ResolvedProblem& problem) {
   const Problem& spec = problem.problem;
   std::set<std::string> outputs;
@@ -67,12 +68,12 @@ DeviceFootprint trusted_device_footprint(const ResolvedProblem& problem) {
   const double intermediates = peak_live_intermediates(problem);
   DeviceFootprint footprint;
   footprint.arena_bytes = 2 * (input_bytes + outputs * sizeof(float));
-  footprint.reference_bytes = (inputs + outputs + intermediates) * sizeof(double);
+  footprint.reference_bytes = (inputs + outputs + peak_reference_intermediates(problem)) * sizeof(double);
   footprint.baseline_bytes = (2 * (outputs + intermediates) + widened) * sizeof(float);
   if (const auto scale = error_scale_graph(problem)) {
     double scales = 0;
     for (const Shape& shape : scale->problem.output_shapes) scales += elements(shape);
-    footprint.error_scale_bytes = (scales + peak_live_intermediates(scale->problem)) * sizeof(double);
+    footprint.error_scale_bytes = (scales + peak_reference_intermediates(scale->problem)) * sizeof(double);
   }
   return footprint;
 }

@@ -19,10 +19,11 @@ constexpr double kScratchReserveBytes = 2.0 * 1024 * 1024 * 1024;
 
 struct DeviceFootprint {
   double arena_bytes = 0;      // two slots (one correctness, one timing) of inputs (at their element size) and fp32 outputs
-  double reference_bytes = 0;  // fp64 copies of the inputs and outputs, and the reference graph's live intermediates at their peak
+  double reference_bytes = 0;  // fp64 copies of the inputs and outputs, and the reference graph's live intermediates at their peak (graph/in_place.hpp)
   double baseline_bytes = 0;   // the TF32 and FP32 baselines' outputs and live intermediates, and one fp32 copy of each int64/bool input
   // The products' error scale (graph/error_scale_graph.hpp), fp64: its outputs, kept beside the
-  // reference, and its graph's live intermediates at their peak (it reads the reference's inputs).
+  // reference, and its graph's live intermediates at their peak (it reads the reference's inputs;
+  // its final sqrt writes over its convolution's or matmul's result: graph/in_place.hpp).
   double error_scale_bytes = 0;
   double reserve_bytes = kScratchReserveBytes;
   double total() const { return arena_bytes + reference_bytes + baseline_bytes + error_scale_bytes + reserve_bytes; }

@@ -1,6 +1,7 @@
 // data/reference_graph.cpp — node-by-node execution of a problem graph on the device, with
-// intermediates freed as soon as no later node reads them (KernelBench-sized intermediates are
-// hundreds of MB in fp64).
+// intermediates freed as soon as no later node reads them and elementwise ops writing over the
+// operand they read last (graph/in_place.hpp): KernelBench-sized intermediates are hundreds of MB
+// to 17 GB in fp64.
 #include "data/reference_graph.hpp"
 
 #include <map>
@@ -8,6 +9,7 @@
 
 #include "common/device_buffer.hpp"
 #include "data/reference_ops.hpp"
+#include "graph/in_place.hpp"
 
 namespace kbv::cuda {
 namespace {
@@ -35,12 +37,7 @@ void run_reference_graph_device(const ResolvedProblem& problem,
   std::map<std::string, double*> output_slots;
   for (size_t i = 0; i < spec.outputs.size(); ++i) output_slots[spec.outputs[i].name] = device_outputs_f64[i];
 
-  // Index of the last node reading each tensor (the producing node when nothing reads it).
-  std::map<std::string, size_t> last_use;
-  for (size_t n = 0; n < spec.graph.size(); ++n) {
-    last_use[spec.graph[n].output] = n;
-    for (const auto& name : spec.graph[n].inputs) last_use[name] = n;
-  }
+  const ReferenceBuffers plan = plan_reference_buffers(problem);
   for (const auto& output : spec.outputs) {
     bool produced = false;
     for (const Node& node : spec.graph) produced = produced || node.output == output.name;
@@ -61,8 +58,11 @@ void run_reference_graph_device(const ResolvedProblem& problem,
     }
     args.output_shape = problem.tensor_shapes.at(node.output);
     args.attrs = &node.attrs;
-    if (auto slot = output_slots.find(node.output); slot != output_slots.end()) {
-      args.output = slot->second;
+    const std::string& home = plan.home.at(node.output);
+    if (auto slot = output_slots.find(home); slot != output_slots.end()) {
+      args.output = slot->second;  // the output itself, or a tensor of the chain that ends in it
+    } else if (home != node.output) {
+      args.output = intermediates.at(home).get();  // over the operand it reads last
     } else {
       auto buffer = DeviceBuffer<double>::on_stream(static_cast<size_t>(numel(args.output_shape)),
                                                     context.stream());
@@ -72,10 +72,12 @@ void run_reference_graph_device(const ResolvedProblem& problem,
     run_op_f64_device(node.op, args, context);
     tensors[node.output] = args.output;
 
-    // Stream-ordered frees: safe while the kernels just enqueued still read these buffers.
+    // Stream-ordered frees: safe while the kernels just enqueued still read these buffers. No
+    // later node reads a tensor the buffer held (the plan's last use), so their names go too.
     for (auto it = intermediates.begin(); it != intermediates.end();) {
-      if (last_use.at(it->first) <= n) {
-        tensors.erase(it->first);
+      if (plan.last_use.at(it->first) <= n) {
+        for (const auto& [tensor, held_in] : plan.home)
+          if (held_in == it->first) tensors.erase(tensor);
         it = intermediates.erase(it);
       } else {
         ++it;

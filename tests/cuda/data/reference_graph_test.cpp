@@ -105,6 +105,23 @@ std::vector<HandGraph> hand_graphs() {
         {"unused", "tanh", {"x"}, "dead", {}},
         {"reduce", "sum", {"activated"}, "row_sums", {{"axis", 2}, {"keepdim", 0}}}}},
       wide_cat_and_shuffle(),
+      // Elementwise ops over the operand they read last (graph/in_place.hpp): `again` over t0
+      // (which relu read before it), `wide` over t2 with a broadcast row beside it, so exp writes
+      // into kept's slot; y and z not over kept (an output) or x (an input); scale over u0, an
+      // intermediate chain that ends in a reduction.
+      {"overwrites_in_place",
+       {{"x", {4, 6, 10}}, {"row", {1, 6, 10}}},
+       {"kept", "y", "z", "total"},
+       {{"e", "exp", {"x"}, "t0", {}},
+        {"r", "relu", {"t0"}, "t1", {}},
+        {"again", "add", {"t0", "t1"}, "t2", {}},
+        {"small", "mul", {"row", "row"}, "t3", {}},
+        {"wide", "add", {"t3", "t2"}, "kept", {}},
+        {"from_output", "relu", {"kept"}, "y", {}},
+        {"from_input", "relu", {"x"}, "z", {}},
+        {"squash", "tanh", {"x"}, "u0", {}},
+        {"double", "scale", {"u0"}, "u1", {{"value", 2.0}}},
+        {"reduce", "sum", {"u1"}, "total", {{"axis", 2}, {"keepdim", 0}}}}},
   };
 }
 
