@@ -25,6 +25,28 @@ needs_torch = unittest.skipUnless(torch is not None, "torch is not installed in 
 needs_candidates = unittest.skipUnless((CANDIDATES / "host" / "libhost_relu.so").is_file(), f"no host candidates in {CANDIDATES} (set KBV_CANDIDATE_DIR)")
 
 
+class Placement(unittest.TestCase):
+    """placement.py's arena: kbv's layout (eval/arena_layout.cpp), views that hold the inputs."""
+
+    def test_alignment_is_kbvs(self):
+        import placement
+        self.assertEqual([placement.aligned(n) for n in (1, 256, 257, 1000)], [256, 256, 512, 1024])
+
+    @needs_torch
+    def test_views_hold_the_inputs_at_aligned_offsets(self):
+        import placement
+        inputs = [torch.randn(3, 5), torch.arange(7, dtype=torch.int64)]
+        outputs = [torch.empty(2, 2)]
+        arena, got_in, got_out = placement.arena_views(torch, inputs, outputs, device="cpu")
+        self.assertEqual(arena.numel(), placement.ARENA_SLOTS * (256 + 256 + 256))
+        for view, tensor in zip(got_in, inputs):
+            self.assertTrue(torch.equal(view, tensor))
+            self.assertEqual(view.dtype, tensor.dtype)
+        base = arena.data_ptr()
+        self.assertEqual([v.data_ptr() - base for v in got_in + got_out], [0, 256, 512])
+        self.assertEqual(tuple(got_out[0].shape), (2, 2))
+
+
 class Judgement(unittest.TestCase):
     """validate_speedups.judge, no torch needed."""
 

@@ -9,10 +9,16 @@
               kbv eval's derived speedup.vs_eager_tf32 (the run's PyTorch calibration: run
               calibrate:torch first, or keep docs/results/torch-baselines.json). Target: within
               5 % on every problem. Options: problems=a+b, rounds=N (default 3), duty=D (do_bench
-              in bursts paced to that GPU duty, e.g. kbv's 0.25; default unpaced)
+              in bursts paced to that GPU duty; default kbv's 0.25, which kept every contender at
+              one SM clock on the H100 where unpaced do_bench held GEMMs' eager 8–17 % lower;
+              duty=1: do_bench unpaced)
   kernels     profile_kernels.py: the GPU kernels PyTorch eager TF32 and torch.compile run per
               forward, with their times (torch.profiler): what the library baseline has to match.
               Options: problems=a+b (default: the problems whose library is behind compile)
+  placement   placement.py: candidates (and eager) timed with do_bench on tensors of their own, on
+              views into an arena laid out as kbv's, and both through CUDA IPC in a child process,
+              beside kbv eval's median with the worker's trace on and off: whether kbv's arena
+              or IPC costs a candidate time. Options: problems=a+b (default: PLACEMENT_PROBLEMS)
 Default: timing and agreement. Needs torch and triton (the GPU machine's python3)."""
 import sys
 
@@ -20,10 +26,15 @@ from common import code_block
 from suites import Outcome
 
 TITLE = "Parity with PyTorch"
-PARTS = ["timing", "agreement", "validation", "kernels"]
+PARTS = ["timing", "agreement", "validation", "kernels", "placement"]
 # The problems whose library baseline is furthest behind the faster PyTorch (docs/results/calibrate-torch.md).
 BEHIND_COMPILE = ["conv2d_relu_biasadd", "matmul_irregular", "cross_entropy"]
 DEFAULT_PARTS = ["timing", "agreement"]
+# kbv's own timers' duty (measure/timing: both calibration timers are paced to it).
+VALIDATION_DUTY = "0.25"
+# Where validation found kbv's candidate median furthest above do_bench's (H100, r93: the L3 #1 MLP
+# +20 %, the GEMMs +2–6 %), and one it matched (relu).
+PLACEMENT_PROBLEMS = ["kb_l3_1_mlp", "kb_l3_3_deepnarrowmlp", "matmul_square", "gemm_bias_gelu", "relu"]
 
 
 def run_parity(ctx, parts):
@@ -54,8 +65,7 @@ def run_validation(ctx, options):
             "--candidates", ctx.bundle / "candidates" / "cuda", "--rounds", options.get("rounds", "3")]
     for problem in filter(None, options.get("problems", "").split("+")):
         argv += ["--problem", problem]
-    if options.get("duty"):
-        argv += ["--duty", options["duty"]]
+    argv += ["--duty", options.get("duty", VALIDATION_DUTY)]
     result = ctx.run("parity-validation", argv, int(options.get("timeout", 540)))
     body = ["## Derived eager speedup against do_bench (validate_speedups.py)", "",
             f"PyTorch calibration: {ctx.torch_calibration_source}.", ""]
@@ -77,6 +87,21 @@ def run_kernels(ctx, options):
     return result.ok, "kernels profiled" if result.ok else result.status(), body
 
 
+def run_placement(ctx, options):
+    problems = [name for name in options.get("problems", "").split("+") if name] or PLACEMENT_PROBLEMS
+    folder = ctx.bundle / "candidates" / "cuda"
+    argv = [sys.executable, ctx.repo / "bench/torch_parity/placement.py", "--kbv", ctx.bin("kbv"), "--rounds", options.get("rounds", "3")]
+    for problem in problems:
+        for so in sorted(folder.glob(f"libcuda_{problem}_*.so")):
+            argv += ["--candidate", so]
+    result = ctx.run("parity-placement", argv, int(options.get("timeout", 300)))
+    body = ["## Where a candidate's tensors live (placement.py)", ""]
+    body += result.stdout.rstrip().splitlines() if result.stdout.strip() else ["placement.py printed no table."]
+    if not result.ok:
+        body += ["", f"placement.py: {result.status()}", ""] + code_block(result.stderr[-3000:])
+    return result.ok, "placement measured" if result.ok else result.status(), body
+
+
 def run(ctx, parts, options):
     parts = parts or DEFAULT_PARTS
     body, ok, headlines = [], True, []
@@ -90,6 +115,10 @@ def run(ctx, parts, options):
         headlines.append(headline)
     if "kernels" in parts:
         part_ok, headline, lines = run_kernels(ctx, options)
+        ok, body = ok and part_ok, body + [""] + lines
+        headlines.append(headline)
+    if "placement" in parts:
+        part_ok, headline, lines = run_placement(ctx, options)
         ok, body = ok and part_ok, body + [""] + lines
         headlines.append(headline)
     spec = "parity" + (":" + ",".join(parts) if parts != DEFAULT_PARTS else "")
