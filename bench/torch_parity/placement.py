@@ -57,13 +57,14 @@ ANOTHER_CONTEXT_BYTES = 512 << 20
 IDLE_MS = 20
 SPIN_MS = 2
 SPIN_CLOCK_MHZ = 1980  # the H100's and H200's default SM clock: torch.cuda._sleep counts cycles
-# Each loop: its name, what runs before a sample (the parent idle or running a kernel, a rest, a
-# rest then a spin) and the L2 flush: do_bench's (zero 256 MB) or the worker's
+# Each loop: its name, what runs before a sample (the parent idle, running a kernel on its own
+# buffer or writing the inputs into the arena both share, a rest, a rest then a spin) and the L2 flush: do_bench's (zero 256 MB) or the worker's
 # (worker/cuda_device.cpp: cudaCtxResetPersistingL2Cache, then a memset of KBV_FLUSH_MULTIPLE_OF_L2
 # × the L2 with a value that changes every sample).
 LOOPS = (("parent idle", "parent idle", "zero"), ("parent kernel", "parent kernel", "zero"),
          (f"idle {IDLE_MS} ms", "rest", "zero"), (f"idle {IDLE_MS} ms, spin {SPIN_MS} ms", "rest, spin", "zero"),
-         ("kbv's flush", "parent idle", "kbv"), (f"idle {IDLE_MS} ms, kbv's flush", "rest", "kbv"))
+         ("kbv's flush", "parent idle", "kbv"), (f"idle {IDLE_MS} ms, kbv's flush", "rest", "kbv"),
+         ("parent rewrites the inputs, kbv's flush", "parent rewrite", "kbv"))
 KBV_FLUSH_MULTIPLE_OF_L2 = 2
 # `kbv eval` of the same candidate under the worker's settings that can be changed from outside.
 KBV_VARIANTS = (("trace on", {}), ("trace off", {"KBV_WORKER_TRACE": "off"}),
@@ -259,7 +260,10 @@ def measure(torch, mp, args, candidate, clock):
     while (request := requests.get()) is not None:  # the child's sample loops
         if request == "parent kernel":
             scratch.fill_(len(request))
-            torch.cuda.synchronize()
+        elif request == "parent rewrite":  # as kbv's evaluator writes each sample's inputs into the shared arena
+            for view, values in zip(arena_in, inputs):
+                view.copy_(values)
+        torch.cuda.synchronize()
         replies.put("done")
     del scratch
     status, payload = results.get()
