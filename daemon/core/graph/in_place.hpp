@@ -1,6 +1,7 @@
 // graph/in_place.hpp — where each tensor of the fp64 reference graph lives when elementwise ops
-// write over the operand they read last: the device reference graph's buffer plan
-// (cuda/data/reference_graph.cpp) and the footprint's estimate of it (eval/device_footprint.cpp).
+// write over the operand they read last: the buffer plan of both reference executors (device:
+// cuda/data/reference_graph.cpp; host: graph/run_graph.cpp) and the footprint's estimate of it
+// (eval/device_footprint.cpp).
 //
 // An elementwise op (unary, or binary with that operand at the output's own shape) computes
 // element i from element i of its operand alone, so it may write its output into the buffer of an
