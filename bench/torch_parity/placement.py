@@ -23,10 +23,8 @@ Usage (on the GPU machine; its python3 has torch):
 Exit status: 0 when every candidate was measured, 1 when one could not be, 2 on bad usage.
 """
 import argparse
-import json
 import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -122,12 +120,17 @@ def fragmented_arena(torch, inputs, outputs):
             cudart.cudaFree(pointer)
 
 
+def candidate_call(torch, plugin, description, inputs, outputs):
+    """The candidate's run() on these tensors (in the spec's order), on torch's current stream."""
+    return plugin.call({spec["name"]: t for spec, t in zip(description["inputs"], inputs)},
+                       {spec["name"]: t for spec, t in zip(description["outputs"], outputs)}, description["attributes"],
+                       torch.cuda.current_stream().cuda_stream)
+
+
 def time_pair(torch, plugin, description, forward, inputs, outputs, rounds, clock):
     """{candidate: (median ms, SM MHz), eager: (…)} on these tensors, alternating over rounds."""
     from triton.testing import do_bench
-    stream = torch.cuda.current_stream().cuda_stream
-    call = plugin.call({spec["name"]: t for spec, t in zip(description["inputs"], inputs)},
-                       {spec["name"]: t for spec, t in zip(description["outputs"], outputs)}, description["attributes"], stream)
+    call = candidate_call(torch, plugin, description, inputs, outputs)
     call()
     torch.cuda.synchronize()
     samples = {"candidate": [], "eager": []}
@@ -184,9 +187,7 @@ def child_main(queue, results, requests, replies, candidate, description, rounds
             placement, inputs, outputs = item
             out[placement] = time_pair(torch, plugin, description, forward, inputs, outputs, rounds, clock)
             if placement == "arena-ipc":
-                stream = torch.cuda.current_stream().cuda_stream
-                call = plugin.call({spec["name"]: t for spec, t in zip(description["inputs"], inputs)},
-                                   {spec["name"]: t for spec, t in zip(description["outputs"], outputs)}, description["attributes"], stream)
+                call = candidate_call(torch, plugin, description, inputs, outputs)
                 spin_cycles = int(SPIN_MS * SPIN_CLOCK_MHZ * 1e3)
                 for loop, what, flush_kind in LOOPS:
                     def before(what=what):
@@ -208,13 +209,11 @@ def child_main(queue, results, requests, replies, candidate, description, rounds
 
 
 def kbv_figures(kbv, candidate, shapes, settings):
-    env = dict(os.environ, **settings)
-    done = subprocess.run([kbv, "eval", str(candidate), "--device", "cuda", "--shapes", shapes, "--json", "--samples"],
-                          capture_output=True, text=True, env=env)
-    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
-    if not lines:
-        return {"error": f"kbv eval exited {done.returncode}: {done.stderr.strip()[-300:]}"}
-    report = json.loads(lines[-1])
+    try:
+        report = kbv_json(kbv, ["eval", str(candidate), "--device", "cuda", "--shapes", shapes, "--json", "--samples"],
+                          env=dict(os.environ, **settings))
+    except (RuntimeError, IndexError, ValueError) as error:  # no JSON line: kbv's stderr, or the parse error
+        return {"error": f"kbv eval: {error}"}
     timing = report.get("timing") or {}
 
     def ms(key):

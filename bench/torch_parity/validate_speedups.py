@@ -83,8 +83,8 @@ def judge(derived, direct, worst, mhz, tolerance):
     return ("yes" if abs(off) <= tolerance else "NO"), off
 
 
-def kbv_json(kbv, args):
-    done = subprocess.run([kbv, *args], capture_output=True, text=True)
+def kbv_json(kbv, args, env=None):
+    done = subprocess.run([kbv, *args], capture_output=True, text=True, env=env)
     lines = [line for line in done.stdout.splitlines() if line.startswith("{") or line.startswith("[")]
     if not lines and done.returncode != 0:
         raise RuntimeError(f"kbv {' '.join(args)} exited {done.returncode}: {done.stderr.strip()[-500:]}")

@@ -1,10 +1,7 @@
 // eval/device_footprint.cpp — the trusted side's device memory, summed from the resolved shapes.
 #include "eval/device_footprint.hpp"
 
-#include <algorithm>
 #include <cstdio>
-#include <map>
-#include <set>
 
 #include "graph/error_scale_graph.hpp"
 #include "graph/in_place.hpp"
@@ -13,40 +10,6 @@ namespace kbv::eval {
 namespace {
 
 double elements(const Shape& shape) { return static_cast<double>(numel(shape)); }
-
-// The largest sum of intermediates alive at once while the graph runs node by node, each freed
-// after its last reader (as the baselines' buffer plan does), in elements. The fp64 reference
-// graph also writes elementwise ops over their last-read operand: peak_reference_intermediates.
-double peak_live_intermediates(const ResolvedProblem& problem) {
-  const Problem& spec = problem.problem;
-  std::set<std::string> outputs;
-  for (const TensorDecl& output : spec.outputs) outputs.insert(output.name);
-  std::map<std::string, size_t> last_use;
-  for (size_t n = 0; n < spec.graph.size(); ++n) {
-    last_use[spec.graph[n].output] = n;
-    for (const std::string& name : spec.graph[n].inputs) last_use[name] = n;
-  }
-  double live = 0, peak = 0;
-  std::map<std::string, double> alive;
-  for (size_t n = 0; n < spec.graph.size(); ++n) {
-    const std::string& produced = spec.graph[n].output;
-    if (!outputs.count(produced)) {
-      const double size = elements(problem.tensor_shapes.at(produced));
-      alive[produced] = size;
-      live += size;
-      peak = std::max(peak, live);
-    }
-    for (auto it = alive.begin(); it != alive.end();) {
-      if (last_use.at(it->first) <= n) {
-        live -= it->second;
-        it = alive.erase(it);
-      } else {
-        ++it;
-      }
-    }
-  }
-  return peak;
-}
 
 std::string gigabytes(double bytes) {
   char text[32];
@@ -65,15 +28,17 @@ DeviceFootprint trusted_device_footprint(const ResolvedProblem& problem) {
     if (problem.input_dtype(i) != DType::float32) widened += count;  // the baselines' fp32 copy of an int64 or bool input
   }
   for (const Shape& shape : problem.output_shapes) outputs += elements(shape);
-  const double intermediates = peak_live_intermediates(problem);
+  // The baselines free each intermediate after its last reader; the fp64 reference also writes
+  // elementwise ops over their last-read operand (graph/in_place.hpp).
+  const double intermediates = peak_intermediates(problem, plan_separate_buffers(problem));
   DeviceFootprint footprint;
   footprint.arena_bytes = 2 * (input_bytes + outputs * sizeof(float));
-  footprint.reference_bytes = (inputs + outputs + peak_reference_intermediates(problem)) * sizeof(double);
+  footprint.reference_bytes = (inputs + outputs + peak_intermediates(problem, plan_reference_buffers(problem))) * sizeof(double);
   footprint.baseline_bytes = (2 * (outputs + intermediates) + widened) * sizeof(float);
   if (const auto scale = error_scale_graph(problem)) {
     double scales = 0;
     for (const Shape& shape : scale->problem.output_shapes) scales += elements(shape);
-    footprint.error_scale_bytes = (scales + peak_reference_intermediates(scale->problem)) * sizeof(double);
+    footprint.error_scale_bytes = (scales + peak_intermediates(scale->problem, plan_reference_buffers(scale->problem))) * sizeof(double);
   }
   return footprint;
 }

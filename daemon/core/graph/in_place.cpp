@@ -31,9 +31,9 @@ std::optional<std::string> overwritable_operand(const ResolvedProblem& problem, 
   return std::nullopt;
 }
 
-}  // namespace
-
-ReferenceBuffers plan_reference_buffers(const ResolvedProblem& problem) {
+// The plan, with elementwise ops over their last-read operand (`overwrite`) or every produced
+// tensor in a buffer of its own.
+ReferenceBuffers plan_buffers(const ResolvedProblem& problem, bool overwrite) {
   const Problem& spec = problem.problem;
   std::set<std::string> outputs;
   for (const TensorDecl& output : spec.outputs) outputs.insert(output.name);
@@ -47,7 +47,7 @@ ReferenceBuffers plan_reference_buffers(const ResolvedProblem& problem) {
   std::set<std::string> produced;
   for (size_t n = 0; n < spec.graph.size(); ++n) {
     const Node& node = spec.graph[n];
-    const auto operand = overwritable_operand(problem, node, n, last_use, produced, outputs);
+    const auto operand = overwrite ? overwritable_operand(problem, node, n, last_use, produced, outputs) : std::nullopt;
     plan.home[node.output] = operand ? plan.home.at(*operand) : node.output;
     produced.insert(node.output);
   }
@@ -68,9 +68,14 @@ ReferenceBuffers plan_reference_buffers(const ResolvedProblem& problem) {
   return plan;
 }
 
-double peak_reference_intermediates(const ResolvedProblem& problem) {
+}  // namespace
+
+ReferenceBuffers plan_reference_buffers(const ResolvedProblem& problem) { return plan_buffers(problem, true); }
+
+ReferenceBuffers plan_separate_buffers(const ResolvedProblem& problem) { return plan_buffers(problem, false); }
+
+double peak_intermediates(const ResolvedProblem& problem, const ReferenceBuffers& plan) {
   const Problem& spec = problem.problem;
-  const ReferenceBuffers plan = plan_reference_buffers(problem);
   double live = 0, peak = 0;
   std::map<std::string, double> alive;  // buffer-owning intermediates allocated so far and not freed
   for (size_t n = 0; n < spec.graph.size(); ++n) {

@@ -33,8 +33,12 @@ struct ReferenceBuffers {
 
 ReferenceBuffers plan_reference_buffers(const ResolvedProblem& problem);
 
-// The most intermediate elements alive at once under that plan (graph outputs and inputs not
+// The same without overwriting: every intermediate a buffer of its own, freed after its last
+// reader (the baselines' liveness, which eval/device_footprint.cpp estimates).
+ReferenceBuffers plan_separate_buffers(const ResolvedProblem& problem);
+
+// The most intermediate elements alive at once under `plan` (graph outputs and inputs not
 // counted), node by node.
-double peak_reference_intermediates(const ResolvedProblem& problem);
+double peak_intermediates(const ResolvedProblem& problem, const ReferenceBuffers& plan);
 
 }  // namespace kbv

@@ -16,9 +16,10 @@
               forward, with their times (torch.profiler): what the library baseline has to match.
               Options: problems=a+b (default: the problems whose library is behind compile)
   placement   placement.py: candidates (and eager) timed with do_bench on tensors of their own, on
-              views into an arena laid out as kbv's, and both through CUDA IPC in a child process,
-              beside kbv eval's median with the worker's trace on and off: whether kbv's arena
-              or IPC costs a candidate time. Options: problems=a+b (default: PLACEMENT_PROBLEMS)
+              views into an arena laid out as kbv's (also on scattered pages), both through CUDA
+              IPC in a child process, and in sample loops shaped as kbv's, beside kbv eval's median
+              with the worker's trace, launch gate or sandbox off: what costs a candidate time in
+              kbv. Options: problems=a+b (default: PLACEMENT_PROBLEMS), rounds=N
 Default: timing and agreement. Needs torch and triton (the GPU machine's python3)."""
 import sys
 
