@@ -92,6 +92,38 @@ class Pacing(unittest.TestCase):
             self.assertAlmostEqual(rest, 0.24)  # 80 ms busy, 240 ms rest: a duty of 0.25
         self.assertAlmostEqual(0.08 * 5 / now[0], 0.25)
 
+    def test_gated_samples_rest_to_the_duty_drop_uncovered_ones_and_keep_the_median(self):
+        from validate_speedups import GATED_MIN_SAMPLES, GATED_WARMUP_CALLS, gated
+        now, rests, indices = [0.0], [], []
+        # Warm-up calls first (their figures unused), then one dropped sample (the gate ended
+        # before the host enqueued it), then timed ones of 2, 4, 6 … ms.
+        figures = iter([9.0] * GATED_WARMUP_CALLS + [None] + [0.002 * (k % 5 + 1) for k in range(100)])
+
+        def sample(fn, index):
+            indices.append(index)
+            fn()
+            taken = next(figures)
+            now[0] += taken or 0.001
+            return taken
+
+        def sleep(seconds):
+            rests.append(seconds)
+            now[0] += seconds
+        ran = []
+        median = gated(sample, 0.25, seconds=0.1, sleep=sleep, clock=lambda: now[0])(lambda: ran.append(1))
+        self.assertEqual(indices, list(range(len(indices))), "every sample gets a new flush value")
+        kept = len(indices) - GATED_WARMUP_CALLS - 1
+        self.assertGreaterEqual(kept, GATED_MIN_SAMPLES)
+        self.assertEqual(len(rests), kept, "a rest after each kept sample, none after the dropped one")
+        for rest, k in zip(rests, range(kept)):
+            self.assertAlmostEqual(rest, 3 * 0.002 * (k % 5 + 1))  # busy t, rest 3t: a duty of 0.25
+        self.assertEqual(median, 6.0)  # ms: the middle of 2, 4, 6, 8, 10 repeated
+
+    def test_gated_gives_up_when_the_gate_never_covers_the_enqueue(self):
+        from validate_speedups import GATED_MAX_DROPS_IN_A_ROW, gated
+        with self.assertRaisesRegex(RuntimeError, f"{GATED_MAX_DROPS_IN_A_ROW} times in a row"):
+            gated(lambda fn, index: None, 1.0, sleep=lambda s: None)(lambda: None)
+
     def test_a_duty_outside_0_to_1_is_refused_with_the_fix(self):
         from validate_speedups import parse_args
         for bad in ("0", "1.5", "-0.25"):
@@ -99,6 +131,7 @@ class Pacing(unittest.TestCase):
                 parse_args(["--kbv", "kbv", "--candidates", "c", "--duty", bad])
             self.assertIn("fix: 0.25 paces as kbv does", err.getvalue())
         self.assertEqual(parse_args(["--kbv", "kbv", "--candidates", "c"]).duty, 1.0, "unpaced unless asked")
+        self.assertEqual(parse_args(["--kbv", "kbv", "--candidates", "c"]).timer, "do_bench", "the field's timer unless asked")
 
 
 @needs_torch

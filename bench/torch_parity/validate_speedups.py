@@ -24,11 +24,17 @@ PyTorch calibration there, so every row says why there is no derived figure (kbv
 
 Usage (the GPU machine's python3 has torch and triton; kbv built with the CUDA device):
   validate_speedups.py --kbv BIN/kbv --candidates DIR [--problem P]... [--rounds 3] [--tolerance 0.05]
-                       [--device cuda|host] [--shapes default|small] [--duty D] > table.md
+                       [--device cuda|host] [--shapes default|small] [--duty D] [--timer do_bench|gated] > table.md
 --duty D (0 < D < 1) times with do_bench in short bursts, each followed by a rest that holds the
 GPU's busy fraction at D (kbv's protocol: 0.25), so neither contender runs at the power limit.
 A row whose do_bench clocks are more than 2 % apart (CLOCK_AGREEMENT) says "clocks apart": not
 validated either way.
+--timer gated times both contenders as kbv times each (device time): every sample behind a launch
+gate (kbv_torch's cold timer backend: a 2 × L2 fill, torch.cuda._sleep holding the stream while
+the host enqueues, CUDA events), the median of GATED_SECONDS of samples, paced to --duty. do_bench
+(the default) times the stream, so a forward whose host launches outlast its kernels (PyTorch eager
+of a deep narrow MLP, kb_l3_3) pays its Python launch time there, which kbv's gated calibration
+leaves out by design: with do_bench such a row compares two definitions of eager's time.
 Exit status: 0 when every candidate is within the tolerance, 1 otherwise (clocks apart included),
 2 on bad usage.
 """
@@ -44,6 +50,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "calibrate" / "python"))
 from kbv_plugin import DEVICE_CUDA, Plugin, PluginError  # noqa: E402
+from kbv_torch.cold_timing import CudaBackend, duty_pause_seconds  # noqa: E402
 from kbv_torch.forward import description_from_kbv_problems, graph_forward  # noqa: E402
 from kbv_torch.gpu_clock import NvmlClock  # noqa: E402
 
@@ -67,6 +74,14 @@ CLOCK_AGREEMENT = 0.02
 PACED_BURST_MS = 25
 PACED_WARMUP_MS = 5
 PACED_BURSTS = 8
+# --timer gated: samples per contender for this much wall time (do_bench's rep is 1 s), after
+# GATED_WARMUP_CALLS untimed ones; at least GATED_MIN_SAMPLES (conv2d's 37 ms candidate).
+GATED_SECONDS = 1.0
+GATED_WARMUP_CALLS = 3
+GATED_MIN_SAMPLES = 10
+# A sample the gate did not cover is dropped and the gate grows (cold_timing.CudaBackend.sample);
+# this many dropped in a row means it cannot cover the forward's enqueue.
+GATED_MAX_DROPS_IN_A_ROW = 20
 
 
 def judge(derived, direct, worst, mhz, tolerance):
@@ -107,9 +122,40 @@ def paced(do_bench, duty, bursts=PACED_BURSTS, sleep=time.sleep, clock=time.perf
     return timed
 
 
-def timer(torch, device, duty=1.0):
-    """A median-milliseconds timer: triton's do_bench on CUDA (paced below --duty 1), perf_counter
-    on the host."""
+def gated(sample, duty, seconds=GATED_SECONDS, sleep=time.sleep, clock=time.perf_counter):
+    """A median-milliseconds timer from `sample(fn, index)` (cold_timing.CudaBackend.sample: seconds
+    of one gated cold call, or None when the gate ended before the host had enqueued it), each
+    sample followed by the rest that holds the GPU's busy fraction at `duty`, as kbv paces
+    (duty_pause_seconds). Raises RuntimeError when GATED_MAX_DROPS_IN_A_ROW samples in a row drop."""
+    def timed(fn):
+        index = 0
+        for _ in range(GATED_WARMUP_CALLS):
+            sample(fn, index)
+            index += 1
+        kept, drops, start = [], 0, clock()
+        while clock() - start < seconds or len(kept) < GATED_MIN_SAMPLES:
+            begin = clock()
+            taken = sample(fn, index)
+            index += 1
+            if taken is None:
+                drops += 1
+                if drops >= GATED_MAX_DROPS_IN_A_ROW:
+                    raise RuntimeError(f"the launch gate ended before the call was enqueued {drops} times in a row")
+                continue
+            drops = 0
+            kept.append(taken * 1e3)
+            pause = duty_pause_seconds(taken, clock() - begin, duty)
+            if pause > 0:
+                sleep(pause)
+        return statistics.median(kept)
+    return timed
+
+
+def timer(torch, device, duty=1.0, kind="do_bench", clock=None):
+    """A median-milliseconds timer: on CUDA triton's do_bench (paced below --duty 1) or, `kind`
+    "gated", kbv's gated cold samples; perf_counter on the host."""
+    if device == "cuda" and kind == "gated":
+        return gated(CudaBackend(torch, torch.cuda.current_device(), clock).sample, duty)
     if device == "cuda":
         from triton.testing import do_bench
         if duty < 1.0:
@@ -185,7 +231,7 @@ def worst_difference(got_outputs, wanted_outputs):
     return worst
 
 
-def measure_direct(torch, plugin, described, shapes, device, rounds, clock=None, duty=1.0):
+def measure_direct(torch, plugin, described, shapes, device, rounds, clock=None, duty=1.0, kind="do_bench"):
     """(candidate ms, eager TF32 ms, direct speedup, worst output difference / RMS, {contender: SM MHz
     median while do_bench ran it, or None})."""
     description = description_from_kbv_problems(described, shapes)
@@ -202,7 +248,7 @@ def measure_direct(torch, plugin, described, shapes, device, rounds, clock=None,
         if device == "cuda":
             torch.cuda.synchronize()
         worst = worst_difference(outputs.values(), expected)
-        bench = timer(torch, device, duty)
+        bench = timer(torch, device, duty, kind, clock)
         candidate_ms, eager_ms, ratios = [], [], []
         clocks = {"candidate": [], "eager": []}
         for r in range(rounds):
@@ -237,6 +283,8 @@ def parse_args(argv):
     parser.add_argument("--shapes", help="shape set (default: default on cuda, small on host)")
     parser.add_argument("--duty", type=float, default=1.0,
                         help="the GPU's busy fraction do_bench is held to (default 1: unpaced, do_bench as it is; kbv's protocol: 0.25)")
+    parser.add_argument("--timer", choices=("do_bench", "gated"), default="do_bench",
+                        help="do_bench (the stream's time, host launches included) or gated (device time, as kbv times: see above)")
     args = parser.parse_args(argv)
     if not 0.0 < args.duty <= 1.0:
         parser.error(f"--duty {args.duty}: expected a fraction in (0, 1] (fix: 0.25 paces as kbv does, 1 leaves do_bench unpaced)")
@@ -260,13 +308,17 @@ def main(argv=None):
     if not candidates:
         print(f"validate_speedups.py: no {pattern} in {args.candidates}", file=sys.stderr)
         return 2
-    header = ["candidate", "problem", "do_bench candidate ms", "do_bench eager TF32 ms", "direct eager/candidate", "kbv candidate ms",
+    header = ["candidate", "problem", f"{args.timer} candidate ms", f"{args.timer} eager TF32 ms", "direct eager/candidate", "kbv candidate ms",
               "kbv eager TF32 ms (estimated)", "kbv vs_eager_tf32 (derived)", "derived/direct − 1", f"within {args.tolerance:.0%}",
-              "SM MHz under do_bench: candidate / eager", "SM MHz, calibration's eager TF32"]
-    print(f"torch {torch.__version__}" + (f", {torch.cuda.get_device_name()}" if device == "cuda" else ", CPU") + f"; shapes {shapes}; "
-          f"{args.rounds} do_bench rounds per contender"
-          + (f", do_bench paced to a GPU duty of {args.duty:g} ({PACED_BURSTS} bursts of {PACED_BURST_MS} ms)" if args.duty < 1 else ", do_bench unpaced")
-          + "\n")
+              f"SM MHz under {args.timer}: candidate / eager", "SM MHz, calibration's eager TF32"]
+    if args.timer == "gated":
+        how = f"{args.rounds} rounds of gated cold samples (device time, kbv's way), {GATED_SECONDS:g} s a contender"
+        how += f", paced to a GPU duty of {args.duty:g}" if args.duty < 1 else ", unpaced"
+    else:
+        how = f"{args.rounds} do_bench rounds per contender"
+        how += (f", do_bench paced to a GPU duty of {args.duty:g} ({PACED_BURSTS} bursts of {PACED_BURST_MS} ms)" if args.duty < 1
+                else ", do_bench unpaced")
+    print(f"torch {torch.__version__}" + (f", {torch.cuda.get_device_name()}" if device == "cuda" else ", CPU") + f"; shapes {shapes}; {how}\n")
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
     misses, apart, checked, notes = [], [], 0, []
@@ -284,7 +336,7 @@ def main(argv=None):
         checked += 1
         described = kbv_json(args.kbv, ["problems", plugin.problem, "--json"])
         try:
-            cand_ms, eager_ms, direct, worst, mhz = measure_direct(torch, plugin, described, shapes, device, args.rounds, clock, args.duty)
+            cand_ms, eager_ms, direct, worst, mhz = measure_direct(torch, plugin, described, shapes, device, args.rounds, clock, args.duty, args.timer)
         except (PluginError, RuntimeError, ValueError) as error:
             print(f"| {path.name} | {plugin.problem} | direct measurement failed: {error} |" + " |" * (len(header) - 3), flush=True)
             misses.append(path.name)

@@ -11,7 +11,9 @@
               5 % on every problem. Options: problems=a+b, rounds=N (default 3), duty=D (do_bench
               in bursts paced to that GPU duty; default kbv's 0.25, which kept every contender at
               one SM clock on the H100 where unpaced do_bench held GEMMs' eager 8–17 % lower;
-              duty=1: do_bench unpaced)
+              duty=1: do_bench unpaced), timer=gated (both contenders' device time behind a
+              launch gate, as kbv times them, instead of do_bench's stream time, which charges a
+              launch-bound eager forward its Python launches: kb_l3_3)
   kernels     profile_kernels.py: the GPU kernels PyTorch eager TF32 and torch.compile run per
               forward, with their times (torch.profiler): what the library baseline has to match.
               Options: problems=a+b (default: the problems whose library is behind compile)
@@ -66,9 +68,9 @@ def run_validation(ctx, options):
             "--candidates", ctx.bundle / "candidates" / "cuda", "--rounds", options.get("rounds", "3")]
     for problem in filter(None, options.get("problems", "").split("+")):
         argv += ["--problem", problem]
-    argv += ["--duty", options.get("duty", VALIDATION_DUTY)]
+    argv += ["--duty", options.get("duty", VALIDATION_DUTY), "--timer", options.get("timer", "do_bench")]
     result = ctx.run("parity-validation", argv, int(options.get("timeout", 540)))
-    body = ["## Derived eager speedup against do_bench (validate_speedups.py)", "",
+    body = [f"## Derived eager speedup against {options.get('timer', 'do_bench')} (validate_speedups.py)", "",
             f"PyTorch calibration: {ctx.torch_calibration_source}.", ""]
     body += result.stdout.rstrip().splitlines() if result.stdout.strip() else ["validate_speedups.py printed no table."]
     if not result.ok:
