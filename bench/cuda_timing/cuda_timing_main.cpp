@@ -1,7 +1,7 @@
 // bench/cuda_timing/cuda_timing_main.cpp — kbv_bench_cuda_timing [--problems DIR]
 //     [--only NAME]... [--skip-problems] [--kernels] | --trace-cost VARIANT | --conv-engines [SHAPE]
 //     | --conv-passes [PROBLEMS_DIR] | --gemm-padding [M,K,N] | --fused-chains [PROBLEMS_DIR]
-//     | --column-reduce [PROBLEMS_DIR]
+//     | --column-reduce [PROBLEMS_DIR] | --linear-offers [M,N,K[;M,N,K…]]
 //
 // Prints, for the lead to check against docs/measurement.md, Timing and Baselines:
 //   1. noise (IQR/median and relative stdev) of the cold timer on globaltimer spin kernels of
@@ -23,7 +23,8 @@
 // (gemm_padding.cpp). --fused-chains [PROBLEMS_DIR] instead times every fused elementwise chain of
 // the problems' library baselines with the chain's interpreter unrolled and rolled (fused_chains.cpp).
 // --column-reduce [PROBLEMS_DIR] instead times sum_dim1's library beside other column sums
-// (column_reduce.cpp).
+// (column_reduce.cpp). --linear-offers [M,N,K;…] instead times every cuBLASLt algorithm the heuristic
+// offers for the library's linear + bias step, cold (linear_offers.cpp; default the L3 MLPs' layers).
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -54,6 +55,7 @@ int run_conv_passes(const std::string& problems_dir);  // conv_passes.cpp
 int run_gemm_padding(const std::string& shape);        // gemm_padding.cpp
 int run_fused_chains(const std::string& problems_dir);  // fused_chains.cpp
 int run_column_reduce(const std::string& problems_dir);  // column_reduce.cpp
+int run_linear_offers(const std::string& shapes);        // linear_offers.cpp
 }
 
 namespace {
@@ -232,7 +234,8 @@ int usage() {
                "       kbv_bench_cuda_timing --conv-passes [PROBLEMS_DIR]\n"
                "       kbv_bench_cuda_timing --gemm-padding [M,K,N]\n"
                "       kbv_bench_cuda_timing --fused-chains [PROBLEMS_DIR]\n"
-               "       kbv_bench_cuda_timing --column-reduce [PROBLEMS_DIR]\n");
+               "       kbv_bench_cuda_timing --column-reduce [PROBLEMS_DIR]\n"
+               "       kbv_bench_cuda_timing --linear-offers [M,N,K[;M,N,K...]]\n");
   return 2;
 }
 
@@ -248,7 +251,7 @@ int main(int argc, char** argv) {
   const std::map<std::string, std::function<int(const std::string&)>> modes = {
       {"--trace-cost", bench::run_trace_cost}, {"--conv-engines", bench::run_conv_engines}, {"--conv-passes", bench::run_conv_passes},
       {"--gemm-padding", bench::run_gemm_padding}, {"--fused-chains", bench::run_fused_chains},
-      {"--column-reduce", bench::run_column_reduce}};
+      {"--column-reduce", bench::run_column_reduce}, {"--linear-offers", bench::run_linear_offers}};
   if (argc >= 2 && argc <= 3 && modes.count(argv[1]) && (argc == 3 || std::strcmp(argv[1], "--trace-cost") != 0)) {
     try {
       return modes.at(argv[1])(argc == 3 ? argv[2] : "");
