@@ -33,6 +33,7 @@
 #include "ops/common/baseline/pad_copy.hpp"
 #include "device_present.hpp"
 #include "event_median.hpp"
+#include "lt_preference.hpp"
 
 namespace kbv::bench {
 namespace {
@@ -76,12 +77,6 @@ double relative_difference(const float* device, const std::vector<float>& refere
   return largest > 0 ? worst / largest : worst;
 }
 
-cuda::measure::CublasLtLayout lt_layout(uint64_t rows, uint64_t cols, int64_t ld) {
-  cublasLtMatrixLayout_t handle = nullptr;
-  check(cublasLtMatrixLayoutCreate(&handle, CUDA_R_32F, rows, cols, ld), "cublasLtMatrixLayoutCreate");
-  return cuda::measure::CublasLtLayout(handle);
-}
-
 // Column-major D[n,m] = Bᵀ[n,k] · Aᵀ[k,m] (row-major C = A·B) through cuBLASLt, each algorithm
 // the heuristic offers for these layouts and alignments timed; `before` runs ahead of each (the
 // pads, or nothing).
@@ -96,21 +91,11 @@ void time_lt_offers(const std::string& label, cuda::measure::LibraryContext& con
   const auto b_layout = lt_layout(static_cast<uint64_t>(p.n), static_cast<uint64_t>(k), ldb);
   const auto a_layout = lt_layout(static_cast<uint64_t>(k), static_cast<uint64_t>(p.m), lda);
   const auto d_layout = lt_layout(static_cast<uint64_t>(p.n), static_cast<uint64_t>(p.m), ldc);
-  cublasLtMatmulPreference_t raw_preference = nullptr;
-  check(cublasLtMatmulPreferenceCreate(&raw_preference), "cublasLtMatmulPreferenceCreate");
-  const cuda::measure::CublasLtPreference preference(raw_preference);
-  const uint64_t workspace = cuda::measure::kBlasWorkspaceBytes;
-  check(cublasLtMatmulPreferenceSetAttribute(raw_preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace, sizeof workspace),
-        "cublasLtMatmulPreferenceSetAttribute");
-  for (auto [attribute, value] : {std::pair{CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, operand_alignment},
-                                  std::pair{CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, operand_alignment},
-                                  std::pair{CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, output_alignment},
-                                  std::pair{CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, output_alignment}})
-    check(cublasLtMatmulPreferenceSetAttribute(raw_preference, attribute, &value, sizeof value), "cublasLtMatmulPreferenceSetAttribute");
+  const auto preference = lt_preference(operand_alignment, output_alignment);
   std::vector<cublasLtMatmulHeuristicResult_t> offers(kLtOffers);
   int found = 0;
   check(cublasLtMatmulAlgoGetHeuristic(context.cublaslt(), desc.get(), b_layout.get(), a_layout.get(), d_layout.get(), d_layout.get(),
-                                       raw_preference, kLtOffers, offers.data(), &found),
+                                       preference.get(), kLtOffers, offers.data(), &found),
         "cublasLtMatmulAlgoGetHeuristic");
   std::printf("%s: %d offers (operands %u-byte, C %u-byte aligned)\n", label.c_str(), found, operand_alignment, output_alignment);
   const float one = 1.f, zero = 0.f;
@@ -120,7 +105,7 @@ void time_lt_offers(const std::string& label, cuda::measure::LibraryContext& con
     const auto run = [&] {
       before();
       check(cublasLtMatmul(context.cublaslt(), desc.get(), &one, b, b_layout.get(), a, a_layout.get(), &zero, c, d_layout.get(), c,
-                           d_layout.get(), &algo, context.blas_workspace(), workspace, stream),
+                           d_layout.get(), &algo, context.blas_workspace(), cuda::measure::kBlasWorkspaceBytes, stream),
             "cublasLtMatmul");
     };
     const double ms = median_ms(run, stream);

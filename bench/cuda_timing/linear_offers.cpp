@@ -24,6 +24,7 @@
 #include "measure/support/library_errors.hpp"
 #include "measure/support/random_fill.hpp"
 #include "device_present.hpp"
+#include "lt_preference.hpp"
 
 namespace kbv::bench {
 namespace {
@@ -56,12 +57,6 @@ std::vector<Layer> parse_layers(const std::string& text) {
     layers.push_back(layer);
   }
   return layers;
-}
-
-cuda::measure::CublasLtLayout lt_layout(uint64_t rows, uint64_t cols, int64_t ld) {
-  cublasLtMatrixLayout_t handle = nullptr;
-  check(cublasLtMatrixLayoutCreate(&handle, CUDA_R_32F, rows, cols, ld), "cublasLtMatrixLayoutCreate");
-  return cuda::measure::CublasLtLayout(handle);
 }
 
 template <typename T>
@@ -98,18 +93,10 @@ class LinearDescriptor {
   }
 
   std::vector<cublasLtMatmulHeuristicResult_t> offers(cublasLtHandle_t handle, int most) const {
-    cublasLtMatmulPreference_t raw = nullptr;
-    check(cublasLtMatmulPreferenceCreate(&raw), "cublasLtMatmulPreferenceCreate");
-    const cuda::measure::CublasLtPreference preference(raw);
-    const uint64_t workspace = cuda::measure::kBlasWorkspaceBytes;
-    check(cublasLtMatmulPreferenceSetAttribute(raw, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace, sizeof workspace),
-          "cublasLtMatmulPreferenceSetAttribute");
-    for (auto attribute : {CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES,
-                           CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES})
-      check(cublasLtMatmulPreferenceSetAttribute(raw, attribute, &kAlignment, sizeof kAlignment), "cublasLtMatmulPreferenceSetAttribute");
+    const auto preference = lt_preference(kAlignment, kAlignment);
     std::vector<cublasLtMatmulHeuristicResult_t> results(static_cast<size_t>(most));
     int found = 0;
-    check(cublasLtMatmulAlgoGetHeuristic(handle, desc_.get(), weight_.get(), input_.get(), output_.get(), output_.get(), raw, most,
+    check(cublasLtMatmulAlgoGetHeuristic(handle, desc_.get(), weight_.get(), input_.get(), output_.get(), output_.get(), preference.get(), most,
                                          results.data(), &found),
           "cublasLtMatmulAlgoGetHeuristic");
     results.resize(static_cast<size_t>(found));
