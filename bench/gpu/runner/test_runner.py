@@ -3,7 +3,8 @@ EXPECTED.md's CUDA rows (against the candidates CMake builds), verdict matching,
 and with a build directory a whole run of the `sandbox` suite over a bundle of links to it
 (summary stamped, logs tarred, closing table printed).
 
-Run: python3 bench/gpu/runner/test_runner.py [BUILD_DIR]   (ctest: bench_gpu_runner)"""
+Run: python3 bench/gpu/runner/test_runner.py [BUILD_DIR]   (ctest: bench_gpu_runner), or
+     KBV_BUILD_DIR=BUILD_DIR python3 -m unittest test_runner   (from bench/gpu/runner)"""
 import json
 import os
 import re
@@ -29,7 +30,10 @@ from suites import corpus  # noqa: E402
 from suites import daemon  # noqa: E402
 from suites import tests as tests_suite  # noqa: E402
 
-BUILD = Path(sys.argv[1]).resolve() if len(sys.argv) > 1 else None
+# The build directory: the script's argument (the ctest passes it), or KBV_BUILD_DIR; under
+# `python -m unittest`, argv holds unittest's own arguments, not a build directory.
+BUILD = (Path(sys.argv[1]).resolve() if __name__ == "__main__" and len(sys.argv) > 1
+         else Path(os.environ["KBV_BUILD_DIR"]).resolve() if os.environ.get("KBV_BUILD_DIR") else None)
 
 GTEST_OUTPUT = """[==========] Running 4 tests from 1 test suite.
 [ RUN      ] Gpu.Fast
@@ -220,7 +224,7 @@ class CalibrationTest(unittest.TestCase):
         self.assertEqual(bmm[9], "1642 / 1980", "the library's before and after clocks (1680, 1605) against eager's")
 
 
-@unittest.skipUnless(BUILD, "needs BUILD_DIR (the ctest passes it)")
+@unittest.skipUnless(BUILD, "needs BUILD_DIR (the ctest passes it; or set KBV_BUILD_DIR)")
 class WholeRunTest(unittest.TestCase):
     def test_sandbox_suite_over_a_bundle_of_links(self):
         for name in ("kbv", "kbv_bench_sandbox"):
