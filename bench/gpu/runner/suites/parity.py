@@ -16,7 +16,8 @@
               launch-bound eager forward its Python launches: kb_l3_3)
   kernels     profile_kernels.py: the GPU kernels PyTorch eager TF32 and torch.compile run per
               forward, with their times (torch.profiler): what the library baseline has to match.
-              Options: problems=a+b (default: the problems whose library is behind compile)
+              Options: problems=a+b (default: the problems whose library is behind compile),
+              kernelbench=DIR (KernelBench/ of a checkout: imported problems need it)
   placement   placement.py: candidates (and eager) timed with do_bench on tensors of their own, on
               views into an arena laid out as kbv's (also on scattered pages), both through CUDA
               IPC in a child process, and in sample loops shaped as kbv's, beside kbv eval's median
@@ -83,6 +84,8 @@ def run_kernels(ctx, options):
     argv = [sys.executable, ctx.repo / "bench/torch_parity/profile_kernels.py", "--kbv", ctx.bin("kbv")]
     for problem in [name for name in options.get("problems", "").split("+") if name] or BEHIND_COMPILE:
         argv += ["--problem", problem]
+    if options.get("kernelbench"):  # imported problems' forward is KernelBench's Model
+        argv += ["--kernelbench", options["kernelbench"]]
     result = ctx.run("parity-kernels", argv, int(options.get("timeout", 300)))
     body = result.stdout.rstrip().splitlines() if result.stdout.strip() else ["profile_kernels.py printed no table."]
     if not result.ok:
