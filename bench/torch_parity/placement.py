@@ -69,6 +69,8 @@ KBV_FLUSH_MULTIPLE_OF_L2 = 2
 # `kbv eval` of the same candidate under the worker's settings that can be changed from outside.
 KBV_VARIANTS = (("trace on", {}), ("trace off", {"KBV_WORKER_TRACE": "off"}),
                 ("no launch gate", {"KBV_WORKER_LAUNCH_GATE": "off"}),
+                ("no seccomp", {"KBV_SANDBOX_SKIP": "seccomp"}), ("no landlock", {"KBV_SANDBOX_SKIP": "landlock"}),
+                ("no namespaces", {"KBV_SANDBOX_SKIP": "userns,netns,mountns"}),
                 ("no sandbox", {"KBV_SANDBOX_SKIP": "userns,netns,mountns,landlock,seccomp"}))
 # The filesystem layer is not in "no sandbox": with it skipped the sandbox's own check finds kbv's
 # key file readable and refuses to run the candidate (verdict resource; H100 r95).

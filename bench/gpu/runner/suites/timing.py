@@ -30,6 +30,9 @@
   column_reduce  kbv_bench_cuda_timing --column-reduce: sum_dim1's library column sum (float4
             through the rows' period) beside the plain column kernel and its variants (slices,
             unroll, block width, a running pointer), outputs compared (#13)
+  linear_offers  kbv_bench_cuda_timing --linear-offers: every cuBLASLt algorithm the heuristic
+            offers for the library's linear + bias step on the L3 MLPs' layers, timed cold, with
+            RELU_BIAS's first: whether a timed choice would beat the heuristic's (#13)
 Default: noise, gemm, do_bench and timer."""
 import statistics
 import sys
@@ -39,7 +42,8 @@ from common import code_block, md_table, ms, pct, stop_reason
 from suites import Outcome
 
 TITLE = "Timing precision"
-PARTS = ["noise", "gemm", "do_bench", "timer", "library", "trace", "conv_engines", "conv_passes", "gemm_padding", "fused_chains", "column_reduce"]
+PARTS = ["noise", "gemm", "do_bench", "timer", "library", "trace", "conv_engines", "conv_passes", "gemm_padding", "fused_chains", "column_reduce",
+         "linear_offers"]
 TRACE_VARIANTS = ["default", "pinned", "small-buffer", "zeroed"]
 DEFAULT_PARTS = ["noise", "gemm", "do_bench", "timer"]
 EVAL_TIMEOUT_S = 150
@@ -156,6 +160,7 @@ SINGLE_MODES = {
     "gemm_padding": ("--gemm-padding", False, 180, "matmul_irregular's unaligned TF32 product, padded or not"),
     "fused_chains": ("--fused-chains", True, 300, "Fused elementwise chains, interpreter unrolled and rolled"),
     "column_reduce": ("--column-reduce", True, 120, "sum_dim1's column sum beside variants"),
+    "linear_offers": ("--linear-offers", False, 180, "Every cuBLASLt offer for the L3 MLPs' linear layers, cold"),
 }
 
 
