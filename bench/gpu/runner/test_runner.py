@@ -322,6 +322,15 @@ class BatchSummary(unittest.TestCase):
         self.assertFalse(batch.summarize("x", [reports[0], reports[1], failed], 7.5, 3)[1])
         self.assertFalse(batch.summarize("x", reports[:2], 7.5, 3)[1], "a missing report is not a pass")
 
+    def test_kbvds_rate_over_the_curated_problems_alone(self):
+        rows = [{"name": "libcuda_relu_vec4_0.so", "evaluation": {"evaluator_seconds": 2.0}},
+                {"name": "libcuda_conv2d_implicit_gemm_tf32_0.so", "evaluation": {"evaluator_seconds": 6.0}},
+                {"name": "libcuda_kb_l3_1_mlp_wmma_tf32_0.so", "evaluation": {"evaluator_seconds": 1.0}}]
+        count, per_hour = daemon.curated_rate(rows, wall=9.3)  # kbvd's 0.1 s beyond the evaluators each
+        self.assertEqual(count, 2)
+        self.assertAlmostEqual(per_hour, 3600 * 2 / 8.2)
+        self.assertIsNone(daemon.curated_rate(rows[:2], wall=8.0), "every example curated: the plain rate says it")
+
     def test_the_rate_over_every_example_and_over_the_curated_problems_alone(self):
         runs = [("libcuda_relu_vec4.so", 2, 4.0), ("libcuda_kb_l2_12_gemm_multiply_leakyrelu_wmma_tf32.so", 2, 2.0),
                 ("libcuda_softmax_online.so", 2, 2.0)]

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from common import md_table, stop_reason
 from suites import Outcome
+from suites.batch import is_imported_example
 
 TITLE = "kbvd throughput on the GPU"
 PARTS = []
@@ -76,6 +77,21 @@ def rate_without_refusals(evaluations, wall):
     ran_wall = wall - sum(e.get("evaluator_seconds") or 0 for e in refused)
     ran = len(evaluations) - len(refused)
     return ran, ran / ran_wall * 3600 if ran_wall > 0 else None
+
+
+def curated_rate(rows, wall):
+    """(curated evaluations, their rate per hour) over the examples of kbv's curated problems alone
+    (issue #15 states its target over them; libcuda_kb_… are KernelBench imports): their
+    evaluators' time plus kbvd's mean time beyond the evaluators per evaluation, each. None when
+    every example is curated or none is. One slot runs the evaluations in turn, so the subset's
+    share of the wall is its own evaluators' time and its share of kbvd's."""
+    curated = [r for r in rows if not is_imported_example(r.get("name") or "")]
+    if not curated or len(curated) == len(rows):
+        return None
+    seconds = lambda subset: sum((r.get("evaluation") or {}).get("evaluator_seconds") or 0 for r in subset)  # noqa: E731
+    beyond = (wall - seconds(rows)) / len(rows)
+    subset_wall = seconds(curated) + beyond * len(curated)
+    return len(curated), (len(curated) / subset_wall * 3600 if subset_wall > 0 else None)
 
 
 def stored_reports(database):
@@ -199,6 +215,7 @@ def run(ctx, parts, options):
     body += [f"{len(files)} candidates ({copies} distinct copies of each honest CUDA example), one CUDA slot, warm spare on; "
              f"{with_manifest} submitted with a manifest naming their problem (kbvd batches those of one problem).", ""]
     refusals = rate_without_refusals(evaluations, wall) if wall else None
+    curated = curated_rate(rows, wall) if wall else None
     if wall:
         per_hour = len(files) / wall * 3600
         body += md_table(["figure", "value"], [
@@ -208,6 +225,8 @@ def run(ctx, parts, options):
             ["evaluations per hour", f"{per_hour:.0f}"],
             *([[f"evaluations per hour, the {refusals[0]} that ran (the `resource` refusals' time off the wall)",
                 f"{refusals[1]:.0f}" if refusals[1] else "-"]] if refusals else []),
+            *([[f"evaluations per hour, the {curated[0]} of kbv's curated problems alone (their evaluators' time and their share of kbvd's)",
+                f"{curated[1]:.0f}" if curated[1] else "-"]] if curated else []),
             ["evaluators' own time (sum)", f"{own:.1f} s"],
             ["kbvd's time beyond the evaluators, per evaluation", f"{(wall - own) / len(rows):.2f} s (negative: a warm spare's start-up overlapped the previous evaluation)"],
         ])
