@@ -17,13 +17,13 @@
 #include <string>
 #include <vector>
 
-#include "common/event.hpp"
 #include "common/stream.hpp"
 #include "measure/baseline/library_context.hpp"
 #include "measure/support/handles.hpp"
 #include "measure/support/library_errors.hpp"
 #include "measure/support/random_fill.hpp"
 #include "device_present.hpp"
+#include "event_median.hpp"
 #include "lt_preference.hpp"
 
 namespace kbv::bench {
@@ -119,23 +119,6 @@ class LinearDescriptor {
   cuda::measure::CublasLtLayout weight_, input_, output_;
 };
 
-// Median ms of `pass` with the L2 filled from `flush` before each run (outside the events).
-template <typename Pass>
-double cold_median_ms(Pass&& pass, const cuda::measure::DeviceMemory& flush, cudaStream_t stream) {
-  std::vector<float> times;
-  for (int i = 0; i < kWarmupRuns + kTimedRuns; ++i) {
-    check(cudaMemsetAsync(flush.get(), i & 0xFF, flush.bytes(), stream), "cudaMemsetAsync (L2 flush)");
-    const cuda::Event start, stop;
-    start.record(stream);
-    pass();
-    stop.record(stream);
-    stop.synchronize();
-    if (i >= kWarmupRuns) times.push_back(stop.elapsed_ms_since(start));
-  }
-  std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
-  return times[times.size() / 2];
-}
-
 }  // namespace
 
 int run_linear_offers(const std::string& shapes) {
@@ -163,8 +146,11 @@ int run_linear_offers(const std::string& shapes) {
       const LinearDescriptor desc(layer, epilogue, bias.as<float>());
       const auto offers = desc.offers(context.cublaslt(), epilogue == CUBLASLT_EPILOGUE_BIAS ? kMostOffers : 1);
       for (size_t i = 0; i < offers.size(); ++i) {
-        const double ms = cold_median_ms([&] { desc.run(context, offers[i].algo, x.as<float>(), w.as<float>(), y.as<float>(), stream.get()); },
-                                         flush, stream.get());
+        const double ms = event_median_ms(
+            [&] { desc.run(context, offers[i].algo, x.as<float>(), w.as<float>(), y.as<float>(), stream.get()); }, stream.get(),
+            kWarmupRuns, kTimedRuns, [&](int run) {
+              check(cudaMemsetAsync(flush.get(), run & 0xFF, flush.bytes(), stream.get()), "cudaMemsetAsync (L2 flush)");
+            });
         if (epilogue == CUBLASLT_EPILOGUE_BIAS) {
           if (i == 0) first_ms = best_ms = ms;
           best_ms = std::min(best_ms, ms);
