@@ -120,8 +120,8 @@ class Pacing(unittest.TestCase):
         self.assertEqual(median, 6.0)  # ms: the middle of 2, 4, 6, 8, 10 repeated
 
     def test_gated_gives_up_when_the_gate_never_covers_the_enqueue(self):
-        from validate_speedups import GATED_MAX_DROPS_IN_A_ROW, gated
-        with self.assertRaisesRegex(RuntimeError, f"{GATED_MAX_DROPS_IN_A_ROW} times in a row"):
+        from validate_speedups import MAX_OVERRUNS_IN_A_ROW, gated
+        with self.assertRaisesRegex(RuntimeError, f"{MAX_OVERRUNS_IN_A_ROW} times in a row"):
             gated(lambda fn, index: None, 1.0, sleep=lambda s: None)(lambda: None)
 
     def test_a_duty_outside_0_to_1_is_refused_with_the_fix(self):

@@ -50,7 +50,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "calibrate" / "python"))
 from kbv_plugin import DEVICE_CUDA, Plugin, PluginError  # noqa: E402
-from kbv_torch.cold_timing import CudaBackend, duty_pause_seconds  # noqa: E402
+from kbv_torch.cold_timing import MAX_OVERRUNS_IN_A_ROW, CudaBackend, duty_pause_seconds  # noqa: E402
 from kbv_torch.forward import description_from_kbv_problems, graph_forward  # noqa: E402
 from kbv_torch.gpu_clock import NvmlClock  # noqa: E402
 
@@ -79,9 +79,6 @@ PACED_BURSTS = 8
 GATED_SECONDS = 1.0
 GATED_WARMUP_CALLS = 3
 GATED_MIN_SAMPLES = 10
-# A sample the gate did not cover is dropped and the gate grows (cold_timing.CudaBackend.sample);
-# this many dropped in a row means it cannot cover the forward's enqueue.
-GATED_MAX_DROPS_IN_A_ROW = 20
 
 
 def judge(derived, direct, worst, mhz, tolerance):
@@ -126,7 +123,8 @@ def gated(sample, duty, seconds=GATED_SECONDS, sleep=time.sleep, clock=time.perf
     """A median-milliseconds timer from `sample(fn, index)` (cold_timing.CudaBackend.sample: seconds
     of one gated cold call, or None when the gate ended before the host had enqueued it), each
     sample followed by the rest that holds the GPU's busy fraction at `duty`, as kbv paces
-    (duty_pause_seconds). Raises RuntimeError when GATED_MAX_DROPS_IN_A_ROW samples in a row drop."""
+    (duty_pause_seconds). A sample the gate did not cover is dropped (the gate grows); raises
+    RuntimeError after cold_timing's MAX_OVERRUNS_IN_A_ROW drops in a row, as kbv_torch's timer does."""
     def timed(fn):
         index = 0
         for _ in range(GATED_WARMUP_CALLS):
@@ -139,7 +137,7 @@ def gated(sample, duty, seconds=GATED_SECONDS, sleep=time.sleep, clock=time.perf
             index += 1
             if taken is None:
                 drops += 1
-                if drops >= GATED_MAX_DROPS_IN_A_ROW:
+                if drops >= MAX_OVERRUNS_IN_A_ROW:
                     raise RuntimeError(f"the launch gate ended before the call was enqueued {drops} times in a row")
                 continue
             drops = 0
