@@ -79,6 +79,11 @@ def rate_without_refusals(evaluations, wall):
     return ran, ran / ran_wall * 3600 if ran_wall > 0 else None
 
 
+def evaluators_time(rows):
+    """The evaluators' own seconds summed over kbvd's result rows."""
+    return sum((r.get("evaluation") or {}).get("evaluator_seconds") or 0 for r in rows)
+
+
 def curated_rate(rows, wall):
     """(curated evaluations, their rate per hour) over the examples of kbv's curated problems alone
     (issue #15 states its target over them; libcuda_kb_… are KernelBench imports): their
@@ -88,9 +93,8 @@ def curated_rate(rows, wall):
     curated = [r for r in rows if not is_imported_example(r.get("name") or "")]
     if not curated or len(curated) == len(rows):
         return None
-    seconds = lambda subset: sum((r.get("evaluation") or {}).get("evaluator_seconds") or 0 for r in subset)  # noqa: E731
-    beyond = (wall - seconds(rows)) / len(rows)
-    subset_wall = seconds(curated) + beyond * len(curated)
+    beyond = (wall - evaluators_time(rows)) / len(rows)
+    subset_wall = evaluators_time(curated) + beyond * len(curated)
     return len(curated), (len(curated) / subset_wall * 3600 if subset_wall > 0 else None)
 
 
@@ -207,7 +211,7 @@ def run(ctx, parts, options):
         stop(kbvd)
         log.close()
     evaluations = [r.get("evaluation") or {} for r in rows]
-    own = sum(e.get("evaluator_seconds") or 0 for e in evaluations)
+    own = evaluators_time(rows)
     verdicts = {}
     for e in evaluations:
         verdicts[e.get("verdict")] = verdicts.get(e.get("verdict"), 0) + 1
