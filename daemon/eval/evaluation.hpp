@@ -97,6 +97,16 @@ class Evaluation {
   // the later null calls (which a loaded candidate can lengthen; see PreloadNullCalls). CUDA's are
   // cold, like the null calls of its timing phase.
   bool time_null_calls_before_load();
+  // Host: the evaluator's side of a timed call before its send, done again before a null call on
+  // `slot` (a wake-up ping, fresh inputs drawn and written, outputs poisoned, inputs hashed), so
+  // the null call meets the worker in the state a timed call does. Without it the routine
+  // subtracted was short of a call's by most of the exchange: on this 2-vCPU VM (2026-12-07,
+  // batches of 3 honest host relus) a timed call cost the worker 77–89 µs more CPU time than a
+  // null call, of which run() was 30; with it, 42. The ping alone with the poisoning and hashing
+  // (no fresh inputs) closed nothing (80–89 µs): the inputs' generation and fp64 reference,
+  // streamed through the caches while the worker is stopped, are what a call wakes into.
+  // The inputs are never timed: the slot's next timed call draws its own. False once decided.
+  bool prepare_like_a_call(DataPlane& plane, int slot, const inputs::FamilyDraw& draw, int call);
   // Host, with the wait correction on (eval/wait_correction.hpp): the run queue waits so far of
   // the evaluating thread and of every worker thread, read outside the timed window; empty
   // otherwise. waits_since() is what an exchange added to them (none of the evaluator's when the

@@ -15,6 +15,7 @@
 #include "eval/failure_text.hpp"
 #include "eval/message_fields.hpp"
 #include "eval/review_thresholds.hpp"
+#include "eval/report_stats.hpp"
 
 #ifdef KBV_HAVE_SANDBOX
 #include "sandbox/sandbox.hpp"
@@ -308,7 +309,8 @@ bool Evaluation::time_null_calls_before_load() {
       longest_thread_on_cpu.push_back(longest_thread_on_cpu_s(threads_before, threads_after));
   }
   if (round_trips.empty()) return true;  // the worker is gone: the load says so
-  preload_null_calls_ = PreloadNullCalls::from(round_trips, on_cpu, longest_thread_on_cpu);
+  preload_null_calls_ = PreloadNullCalls::from(round_trips, on_cpu, longest_thread_on_cpu,
+                                               options_.device == "cuda" ? kCudaPreloadBound : kHostPreloadBound);
   result_.environment["null_calls_before_load"] = {
       {"count", round_trips.size()},
       {"shortest_round_trip_s", *preload_null_calls_.shortest_round_trip_s},
@@ -316,7 +318,8 @@ bool Evaluation::time_null_calls_before_load() {
       {"least_longest_thread_on_cpu_s", preload_null_calls_.least_longest_thread_on_cpu_s
                                             ? nlohmann::json(*preload_null_calls_.least_longest_thread_on_cpu_s)
                                             : nlohmann::json(nullptr)},
-      {"bounds_later_null_calls", fmt::format("at {:g}x + {:g} us", kPreloadNullCallFactor, kPreloadNullCallSlackSeconds * 1e6)}};
+      {"median_on_cpu_s", on_cpu.empty() ? 0.0 : summarize(on_cpu).median_s},
+      {"bounds_later_null_calls", fmt::format("at {:g}x + {:g} us", preload_null_calls_.bound.factor, preload_null_calls_.bound.slack_seconds * 1e6)}};
   return true;
 }
 

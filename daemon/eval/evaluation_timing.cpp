@@ -44,7 +44,9 @@ constexpr int kEarlyNullCalls = 8;
 // null calls it subtracts are bounded by those before the load (wait_correction.hpp,
 // PreloadNullCalls), which a load that comes later outgrows. Measured again, 2 of 3 such
 // disagreements cleared and one repeated (42 evaluations): the load lasts, so the verdict waits
-// for three. A clock that runs slow (red-team timer_under_load) disagrees in every measurement. A
+// for three. (Most of those came from the bound itself, too tight for the host's prepared null
+// calls; since kHostPreloadBound none of 168 honest relus was measured again.) A clock that runs
+// slow (red-team timer_under_load) disagrees in every measurement. A
 // candidate gains nothing from a measurement it spoiled: every figure reported is the last one's.
 // CUDA measures once: no such false disagreement was seen there, and its red-team corpus (stream
 // injection, patched event timers) is judged on the GPU as it stands.
@@ -187,6 +189,7 @@ std::optional<TimedSample> Evaluation::take_timed_sample(DataPlane& plane, const
     full_check_s = seconds_since(checked_from);
   }
   if (call % kNullCallEvery == 0 || (wait_correction_ && call < kEarlyNullCalls)) {
+    if (!cuda && !prepare_like_a_call(plane, slot, draw, call)) return std::nullopt;
     series.latest_null_call_s = ping_round_trip(slot, cuda);  // a null call: everything but the candidate
     if (decided_) return std::nullopt;
     series.null_call_s.push_back(series.latest_null_call_s);
@@ -201,6 +204,18 @@ std::optional<TimedSample> Evaluation::take_timed_sample(DataPlane& plane, const
   sample.null_call_s = preload_null_calls_.bound_round_trip(wait_correction_ ? series.null_floor.shortest_s() : series.latest_null_call_s);
   sample.wall_s = seconds_since(start) - full_check_s;
   return sample;
+}
+
+bool Evaluation::prepare_like_a_call(DataPlane& plane, int slot, const inputs::FamilyDraw& draw, int call) {
+  auto phase = phases_.measure("timing.null_call_preparation");
+  ping_round_trip();
+  if (decided_) return false;
+  plane.prepare_timing(slot, draw,
+                       inputs::keyed_u64(key_, "kbv/v1|null-call|" + std::to_string(options_.epoch) + "|" + timing_nonce_ + "|" +
+                                                   result_.problem + "|" + std::to_string(call)));
+  plane.poison_outputs(slot);
+  (void)plane.input_digest(slot);
+  return true;
 }
 
 bool Evaluation::full_check(DataPlane& plane, int slot, int call) {
@@ -304,6 +319,10 @@ void Evaluation::summarize_timing(DataPlane& plane, const TimingSeries& series, 
         {"null_call_subtracted_s", null_call},
         {"bounded_by_worker_cpu_time", on_cpu_everywhere},
         {"worker_on_cpu_median_s", on_cpu_everywhere ? nlohmann::json(summarize(series.worker_on_cpu_s).median_s) : nlohmann::json(nullptr)},
+        {"null_call_on_cpu_median_s", on_cpu_everywhere ? nlohmann::json(summarize(series.null_call_on_cpu_s).median_s) : nlohmann::json(nullptr)},
+        {"null_call_longest_thread_on_cpu_median_s", series.null_call_longest_thread_on_cpu_s.empty()
+                                                          ? nlohmann::json(nullptr)
+                                                          : nlohmann::json(summarize(series.null_call_longest_thread_on_cpu_s).median_s)},
         {"null_calls", series.null_floor.all().size()},
         {"cpu_time_floor", floor_report}};
   } else if (!cuda) {

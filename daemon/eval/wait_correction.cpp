@@ -53,8 +53,9 @@ double credited_wait_s(double round_trip_s, const ExchangeWaits& waits) {
 }
 
 PreloadNullCalls PreloadNullCalls::from(const std::vector<double>& round_trips_s, const std::vector<double>& on_cpu_s,
-                                        const std::vector<double>& longest_thread_on_cpu_s) {
+                                        const std::vector<double>& longest_thread_on_cpu_s, PreloadBound bound) {
   PreloadNullCalls calls;
+  calls.bound = bound;
   if (round_trips_s.empty()) return calls;
   const auto least_of_every = [&](const std::vector<double>& values) -> std::optional<double> {
     if (values.size() != round_trips_s.size()) return std::nullopt;
