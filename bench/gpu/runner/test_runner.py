@@ -306,6 +306,14 @@ class TimingLibrary(unittest.TestCase):
         self.assertEqual(timing.library_argv("B", "P", {"problems": "relu", "kernels": "1"}), ["B", "--problems", "P", "--only", "relu", "--kernels"])
 
 
+    def test_the_offers_on_torchs_cublas_put_its_folder_first(self):
+        self.assertEqual(main.parse(["timing:linear_offers,cublas=torch"]), [("timing", ["linear_offers"], {"cublas": "torch"})])
+        env = timing.with_library_first({"LD_LIBRARY_PATH": "/bundle/lib:", "HOME": "/root"}, "/torch/nvidia/cu13/lib")
+        self.assertEqual(env, {"LD_LIBRARY_PATH": "/torch/nvidia/cu13/lib:/bundle/lib", "HOME": "/root"})
+        self.assertEqual(timing.with_library_first({}, "/t")["LD_LIBRARY_PATH"], "/t")
+        compile(timing.TORCH_CUBLASLT_PROBE, "probe", "exec")  # the probe is Python that parses
+
+
 class BatchSummary(unittest.TestCase):
     def test_first_and_later_candidates_and_the_shared_planes(self):
         def report(wall, reused, worker_start):

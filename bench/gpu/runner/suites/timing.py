@@ -32,7 +32,11 @@
             unroll, block width, a running pointer), outputs compared (#13)
   linear_offers  kbv_bench_cuda_timing --linear-offers: every cuBLASLt algorithm the heuristic
             offers for the library's linear + bias step on the L3 MLPs' layers, timed cold, with
-            RELU_BIAS's first: whether a timed choice would beat the heuristic's (#13)
+            RELU_BIAS's first: whether a timed choice would beat the heuristic's (#13). Option
+            cublas=torch: run it a second time on the cuBLASLt PyTorch loads (its wheel's own,
+            found by an addmm in a torch process), to see whether eager's kernels are that
+            library's offers rather than other settings (L3 #2: eager's 64x256 tile, offered
+            nowhere by kbv's cuBLASLt)
 Default: noise, gemm, do_bench and timer."""
 import statistics
 import sys
@@ -170,6 +174,35 @@ def part_single_mode(ctx, body, part):
     return bench_output(ctx, body, "timing-" + part.replace("_", "-"), argv, timeout_s, f"## {what} (`kbv_bench_cuda_timing {flag}`)")
 
 
+# An addmm with a 1-D bias goes through cuBLASLt (aten's gemm_and_bias), so the process has
+# loaded the cuBLASLt PyTorch uses; its folder is printed (empty when none was loaded).
+TORCH_CUBLASLT_PROBE = ("import torch\n"
+                        "a = torch.ones(64, 64, device='cuda'); b = torch.ones(64, device='cuda')\n"
+                        "torch.addmm(b, a, a); torch.cuda.synchronize()\n"
+                        "paths = [line.split()[-1] for line in open('/proc/self/maps') if 'libcublasLt' in line]\n"
+                        "print(paths[0].rsplit('/', 1)[0] if paths else '')\n")
+
+
+def with_library_first(env, folder):
+    """`env` with `folder` searched first for shared libraries."""
+    paths = [folder] + [p for p in env.get("LD_LIBRARY_PATH", "").split(":") if p]
+    return dict(env, LD_LIBRARY_PATH=":".join(paths))
+
+
+def part_linear_offers_on_torch_cublas(ctx, body):
+    probe = ctx.run("timing-torch-cublaslt", [sys.executable, "-c", TORCH_CUBLASLT_PROBE], 120)
+    folder = probe.stdout.strip().splitlines()[-1] if probe.ok and probe.stdout.strip() else ""
+    heading = "## The same offers on PyTorch's own cuBLASLt (`timing:linear_offers,cublas=torch`)"
+    if not folder:
+        body += [heading, "", "PyTorch's cuBLASLt was not found: " + (probe.stderr[-800:] if not probe.ok else "no libcublasLt mapped after an addmm"), ""]
+        return False
+    result = ctx.run("timing-linear-offers-torch-cublas", [ctx.bin("kbv_bench_cuda_timing"), "--linear-offers"], 180,
+                     env=with_library_first(ctx.env, folder))
+    body += [heading, "", f"`LD_LIBRARY_PATH={folder}:…` (the header line names the cuBLASLt version that ran)", ""]
+    body += code_block(result.stdout + (f"\n{result.status()}: {result.stderr[-1500:]}" if not result.ok else "")) + [""]
+    return result.ok
+
+
 def library_argv(bench, problems_dir, options):
     """kbv_bench_cuda_timing's command line for the library part: --only per named problem."""
     argv = [bench, "--problems", problems_dir]
@@ -196,6 +229,8 @@ def run(ctx, parts, options):
             ok = part_library(ctx, body, options) and ok
         elif part in SINGLE_MODES:
             ok = part_single_mode(ctx, body, part) and ok
+            if part == "linear_offers" and options.get("cublas") == "torch":
+                ok = part_linear_offers_on_torch_cublas(ctx, body) and ok
         else:
             ok = globals()[f"part_{part}"](ctx, body) and ok
     words = (parts if parts != DEFAULT_PARTS else []) + [f"{k}={v}" for k, v in options.items()]
