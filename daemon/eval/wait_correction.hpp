@@ -86,7 +86,7 @@ inline constexpr PreloadBound kCudaPreloadBound{.factor = 1.5, .slack_seconds = 
 // What an attacker gains within it is up to about 200 µs of hidden work per call: a 10× slow
 // clock on host work under ~0.3 ms could pass (the clock check's 40 µs slack alone lets one under
 // ~70 µs through); the red-team corpus's slow clocks hide 0.27–0.4 ms calls and stay caught
-// (trusted 0.19–0.44 ms against the ~0.13 ms that flags them; bench/eval_host/clock_agreement.py).
+// (trusted 0.23–0.44 ms against the ~0.13 ms that flags them, 0.17–0.26 under 2 spinners).
 inline constexpr PreloadBound kHostPreloadBound{.factor = 1.0, .slack_seconds = 200e-6};
 
 struct PreloadNullCalls {
