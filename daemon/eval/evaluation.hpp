@@ -12,6 +12,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -77,6 +78,9 @@ class Evaluation {
   // One checked call of the candidate on `slot`: digests around it, thread count, sandbox.
   // Returns false when the evaluation is decided (the candidate misbehaved or died).
   bool checked_call(DataPlane& plane, int slot, double* reported_s = nullptr, double* round_trip_s = nullptr, bool cold = false);
+  // The evaluator's last steps on `slot` before a call's send: its outputs poisoned, then its
+  // inputs' digest (returned), each in its phase. prepare_like_a_call repeats them.
+  std::string poison_and_digest(DataPlane& plane, int slot);
   // What the worker's CUPTI trace saw of the call. The trace lives in the candidate's process,
   // so it can only convict, never acquit: every figure that matters is also bounded from
   // outside (timing cross-check, physical floor, recheck of outputs).
@@ -107,6 +111,9 @@ class Evaluation {
   // streamed through the caches while the worker is stopped, are what a call wakes into.
   // The inputs are never timed: the slot's next timed call draws its own. False once decided.
   bool prepare_like_a_call(DataPlane& plane, int slot, const inputs::FamilyDraw& draw, int call);
+  // The keyed seed of timing call `call`'s inputs for `purpose` ("timing": the timed call's,
+  // "null-call": prepare_like_a_call's), unique to this evaluation's nonce.
+  uint64_t timing_seed(std::string_view purpose, int call) const;
   // Host, with the wait correction on (eval/wait_correction.hpp): the run queue waits so far of
   // the evaluating thread and of every worker thread, read outside the timed window; empty
   // otherwise. waits_since() is what an exchange added to them (none of the evaluator's when the

@@ -79,16 +79,17 @@ std::string violation_text(const std::vector<int>& numbers) {
   return text;
 }
 
-bool Evaluation::checked_call(DataPlane& plane, int slot, double* reported_s, double* round_trip_s, bool cold) {
+std::string Evaluation::poison_and_digest(DataPlane& plane, int slot) {
   {
     auto phase = phases_.measure(phase_ + ".poison_outputs");
     plane.poison_outputs(slot);
   }
-  std::string before;
-  {
-    auto phase = phases_.measure(phase_ + ".input_digests");
-    before = plane.input_digest(slot);
-  }
+  auto phase = phases_.measure(phase_ + ".input_digests");
+  return plane.input_digest(slot);
+}
+
+bool Evaluation::checked_call(DataPlane& plane, int slot, double* reported_s, double* round_trip_s, bool cold) {
+  const std::string before = poison_and_digest(plane, slot);
   const RunDelayReading waits_before = read_run_delays();
   RoundTrip trip;
   worker_->send({{"type", "call"}, {"id", ++call_id_}, {"slot", slot}, {"cold", cold}});
@@ -318,7 +319,7 @@ bool Evaluation::time_null_calls_before_load() {
       {"least_longest_thread_on_cpu_s", preload_null_calls_.least_longest_thread_on_cpu_s
                                             ? nlohmann::json(*preload_null_calls_.least_longest_thread_on_cpu_s)
                                             : nlohmann::json(nullptr)},
-      {"median_on_cpu_s", on_cpu.empty() ? 0.0 : summarize(on_cpu).median_s},
+      {"median_on_cpu_s", on_cpu.empty() ? nlohmann::json(nullptr) : nlohmann::json(summarize(on_cpu).median_s)},
       {"bounds_later_null_calls", fmt::format("at {:g}x + {:g} us", preload_null_calls_.bound.factor, preload_null_calls_.bound.slack_seconds * 1e6)}};
   return true;
 }

@@ -143,8 +143,7 @@ std::optional<TimedSample> Evaluation::take_timed_sample(DataPlane& plane, const
   // Fresh contents in rotating buffers: nothing can be cached by pointer or by content.
   const int slot = 1 + call % std::max(1, plane.slot_count() - 1);
   sample.family = family_ = std::string(inputs::family_name(draw.family));
-  const uint64_t seed = inputs::keyed_u64(
-      key_, "kbv/v1|timing|" + std::to_string(options_.epoch) + "|" + timing_nonce_ + "|" + result_.problem + "|" + std::to_string(call));
+  const uint64_t seed = timing_seed("timing", call);
   // The wake-up ping goes before the inputs are written. The worker is stopped from each answer
   // to the next message, so from here to its timed call nothing of the candidate runs: a hook on
   // the ping that computed this sample's outputs from its fresh inputs, for the call to copy,
@@ -206,15 +205,19 @@ std::optional<TimedSample> Evaluation::take_timed_sample(DataPlane& plane, const
   return sample;
 }
 
+uint64_t Evaluation::timing_seed(std::string_view purpose, int call) const {
+  return inputs::keyed_u64(key_, "kbv/v1|" + std::string(purpose) + "|" + std::to_string(options_.epoch) + "|" + timing_nonce_ + "|" +
+                                     result_.problem + "|" + std::to_string(call));
+}
+
 bool Evaluation::prepare_like_a_call(DataPlane& plane, int slot, const inputs::FamilyDraw& draw, int call) {
-  auto phase = phases_.measure("timing.null_call_preparation");
-  ping_round_trip();
+  ping_round_trip();  // in timing.pings, as the timed call's
   if (decided_) return false;
-  plane.prepare_timing(slot, draw,
-                       inputs::keyed_u64(key_, "kbv/v1|null-call|" + std::to_string(options_.epoch) + "|" + timing_nonce_ + "|" +
-                                                   result_.problem + "|" + std::to_string(call)));
-  plane.poison_outputs(slot);
-  (void)plane.input_digest(slot);
+  {
+    auto phase = phases_.measure("timing.null_call_preparation");
+    plane.prepare_timing(slot, draw, timing_seed("null-call", call));
+  }
+  (void)poison_and_digest(plane, slot);
   return true;
 }
 
@@ -279,15 +282,20 @@ void Evaluation::summarize_timing(DataPlane& plane, const TimingSeries& series, 
       return !null_calls.empty() && std::none_of(samples.begin(), samples.end(), [](double v) { return std::isnan(v); });
     };
     const bool on_cpu_everywhere = read_everywhere(series.worker_on_cpu_s, series.null_call_on_cpu_s);
+    // The null calls' own medians, before the bound (reported beside the routine subtracted).
+    const auto median_or_null = [](const std::vector<double>& values) {
+      return values.empty() ? nlohmann::json(nullptr) : nlohmann::json(summarize(values).median_s);
+    };
+    const nlohmann::json null_call_on_cpu = on_cpu_everywhere ? median_or_null(series.null_call_on_cpu_s) : nlohmann::json(nullptr);
+    const nlohmann::json null_call_longest_thread = median_or_null(series.null_call_longest_thread_on_cpu_s);
     nlohmann::json floor_report = {{"applied", false}, {"reason", "the worker's threads' CPU times were not read for every call"}};
     if (on_cpu_everywhere) {
-      const double routine_on_cpu = preload_null_calls_.bound_on_cpu(summarize(series.null_call_on_cpu_s).median_s);
+      const double routine_on_cpu = preload_null_calls_.bound_on_cpu(null_call_on_cpu.get<double>());
       for (size_t i = 0; i < trusted_s.size(); ++i) trusted_s[i] = std::min(trusted_s[i], std::max(0.0, series.worker_on_cpu_s[i] - routine_on_cpu));
       // And from below, by the CPU time the work cost (CpuTimeFloor): the credited waits cannot
       // take the trusted time under it.
       if (read_everywhere(series.worker_longest_thread_on_cpu_s, series.null_call_longest_thread_on_cpu_s)) {
-        const CpuTimeFloor floor{.routine_longest_thread_s = preload_null_calls_.bound_longest_thread_on_cpu(
-                                     summarize(series.null_call_longest_thread_on_cpu_s).median_s),
+        const CpuTimeFloor floor{.routine_longest_thread_s = preload_null_calls_.bound_longest_thread_on_cpu(null_call_longest_thread.get<double>()),
                                  .routine_all_threads_s = routine_on_cpu,
                                  .online_cpus = online_cpu_count()};
         std::vector<double> floors(trusted_s.size());
@@ -319,10 +327,8 @@ void Evaluation::summarize_timing(DataPlane& plane, const TimingSeries& series, 
         {"null_call_subtracted_s", null_call},
         {"bounded_by_worker_cpu_time", on_cpu_everywhere},
         {"worker_on_cpu_median_s", on_cpu_everywhere ? nlohmann::json(summarize(series.worker_on_cpu_s).median_s) : nlohmann::json(nullptr)},
-        {"null_call_on_cpu_median_s", on_cpu_everywhere ? nlohmann::json(summarize(series.null_call_on_cpu_s).median_s) : nlohmann::json(nullptr)},
-        {"null_call_longest_thread_on_cpu_median_s", series.null_call_longest_thread_on_cpu_s.empty()
-                                                          ? nlohmann::json(nullptr)
-                                                          : nlohmann::json(summarize(series.null_call_longest_thread_on_cpu_s).median_s)},
+        {"null_call_on_cpu_median_s", null_call_on_cpu},
+        {"null_call_longest_thread_on_cpu_median_s", null_call_longest_thread},
         {"null_calls", series.null_floor.all().size()},
         {"cpu_time_floor", floor_report}};
   } else if (!cuda) {

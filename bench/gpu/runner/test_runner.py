@@ -305,7 +305,6 @@ class TimingLibrary(unittest.TestCase):
         self.assertEqual(timing.library_argv("B", "P", {}), ["B", "--problems", "P"])
         self.assertEqual(timing.library_argv("B", "P", {"problems": "relu", "kernels": "1"}), ["B", "--problems", "P", "--only", "relu", "--kernels"])
 
-
     def test_the_offers_on_torchs_cublas_put_its_folder_first(self):
         self.assertEqual(main.parse(["timing:linear_offers,cublas=torch"]), [("timing", ["linear_offers"], {"cublas": "torch"})])
         env = timing.with_library_first({"LD_LIBRARY_PATH": "/bundle/lib:", "HOME": "/root"}, "/torch/nvidia/cu13/lib")
