@@ -7,7 +7,9 @@ r < FACTOR·T − SLACK (eval/sample_checks.hpp: 0.6 and 40 µs). This prints, p
 r/T and the margin r − (FACTOR·T − SLACK), idle and under load: --load N runs N CPU spinners beside
 --parallel P evaluations at once (the test suite runs two evaluations on two cores); --batch B
 evaluates B copies of each example in one `kbv eval` (a batch shares its data plane), --rounds R
-repeats the whole. The two exchange columns are the worker's own median CPU time through a timed
+repeats the whole; "null growth" is the CPU time the worker's null calls took after the load
+beyond the least before it, which the host's bound on them must allow (eval/wait_correction.hpp,
+kHostPreloadBound). The two exchange columns are the worker's own median CPU time through a timed
 call's exchange and a null call's, besides run() (environment.worker_host_steps_s: diagnostics from
 the candidate's process): what the CPU-time floor subtracts (the null call's) against what a call
 costs. A disagreement is measured again before it is a verdict (up to three times:
@@ -21,6 +23,7 @@ import argparse
 import json
 import multiprocessing
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -32,6 +35,8 @@ import host_examples
 # eval/sample_checks.hpp: kHostClockAgreementFactor, kHostClockAgreementSlackSeconds.
 FACTOR = 0.6
 SLACK_S = 40e-6
+# eval/wait_correction.hpp: kHostPreloadBound (factor 1, this slack).
+HOST_BOUND_SLACK_S = 200e-6
 
 
 def spin() -> None:
@@ -54,6 +59,17 @@ def exchange_cpu(report: dict, kind: str) -> str:
     steps = ((report.get("environment") or {}).get("worker_host_steps_s") or {}).get(kind) or {}
     parts = [steps.get("since_last_answer_cpu"), steps.get("message_besides_run_cpu")]
     return "–" if None in parts else f"{sum(parts) * 1e6:.1f}"
+
+
+def null_call_growth(report: dict):
+    """Seconds of CPU time the worker's null calls took after the load (their median, unbounded:
+    trusted_wait_correction.null_call_on_cpu_median_s) beyond the least before it
+    (null_calls_before_load.least_on_cpu_s): what the host's bound on them must allow; None
+    without both."""
+    env = report.get("environment") or {}
+    after = (env.get("trusted_wait_correction") or {}).get("null_call_on_cpu_median_s")
+    before = (env.get("null_calls_before_load") or {}).get("least_on_cpu_s")
+    return None if after is None or before is None else after - before
 
 
 def main() -> int:
@@ -83,8 +99,8 @@ def main() -> int:
             s.terminate()
     print(f"host clock agreement: flagged when r < {FACTOR}·T − {SLACK_S * 1e6:.0f} µs; load {args.load} spinners, "
           f"{args.parallel} at once, batches of {args.batch}, {args.rounds} rounds, nproc {os.cpu_count()}")
-    print(f"{'candidate':32} {'r µs':>9} {'T µs':>9} {'r/T':>6} {'margin µs':>10} {'call exch':>10} {'null exch':>10}  verdict")
-    worst, measured_again = None, 0
+    print(f"{'candidate':32} {'r µs':>9} {'T µs':>9} {'r/T':>6} {'margin µs':>10} {'call exch':>10} {'null exch':>10} {'null growth':>11}  verdict")
+    worst, measured_again, growths = None, 0, []
     for candidate, report in reports:
         again = (report.get("environment") or {}).get("clock_agreement_measured_again")
         measured_again += 1 if again else 0
@@ -100,9 +116,15 @@ def main() -> int:
         margin = r - (FACTOR * t - SLACK_S)
         worst = margin if worst is None else min(worst, margin)
         call_exchange, null_exchange = (exchange_cpu(report, kind) for kind in ("timing_calls", "null_calls"))
+        growth = null_call_growth(report)
+        if growth is not None:
+            growths.append(growth)
         print(f"{candidate.name:32} {r * 1e6:9.1f} {t * 1e6:9.1f} {r / t if t else 0:6.2f} {margin * 1e6:10.1f} "
-              f"{call_exchange:>10} {null_exchange:>10}  {verdict}{remark}")
+              f"{call_exchange:>10} {null_exchange:>10} {'–' if growth is None else f'{growth * 1e6:.1f}':>11}  {verdict}{remark}")
     print(f"smallest margin {worst * 1e6:.1f} µs" if worst is not None else "no timed example")
+    if growths:
+        print(f"null calls after the load against the least before it (CPU time): {statistics.mean(growths) * 1e6:.1f} µs more on "
+              f"average, {max(growths) * 1e6:.1f} at most; the host's bound allows {HOST_BOUND_SLACK_S * 1e6:.0f} µs more")
     print(f"{len(reports)} evaluations: {len(reports) - len(flagged)} passed, {len(flagged)} not passed; "
           f"{measured_again} measured again after a disagreement")
     if flagged:

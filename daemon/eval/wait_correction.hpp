@@ -79,7 +79,8 @@ inline constexpr PreloadBound kCudaPreloadBound{.factor = 1.5, .slack_seconds = 
 // ones follow a call's preparation (Evaluation::prepare_like_a_call) and cost the worker more CPU
 // time by an amount that does not grow with the routine: on this 2-vCPU VM (2026-12-07, 168
 // honest host relu evaluations, batches of 3 and single) 66–95 µs more on average in every band
-// of the least before the load (15–90 µs), at most 170. At 1.5× + 30 µs the bound cut the honest
+// of the least before the load (15–90 µs), at most 170 (bench/eval_host/clock_agreement.py prints
+// this growth: its "null growth" column). At 1.5× + 30 µs the bound cut the honest
 // routine by up to 120 µs, which its trusted time gained: 3 of 84 were judged timer_tampering,
 // and one in CI's `ctest -j2` (bench_eval_host). Hence a slack, not a factor: 200 µs covers the
 // largest growth seen, and a clipped routine flags an honest 25 µs relu only past ~65 µs more.
