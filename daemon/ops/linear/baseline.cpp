@@ -2,7 +2,8 @@
 // bias, one cuBLASLt matmul with the BIAS epilogue (addmm's gemm_and_bias path); without, a
 // cublasSgemm on the transposed weight (F.linear → mm(x, Wᵀ)). Leading dims of x flatten into M.
 // A scaling tail folded into the node (measure/baseline/gemm_scale_fold.hpp) is the GEMM's alpha,
-// with the bias scaled by it first (cuBLASLt adds the bias after alpha), as torch.compile folds it.
+// with the bias scaled by it first (cuBLASLt adds the bias after alpha), as torch.compile folds it;
+// a ReLU folded in is the epilogue's (RELU_BIAS, or RELU through cuBLASLt for a linear without bias).
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -63,12 +64,13 @@ class LinearNoBiasStep final : public NodeStep {
 };
 
 // y[M,N] = x[M,K] · W[N,K]ᵀ + b[N] with cuBLASLt's BIAS epilogue (bias along the column-major
-// rows, i.e. per output feature), as PyTorch's gemm_and_bias.
-class LinearBiasStep final : public NodeStep {
+// rows, i.e. per output feature), as PyTorch's gemm_and_bias; with `relu`, relu(y) in the same
+// call (RELU_BIAS; RELU when there is no bias).
+class LinearLtStep final : public NodeStep {
  public:
-  LinearBiasStep(LibraryContext& context, int m, int n, int k, float alpha)
-      : context_(context), m_(m), n_(n), k_(k), alpha_(alpha) {
-    if (alpha_ != kOne) context_.reserve_scratch(sizeof(float) * static_cast<size_t>(n_));  // the scaled bias
+  LinearLtStep(LibraryContext& context, int m, int n, int k, float alpha, bool bias, bool relu)
+      : context_(context), m_(m), n_(n), k_(k), alpha_(alpha), bias_(bias), relu_(relu) {
+    if (bias_ && alpha_ != kOne) context_.reserve_scratch(sizeof(float) * static_cast<size_t>(n_));  // the scaled bias
     // COMPUTE_32F_FAST_TF32 is what PyTorch passes when allow_tf32 is on, COMPUTE_32F when off.
     const cublasComputeType_t compute = context_.mode() == MathMode::tf32
                                             ? CUBLAS_COMPUTE_32F_FAST_TF32
@@ -77,7 +79,7 @@ class LinearBiasStep final : public NodeStep {
     check(cublasLtMatmulDescCreate(&desc, compute, CUDA_R_32F), "cublasLtMatmulDescCreate");
     desc_.reset(desc);
     const cublasOperation_t transpose = CUBLAS_OP_T, keep = CUBLAS_OP_N;
-    const cublasLtEpilogue_t epilogue = CUBLASLT_EPILOGUE_BIAS;
+    const cublasLtEpilogue_t epilogue = chosen_epilogue();
     set_desc(CUBLASLT_MATMUL_DESC_TRANSA, &transpose, sizeof(transpose));
     set_desc(CUBLASLT_MATMUL_DESC_TRANSB, &keep, sizeof(keep));
     set_desc(CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue, sizeof(epilogue));
@@ -91,31 +93,40 @@ class LinearBiasStep final : public NodeStep {
   void run(std::span<const float* const> in, float* out, cudaStream_t stream) override {
     const float* x = in[0];
     const float* w = in[1];
-    const float* bias = in[2];
-    if (alpha_ != kOne) {
+    const float* bias = bias_ ? in[2] : nullptr;
+    if (bias_ && alpha_ != kOne) {
       // alpha·b into scratch: the epilogue adds the bias after alpha scaled the product.
       auto* scaled = static_cast<float*>(context_.scratch());
       check(cublasSgeam(context_.cublas(), CUBLAS_OP_N, CUBLAS_OP_N, n_, 1, &alpha_, bias, n_, &kZero, bias, n_, scaled, n_),
             "cublasSgeam (linear: bias times the folded scale)");
       bias = scaled;
     }
-    set_desc(CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof(bias));
+    if (bias_) set_desc(CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof(bias));
     const uint32_t alignment = std::min({alignment_of(x), alignment_of(w), alignment_of(out)});
     const cublasLtMatmulAlgo_t& algo = algorithm_for(alignment);
     check(cublasLtMatmul(context_.cublaslt(), desc_.get(), &alpha_, w, weight_layout_.get(), x,
                          input_layout_.get(), &kZero, out, output_layout_.get(), out,
                          output_layout_.get(), &algo, context_.blas_workspace(),
                          kBlasWorkspaceBytes, stream),
-          "cublasLtMatmul (linear + bias epilogue)");
+          "cublasLtMatmul (linear with its epilogue)");
   }
 
   std::string describe() const override {
-    return "cublasLtMatmul epilogue=BIAS m=" + std::to_string(m_) + " n=" + std::to_string(n_) +
+    return std::string("cublasLtMatmul epilogue=") + epilogue_text() + " m=" + std::to_string(m_) + " n=" + std::to_string(n_) +
            " k=" + std::to_string(k_) + alpha_text(alpha_) + " compute=" +
            (context_.mode() == MathMode::tf32 ? "32F_FAST_TF32" : "32F") + " workspace=32MiB";
   }
 
  private:
+  cublasLtEpilogue_t chosen_epilogue() const {
+    if (relu_) return bias_ ? CUBLASLT_EPILOGUE_RELU_BIAS : CUBLASLT_EPILOGUE_RELU;
+    return bias_ ? CUBLASLT_EPILOGUE_BIAS : CUBLASLT_EPILOGUE_DEFAULT;
+  }
+  const char* epilogue_text() const {
+    if (relu_) return bias_ ? "RELU_BIAS (a ReLU folded in)" : "RELU (a ReLU folded in)";
+    return bias_ ? "BIAS" : "DEFAULT";
+  }
+
   // PyTorch's _getAlignment: the largest power of two up to 256 dividing the address, passed
   // to the heuristic as the operands' minimum alignment.
   static constexpr uint32_t kMaxAlignment = 256;
@@ -173,6 +184,7 @@ class LinearBiasStep final : public NodeStep {
   LibraryContext& context_;
   int m_, n_, k_;
   float alpha_;
+  bool bias_, relu_;
   CublasLtMatmulDesc desc_;
   CublasLtLayout weight_layout_, input_layout_, output_layout_;
   std::map<uint32_t, cublasLtMatmulAlgo_t> algorithms_;
@@ -188,7 +200,8 @@ std::unique_ptr<NodeStep> make_baseline_step(const cuda::measure::NodeContext& n
   const int n = baseline::as_blas_int(in[1][0], node, "N");
   const int blas_k = baseline::as_blas_int(k, node, "K");
   const auto alpha = static_cast<float>(node.output_scale);
-  if (in.size() == 3) return std::make_unique<LinearBiasStep>(context, m, n, blas_k, alpha);
+  const bool bias = in.size() == 3;
+  if (bias || node.relu_epilogue) return std::make_unique<LinearLtStep>(context, m, n, blas_k, alpha, bias, node.relu_epilogue);
   return std::make_unique<LinearNoBiasStep>(context, m, n, blas_k, alpha);
 }
 

@@ -1,7 +1,7 @@
-// tests/cuda/measure/baseline_problems_test.cpp — every bundled problem at its small shapes, and
-// a hand-built graph with a 64-input cat and a chain of layout ops: both CUDA baselines (TF32 and
-// FP32) must pass the problem's own tolerance against the fp64 host graph reference, as
-// DESIGN.md requires of a problem's baselines.
+// tests/cuda/measure/baseline_problems_test.cpp — every bundled problem at its small shapes, a
+// hand-built graph with a 64-input cat and a chain of layout ops, and an MLP whose ReLUs run as
+// cuBLASLt epilogues: both CUDA baselines (TF32 and FP32) must pass the problem's own tolerance
+// against the fp64 host graph reference, as DESIGN.md requires of a problem's baselines.
 #include <unistd.h>
 
 #include <cstdio>
@@ -203,6 +203,36 @@ TEST_F(BaselineProblemTest, AWideCatOfIntermediatesAndAChannelShufflePassInBothM
   spec.tolerance = {1e-4, 1e-4, 1e-5};  // the exact class's (docs/problem-spec.md)
   spec.shape_sets["small"] = {};
   expect_baselines_pass(resolve_problem(spec, "small"));
+}
+
+// Two layers whose ReLUs are folded into the GEMMs (measure/baseline/gemm_scale_fold.hpp): with a
+// bias and a halving after the ReLU (RELU_BIAS, alpha 0.5), and without a bias (RELU). Each
+// layer is one cuBLASLt call; no elementwise pass is left.
+TEST_F(BaselineProblemTest, LinearReluLayersRunAsEpiloguesAndPassInBothModes) {
+  Problem spec;
+  spec.name = "mlp_relu_epilogues";
+  const auto tensor = [](const char* name, std::vector<std::string> dims) {
+    TensorDecl t;
+    t.name = name;
+    t.dims = std::move(dims);
+    return t;
+  };
+  spec.inputs = {tensor("x", {"64", "96"}), tensor("w1", {"80", "96"}), tensor("b1", {"80"}), tensor("w2", {"48", "80"})};
+  spec.outputs = {tensor("y", {"64", "48"})};
+  spec.graph.push_back({"fc1", "linear", {"x", "w1", "b1"}, "h1", {}});
+  spec.graph.push_back({"act1", "relu", {"h1"}, "a1", {}});
+  spec.graph.push_back({"half", "scale", {"a1"}, "s1", {{"value", 0.5}}});
+  spec.graph.push_back({"fc2", "linear", {"s1", "w2"}, "h2", {}});
+  spec.graph.push_back({"act2", "relu", {"h2"}, "y", {}});
+  spec.tolerance = {1e-2, 1e-2, 2e-3};  // matmul_scale_residual's (a TF32 GEMM's)
+  spec.shape_sets["small"] = {};
+  const ResolvedProblem problem = resolve_problem(spec, "small");
+  const std::string described = CudaBaseline(problem, MathMode::tf32).describe();
+  EXPECT_NE(described.find("epilogue=RELU_BIAS"), std::string::npos) << described;
+  EXPECT_NE(described.find("epilogue=RELU (a ReLU folded in)"), std::string::npos) << described;
+  EXPECT_NE(described.find("alpha=0.5"), std::string::npos) << described;
+  EXPECT_EQ(described.find("elementwise"), std::string::npos) << "no pass after either GEMM:\n" << described;
+  expect_baselines_pass(problem);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
-// tests/cuda/measure/gemm_scale_fold_test.cpp — which scaling tails the CUDA baseline folds into a
-// linear layer's alpha (baseline/gemm_scale_fold.hpp), and which it leaves alone (no GPU).
+// tests/cuda/measure/gemm_scale_fold_test.cpp — which scaling and ReLU tails the CUDA baseline folds
+// into a linear layer's alpha and epilogue (baseline/gemm_scale_fold.hpp), and which it leaves
+// alone (no GPU).
 #include <gtest/gtest.h>
 
 #include <set>
@@ -57,7 +58,7 @@ TEST(GemmScaleFold, SubtractionsAndAChainOfScalesMultiply) {
 TEST(GemmScaleFold, AnythingButAScalarMultipleStaysAnElementwisePass) {
   // A nonlinear op, another tensor, a zero multiple, a value used elsewhere, a problem output.
   for (const auto& nodes : std::vector<std::vector<TestNode>>{
-           {kLinear, {"relu", {"t0"}, "y"}},
+           {kLinear, {"sigmoid", {"t0"}, "y"}},
            {kLinear, {"add", {"t0", "r"}, "y"}},
            {kLinear, {"sub", {"t0", "t0"}, "y"}},
        }) {
@@ -69,6 +70,53 @@ TEST(GemmScaleFold, AnythingButAScalarMultipleStaysAnElementwisePass) {
   EXPECT_EQ(escapes.size(), 2u) << "t0 is a problem output: it must be written";
   const auto matmul = folded(graph({{"matmul", {"x", "x"}, "t0"}, {"scale", {"t0"}, "y", {{"value", 2.0}}}}, {"y"}));
   EXPECT_EQ(matmul.size(), 2u) << "only linear's step takes a folded scale";
+}
+
+// An MLP's hidden layer (KernelBench L3 #1–#3): linear → relu is one cuBLASLt call, RELU_BIAS.
+TEST(GemmScaleFold, AReluAfterALinearIsItsEpilogue) {
+  const ResolvedProblem r = graph({kLinear, {"relu", {"t0"}, "y"}}, {"y"});
+  const auto units = folded(r);
+  ASSERT_EQ(units.size(), 1u);
+  EXPECT_EQ(units[0].nodes, (std::vector<size_t>{0, 1}));
+  EXPECT_EQ(units[0].output, "y");
+  EXPECT_TRUE(units[0].gemm_relu);
+  EXPECT_DOUBLE_EQ(units[0].gemm_scale.value_or(0), 1.0);
+  EXPECT_FALSE(units[0].fused());
+  EXPECT_TRUE(plan_buffers(r, units).slot_bytes.empty());
+}
+
+// Positive scalings commute with the ReLU: relu(z)/2 (KernelBench L2 #63, gemm_relu_divide) and
+// relu(3z) are alpha·relu(z); relu(z) + relu(z) is 2·relu(z).
+TEST(GemmScaleFold, PositiveScalingsOnEitherSideOfTheReluFoldIntoAlpha) {
+  const auto after = folded(graph({kLinear, {"relu", {"t0"}, "t1"}, {"scale", {"t1"}, "y", {{"value", 0.5}}}}, {"y"}));
+  ASSERT_EQ(after.size(), 1u);
+  EXPECT_TRUE(after[0].gemm_relu);
+  EXPECT_DOUBLE_EQ(after[0].gemm_scale.value_or(0), 0.5);
+  const auto before = folded(graph({kLinear, {"scale", {"t0"}, "t1", {{"value", 3.0}}}, {"relu", {"t1"}, "y"}}, {"y"}));
+  ASSERT_EQ(before.size(), 1u);
+  EXPECT_TRUE(before[0].gemm_relu);
+  EXPECT_DOUBLE_EQ(before[0].gemm_scale.value_or(0), 3.0);
+  const auto doubled = folded(graph({kLinear, {"relu", {"t0"}, "t1"}, {"add", {"t1", "t1"}, "y"}}, {"y"}));
+  ASSERT_EQ(doubled.size(), 1u);
+  EXPECT_DOUBLE_EQ(doubled[0].gemm_scale.value_or(0), 2.0);
+}
+
+// What no ReLU epilogue computes: relu(−z) (the ReLU of a negative multiple), −relu(z), relu(z) + z,
+// relu(relu(z) − z) (a ReLU'd value mixed with a plain one). Each stays a GEMM and a pass.
+TEST(GemmScaleFold, ReluTailsNoEpilogueComputesStayPasses) {
+  for (const auto& nodes : std::vector<std::vector<TestNode>>{
+           {kLinear, {"scale", {"t0"}, "t1", {{"value", -1.0}}}, {"relu", {"t1"}, "y"}},
+           {kLinear, {"relu", {"t0"}, "t1"}, {"scale", {"t1"}, "y", {{"value", -2.0}}}},
+           {kLinear, {"relu", {"t0"}, "t1"}, {"add", {"t1", "t0"}, "y"}},
+       }) {
+    const auto units = folded(graph(nodes, {"y"}));
+    EXPECT_FALSE(units[0].gemm_relu) << nodes.size() << " nodes ending in " << nodes.back().op;
+    EXPECT_FALSE(units[0].gemm_scale) << nodes.back().op;
+  }
+  const auto matmul = folded(graph({{"matmul", {"x", "x"}, "t0"}, {"relu", {"t0"}, "y"}}, {"y"}));
+  EXPECT_EQ(matmul.size(), 2u) << "only linear's step takes a folded ReLU";
+  const auto kept = folded(graph({kLinear, {"relu", {"t0"}, "y"}}, {"y", "t0"}));
+  EXPECT_EQ(kept.size(), 2u) << "t0 is a problem output: it must be written before the ReLU";
 }
 
 }  // namespace

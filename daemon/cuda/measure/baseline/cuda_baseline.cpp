@@ -40,7 +40,8 @@ struct CudaBaseline::Impl {
         const Node& node = problem.problem.graph[unit.nodes.front()];
         std::vector<Shape> input_shapes;
         for (const std::string& name : node.inputs) input_shapes.push_back(shape_of(name));
-        steps.push_back(make_node_step(measure::NodeContext{node, input_shapes, shape_of(node.output), unit.gemm_scale.value_or(1.0)}, context));
+        steps.push_back(make_node_step(
+            measure::NodeContext{node, input_shapes, shape_of(node.output), unit.gemm_scale.value_or(1.0), unit.gemm_relu}, context));
       }
       unit_sources.push_back(std::move(sources));
       unit_targets.push_back(location_of(unit.output));

@@ -23,8 +23,10 @@ struct BaselineUnit {
   std::vector<std::string> inputs;
   std::string output;
   // A GEMM node followed by elementwise nodes that only scale its output, run as the GEMM with
-  // this alpha (baseline/gemm_scale_fold.hpp): nodes[0] is the GEMM, inputs its inputs.
+  // this alpha (baseline/gemm_scale_fold.hpp): nodes[0] is the GEMM, inputs its inputs; with
+  // gemm_relu, a ReLU among them, run as the GEMM's epilogue.
   std::optional<double> gemm_scale;
+  bool gemm_relu = false;
   // A 2-D convolution followed by an elementwise chain over its output, run as the convolution
   // with the chain as its epilogue (baseline/conv_epilogue_fold.hpp): nodes[0] is the
   // convolution, inputs its inputs and then the chain's other operands.

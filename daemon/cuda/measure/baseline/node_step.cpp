@@ -55,8 +55,8 @@ std::unique_ptr<NodeStep> make_node_step(const NodeContext& node, LibraryContext
   if (expected != node.output_shape)
     throw std::invalid_argument(node.where() + ": output shape " + kbv::to_string(node.output_shape) +
                                 " but the op gives " + kbv::to_string(expected));
-  if (node.output_scale != 1.0 && node.node.op != "linear")
-    throw std::invalid_argument(node.where() + ": only a linear node's baseline takes a folded output scale");
+  if ((node.output_scale != 1.0 || node.relu_epilogue) && node.node.op != "linear")
+    throw std::invalid_argument(node.where() + ": only a linear node's baseline takes a folded output scale or ReLU");
   return factory->second(node, context);
 }
 

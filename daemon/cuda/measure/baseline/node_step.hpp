@@ -31,6 +31,8 @@ struct NodeContext {
   // The node's output times this (a scaling tail folded into a GEMM: gemm_scale_fold.hpp); only
   // linear's step takes one other than 1.
   double output_scale = 1.0;
+  // A ReLU folded in after the scale (gemm_scale_fold.hpp): likewise linear's alone.
+  bool relu_epilogue = false;
   // Attribute value from the node, else the op's default; throws std::invalid_argument naming
   // the node when neither has it.
   double attr(const std::string& name) const;
