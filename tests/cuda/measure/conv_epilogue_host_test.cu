@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -73,6 +74,21 @@ void play_long_transpose(const std::vector<float>& src, std::vector<float>& dst,
       [&](const LongTile& tile, float* to, int64_t row0, int64_t col0, int t) { store_long_tile(tile, to, rows, cols, row0, col0, t, epilogue); });
 }
 
+// The transpose with `epilogue` in `form` (which must fit: the launcher would fall back).
+template <class Epilogue>
+void play_in_form(TransposeForm form, const std::vector<float>& src, std::vector<float>& dst, int64_t batch, int64_t rows, int64_t cols,
+                  const Epilogue& epilogue) {
+  if (form == TransposeForm::wide_where_it_fits) {
+    EXPECT_TRUE(transpose::wide_form_fits(rows, cols, nullptr, nullptr));
+    play_wide_transpose(src, dst, batch, rows, cols, epilogue);
+  } else if (form == TransposeForm::long_rows_where_it_fits) {
+    EXPECT_TRUE(transpose::long_form_fits(cols, nullptr));
+    play_long_transpose(src, dst, batch, rows, cols, epilogue);
+  } else {
+    play_transpose(src, dst, batch, rows, cols, epilogue);
+  }
+}
+
 std::vector<float> random_values(size_t count, uint32_t seed) {
   std::mt19937 generator(seed);
   std::uniform_real_distribution<float> uniform(-2.f, 2.f);
@@ -121,15 +137,7 @@ Played play(const std::string& name, uint32_t seed, TransposeForm form = Transpo
   epilogue.bias = p.conv_bias.data();
   epilogue.pointers[0] = p.operand.data();
   epilogue.channel_stride[0] = 1;  // the played layout: dense per channel
-  if (form == TransposeForm::wide_where_it_fits) {
-    EXPECT_TRUE(transpose::wide_form_fits(p.pixels, p.channels, nullptr, nullptr));
-    play_wide_transpose(p.nhwc, p.nchw, p.images, p.pixels, p.channels, epilogue);
-  } else if (form == TransposeForm::long_rows_where_it_fits) {
-    EXPECT_TRUE(transpose::long_form_fits(p.channels, nullptr));
-    play_long_transpose(p.nhwc, p.nchw, p.images, p.pixels, p.channels, epilogue);
-  } else {
-    play_transpose(p.nhwc, p.nchw, p.images, p.pixels, p.channels, epilogue);
-  }
+  play_in_form(form, p.nhwc, p.nchw, p.images, p.pixels, p.channels, epilogue);
   return p;
 }
 
@@ -185,6 +193,44 @@ TEST(ConvEpilogueOnTheHost, ClampAddScaleOfKernelBenchL2_31) {
   const Played p = play("kb_l2_31_conv2d_min_add_multiply", 15);
   EXPECT_EQ(p.description, "clamp → add → scale");
   expect_every_output(p, [&](int64_t c, double conv) { return (std::min(conv, 0.5) + p.operand[static_cast<size_t>(c)]) * 2.0; });
+}
+
+// conv2d_relu_biasadd's chain is the one the transposes run written out (ReluThenChannelAdd), with
+// the interpreter's results bit for bit in every form, whichever side of the add the value is on;
+// the other shipped chains, and relu → add of another input or in the other order, are not.
+TEST(ConvEpilogueOnTheHost, ReluThenAddWrittenOutGivesTheInterpretersBits) {
+  const ResolvedProblem problem = shipped("conv2d_relu_biasadd");
+  std::string description;
+  ChannelChain interpreted = make_channel_chain(problem, folded_unit(problem), description);
+  ASSERT_TRUE(is_relu_then_add(interpreted.code));
+  const int64_t images = 2, pixels = 132, channels = 72;  // partial tiles in every form, multiples of 4 (the wide one)
+  const std::vector<float> nhwc = random_values(static_cast<size_t>(images * pixels * channels), 31);
+  const std::vector<float> bias = random_values(static_cast<size_t>(channels), 32), operand = random_values(static_cast<size_t>(channels), 33);
+  interpreted.bias = bias.data();
+  interpreted.pointers[0] = operand.data();
+  interpreted.channel_stride[0] = 1;
+  ChannelChain swapped = interpreted;  // input 0 + the value
+  std::swap(swapped.code.code[1].operands[0], swapped.code.code[1].operands[1]);
+  ASSERT_TRUE(is_relu_then_add(swapped.code));
+  ChannelChain unbiased = interpreted;
+  unbiased.bias = nullptr;
+  for (const ChannelChain& chain : {interpreted, swapped, unbiased})
+    for (const TransposeForm form : {TransposeForm::narrow, TransposeForm::wide_where_it_fits, TransposeForm::long_rows_where_it_fits}) {
+      std::vector<float> want(nhwc.size(), std::nanf("")), got(nhwc.size(), std::nanf(""));
+      play_in_form(form, nhwc, want, images, pixels, channels, chain);
+      play_in_form(form, nhwc, got, images, pixels, channels, ReluThenChannelAdd{chain});
+      ASSERT_EQ(0, std::memcmp(want.data(), got.data(), want.size() * sizeof(float))) << "form " << static_cast<int>(form);
+    }
+  for (const char* other : {"kb_l2_31_conv2d_min_add_multiply", "kb_l2_54_conv2d_multiply_leakyrelu_gelu"}) {
+    const ResolvedProblem shipped_problem = shipped(other);
+    EXPECT_FALSE(is_relu_then_add(make_channel_chain(shipped_problem, folded_unit(shipped_problem), description).code)) << other;
+  }
+  chain::ChainCode another_input = interpreted.code;
+  another_input.code[1].operands[1].index = 1;
+  EXPECT_FALSE(is_relu_then_add(another_input));
+  chain::ChainCode add_then_relu = interpreted.code;
+  std::swap(add_then_relu.code[0], add_then_relu.code[1]);
+  EXPECT_FALSE(is_relu_then_add(add_then_relu));
 }
 
 // Leaves the values as they are, in either form (the wide one in the given mapping).

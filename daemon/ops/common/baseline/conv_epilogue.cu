@@ -16,6 +16,7 @@ using cuda::kMaxFusedInputs;
 
 struct ConvEpilogue::Impl {
   ChannelChain transposed;                           // pointers and bias set per run
+  bool written_out = false;                          // is_relu_then_add: run as ReluThenChannelAdd
   std::unique_ptr<cuda::measure::NodeStep> in_place;  // reads [the convolution's output, inputs...]
   std::vector<int64_t> elements;
   std::string chain;
@@ -23,6 +24,7 @@ struct ConvEpilogue::Impl {
 
 ConvEpilogue::ConvEpilogue(const ResolvedProblem& problem, const cuda::BaselineUnit& unit) : impl_(std::make_unique<Impl>()) {
   impl_->transposed = make_channel_chain(problem, unit, impl_->chain);
+  impl_->written_out = is_relu_then_add(impl_->transposed.code);
   const Node& conv = problem.problem.graph[unit.nodes.front()];
   cuda::BaselineUnit chain_unit;
   chain_unit.nodes.assign(unit.nodes.begin() + 1, unit.nodes.end());
@@ -51,10 +53,15 @@ void ConvEpilogue::run_transposed(const float* nhwc, float* nchw, int64_t images
   ChannelChain epilogue = impl_->transposed;
   epilogue.bias = bias;
   for (size_t k = 0; k < inputs.size() && k < kMaxFusedInputs; ++k) epilogue.pointers[k] = inputs[k];
-  transpose::launch(nhwc, nchw, images, pixels, channels, epilogue, stream, form);
+  if (impl_->written_out)
+    transpose::launch(nhwc, nchw, images, pixels, channels, ReluThenChannelAdd{epilogue}, stream, form);
+  else
+    transpose::launch(nhwc, nchw, images, pixels, channels, epilogue, stream, form);
   cuda::check_launch("kbv batched transpose kernel with a convolution epilogue");
 }
 
 std::string ConvEpilogue::describe() const { return impl_->chain; }
+
+bool ConvEpilogue::transposed_written_out() const { return impl_->written_out; }
 
 }  // namespace kbv::ops::baseline

@@ -44,6 +44,46 @@ KBV_UNROLL
   }
 };
 
+// Whether `code` is "relu, then + input 0" (the value so far on either side of the add):
+// conv2d_relu_biasadd's chain, which ReluThenChannelAdd runs written out.
+inline bool is_relu_then_add(const chain::ChainCode& code) {
+  if (code.instructions != 2) return false;
+  const chain::Instruction& relu = code.code[0];
+  const chain::Instruction& add = code.code[1];
+  const auto value = [](const chain::Operand& o) { return !o.is_input; };
+  const auto input0 = [](const chain::Operand& o) { return o.is_input && o.index == 0; };
+  return relu.op == chain::FusedOp::relu && relu.arity == 1 && value(relu.operands[0]) && add.op == chain::FusedOp::add && add.arity == 2 &&
+         ((value(add.operands[0]) && input0(add.operands[1])) || (input0(add.operands[0]) && value(add.operands[1])));
+}
+
+// A ChannelChain whose code is_relu_then_add, written out: the bias, relu, then input 0's value for
+// the channel added, through the same op definitions the interpreter calls, without its
+// instruction loop. The interpreter's per-instruction work was the output pass's cost: the long-row
+// pass took 0.705 ms with the rolled chain and 0.538 with this chain written out, 0.520 with the
+// bias alone (H200, r91; bench/cuda_timing/conv_pass_variants.cu, ReluAddWrittenOut), and that pass
+// was conv2d_relu_biasadd's whole gap to torch.compile (H100 r95: 0.829 ms against Triton's 0.679).
+struct ReluThenChannelAdd {
+  static constexpr transpose::WideMapping kWideMapping = ChannelChain::kWideMapping;
+  ChannelChain chain;  // is_relu_then_add(chain.code); its bias, operand 0 and params are read
+
+  __host__ __device__ __forceinline__ float apply(float value, int64_t column, float operand) const {
+    const float biased = chain.bias == nullptr ? value : value + chain.bias[column];
+    const float activated = chain::apply_definition<::kbv::ops::relu::Definition>(biased, 0.f, chain.code.code[0].params);
+    return chain.code.code[1].operands[0].is_input ? chain::apply_definition<::kbv::ops::add::Definition>(operand, activated, chain.code.code[1].params)
+                                                   : chain::apply_definition<::kbv::ops::add::Definition>(activated, operand, chain.code.code[1].params);
+  }
+  __host__ __device__ __forceinline__ void operator()(float (&values)[transpose::kLanes], const int64_t (&columns)[transpose::kLanes]) const {
+KBV_UNROLL
+    for (int l = 0; l < transpose::kLanes; ++l)
+      values[l] = apply(values[l], columns[l], chain.pointers[0][columns[l] * chain.channel_stride[0]]);
+  }
+  __host__ __device__ __forceinline__ void operator()(float (&values)[transpose::kVector], int64_t column) const {
+    const float operand = chain.pointers[0][column * chain.channel_stride[0]];
+KBV_UNROLL
+    for (int v = 0; v < transpose::kVector; ++v) values[v] = apply(values[v], column, operand);
+  }
+};
+
 // The chain of a folded unit (unit.conv_epilogue: nodes[0] the convolution, inputs its inputs and
 // then the chain's others) with each other input's channel stride; pointers and bias unset.
 // `description` gets "relu → add". Throws std::invalid_argument for a unit the epilogue cannot run:

@@ -43,6 +43,9 @@ class ConvEpilogue {
                       std::span<const float* const> inputs, cudaStream_t stream,
                       TransposeForm form = TransposeForm::long_rows_where_it_fits) const;
   std::string describe() const;  // "relu → add"
+  // Whether run_transposed runs the chain written out (conv_epilogue.cuh, ReluThenChannelAdd)
+  // rather than through the interpreter; run_in_place always interprets it.
+  bool transposed_written_out() const;
 
  private:
   struct Impl;

@@ -231,7 +231,9 @@ class CudnnConvolutionStep final : public NodeStep {
                      " groups=1 chosen by " + cl.algorithm_source + ", " + layout_source_ +
                      " + kbv transpose kernels: input and weight to channels-last, the output back to NCHW" +
                      (has_bias_ ? " with the channel bias added" : "") +
-                     (epilogue_ ? std::string(has_bias_ ? " and" : " with") + " the elementwise chain (" + epilogue_->describe() + ") applied" : "");
+                     (epilogue_ ? std::string(has_bias_ ? " and" : " with") + " the elementwise chain (" + epilogue_->describe() +
+                                                    (epilogue_->transposed_written_out() ? ", written out" : "") + ") applied"
+                                  : "");
       return;
     }
     description_ = std::string(Direction::kCall) + " algo=" + Direction::name(algo_) + " math=" + math_name(math_) +
