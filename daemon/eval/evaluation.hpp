@@ -191,6 +191,7 @@ class Evaluation {
   double device_used_at_start_ = -1;
   double device_held_by_candidate_ = 0;
   std::optional<double> last_kernel_span_s_;  // the last traced call: first kernel start to last kernel end
+  std::vector<TracedKernel> last_kernels_;      // the last traced call's kernels in start order (diagnostic)
   double peak_candidate_bytes_ = 0;
   // Device memory the candidate holds between calls by the trace's count: what loading it
   // (create()) kept, plus every traced call's net allocations. A call's peak counts on top.

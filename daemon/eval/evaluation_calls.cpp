@@ -223,6 +223,7 @@ bool Evaluation::check_observations(const nlohmann::json& observed) {
   peak_pool_bytes_ = std::max(peak_pool_bytes_, number_field(observed, "peak_pool_bytes"));
   last_kernel_span_s_.reset();
   if (observed.contains("kernel_span_ns")) last_kernel_span_s_ = number_field(observed, "kernel_span_ns") * 1e-9;
+  last_kernels_ = traced_kernels(observed, kernel_names);
   return true;
 }
 

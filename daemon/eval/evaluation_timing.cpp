@@ -168,6 +168,7 @@ std::optional<TimedSample> Evaluation::take_timed_sample(DataPlane& plane, const
     sample.worker_longest_thread_on_cpu_s = last_waits_->worker_longest_thread_on_cpu_s;
   }
   sample.kernel_span_s = last_kernel_span_s_;
+  sample.kernels = last_kernels_;
   {
     auto phase = phases_.measure("timing.sm_clock");
     sample.clock_ratio = plane.clock_ratio();
@@ -266,6 +267,7 @@ void Evaluation::summarize_timing(DataPlane& plane, const TimingSeries& series, 
     if (series.kernel_span_s.size() == series.candidate_s.size()) result_.timing_samples["candidate_kernel_span_s"] = series.kernel_span_s;
   }
   if (!series.kernel_span_s.empty()) result_.candidate_kernel_span = summarize(series.kernel_span_s);
+  result_.candidate_kernels = candidate_kernels(series.kernels);
   std::vector<double> trusted_s = series.trusted_s;
   if (wait_correction_) {
     // Against the shortest null call of the whole phase, not of the calls before each sample.

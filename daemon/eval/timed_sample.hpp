@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "eval/kernel_breakdown.hpp"
 #include "eval/wait_correction.hpp"
 #include "verify/compare.hpp"
 
@@ -31,6 +32,7 @@ struct TimedSample {
   std::vector<std::pair<std::string, double>> baselines;  // "tf32"/"fp32" → seconds, same inputs
   CompareResult recheck;                                   // the timed output against the TF32 baseline's
   std::optional<double> kernel_span_s;                     // traced calls: first kernel start to last kernel end
+  std::vector<TracedKernel> kernels;                       // traced calls: the kernels in start order (diagnostic)
   double wall_s = 0;                                       // wall time the whole sample took
 
   // The call as the evaluator's clock saw it, beyond the worker's routine and the waits credited.
@@ -46,6 +48,7 @@ struct TimedSample {
 struct TimingSeries {
   std::vector<double> candidate_s, trusted_s, clock_ratios, kernel_span_s;
   std::map<std::string, std::vector<double>> baseline_s;
+  std::vector<std::vector<TracedKernel>> kernels;  // index for index, empty for an untraced call
   std::vector<bool> baselines_first;
   std::vector<std::string> families;
   std::vector<double> null_call_s;  // every null call's round trip, warm-up included
@@ -72,6 +75,7 @@ struct TimingSeries {
     baselines_first.push_back(sample.baselines_first);
     families.push_back(sample.family);
     if (sample.kernel_span_s) kernel_span_s.push_back(*sample.kernel_span_s);
+    kernels.push_back(sample.kernels);
     for (const auto& [name, seconds] : sample.baselines) baseline_s[name].push_back(seconds);
   }
 };

@@ -98,6 +98,7 @@ nlohmann::json EvalResult::to_json() const {
   if (!worker_exit.is_null()) result["worker_exit"] = worker_exit;
   if (!timing_samples.is_null()) result["timing"]["samples"] = timing_samples;
   if (!timing_by_family.is_null()) result["timing"]["by_family"] = timing_by_family;
+  if (!candidate_kernels.is_null()) result["timing"]["candidate_kernels"] = candidate_kernels;
   if (!noise_within_families.is_null()) result["timing"]["noise_within_families"] = noise_within_families;
   return result;
 }

@@ -110,6 +110,8 @@ struct EvalResult {
   // Per input family the timed samples came from: each contender's figures there, and the noise
   // within families (a kernel's time can depend on its inputs' values). Null until timed.
   nlohmann::json timing_by_family;
+  // CUDA: where the candidate's kernel span goes, kernel by kernel (eval/kernel_breakdown.hpp).
+  nlohmann::json candidate_kernels;
   nlohmann::json noise_within_families;
   // The worker's stderr and stdout (the candidate's printf debugging, kbv eval --verbose): the
   // last bytes, in the order written. The sandbox's report goes to environment.worker_sandbox.

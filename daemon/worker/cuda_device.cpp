@@ -3,6 +3,7 @@
 // each call, and what the CUPTI trace saw of it.
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <optional>
@@ -268,6 +269,17 @@ class CudaDevice final : public WorkerDevice {
     observations_["dropped_records"] = window.dropped_records;
     observations_["records_delivered_late"] = window.records_delivered_late;
     if (const auto span = window.kernel_span()) observations_["kernel_span_ns"] = span->second - span->first;
+    // Where the span goes, kernel by kernel (diagnostic, timing.candidate_kernels): [index into
+    // kernel_names or -1, duration ns, device time since the kernels before it ended ns] for the
+    // first kMaxReportedKernelNames kernels in start order.
+    nlohmann::json timeline = nlohmann::json::array();
+    for (const cuda::KernelTiming& kernel : window.kernel_timeline()) {
+      if (timeline.size() == kMaxReportedKernelNames) break;
+      const auto named = std::lower_bound(names.begin(), names.end(), kernel.name);
+      const long long index = named != names.end() && *named == kernel.name ? named - names.begin() : -1;
+      timeline.push_back({index, kernel.duration_ns, kernel.gap_before_ns});
+    }
+    observations_["kernel_timeline"] = std::move(timeline);
   }
 
   // A list as reported: its first kMaxReportedKernelNames entries (the evaluator names the first

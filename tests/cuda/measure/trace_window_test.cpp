@@ -89,6 +89,28 @@ TEST(TraceWindow, PoolSizeIsReportedBesideTheAllocationsFromIt) {
   EXPECT_EQ(w.net_device_bytes(), 3 << 20);
 }
 
+TEST(TraceWindow, TimelineOrdersByStartWithEachKernelsGapToTheLatestEnd) {
+  TraceWindow w;
+  EXPECT_TRUE(w.kernel_timeline().empty());
+  // Out of arrival order; b overlaps a (no gap), c starts 50 ns after b's end, d 10 after c's.
+  w.kernels = {kernel("c", 7, 450, 600), kernel("a", 7, 100, 200), kernel("b", 9, 150, 400), kernel("d", 7, 610, 700)};
+  const auto timeline = w.kernel_timeline();
+  ASSERT_EQ(timeline.size(), 4u);
+  EXPECT_EQ(timeline[0].name, "a");
+  EXPECT_EQ(timeline[0].duration_ns, 100u);
+  EXPECT_EQ(timeline[0].gap_before_ns, 0u);
+  EXPECT_EQ(timeline[1].name, "b");
+  EXPECT_EQ(timeline[1].gap_before_ns, 0u);
+  EXPECT_EQ(timeline[2].name, "c");
+  EXPECT_EQ(timeline[2].duration_ns, 150u);
+  EXPECT_EQ(timeline[2].gap_before_ns, 50u);
+  EXPECT_EQ(timeline[3].gap_before_ns, 10u);
+  // The durations and gaps add up to the span when nothing overlaps after the first.
+  uint64_t total = 0;
+  for (const auto& k : timeline) total += k.gap_before_ns;
+  EXPECT_EQ(total, 60u);
+}
+
 TEST(TraceWindow, SpanNamesStreamsAndLateKernels) {
   TraceWindow w;
   EXPECT_FALSE(w.kernel_span().has_value());

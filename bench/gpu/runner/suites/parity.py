@@ -23,6 +23,11 @@
               IPC in a child process, and in sample loops shaped as kbv's, beside kbv eval's median
               with the worker's trace, launch gate or sandbox off: what costs a candidate time in
               kbv. Options: problems=a+b (default: PLACEMENT_PROBLEMS), rounds=N
+  timeline    kernel_timeline.py: each kernel of a candidate's call by position, its duration and
+              the idle time before it, traced in PyTorch's process (torch.profiler, kbv's flush
+              before each call) and in kbv's worker (kbv eval's timing.candidate_kernels, also with
+              the worker's rlimits off): which of a candidate's kernels run longer in kbv.
+              Options: problems=a+b (default: TIMELINE_PROBLEMS), calls=N
 Default: timing and agreement. Needs torch and triton (the GPU machine's python3)."""
 import sys
 
@@ -30,7 +35,7 @@ from common import code_block
 from suites import Outcome
 
 TITLE = "Parity with PyTorch"
-PARTS = ["timing", "agreement", "validation", "kernels", "placement"]
+PARTS = ["timing", "agreement", "validation", "kernels", "placement", "timeline"]
 # The problems whose library baseline is furthest behind the faster PyTorch (docs/results/calibrate-torch.md).
 BEHIND_COMPILE = ["conv2d_relu_biasadd", "matmul_irregular", "cross_entropy"]
 DEFAULT_PARTS = ["timing", "agreement"]
@@ -39,6 +44,8 @@ VALIDATION_DUTY = "0.25"
 # Where validation found kbv's candidate median furthest above do_bench's (H100, r93: the L3 #1 MLP
 # +20 %, the GEMMs +2–6 %), and one it matched (relu).
 PLACEMENT_PROBLEMS = ["kb_l3_1_mlp", "kb_l3_3_deepnarrowmlp", "matmul_square", "gemm_bias_gelu", "relu"]
+# L3 #1 (+20 % in kbv), a one-kernel GEMM a few % above do_bench, and relu (equal).
+TIMELINE_PROBLEMS = ["kb_l3_1_mlp", "matmul_square", "relu"]
 
 
 def run_parity(ctx, parts):
@@ -108,6 +115,21 @@ def run_placement(ctx, options):
     return result.ok, "placement measured" if result.ok else result.status(), body
 
 
+def run_timeline(ctx, options):
+    problems = [name for name in options.get("problems", "").split("+") if name] or TIMELINE_PROBLEMS
+    folder = ctx.bundle / "candidates" / "cuda"
+    argv = [sys.executable, ctx.repo / "bench/torch_parity/kernel_timeline.py", "--kbv", ctx.bin("kbv"), "--calls", options.get("calls", "30")]
+    for problem in problems:
+        for so in sorted(folder.glob(f"libcuda_{problem}_*.so")):
+            argv += ["--candidate", so]
+    result = ctx.run("parity-timeline", argv, int(options.get("timeout", 240)))
+    body = ["## A candidate's kernels one by one (kernel_timeline.py)", ""]
+    body += result.stdout.rstrip().splitlines() if result.stdout.strip() else ["kernel_timeline.py printed nothing."]
+    if not result.ok:
+        body += ["", f"kernel_timeline.py: {result.status()}", ""] + code_block(result.stderr[-3000:])
+    return result.ok, "kernels timed one by one" if result.ok else result.status(), body
+
+
 def run(ctx, parts, options):
     parts = parts or DEFAULT_PARTS
     body, ok, headlines = [], True, []
@@ -125,6 +147,10 @@ def run(ctx, parts, options):
         headlines.append(headline)
     if "placement" in parts:
         part_ok, headline, lines = run_placement(ctx, options)
+        ok, body = ok and part_ok, body + [""] + lines
+        headlines.append(headline)
+    if "timeline" in parts:
+        part_ok, headline, lines = run_timeline(ctx, options)
         ok, body = ok and part_ok, body + [""] + lines
         headlines.append(headline)
     spec = "parity" + (":" + ",".join(parts) if parts != DEFAULT_PARTS else "")

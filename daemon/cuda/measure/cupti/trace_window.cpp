@@ -66,6 +66,20 @@ std::optional<std::pair<uint64_t, uint64_t>> TraceWindow::kernel_span() const {
   return std::make_pair(first, last);
 }
 
+std::vector<KernelTiming> TraceWindow::kernel_timeline() const {
+  std::vector<const KernelRecord*> ordered;
+  for (const KernelRecord& k : kernels) ordered.push_back(&k);
+  std::stable_sort(ordered.begin(), ordered.end(), [](const KernelRecord* a, const KernelRecord* b) { return a->start_ns < b->start_ns; });
+  std::vector<KernelTiming> timeline;
+  uint64_t latest_end = 0;
+  for (const KernelRecord* k : ordered) {
+    const uint64_t gap = timeline.empty() || k->start_ns <= latest_end ? 0 : k->start_ns - latest_end;
+    timeline.push_back({.name = k->name, .duration_ns = k->end_ns > k->start_ns ? k->end_ns - k->start_ns : 0, .gap_before_ns = gap});
+    latest_end = std::max(latest_end, k->end_ns);
+  }
+  return timeline;
+}
+
 std::set<std::string> TraceWindow::kernel_names() const {
   std::set<std::string> names;
   for (const KernelRecord& k : kernels) names.insert(k.name);

@@ -21,6 +21,13 @@ struct KernelRecord {
   uint32_t correlation = 0;
 };
 
+// One kernel of a window's timeline (TraceWindow::kernel_timeline).
+struct KernelTiming {
+  std::string name;
+  uint64_t duration_ns = 0;
+  uint64_t gap_before_ns = 0;
+};
+
 // CUPTI_ACTIVITY_MEMORY_KIND_* as kbv needs them.
 enum class MemoryKind { unknown, pageable, pinned, device, array, managed, device_static,
                         managed_static };
@@ -109,6 +116,9 @@ struct TraceWindow {
 
   // First kernel start to last kernel end; nullopt when no kernel ran.
   std::optional<std::pair<uint64_t, uint64_t>> kernel_span() const;
+  // The kernels in start order, each with its duration and the device time since the latest end
+  // of the kernels before it (0 when it overlaps them): where a kernel span goes, kernel by kernel.
+  std::vector<KernelTiming> kernel_timeline() const;
   std::set<std::string> kernel_names() const;
   std::set<uint32_t> kernel_streams() const;
 
