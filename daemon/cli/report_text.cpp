@@ -9,6 +9,7 @@
 #include <string>
 
 #include "client/printable.hpp"
+#include "eval/kernel_breakdown.hpp"
 #include "verify/precision_signature.hpp"
 
 namespace kbv::cli {
@@ -120,6 +121,9 @@ void print_summary(std::ostream& out, const eval::EvalResult& result) {
     } else if (eager) {
       out << "vs eager   none: " << eager->reason << "\n";
     }
+    // CUDA: where the candidate's time goes, kernel by kernel (the worker's CUPTI trace).
+    const std::vector<std::string> kernel_lines = eval::candidate_kernels_text(result.candidate_kernels, format_seconds);
+    for (size_t i = 0; i < kernel_lines.size(); ++i) out << (i == 0 ? "kernels    " : "             ") << control::printable(kernel_lines[i]) << "\n";
   }
   if (!result.flags.empty()) {
     out << "flags     ";

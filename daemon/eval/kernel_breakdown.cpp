@@ -1,8 +1,12 @@
 // eval/kernel_breakdown.cpp — timing.candidate_kernels from the traced calls' kernel timelines.
 #include "eval/kernel_breakdown.hpp"
 
+#include <cxxabi.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <map>
+#include <memory>
 
 #include "eval/report_stats.hpp"
 
@@ -18,6 +22,20 @@ double median_of(std::vector<double> values) { return summarize(std::move(values
 
 bool same_sequence(const std::vector<TracedKernel>& a, const std::vector<TracedKernel>& b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](const TracedKernel& x, const TracedKernel& y) { return x.name == y.name; });
+}
+
+// A CUPTI kernel name as C++ writes it ("void ns::kernel<T>(T)" for "_ZN2ns6kernelI…"), cut to
+// kMaxKernelNameInText; a name that is not a mangled one stays as it is (extern "C" kernels).
+std::string readable_kernel_name(const std::string& name) {
+  std::string text = name;
+  if (name.rfind("_Z", 0) == 0) {  // a mangled function name (__cxa_demangle also reads "b" as the type bool)
+    int status = 0;
+    const std::unique_ptr<char, decltype(&std::free)> demangled(abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), &std::free);
+    if (status == 0 && demangled) text = demangled.get();
+  }
+  if (text.rfind("void ", 0) == 0) text.erase(0, 5);
+  if (text.size() > kMaxKernelNameInText) text = text.substr(0, kMaxKernelNameInText - 1) + "~";
+  return text;
 }
 
 }  // namespace
@@ -88,6 +106,26 @@ nlohmann::json candidate_kernels(const std::vector<std::vector<TracedKernel>>& s
   result["by"] = by_position ? "position" : "name";
   result["kernels"] = std::move(kernels);
   return result;
+}
+
+std::vector<std::string> candidate_kernels_text(const nlohmann::json& account, const std::function<std::string(double)>& seconds_text) {
+  if (!account.is_object() || !account.contains("kernels") || !account["kernels"].is_array() || account["kernels"].empty()) return {};
+  const nlohmann::json& kernels = account["kernels"];
+  const bool by_position = account.value("by", "") == "position";
+  const auto seconds = [&](const nlohmann::json& row, const char* key) { return row.contains(key) && row[key].is_number() ? row[key].get<double>() : 0.0; };
+  std::vector<std::string> lines;
+  lines.push_back((by_position ? std::to_string(kernels.size()) + " a call, " : std::to_string(kernels.size()) + " distinct, calls differ; ") +
+                  seconds_text(seconds(account, "kernel_sum_s")) + " running, " + seconds_text(seconds(account, "gap_sum_s")) +
+                  " idle between them (CUPTI, medians of " + std::to_string(account.value("samples", 0)) + " timed calls)");
+  for (size_t i = 0; i < kernels.size() && i < kMaxKernelLinesInText; ++i) {
+    const nlohmann::json& row = kernels[i];
+    const std::string name = readable_kernel_name(row.contains("name") && row["name"].is_string() ? row["name"].get<std::string>() : "");
+    std::string line = (by_position ? "#" + std::to_string(i) + " " : "") + seconds_text(seconds(row, "median_s"));
+    if (!by_position) line += " x" + std::to_string(static_cast<long long>(seconds(row, "launches_per_call")));
+    lines.push_back(line + "  " + name);
+  }
+  if (kernels.size() > kMaxKernelLinesInText) lines.push_back("+" + std::to_string(kernels.size() - kMaxKernelLinesInText) + " more (timing.candidate_kernels in --json)");
+  return lines;
 }
 
 }  // namespace kbv::eval

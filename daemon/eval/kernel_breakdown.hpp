@@ -4,6 +4,7 @@
 // Diagnostic only: the worker's process reports it, so no verdict reads it.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -29,5 +30,14 @@ std::vector<TracedKernel> traced_kernels(const nlohmann::json& observed, const s
 // "name"), each with `name`, `launches_per_call` and `median_s` (per call, summed over its
 // launches), slowest first.
 nlohmann::json candidate_kernels(const std::vector<std::vector<TracedKernel>>& samples);
+
+// The text report's account of candidate_kernels(): a headline (kernels a call, their time, the
+// idle time between them), then one line per kernel (at most kMaxKernelLinesInText, the rest
+// counted), each name demangled and cut to kMaxKernelNameInText characters. Times through
+// `seconds_text`. Empty for a null or malformed account. Names are the worker's: the caller
+// makes them printable.
+constexpr size_t kMaxKernelLinesInText = 8;
+constexpr size_t kMaxKernelNameInText = 72;
+std::vector<std::string> candidate_kernels_text(const nlohmann::json& account, const std::function<std::string(double)>& seconds_text);
 
 }  // namespace kbv::eval

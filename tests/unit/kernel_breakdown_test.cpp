@@ -69,5 +69,42 @@ TEST(KernelBreakdown, SequencesThatDifferAreReportedByNameSlowestFirst) {
   EXPECT_DOUBLE_EQ(report["kernels"][1]["median_s"].get<double>(), 1.0);
 }
 
+std::string ms(double seconds) { return std::to_string(static_cast<int>(seconds * 1e3 + 0.5)) + " ms"; }
+
+TEST(KernelBreakdown, TextGivesAHeadlineThenEachKernelDemangled) {
+  // _ZN9tf32_gemm11gemm_kernelIiEEvT_ is void tf32_gemm::gemm_kernel<int>(int).
+  const auto report = candidate_kernels({call({{"_ZN9tf32_gemm11gemm_kernelIiEEvT_", 0.002, 0}, {"kbv_c_kernel", 0.001, 0.001}})});
+  const auto lines = candidate_kernels_text(report, ms);
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[0], "2 a call, 3 ms running, 1 ms idle between them (CUPTI, medians of 1 timed calls)");
+  EXPECT_EQ(lines[1], "#0 2 ms  tf32_gemm::gemm_kernel<int>(int)");
+  EXPECT_EQ(lines[2], "#1 1 ms  kbv_c_kernel");
+}
+
+TEST(KernelBreakdown, TextCountsWhatItLeavesOutAndCutsLongNames) {
+  const std::string long_name(200, 'k');
+  std::vector<TracedKernel> kernels;
+  for (size_t i = 0; i < kMaxKernelLinesInText + 3; ++i) kernels.push_back({long_name, 0.001, 0});
+  const auto lines = candidate_kernels_text(candidate_kernels({kernels}), ms);
+  ASSERT_EQ(lines.size(), 1 + kMaxKernelLinesInText + 1);
+  EXPECT_EQ(lines.back(), "+3 more (timing.candidate_kernels in --json)");
+  EXPECT_EQ(lines[1].size(), std::string("#0 1 ms  ").size() + kMaxKernelNameInText);
+}
+
+TEST(KernelBreakdown, TextByNameSaysTheCallsDiffer) {
+  const auto lines = candidate_kernels_text(candidate_kernels({call({{"a", 0.001, 0}, {"b", 0.002, 0}}),
+                                                              call({{"a", 0.001, 0}, {"a", 0.001, 0}, {"b", 0.002, 0}}),
+                                                              call({{"b", 0.002, 0}})}),
+                                            ms);
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[0].rfind("2 distinct, calls differ; ", 0), 0u) << lines[0];
+  EXPECT_EQ(lines[1], "2 ms x1  b");
+}
+
+TEST(KernelBreakdown, NoAccountNoText) {
+  EXPECT_TRUE(candidate_kernels_text(nullptr, ms).empty());
+  EXPECT_TRUE(candidate_kernels_text(nlohmann::json{{"kernels", "x"}}, ms).empty());
+}
+
 }  // namespace
 }  // namespace kbv::eval
