@@ -336,6 +336,20 @@ TEST_P(HonestCuda, PassesWithNoFlagAtItsDefaultSize) {
   if (one_program) {
     EXPECT_EQ(timing["baseline_fp32"], timing["baseline_tf32"]) << explain(run);
   }
+  // Where the span goes, kernel by kernel: every kept sample traced, the same kernels in the same
+  // order each call (none of the examples chooses its kernels by input), and the kernels' time
+  // within the span they make up (medians of the same calls: the sum's median is not the
+  // span's, so the kernels may reach the span's largest sample, not beyond it).
+  const nlohmann::json& kernels = timing["candidate_kernels"];
+  ASSERT_TRUE(kernels.is_object()) << explain(run);
+  EXPECT_EQ(kernels.value("samples", -1), samples) << explain(run);
+  EXPECT_EQ(kernels.value("by", ""), "position") << explain(run);
+  EXPECT_FALSE(kernels["kernels"].empty()) << explain(run);
+  EXPECT_GT(kernels.value("kernel_sum_s", 0.0), 0.0) << explain(run);
+  EXPECT_LE(kernels.value("kernel_sum_s", 0.0), timing["candidate_kernel_span"].value("max_s", 0.0)) << explain(run);
+  if (GetParam() == "libcuda_kb_l3_1_mlp_wmma_tf32.so") {
+    EXPECT_EQ(kernels["kernels"].size(), 3u) << explain(run);  // two hidden layers and the output layer
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Examples, HonestCuda, ::testing::ValuesIn(honest_cuda_candidates()), [](const auto& param_info) {
