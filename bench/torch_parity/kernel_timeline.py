@@ -12,7 +12,7 @@ the device or the process (a clock, a context); one position alone at that kerne
 operands: the arena's, or buffers the candidate allocated itself).
 
 Usage (on the GPU machine; its python3 has torch):
-  kernel_timeline.py --kbv BIN/kbv --candidate libcuda_X.so [--candidate ...] [--shapes default] [--calls 30]
+  kernel_timeline.py --kbv BIN/kbv --candidate libcuda_X.so [--candidate ...] [--shapes default] [--calls 30] [--sweep]
 Exit status: 0 when every candidate was measured both ways, 1 when one could not be, 2 on bad usage.
 """
 import argparse
@@ -30,6 +30,13 @@ from validate_speedups import kbv_json, set_tf32  # noqa: E402
 
 # Calls before the traced ones: lazy loading, the candidate's own buffers, clocks up.
 WARMUP_CALLS = 5
+# Context-wide settings a kernel's speed can depend on (cuda_runtime_api.h's enums), read in this
+# process beside the worker's (`kbv eval`'s environment.worker_context), then each changed in
+# turn here with the candidate timed under it: does one of them make it as slow as in kbv?
+CACHE_CONFIGS = {0: "PreferNone", 1: "PreferShared", 2: "PreferL1", 3: "PreferEqual"}
+LIMIT_STACK, LIMIT_MAX_L2_FETCH_GRANULARITY, LIMIT_PERSISTING_L2_CACHE = 0x00, 0x05, 0x06
+FETCH_GRANULARITIES = (32, 64, 128)
+ATTRIBUTE_MAX_PERSISTING_L2_CACHE = 108  # cudaDevAttrMaxPersistingL2CacheSize
 # `kbv eval` of the same candidate: as kbv runs it, and with the worker's rlimits off (RLIMIT_AS is
 # set after the worker's CUDA device is up; no earlier parity run left it out).
 KBV_VARIANTS = (("kbv", {}), ("kbv, no rlimits", {"KBV_SANDBOX_SKIP": "rlimit_as,rlimit_fsize,rlimit_nproc,rlimit_nofile"}))
@@ -100,6 +107,59 @@ def by_position(calls):
             for i in range(len(calls[0]))]
 
 
+def context_settings(cudart):
+    """This process's context settings, as worker/cuda_device.cpp's context_settings() reads the worker's."""
+    import ctypes
+    cache, value = ctypes.c_int(-1), ctypes.c_size_t(0)
+
+    def limit(which):
+        return value.value if cudart.cudaDeviceGetLimit(ctypes.byref(value), ctypes.c_int(which)) == 0 else -1
+    return {"cache_config": cache.value if cudart.cudaDeviceGetCacheConfig(ctypes.byref(cache)) == 0 else -1,
+            "max_l2_fetch_granularity_bytes": limit(LIMIT_MAX_L2_FETCH_GRANULARITY),
+            "persisting_l2_cache_bytes": limit(LIMIT_PERSISTING_L2_CACHE), "stack_bytes": limit(LIMIT_STACK)}
+
+
+def settings_sweep(torch, call, calls):
+    """[(setting, median ms of `calls` event-timed calls after kbv's flush)]: as found, then each
+    cache config, each L2 fetch granularity and the largest persisting-L2 set-aside in turn, every
+    one put back before the next."""
+    import ctypes
+    cudart = loaded_cudart()
+    l2_bytes = torch.cuda.get_device_properties(torch.cuda.current_device()).L2_cache_size
+    flush = torch.empty(KBV_FLUSH_MULTIPLE_OF_L2 * l2_bytes, dtype=torch.uint8, device="cuda")
+    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+
+    def timed():
+        for _ in range(WARMUP_CALLS):
+            call()
+        times = []
+        for sample in range(calls):
+            cudart.cudaCtxResetPersistingL2Cache()
+            flush.fill_(1 + sample % 255)
+            start.record()
+            call()
+            stop.record()
+            torch.cuda.synchronize()
+            times.append(start.elapsed_time(stop))
+        return statistics.median(times)
+    found = context_settings(cudart)
+    rows = [("as found", timed())]
+    for config, name in CACHE_CONFIGS.items():
+        if cudart.cudaDeviceSetCacheConfig(ctypes.c_int(config)) == 0:
+            rows.append((f"cache config {name}", timed()))
+    cudart.cudaDeviceSetCacheConfig(ctypes.c_int(found["cache_config"]))
+    for granularity in FETCH_GRANULARITIES:
+        if cudart.cudaDeviceSetLimit(ctypes.c_int(LIMIT_MAX_L2_FETCH_GRANULARITY), ctypes.c_size_t(granularity)) == 0:
+            rows.append((f"L2 fetch granularity {granularity} B", timed()))
+    cudart.cudaDeviceSetLimit(ctypes.c_int(LIMIT_MAX_L2_FETCH_GRANULARITY), ctypes.c_size_t(max(0, found["max_l2_fetch_granularity_bytes"])))
+    most = ctypes.c_int(0)
+    if cudart.cudaDeviceGetAttribute(ctypes.byref(most), ctypes.c_int(ATTRIBUTE_MAX_PERSISTING_L2_CACHE), ctypes.c_int(torch.cuda.current_device())) == 0 \
+            and most.value > 0 and cudart.cudaDeviceSetLimit(ctypes.c_int(LIMIT_PERSISTING_L2_CACHE), ctypes.c_size_t(most.value)) == 0:
+        rows.append((f"persisting L2 set-aside {most.value >> 20} MiB", timed()))
+    cudart.cudaDeviceSetLimit(ctypes.c_int(LIMIT_PERSISTING_L2_CACHE), ctypes.c_size_t(max(0, found["persisting_l2_cache_bytes"])))
+    return found, rows
+
+
 def kbv_timeline(kbv, candidate, shapes, settings):
     try:
         report = kbv_json(kbv, ["eval", str(candidate), "--device", "cuda", "--shapes", shapes, "--json"], env=dict(os.environ, **settings))
@@ -109,6 +169,7 @@ def kbv_timeline(kbv, candidate, shapes, settings):
     kernels = timing.get("candidate_kernels") or {}
     candidate = (timing.get("candidate") or {}).get("median_s")
     return {"verdict": report.get("verdict"), "candidate_ms": candidate * 1e3 if candidate is not None else None,
+            "context": (report.get("environment") or {}).get("worker_context"),
             "by": kernels.get("by"), "kernels": kernels.get("kernels") or [],
             "kernel_sum_ms": kernels["kernel_sum_s"] * 1e3 if "kernel_sum_s" in kernels else None,
             "gap_sum_ms": kernels["gap_sum_s"] * 1e3 if "gap_sum_s" in kernels else None}
@@ -126,7 +187,9 @@ def measure(torch, args, candidate):
         forward = graph_forward(torch, description, "cuda")
         inputs = [t.contiguous() for t in forward.tensors]
         outputs = [torch.empty(tuple(spec["shape"]), device="cuda") for spec in description["outputs"]]
-        traced = torch_timeline(torch, candidate_call(torch, plugin, description, inputs, outputs), args.calls)
+        call = candidate_call(torch, plugin, description, inputs, outputs)
+        traced = torch_timeline(torch, call, args.calls)
+        traced["context"], traced["sweep"] = settings_sweep(torch, call, args.calls) if args.sweep else (context_settings(loaded_cudart()), [])
     finally:
         plugin.close()
     del forward, inputs, outputs
@@ -140,13 +203,16 @@ def print_candidate(candidate, traced, variants):
     gaps = [sum(k[2] for k in c) for c in traced["kernels"]]
     print(f"### {candidate.name}\n")
     print(f"PyTorch's process: events {traced['event_ms']:.4f} ms a call, kernels {statistics.median(sums):.4f} ms, "
-          f"idle between them {statistics.median(gaps):.4f} ms ({len(traced['kernels'])} traced calls)")
+          f"idle between them {statistics.median(gaps):.4f} ms ({len(traced['kernels'])} traced calls); context {traced['context']}")
+    if traced["sweep"]:
+        print("PyTorch's process, event-timed median under each context setting (ms): "
+              + ", ".join(f"{name} {ms:.4f}" for name, ms in traced["sweep"]))
     for name, figures in variants.items():
         if figures.get("error"):
             print(f"{name}: {figures['error']}")
             continue
         print(f"{name}: verdict {figures['verdict']}, candidate {fmt(figures['candidate_ms'])} ms, kernels {fmt(figures['kernel_sum_ms'])} ms, "
-              f"idle between them {fmt(figures['gap_sum_ms'])} ms (by {figures['by']})")
+              f"idle between them {fmt(figures['gap_sum_ms'])} ms (by {figures['by']}); worker context {figures.get('context')}")
     print()
     names = list(variants)
     header = ["position", "kernel (PyTorch's name)", "PyTorch ms (idle before)"] + [f"{n} ms (idle before)" for n in names] + \
@@ -179,6 +245,7 @@ def main(argv=None):
     parser.add_argument("--candidate", action="append", required=True, help="a CUDA candidate .so (repeatable)")
     parser.add_argument("--shapes", default="default")
     parser.add_argument("--calls", type=int, default=30, help="traced calls in PyTorch's process")
+    parser.add_argument("--sweep", action="store_true", help="also time the candidate here under each context setting (settings_sweep)")
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     if args.calls < 1:
         print("kernel_timeline.py: --calls must be at least 1", file=sys.stderr)

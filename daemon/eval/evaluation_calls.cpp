@@ -191,6 +191,13 @@ bool Evaluation::check_observations(const nlohmann::json& observed) {
     return false;
   }
   if (observed.contains("launch_gate")) result_.environment["launch_gate"] = observed["launch_gate"];
+  // The worker's context settings (worker/cuda_device.cpp, context_settings()): known keys, numbers only.
+  if (const nlohmann::json settings = object_field(observed, "context_settings"); !settings.empty()) {
+    nlohmann::json copied = nlohmann::json::object();
+    for (const char* key : {"cache_config", "max_l2_fetch_granularity_bytes", "persisting_l2_cache_bytes", "stack_bytes"})
+      if (settings.contains(key) && settings[key].is_number_integer()) copied[key] = settings[key];
+    result_.environment["worker_context"] = std::move(copied);
+  }
   if (text_field(observed, "trace") != "cupti") {
     if (observed.contains("trace")) result_.environment["trace"] = observed["trace"];
     return true;

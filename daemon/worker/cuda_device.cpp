@@ -152,7 +152,7 @@ class CudaDevice final : public WorkerDevice {
     float milliseconds = 0;
     cuda::check(cudaEventElapsedTime(&milliseconds, start_->get(), stop_->get()), "cudaEventElapsedTime");
     result.elapsed_ns = static_cast<int64_t>(static_cast<double>(milliseconds) * 1e6);
-    observations_ = {{"sticky_error", sticky_error_}, {"launch_gate", gate_state()}};
+    observations_ = {{"sticky_error", sticky_error_}, {"launch_gate", gate_state()}, {"context_settings", context_settings()}};
     if (tracer)
       observe(tracer->end_window(), {.timed_stream_id = timed_stream_id_,
                                      .markers = 2,
@@ -229,6 +229,19 @@ class CudaDevice final : public WorkerDevice {
   cuda::CuptiTracer* tracer_or_null() const { return tracer_; }
 
   // Whether calls are enqueued behind the launch gate, for the evaluator's report.
+  // The context-wide settings a kernel's speed can depend on, as this call ran under them (the
+  // candidate may change them): what the report's environment.worker_context gives, to compare
+  // with another process's (bench/torch_parity/kernel_timeline.py reads PyTorch's). -1: not read.
+  static nlohmann::json context_settings() {
+    cudaFuncCache cache = cudaFuncCachePreferNone;
+    size_t fetch = 0, persisting = 0, stack = 0;
+    const auto limit = [](cudaLimit which, size_t& value) { return cudaDeviceGetLimit(&value, which) == cudaSuccess ? static_cast<long long>(value) : -1LL; };
+    return {{"cache_config", cudaDeviceGetCacheConfig(&cache) == cudaSuccess ? static_cast<int>(cache) : -1},
+            {"max_l2_fetch_granularity_bytes", limit(cudaLimitMaxL2FetchGranularity, fetch)},
+            {"persisting_l2_cache_bytes", limit(cudaLimitPersistingL2CacheSize, persisting)},
+            {"stack_bytes", limit(cudaLimitStackSize, stack)}};
+  }
+
   std::string gate_state() const {
     if (!tracer_) return "off (untraced: launches cost the host little)";
     if (!gate_) return "off (KBV_WORKER_LAUNCH_GATE=off)";

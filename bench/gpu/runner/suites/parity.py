@@ -27,7 +27,9 @@
               the idle time before it, traced in PyTorch's process (torch.profiler, kbv's flush
               before each call) and in kbv's worker (kbv eval's timing.candidate_kernels, also with
               the worker's rlimits off): which of a candidate's kernels run longer in kbv.
-              Options: problems=a+b (default: TIMELINE_PROBLEMS), calls=N
+              Options: problems=a+b (default: TIMELINE_PROBLEMS), calls=N, sweep=1 (also time the
+              candidate in PyTorch's process under each context setting: cache config, L2 fetch
+              granularity, persisting-L2 set-aside; beside the worker's as its report gives them)
 Default: timing and agreement. Needs torch and triton (the GPU machine's python3)."""
 import sys
 
@@ -119,6 +121,8 @@ def run_timeline(ctx, options):
     problems = [name for name in options.get("problems", "").split("+") if name] or TIMELINE_PROBLEMS
     folder = ctx.bundle / "candidates" / "cuda"
     argv = [sys.executable, ctx.repo / "bench/torch_parity/kernel_timeline.py", "--kbv", ctx.bin("kbv"), "--calls", options.get("calls", "30")]
+    if options.get("sweep", "0") == "1":
+        argv.append("--sweep")
     for problem in problems:
         for so in sorted(folder.glob(f"libcuda_{problem}_*.so")):
             argv += ["--candidate", so]
