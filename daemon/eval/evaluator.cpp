@@ -8,7 +8,10 @@
 #include <algorithm>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
+#include <stdexcept>
+#include <string>
 
 #include "eval/candidate_build.hpp"
 #include "eval/data_plane_factory.hpp"
@@ -298,7 +301,7 @@ void Evaluation::evaluate_candidate() {
     plane->scrub_arena();  // nothing the previous worker left in it reaches this one
   } else {
     plane = make_data_plane(*resolved, options_.device, options_.gpu);
-    setup = plane->allocate(1 + kTimingSlots);
+    setup = plane->allocate(1 + timing_slots());
   }
   const nlohmann::json allocated = setup;
   nlohmann::json attributes = nlohmann::json::object();
@@ -357,6 +360,7 @@ void Evaluation::evaluate_candidate() {
   if (const auto trace = result_.environment.find("trace");
       trace != result_.environment.end() && trace->is_string() && trace->get<std::string>().starts_with("cupti"))
     result_.environment["trace_buffers"] = timing::workers_trace_buffers_name();
+  result_.environment["timing_slots"] = plane->slot_count() - 1;  // the buffer sets the timed samples rotated through
   if (!decided_)
     decide(Verdict::pass, options_.skip_timing ? "correct on every gating family; not timed (--no-timing)"
                                                : "correct on every gating family; timed against the baseline");
@@ -386,12 +390,22 @@ void Evaluation::finish_worker() {
 
 }  // namespace detail
 
+int timing_slots() {
+  const char* text = std::getenv("KBV_TIMING_SLOTS");
+  if (text == nullptr) return kTimingSlots;
+  const std::string value(text);
+  if (value.size() == 1 && value[0] >= '1' && value[0] < '1' + kTimingSlots) return value[0] - '0';
+  throw std::runtime_error("KBV_TIMING_SLOTS='" + value + "' is not a number of timing buffer sets from 1 to " + std::to_string(kTimingSlots) +
+                           " (fix: unset it for kbv's " + std::to_string(kTimingSlots) + ", or give a number in that range)");
+}
+
 EvalResult evaluate(const EvalOptions& options, const ProblemCatalog& catalog, const inputs::SecretKey& key) {
   EvaluationSession alone(options, catalog);
   return detail::Evaluation(options, catalog, key, alone).run();
 }
 
 EvalResult evaluate(const EvalOptions& options, const ProblemCatalog& catalog, const inputs::SecretKey& key, EvaluationSession& session) {
+  (void)timing_slots();  // a malformed KBV_TIMING_SLOTS is the request's error (exit 2), found before any worker starts
   return detail::Evaluation(options, catalog, key, session).run();
 }
 

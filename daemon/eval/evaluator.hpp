@@ -25,6 +25,13 @@ namespace kbv::eval {
 constexpr int kTrialsPerFamily = 3;
 // Distinct buffer sets the timed samples rotate through (caching by pointer cannot hit).
 constexpr int kTimingSlots = 4;
+// The buffer sets this process's evaluations rotate through: kTimingSlots, or fewer where the
+// operator's KBV_TIMING_SLOTS (1 to kTimingSlots) says so, a diagnostic switch to tell the
+// rotation's cost from the rest of a timing (bench/torch_parity/kernel_timeline.py). Fewer sets
+// leave caching by pointer to the timed outputs' recheck alone; the report says how many were
+// used (environment.timing_slots). Throws std::runtime_error naming the variable and the fix
+// for any other value.
+int timing_slots();
 
 struct EvalOptions {
   std::filesystem::path candidate;

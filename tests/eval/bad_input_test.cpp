@@ -1,7 +1,7 @@
 // bad_input_test.cpp — requests kbv cannot evaluate at all exit with status 2 and an error that
 // names the file (or problem) at fault: a text file named .so, a truncated ELF, a shared object
 // without kbv's export, a file larger than any candidate, a directory, a missing file, an unknown problem, a problem spec missing
-// a required field.
+// a required field, a KBV_TIMING_SLOTS out of range.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -68,6 +68,27 @@ TEST(BadInput, KeyFileInAMissingFolderIsRefused) {
   EXPECT_EQ(result.exit_code, kExitEvaluatorSetup) << result.out << result.err;
   EXPECT_NE(result.err.find("kbv keygen --key-file"), std::string::npos) << result.err;
   EXPECT_FALSE(std::filesystem::exists(key.parent_path())) << "a folder was created for the key";
+}
+
+// KBV_TIMING_SLOTS, the operator's diagnostic switch (eval/evaluator.hpp, timing_slots()): a value
+// out of range refuses the request, naming the variable and the range; one in range is used and
+// reported.
+TEST(BadInput, TimingSlotsOutOfRangeAreRefusedWithTheRange) {
+  for (const std::string value : {"0", "5", "two", ""}) {
+    const EvalRun run = run_kbv_eval(host_relu_args(host_candidate("relu")), {{"KBV_TIMING_SLOTS", value}});
+    expect_refused(run, "KBV_TIMING_SLOTS");
+    EXPECT_NE(run.result.err.find("from 1 to 4"), std::string::npos) << value << "\n" << explain(run);
+  }
+}
+
+TEST(TimingSlots, TheReportSaysHowManySetsTheSamplesRotatedThrough) {
+  const EvalRun one = run_kbv_eval(host_relu_args(host_candidate("relu")), {{"KBV_TIMING_SLOTS", "1"}});
+  ASSERT_TRUE(one.report.is_object()) << explain(one);
+  EXPECT_EQ(one.report.value("verdict", ""), "pass") << explain(one);
+  EXPECT_EQ(one.report["environment"].value("timing_slots", -1), 1) << explain(one);
+  const EvalRun kbvs = run_kbv_eval(host_relu_args(host_candidate("relu")));
+  ASSERT_TRUE(kbvs.report.is_object()) << explain(kbvs);
+  EXPECT_EQ(kbvs.report["environment"].value("timing_slots", -1), 4) << explain(kbvs);
 }
 
 TEST(BadInput, DirectoryGivenAsACandidate) {
