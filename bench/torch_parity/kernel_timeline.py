@@ -178,6 +178,22 @@ def kbv_timeline(kbv, candidate, shapes, settings):
             "gap_sum_ms": kernels["gap_sum_s"] * 1e3 if "gap_sum_s" in kernels else None}
 
 
+def torch_cudart_folder():
+    """The folder of the libcudart this process (PyTorch's) mapped."""
+    with open("/proc/self/maps") as maps:
+        paths = sorted({line.split()[-1] for line in maps if "libcudart.so" in line})
+    return str(Path(paths[0]).parent) if paths else None
+
+
+def kbv_variants():
+    """KBV_VARIANTS, and `kbv eval` with PyTorch's libcudart first on LD_LIBRARY_PATH (the evaluator
+    and the worker, which passes LD_LIBRARY_PATH on, then run the CUDA runtime PyTorch runs)."""
+    variants = list(KBV_VARIANTS)
+    if folder := torch_cudart_folder():
+        variants.append(("kbv, PyTorch's libcudart", {"LD_LIBRARY_PATH": folder + ":" + os.environ.get("LD_LIBRARY_PATH", "")}))
+    return variants
+
+
 def fmt(value):
     return "-" if value is None else f"{value:.4f}"
 
@@ -272,7 +288,7 @@ def main(argv=None):
             print(f"### {candidate.name}\n\nfailed in PyTorch's process: {type(error).__name__}: {error}\n")
             failed += 1
             continue
-        variants = {name: kbv_timeline(args.kbv, candidate, args.shapes, settings) for name, settings in KBV_VARIANTS}
+        variants = {name: kbv_timeline(args.kbv, candidate, args.shapes, settings) for name, settings in kbv_variants()}
         failed += any(v.get("error") or v.get("by") is None for v in variants.values())
         print_candidate(candidate, traced, variants)
     return 1 if failed else 0
