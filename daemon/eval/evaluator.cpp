@@ -401,7 +401,7 @@ int timing_slots() {
 
 EvalResult evaluate(const EvalOptions& options, const ProblemCatalog& catalog, const inputs::SecretKey& key) {
   EvaluationSession alone(options, catalog);
-  return detail::Evaluation(options, catalog, key, alone).run();
+  return evaluate(options, catalog, key, alone);
 }
 
 EvalResult evaluate(const EvalOptions& options, const ProblemCatalog& catalog, const inputs::SecretKey& key, EvaluationSession& session) {
