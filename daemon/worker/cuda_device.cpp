@@ -228,7 +228,6 @@ class CudaDevice final : public WorkerDevice {
   }
   cuda::CuptiTracer* tracer_or_null() const { return tracer_; }
 
-  // Whether calls are enqueued behind the launch gate, for the evaluator's report.
   // The context-wide settings a kernel's speed can depend on, as this call ran under them (the
   // candidate may change them): what the report's environment.worker_context gives, to compare
   // with another process's (bench/torch_parity/kernel_timeline.py reads PyTorch's). -1: not read.
@@ -242,6 +241,7 @@ class CudaDevice final : public WorkerDevice {
             {"stack_bytes", limit(cudaLimitStackSize, stack)}};
   }
 
+  // Whether calls are enqueued behind the launch gate, for the evaluator's report.
   std::string gate_state() const {
     if (!tracer_) return "off (untraced: launches cost the host little)";
     if (!gate_) return "off (KBV_WORKER_LAUNCH_GATE=off)";
