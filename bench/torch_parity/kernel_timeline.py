@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "calibrate" / "python"))
 from kbv_plugin import Plugin  # noqa: E402
 from kbv_torch.forward import description_from_kbv_problems, graph_forward  # noqa: E402
-from placement import KBV_FLUSH_MULTIPLE_OF_L2, candidate_call, loaded_cudart  # noqa: E402
+from placement import KBV_FLUSH_MULTIPLE_OF_L2, candidate_call, loaded_cudart, sample_loop  # noqa: E402
 from validate_speedups import kbv_json, set_tf32  # noqa: E402
 
 # Calls before the traced ones: lazy loading, the candidate's own buffers, clocks up.
@@ -49,9 +49,12 @@ def short(name, width=48):
     return name if len(name) <= width else name[:width - 1] + "…"
 
 
-def flush_kernel_names(torch, flush):
-    """The kernel names torch runs for kbv's flush (the fill), to split the trace into calls."""
+def flush_kernel_names(torch):
+    """The kernel names torch runs for kbv's flush (placement.sample_loop's fill of 2 × L2), to
+    split the trace into calls."""
     from torch.profiler import ProfilerActivity, profile
+    l2_bytes = torch.cuda.get_device_properties(torch.cuda.current_device()).L2_cache_size
+    flush = torch.empty(KBV_FLUSH_MULTIPLE_OF_L2 * l2_bytes, dtype=torch.uint8, device="cuda")
     with profile(activities=[ProfilerActivity.CUDA]) as prof:
         flush.fill_(7)
         torch.cuda.synchronize()
@@ -62,26 +65,18 @@ def torch_timeline(torch, call, calls):
     """{"kernels": [[(name, ms, gap ms)] per call], "event_ms": median of the calls' event times}: each
     call after kbv's flush, events around the call, synchronised, traced by torch.profiler."""
     from torch.profiler import ProfilerActivity, profile
-    l2_bytes = torch.cuda.get_device_properties(torch.cuda.current_device()).L2_cache_size
-    flush = torch.empty(KBV_FLUSH_MULTIPLE_OF_L2 * l2_bytes, dtype=torch.uint8, device="cuda")
-    flush_names = flush_kernel_names(torch, flush)
-    cudart = loaded_cudart()
-    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    flush_names = flush_kernel_names(torch)
+    warm_up(torch, call)
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        event_ms = sample_loop(torch, [call], lambda: None, "kbv", samples=calls)
+    device = [(e.name, e.time_range.start, e.time_range.end) for e in prof.events() if e.device_type.name == "CUDA"]
+    return {"kernels": calls_from_trace(device, flush_names), "event_ms": event_ms}
+
+
+def warm_up(torch, call):
     for _ in range(WARMUP_CALLS):
         call()
     torch.cuda.synchronize()
-    event_ms = []
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        for sample in range(calls):
-            cudart.cudaCtxResetPersistingL2Cache()
-            flush.fill_(1 + sample % 255)
-            start.record()
-            call()
-            stop.record()
-            torch.cuda.synchronize()
-            event_ms.append(start.elapsed_time(stop))
-    device = [(e.name, e.time_range.start, e.time_range.end) for e in prof.events() if e.device_type.name == "CUDA"]
-    return {"kernels": calls_from_trace(device, flush_names), "event_ms": statistics.median(event_ms)}
 
 
 def calls_from_trace(kernels, flush_names):
@@ -128,23 +123,10 @@ def settings_sweep(torch, call, calls):
     one put back before the next."""
     import ctypes
     cudart = loaded_cudart()
-    l2_bytes = torch.cuda.get_device_properties(torch.cuda.current_device()).L2_cache_size
-    flush = torch.empty(KBV_FLUSH_MULTIPLE_OF_L2 * l2_bytes, dtype=torch.uint8, device="cuda")
-    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
 
     def timed():
-        for _ in range(WARMUP_CALLS):
-            call()
-        times = []
-        for sample in range(calls):
-            cudart.cudaCtxResetPersistingL2Cache()
-            flush.fill_(1 + sample % 255)
-            start.record()
-            call()
-            stop.record()
-            torch.cuda.synchronize()
-            times.append(start.elapsed_time(stop))
-        return statistics.median(times)
+        warm_up(torch, call)
+        return sample_loop(torch, [call], lambda: None, "kbv", samples=calls)
     found = context_settings(cudart)
     rows = [("as found", timed())]
     for config, name in CACHE_CONFIGS.items():

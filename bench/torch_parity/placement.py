@@ -158,8 +158,8 @@ def time_pair(torch, plugin, description, forward, inputs, outputs, rounds, cloc
     return {who: (statistics.median(samples[who]), statistics.median(mhz[who]) if mhz[who] else None) for who in samples}
 
 
-def sample_loop(torch, calls, before, flush_kind):
-    """Median ms of LOOP_SAMPLES calls, each: before() (the parent's turn, a rest or a spin), L2
+def sample_loop(torch, calls, before, flush_kind, samples=LOOP_SAMPLES):
+    """Median ms of `samples` calls, each: before() (the parent's turn, a rest or a spin), L2
     flush (see LOOPS), start event, the next of `calls` in turn, stop event, synchronise."""
     kbv_flush = flush_kind == "kbv"
     l2_bytes = torch.cuda.get_device_properties(torch.cuda.current_device()).L2_cache_size
@@ -167,7 +167,7 @@ def sample_loop(torch, calls, before, flush_kind):
     cudart = loaded_cudart() if kbv_flush else None
     start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     times = []
-    for sample in range(LOOP_SAMPLES):
+    for sample in range(samples):
         before()
         if kbv_flush:
             cudart.cudaCtxResetPersistingL2Cache()

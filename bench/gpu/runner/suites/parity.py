@@ -102,13 +102,19 @@ def run_kernels(ctx, options):
     return result.ok, "kernels profiled" if result.ok else result.status(), body
 
 
-def run_placement(ctx, options):
-    problems = [name for name in options.get("problems", "").split("+") if name] or PLACEMENT_PROBLEMS
+def candidate_args(ctx, options, default_problems):
+    """--candidate for each honest CUDA example of the problems= option's problems (else the defaults)."""
     folder = ctx.bundle / "candidates" / "cuda"
-    argv = [sys.executable, ctx.repo / "bench/torch_parity/placement.py", "--kbv", ctx.bin("kbv"), "--rounds", options.get("rounds", "3")]
-    for problem in problems:
+    args = []
+    for problem in [name for name in options.get("problems", "").split("+") if name] or default_problems:
         for so in sorted(folder.glob(f"libcuda_{problem}_*.so")):
-            argv += ["--candidate", so]
+            args += ["--candidate", so]
+    return args
+
+
+def run_placement(ctx, options):
+    argv = [sys.executable, ctx.repo / "bench/torch_parity/placement.py", "--kbv", ctx.bin("kbv"), "--rounds", options.get("rounds", "3")]
+    argv += candidate_args(ctx, options, PLACEMENT_PROBLEMS)
     result = ctx.run("parity-placement", argv, int(options.get("timeout", 300)))
     body = ["## Where a candidate's tensors live (placement.py)", ""]
     body += result.stdout.rstrip().splitlines() if result.stdout.strip() else ["placement.py printed no table."]
@@ -118,14 +124,10 @@ def run_placement(ctx, options):
 
 
 def run_timeline(ctx, options):
-    problems = [name for name in options.get("problems", "").split("+") if name] or TIMELINE_PROBLEMS
-    folder = ctx.bundle / "candidates" / "cuda"
     argv = [sys.executable, ctx.repo / "bench/torch_parity/kernel_timeline.py", "--kbv", ctx.bin("kbv"), "--calls", options.get("calls", "30")]
     if options.get("sweep", "0") == "1":
         argv.append("--sweep")
-    for problem in problems:
-        for so in sorted(folder.glob(f"libcuda_{problem}_*.so")):
-            argv += ["--candidate", so]
+    argv += candidate_args(ctx, options, TIMELINE_PROBLEMS)
     result = ctx.run("parity-timeline", argv, int(options.get("timeout", 240)))
     body = ["## A candidate's kernels one by one (kernel_timeline.py)", ""]
     body += result.stdout.rstrip().splitlines() if result.stdout.strip() else ["kernel_timeline.py printed nothing."]
