@@ -131,9 +131,11 @@ class CudaDataPlane final : public DataPlane {
   nlohmann::json allocate(int slots) override {
     size_t free_bytes = 0, total_bytes = 0;
     cuda::check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
-    const auto fitting = static_cast<int>(static_cast<double>(free_bytes) * kArenaShareOfFreeMemory / static_cast<double>(slot_bytes(problem_)));
     // At least one correctness slot and one timing slot; fewer timing slots when memory is short.
-    ArenaLayout layout = layout_arena(problem_, std::max(2, std::min(slots, fitting)));
+    const double budget = static_cast<double>(free_bytes) * kArenaShareOfFreeMemory;
+    int fitting = std::max(2, slots);
+    while (fitting > 2 && static_cast<double>(arena_bytes(problem_, fitting)) > budget) --fitting;
+    ArenaLayout layout = layout_arena(problem_, fitting);
     places_ = std::move(layout.slots);
     {
       auto step = setup_steps_.measure("arena");
@@ -159,6 +161,7 @@ class CudaDataPlane final : public DataPlane {
     // Widened for the reference now, in the same pass, before any call: the fp64 reference is
     // made from what was generated, whatever GPU work the candidate may leave running later (a
     // stopped worker's kernels run on).
+    forget_inputs_of(slot);
     for (size_t i = 0; i < place.inputs.size(); ++i) generate_exact(place.inputs[i], i, draw, seed, reference_inputs_[i].get());
     reference_inputs_slot_ = slot;
     stream_->synchronize();  // the generation's time belongs to this step (per-phase wall report)
@@ -166,7 +169,6 @@ class CudaDataPlane final : public DataPlane {
     tf32_slot_ = -1;
     tf32_sums_slot_ = -1;
     widened_slot_ = -1;
-    if (generated_digest_ && generated_digest_->first == slot) generated_digest_.reset();
   }
 
   // Fresh timing inputs, and their digest from the same pass (data/timing_inputs.hpp): the
@@ -197,12 +199,8 @@ class CudaDataPlane final : public DataPlane {
                                                                : cuda::checksum_on_device(at_bytes(input), input.bytes(), stream_->get(), digest_key_);
       text += std::to_string(checksum) + ",";
     }
+    forget_inputs_of(slot);
     generated_digest_.emplace(slot, std::move(text));
-    if (reference_inputs_slot_ == slot) reference_inputs_slot_ = -1;
-    if (reference_slot_ == slot) reference_slot_ = -1;
-    if (tf32_slot_ == slot) tf32_slot_ = -1;
-    if (tf32_sums_slot_ == slot) tf32_sums_slot_ = -1;
-    if (widened_slot_ == slot) widened_slot_ = -1;
   }
 
   void poison_outputs(int slot) override {
@@ -556,6 +554,17 @@ class CudaDataPlane final : public DataPlane {
   // The fp64 reference of the slot's current inputs: the correctness slot's widened when they
   // were generated (prepare), a timing slot's from the arena on first need (input digests around
   // every call prove those bytes unchanged through the call).
+  // What was computed from a slot's inputs is stale once they are rewritten: that slot's, and that
+  // of every slot sharing an input buffer with it (the timing slots' parameters, arena_layout.hpp).
+  void forget_inputs_of(int slot) {
+    const auto stale = [&](int cached) {
+      return cached >= 0 && (cached == slot || share_an_input(places_.at(static_cast<size_t>(cached)), places_.at(static_cast<size_t>(slot))));
+    };
+    for (int* cached : {&reference_inputs_slot_, &reference_slot_, &tf32_slot_, &tf32_sums_slot_, &widened_slot_, &error_scale_slot_})
+      if (stale(*cached)) *cached = -1;
+    if (generated_digest_ && stale(generated_digest_->first)) generated_digest_.reset();
+  }
+
   void ensure_reference(int slot) {
     if (reference_slot_ == slot) return;
     if (reference_inputs_slot_ != slot) widen_reference_inputs(slot);

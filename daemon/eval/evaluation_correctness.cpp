@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "eval/arena_layout.hpp"  // kCorrectnessSlot: every correctness trial reuses its buffers, fresh contents
 #include "eval/evaluation.hpp"
 #include "inputs/family_names.hpp"
 #include "inputs/stratified_walk.hpp"
@@ -17,8 +18,6 @@
 namespace kbv::eval::detail {
 
 namespace {
-
-constexpr int kCorrectnessSlot = 0;  // every correctness trial reuses the same buffers, fresh contents
 
 // A family whose reference comes within this factor of fp32's largest finite value cannot judge
 // fp32 implementations fairly: which of them overflows to Inf on the way depends on the order of

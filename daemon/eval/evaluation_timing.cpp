@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "eval/arena_layout.hpp"
 #include "eval/evaluation.hpp"
 #include "eval/sample_checks.hpp"
 #include "eval/report_stats.hpp"
@@ -140,8 +141,9 @@ std::optional<TimedSample> Evaluation::take_timed_sample(DataPlane& plane, const
   const bool cuda = options_.device == "cuda";
   TimedSample sample;
   sample.call = call;
-  // Fresh contents in rotating buffers: nothing can be cached by pointer or by content.
-  const int slot = 1 + call % std::max(1, plane.slot_count() - 1);
+  // Fresh contents in rotating buffers (the parameters in one set the timing slots share,
+  // arena_layout.hpp): nothing can be cached by pointer or by content.
+  const int slot = kFirstTimingSlot + call % std::max(1, plane.slot_count() - kFirstTimingSlot);
   sample.family = family_ = std::string(inputs::family_name(draw.family));
   const uint64_t seed = timing_seed("timing", call);
   // The wake-up ping goes before the inputs are written. The worker is stopped from each answer

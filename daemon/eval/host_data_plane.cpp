@@ -13,6 +13,7 @@
 #include <numeric>
 #include <optional>
 #include <stdexcept>
+#include <string>
 #include <system_error>
 #include <thread>
 
@@ -39,6 +40,9 @@ struct Slot : SlotPlaces {
   std::vector<HostTensor<double>> wide;       // `pristine` in fp64, the reference's inputs
   std::vector<HostTensor<double>> reference;  // fp64 reference of `pristine`
   std::vector<HostTensor<double>> error_scale;  // of the error-scale graph's outputs, on first need
+  // Another slot's preparation rewrote an input buffer this one shares (the timing slots'
+  // parameters, arena_layout.hpp): nothing above is of what the arena holds until it is prepared again.
+  bool overwritten = false;
 };
 
 class HostDataPlane final : public DataPlane {
@@ -106,6 +110,15 @@ class HostDataPlane final : public DataPlane {
       reference_inputs.push_back(wide.data.data());
     }
     slot.reference = run_reference_f64(problem_, reference_inputs);
+    slot.overwritten = false;
+    for (Slot& other : slots_) {
+      if (&other == &slot || !share_an_input(other, slot)) continue;
+      other.pristine.clear();
+      other.wide.clear();
+      other.reference.clear();
+      other.error_scale.clear();
+      other.overwritten = true;
+    }
   }
 
   void poison_outputs(int slot_index) override {
@@ -146,7 +159,7 @@ class HostDataPlane final : public DataPlane {
   }
 
   CompareResult check_outputs(int slot_index) override {
-    Slot& slot = slots_.at(static_cast<size_t>(slot_index));
+    Slot& slot = prepared(slot_index);
     std::vector<CompareResult> parts;
     for (size_t i = 0; i < slot.outputs.size(); ++i) {
       // Copy first: the worker shares this memory and must not change it mid-comparison.
@@ -159,7 +172,7 @@ class HostDataPlane final : public DataPlane {
 
   std::optional<OperandRoundingDistances> bf16_operand_distances(int slot_index) override {
     if (!bf16_operands_) return std::nullopt;
-    const Slot& slot = slots_.at(static_cast<size_t>(slot_index));
+    const Slot& slot = prepared(slot_index);
     std::vector<HostTensor<double>> rounded;
     rounded.reserve(slot.wide.size());  // the pointers below stay valid
     std::vector<const double*> inputs;
@@ -184,7 +197,7 @@ class HostDataPlane final : public DataPlane {
   }
 
   CompareResult check_baseline(int slot_index) override {
-    Slot& slot = slots_.at(static_cast<size_t>(slot_index));
+    Slot& slot = prepared(slot_index);
     const auto outputs = run_baseline_f32(problem_, pristine_pointers(slot));
     std::vector<CompareResult> parts;
     for (size_t i = 0; i < outputs.size(); ++i) parts.push_back(judge_against_reference(slot, outputs[i].data.data(), i));
@@ -192,7 +205,7 @@ class HostDataPlane final : public DataPlane {
   }
 
   std::vector<std::string> trivial_outputs_that_pass(int slot_index) override {
-    const Slot& slot = slots_.at(static_cast<size_t>(slot_index));
+    const Slot& slot = prepared(slot_index);
     std::vector<std::string> passing;
     // A trivial output passes only if it passes on every output: the first output it fails ends
     // the try (inputs x outputs comparisons made a spec of 8000 of each take a minute).
@@ -224,12 +237,12 @@ class HostDataPlane final : public DataPlane {
   }
 
   void read_input(int slot_index, size_t index, const std::function<void(std::span<const unsigned char>)>& sink) override {
-    const TensorPlace& place = slots_.at(static_cast<size_t>(slot_index)).inputs.at(index);
+    const TensorPlace& place = prepared(slot_index).inputs.at(index);
     sink({static_cast<const unsigned char*>(at_bytes(place)), place.bytes()});
   }
 
   void read_reference(int slot_index, size_t index, const std::function<void(std::span<const double>)>& sink) override {
-    const std::vector<double>& reference = slots_.at(static_cast<size_t>(slot_index)).reference.at(index).data;
+    const std::vector<double>& reference = prepared(slot_index).reference.at(index).data;
     sink({reference.data(), reference.size()});
   }
 
@@ -261,7 +274,7 @@ class HostDataPlane final : public DataPlane {
   }
 
   double time_fp32(int slot_index) {
-    const Slot& slot = slots_.at(static_cast<size_t>(slot_index));
+    const Slot& slot = prepared(slot_index);
     if (baseline_outputs_.empty())
       for (const Shape& shape : problem_.output_shapes) baseline_outputs_.emplace_back(shape);
     std::vector<float*> outputs;
@@ -280,6 +293,14 @@ class HostDataPlane final : public DataPlane {
 
  private:
   float* at(const TensorPlace& place) { return reinterpret_cast<float*>(at_bytes(place)); }
+  // A slot whose private copies are of what the arena holds (Slot::overwritten).
+  Slot& prepared(int slot_index) {
+    Slot& slot = slots_.at(static_cast<size_t>(slot_index));
+    if (slot.overwritten)
+      throw std::logic_error("host data plane: slot " + std::to_string(slot_index) +
+                             "'s inputs were rewritten by another slot's preparation (a shared parameter buffer): prepare it again before use");
+    return slot;
+  }
   void* at_bytes(const TensorPlace& place) { return static_cast<char*>(base_) + place.offset; }
   static std::vector<const float*> pristine_pointers(const Slot& slot) {
     std::vector<const float*> pointers;

@@ -91,6 +91,23 @@ TEST(HostileHostCandidates, IdentityOnPublicFailsOnAHiddenFamily) {
   }
 }
 
+// The timing slots share one set of parameters (eval/arena_layout.hpp): a weight "prepacked" once
+// per address, away from the correctness slot's, passes every correctness trial and is caught by
+// the timed outputs' recheck, since every sample writes fresh weights there.
+TEST(HostileHostCandidates, WeightCacheByPointerFailsTheTimedRecheck) {
+  const EvalRun run = run_kbv_eval({hostile_candidate("gemm_weight_cache_by_pointer").string(), "--problem", "gemm_bias_gelu", "--device",
+                                    "host", "--shapes", "small"});
+  ASSERT_TRUE(run.report.is_object()) << explain(run);
+  EXPECT_EQ(run.result.exit_code, kExitNotPass) << explain(run);
+  EXPECT_EQ(run.report.value("verdict", ""), "fail_correctness") << explain(run);
+  EXPECT_NE(run.report.value("detail", "").find("a timed call's output was wrong"), std::string::npos) << explain(run);
+  for (const auto& family : run.report["families"]) {
+    if (family.value("gating", false)) {
+      EXPECT_TRUE(family.value("passed", false)) << "its correctness trials pass: " << family.dump();
+    }
+  }
+  EXPECT_EQ(run.report["environment"].value("timing_slots", 0), 4) << explain(run);
+}
 
 // `kbv eval --forbid PATH` (kbvd passes its results store and watch folder): the worker cannot
 // read the path even under the mount fallback, where everything else stays readable. The
