@@ -551,9 +551,6 @@ class CudaDataPlane final : public DataPlane {
     reference_inputs_slot_ = slot;
   }
 
-  // The fp64 reference of the slot's current inputs: the correctness slot's widened when they
-  // were generated (prepare), a timing slot's from the arena on first need (input digests around
-  // every call prove those bytes unchanged through the call).
   // What was computed from a slot's inputs is stale once they are rewritten: that slot's, and that
   // of every slot sharing an input buffer with it (the timing slots' parameters, arena_layout.hpp).
   void forget_inputs_of(int slot) {
@@ -565,6 +562,9 @@ class CudaDataPlane final : public DataPlane {
     if (generated_digest_ && stale(generated_digest_->first)) generated_digest_.reset();
   }
 
+  // The fp64 reference of the slot's current inputs: the correctness slot's widened when they
+  // were generated (prepare), a timing slot's from the arena on first need (input digests around
+  // every call prove those bytes unchanged through the call).
   void ensure_reference(int slot) {
     if (reference_slot_ == slot) return;
     if (reference_inputs_slot_ != slot) widen_reference_inputs(slot);
