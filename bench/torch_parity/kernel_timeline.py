@@ -40,7 +40,8 @@ ATTRIBUTE_MAX_PERSISTING_L2_CACHE = 108  # cudaDevAttrMaxPersistingL2CacheSize
 # `kbv eval` of the same candidate: as kbv runs it, with the worker's rlimits off (RLIMIT_AS is
 # set after the worker's CUDA device is up; no earlier parity run left it out), and with the timed
 # samples on one buffer set in the evaluator's arena instead of kbv's four in turn (KBV_TIMING_SLOTS:
-# placement.py timed rotation on tensors of PyTorch's own, never on memory mapped through CUDA IPC).
+# r100 found L3 #1's +20 % there, four sets of its weights in turn; since then the parameters are
+# one set the timing slots share, and the variant rotates the activations and outputs no more).
 KBV_VARIANTS = (("kbv", {}), ("kbv, no rlimits", {"KBV_SANDBOX_SKIP": "rlimit_as,rlimit_fsize,rlimit_nproc,rlimit_nofile"}),
                 ("kbv, one timing slot", {"KBV_TIMING_SLOTS": "1"}))
 
