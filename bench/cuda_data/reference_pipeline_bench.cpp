@@ -6,15 +6,19 @@
 // candidate's recheck (fp32 against the same fp32) in two passes and, `recheck1`, in the one read
 // the data plane makes it with (cuda::pass_in_one_read); then the exact draw of the problem's inputs for
 // each input family, and the timing draw (a timing sample's fresh inputs) for each, beside a
-// memset of the same bytes. Every stage is timed after an untimed run; the fp64 reference's
+// memset of the same bytes; a convolution's reference at several im2col budgets and, where the
+// budget holds several whole images, with several images a GEMM. Every stage is timed after an untimed run; the fp64 reference's
 // `reference` column too where its first run took under kSecondReferenceRunBelowMs (else that
 // run), with the first run's time on a line of its own.
 //
 //   kbv_bench_cuda_data [--shapes default|small] [problem ...]
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <exception>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -84,6 +88,43 @@ std::string times_by_family(const kbv::ResolvedProblem& problem, cudaStream_t st
     text += item;
   }
   return text;
+}
+
+// A first node that convolves the problem's own inputs (conv2d_relu_biasadd's) where the im2col
+// budget holds two or more whole images: that node's fp64 reference with 1, 2, 4, … images a
+// strided-batched GEMM, up to all the budget holds (kbv's references take kConvImagesPerGemm).
+void time_images_per_gemm(const kbv::ResolvedProblem& problem, const std::vector<const double*>& input_pointers,
+                          const kbv::cuda::ReferenceContext& context, cudaStream_t stream) {
+  const kbv::Node& node = problem.problem.graph.at(0);
+  const kbv::Op* op = kbv::find_op(node.op);
+  const std::optional<kbv::ops::ConvolutionForm> form = op ? kbv::ops::convolution_form_of(*op) : std::nullopt;
+  if (!form) return;
+  kbv::OpArgs<double> args;
+  for (const std::string& name : node.inputs) {
+    const auto& declared = problem.problem.inputs;
+    const auto found = std::find_if(declared.begin(), declared.end(), [&](const kbv::TensorDecl& d) { return d.name == name; });
+    if (found == declared.end()) return;  // an intermediate: not this bench's case
+    const auto index = static_cast<size_t>(found - declared.begin());
+    args.inputs.push_back(input_pointers[index]);
+    args.input_shapes.push_back(problem.input_shapes[index]);
+  }
+  args.attrs = &node.attrs;
+  const kbv::ops::ConvolutionGeometry geometry = kbv::ops::convolution_geometry(node.op, *form, args.input_shapes, node.attrs);
+  const int64_t rows = geometry.group_in_channels() * geometry.kernel_taps();
+  const int64_t fitting = std::min<int64_t>(
+      geometry.batch, static_cast<int64_t>(kbv::ops::reference::kConvColumnBudgetBytes / (sizeof(double) * rows)) / geometry.output_pixels());
+  if (fitting < 2) return;
+  args.output_shape = op->infer_shape(args.input_shapes, node.attrs);
+  DeviceBuffer<double> output(static_cast<size_t>(kbv::numel(args.output_shape)));
+  args.output = output.get();
+  for (int64_t images = 1;; images = std::min(images * 2, fitting)) {
+    const float ms = warm_time_ms(stream, [&] {
+      kbv::ops::reference::convolution_f64_device(node.op, args, context, kbv::ops::reference::kConvColumnBudgetBytes, images);
+    });
+    std::printf("  %s (%s) fp64 reference, %2lld image(s) a GEMM%s: %.2f ms\n", node.name.c_str(), node.op.c_str(),
+                static_cast<long long>(images), images == kbv::ops::reference::kConvImagesPerGemm ? " (kbv's)" : "", ms);
+    if (images == fitting) break;
+  }
 }
 
 void run_problem(const kbv::ResolvedProblem& problem, cudaStream_t stream) {
@@ -212,6 +253,7 @@ void run_problem(const kbv::ResolvedProblem& problem, cudaStream_t stream) {
       std::printf("  %s fp64 reference, im2col budget %3zu MiB: %.2f ms\n", op.c_str(), megabytes, ms);
     }
   }
+  time_images_per_gemm(problem, input_pointers, context, stream);
 }
 
 }  // namespace

@@ -42,8 +42,10 @@ class DeviceReferenceTest : public GpuTest, public ::testing::WithParamInterface
   }
 
   // Runs one sample on host and device from the same random inputs; returns the difference.
-  // A nonzero `conv_column_budget` runs a convolution with that im2col budget.
-  Difference run_sample(const ops::Sample& sample, uint64_t seed, size_t conv_column_budget = 0) {
+  // A nonzero `conv_column_budget` runs a convolution with that im2col budget and at most
+  // `conv_images_per_gemm` whole images a GEMM.
+  Difference run_sample(const ops::Sample& sample, uint64_t seed, size_t conv_column_budget = 0,
+                        int64_t conv_images_per_gemm = ops::reference::kConvImagesPerGemm) {
     const Attrs attrs = complete_attrs(op(), sample.attrs);
     const Shape out_shape = op().infer_shape(sample.inputs, attrs);
     std::vector<std::vector<double>> host_inputs;
@@ -68,7 +70,7 @@ class DeviceReferenceTest : public GpuTest, public ::testing::WithParamInterface
     device_args.output = device_out.get();
     const ReferenceContext context(stream());
     if (conv_column_budget != 0)
-      ops::reference::convolution_f64_device(GetParam(), device_args, context, conv_column_budget);
+      ops::reference::convolution_f64_device(GetParam(), device_args, context, conv_column_budget, conv_images_per_gemm);
     else
       run_op_f64_device(GetParam(), device_args, context);
     return normwise_difference(download(device_out.get(), host_out.size()), host_out);
@@ -146,6 +148,19 @@ std::vector<std::string> convolution_ops() {
   return names;
 }
 
+// Whole images batched into one strided GEMM (every image of a sample in one, where the budget
+// holds them), and a budget that splits images, where batching must fall back to one image a GEMM.
+TEST_P(ConvolutionChunksTest, ImagesBatchedInOneGemmMatchTheHostReference) {
+  constexpr int64_t kEveryImage = int64_t{1} << 20;
+  constexpr size_t kTinyColumnBudget = 8 * 36 * 7;
+  for (const ops::Sample& sample : cases().samples) {
+    SCOPED_TRACE(shapes_text(sample) + " batched");
+    expect_agreement(sample, run_sample(sample, 91, ops::reference::kConvColumnBudgetBytes, kEveryImage));
+    expect_agreement(sample, run_sample(sample, 92, ops::reference::kConvColumnBudgetBytes, 2));
+    expect_agreement(sample, run_sample(sample, 93, kTinyColumnBudget, kEveryImage));
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(EveryConvolution, ConvolutionChunksTest, ::testing::ValuesIn(convolution_ops()),
                          [](const auto& param_info) { return param_info.param; });
 
@@ -166,6 +181,20 @@ TEST_F(ReferenceOpsTest, MismatchedShapesAreRejectedBeforeAnyLaunch) {
   args.input_shapes = {{2, 3}, {3, 2}};
   args.output_shape = {2, 3};  // should be [2, 2]
   EXPECT_THROW(run_op_f64_device("matmul", args, context), OpError);
+}
+
+TEST_F(ReferenceOpsTest, ZeroImagesPerConvolutionGemmIsRejected) {
+  const ReferenceContext context(stream());
+  DeviceBuffer<double> x(2 * 1 * 4 * 4), w(1 * 1 * 3 * 3), y(2 * 1 * 2 * 2);
+  OpArgs<double> args;
+  args.inputs = {x.get(), w.get()};
+  args.input_shapes = {{2, 1, 4, 4}, {1, 1, 3, 3}};
+  args.output = y.get();
+  args.output_shape = {2, 1, 2, 2};
+  const Attrs attrs = complete_attrs(*find_op("conv2d"), {});
+  args.attrs = &attrs;
+  EXPECT_NO_THROW(ops::reference::convolution_f64_device("conv2d", args, context, ops::reference::kConvColumnBudgetBytes, 1));
+  EXPECT_THROW(ops::reference::convolution_f64_device("conv2d", args, context, ops::reference::kConvColumnBudgetBytes, 0), OpError);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 
 #include "common/cuda_error.hpp"
 #include "common/device_buffer.hpp"
@@ -156,16 +157,23 @@ __global__ void group_transposed_filters_kernel(const double* weight, double* gr
 }  // namespace
 
 // im2col in chunks of output positions, each followed by one GEMM per group:
-//   y[n, group's channels, chunk] = filters[group] [O/groups, Kc] · columns [Kc, chunk].
-void convolution_f64(const ReferenceCall& call, size_t max_column_bytes) {
+//   y[n, group's channels, chunk] = filters[group] [O/groups, Kc] · columns [Kc, chunk],
+// batched over images where a chunk is a whole image (max_images_per_gemm, kConvImagesPerGemm).
+void convolution_f64(const ReferenceCall& call, size_t max_column_bytes, int64_t max_images_per_gemm) {
   const std::optional<ConvolutionForm> form = convolution_form_of(call.op);
   if (!form) throw OpError(std::string(call.name()) + " (device reference): not a convolution");
+  if (max_images_per_gemm < 1)
+    throw OpError(std::string(call.name()) + " (device reference): images per GEMM must be at least 1, not " + std::to_string(max_images_per_gemm));
   const ConvolutionGeometry g = convolution_geometry(call.name(), *form, call.args.input_shapes, call.attrs);
   const int64_t rows = g.group_in_channels() * g.kernel_taps(), pixels = g.output_pixels();
   const int64_t group_out = g.group_out_channels();
   const auto budget_columns = static_cast<int64_t>(max_column_bytes / (sizeof(double) * rows));
   const int64_t chunk = std::clamp<int64_t>(budget_columns, 1, pixels);
-  auto columns = DeviceBuffer<double>::on_stream(static_cast<size_t>(rows * chunk), call.stream);
+  // Several images share a GEMM (their columns one after the other, one filter matrix) only where
+  // a chunk is a whole image.
+  const int64_t images_per_gemm =
+      chunk == pixels ? std::clamp<int64_t>(budget_columns / pixels, 1, std::min(g.batch, max_images_per_gemm)) : 1;
+  auto columns = DeviceBuffer<double>::on_stream(static_cast<size_t>(rows * chunk * images_per_gemm), call.stream);
 
   const double* filters = call.input(1);
   DeviceBuffer<double> grouped_filters;
@@ -179,17 +187,20 @@ void convolution_f64(const ReferenceCall& call, size_t max_column_bytes) {
     filters = grouped_filters.get();
   }
 
-  for (int64_t image = 0; image < g.batch; ++image) {
+  for (int64_t image = 0; image < g.batch; image += images_per_gemm) {
+    const int64_t images = std::min(images_per_gemm, g.batch - image);
     for (int64_t first = 0; first < pixels; first += chunk) {
       const int64_t count = std::min(chunk, pixels - first);
       for (int64_t group = 0; group < g.groups; ++group) {
-        im2col_f64(call.input(0), columns.get(), g, image, group, first, count, call.stream);
+        for (int64_t j = 0; j < images; ++j)
+          im2col_f64(call.input(0), columns.get() + j * rows * count, g, image + j, group, first, count, call.stream);
         RowMajorGemm gemm;
         gemm.m = group_out, gemm.n = count, gemm.k = rows;
-        gemm.a = filters + group * group_out * rows, gemm.lda = rows;
-        gemm.b = columns.get(), gemm.ldb = count;
+        gemm.a = filters + group * group_out * rows, gemm.lda = rows, gemm.stride_a = 0;
+        gemm.b = columns.get(), gemm.ldb = count, gemm.stride_b = rows * count;
         gemm.c = call.output() + (image * g.out_channels + group * group_out) * pixels + first;
-        gemm.ldc = pixels;
+        gemm.ldc = pixels, gemm.stride_c = g.out_channels * pixels;
+        gemm.batch = images;
         gemm_f64(call.context, gemm);
       }
     }
@@ -199,10 +210,10 @@ void convolution_f64(const ReferenceCall& call, size_t max_column_bytes) {
 }
 
 void convolution_f64_device(std::string_view op, const OpArgs<double>& args, const cuda::ReferenceContext& context,
-                            size_t max_column_bytes) {
+                            size_t max_column_bytes, int64_t max_images_per_gemm) {
   const Op* found = find_op(op);
   if (found == nullptr) throw OpError(std::string(op) + " (device reference): no op of that name");
-  convolution_f64(make_reference_call(*found, args, context), max_column_bytes);
+  convolution_f64(make_reference_call(*found, args, context), max_column_bytes, max_images_per_gemm);
 }
 
 }  // namespace kbv::ops::reference

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string_view>
 
 #include "data/reference_context.hpp"
@@ -19,14 +20,23 @@ namespace kbv::ops::reference {
 // kbv_bench_cuda_data: docs/results/data.md).
 constexpr size_t kConvColumnBudgetBytes = size_t{512} << 20;
 
+// Whole images one strided-batched GEMM may take, where one image's columns fit the budget
+// several times over (conv2d_relu_biasadd: 126² positions × 576 rows, 7 images in 512 MiB). One
+// such image is a GEMM of ~124 output tiles, under one wave of an H100's 132 SMs, and its 128
+// per-image GEMMs ran at 8.5 TFLOP/s (r98, docs/results/h100/data.md). Batching passed every
+// device-reference test (r100), but its speed is not measured warm yet (r100's figure was the
+// first run's loading): kbv's references take one image a GEMM until kbv_bench_cuda_data's
+// "images per GEMM" lines say more is faster.
+constexpr int64_t kConvImagesPerGemm = 1;
+
 // The reference of a convolution op's application, with im2col columns of at most
-// `max_column_bytes` (at least one output position per chunk). Throws OpError when call.op is
-// not a convolution.
-void convolution_f64(const ReferenceCall& call, size_t max_column_bytes);
+// `max_column_bytes` (at least one output position per chunk) and at most `max_images_per_gemm`
+// whole images (≥ 1) a GEMM. Throws OpError when call.op is not a convolution.
+void convolution_f64(const ReferenceCall& call, size_t max_column_bytes, int64_t max_images_per_gemm = kConvImagesPerGemm);
 
 // The same on device buffers (as kbv::cuda::run_op_f64_device) for the op named `op`; validates
 // like the host op and throws OpError otherwise.
 void convolution_f64_device(std::string_view op, const OpArgs<double>& args, const cuda::ReferenceContext& context,
-                            size_t max_column_bytes);
+                            size_t max_column_bytes, int64_t max_images_per_gemm = kConvImagesPerGemm);
 
 }  // namespace kbv::ops::reference
