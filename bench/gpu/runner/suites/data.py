@@ -1,6 +1,7 @@
 """bench/gpu/runner/suites/data.py — the trusted GPU data path per family (kbv_bench_cuda_data:
 input generation, widening, checksums, fp64 reference, comparisons, trivial outputs, recheck)
-for every bundled problem at its default size, and the conv2d reference's im2col budgets."""
+for every bundled problem at its default size, the conv2d reference's im2col budgets, and a first
+convolution node's reference with several whole images a GEMM (conv2d_relu_biasadd)."""
 from common import code_block
 from suites import Outcome
 
