@@ -110,9 +110,7 @@ void time_images_per_gemm(const kbv::ResolvedProblem& problem, const std::vector
   }
   args.attrs = &node.attrs;
   const kbv::ops::ConvolutionGeometry geometry = kbv::ops::convolution_geometry(node.op, *form, args.input_shapes, node.attrs);
-  const int64_t rows = geometry.group_in_channels() * geometry.kernel_taps();
-  const int64_t fitting = std::min<int64_t>(
-      geometry.batch, static_cast<int64_t>(kbv::ops::reference::kConvColumnBudgetBytes / (sizeof(double) * rows)) / geometry.output_pixels());
+  const int64_t fitting = kbv::ops::reference::images_per_gemm(geometry, kbv::ops::reference::kConvColumnBudgetBytes, geometry.batch);
   if (fitting < 2) return;
   args.output_shape = op->infer_shape(args.input_shapes, node.attrs);
   DeviceBuffer<double> output(static_cast<size_t>(kbv::numel(args.output_shape)));

@@ -25,8 +25,6 @@ size_t slot_bytes(const ResolvedProblem& problem) {
   return bytes;
 }
 
-size_t arena_bytes(const ResolvedProblem& problem, int slots) { return layout_arena(problem, slots).bytes; }
-
 ArenaLayout layout_arena(const ResolvedProblem& problem, int slots) {
   ArenaLayout layout;
   layout.slots_json = nlohmann::json::array();

@@ -38,8 +38,6 @@ struct ArenaLayout {
 
 // Bytes one slot takes on its own (inputs then outputs, each aligned).
 size_t slot_bytes(const ResolvedProblem& problem);
-// The arena's bytes for `slots` slots laid out as layout_arena() lays them.
-size_t arena_bytes(const ResolvedProblem& problem, int slots);
 // Slot after slot, each tensor aligned; the correctness slot has a copy of everything, while the
 // timing slots share one copy of each parameter input (role: parameter) and rotate the rest.
 // Why: a model's weights stay at one address from call to call, in PyTorch's timing as in

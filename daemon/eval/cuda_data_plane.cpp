@@ -133,9 +133,9 @@ class CudaDataPlane final : public DataPlane {
     cuda::check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
     // At least one correctness slot and one timing slot; fewer timing slots when memory is short.
     const double budget = static_cast<double>(free_bytes) * kArenaShareOfFreeMemory;
-    int fitting = std::max(2, slots);
-    while (fitting > 2 && static_cast<double>(arena_bytes(problem_, fitting)) > budget) --fitting;
-    ArenaLayout layout = layout_arena(problem_, fitting);
+    ArenaLayout layout = layout_arena(problem_, std::max(2, slots));
+    while (layout.slots.size() > 2 && static_cast<double>(layout.bytes) > budget)
+      layout = layout_arena(problem_, static_cast<int>(layout.slots.size()) - 1);
     places_ = std::move(layout.slots);
     {
       auto step = setup_steps_.measure("arena");

@@ -156,6 +156,15 @@ __global__ void group_transposed_filters_kernel(const double* weight, double* gr
 
 }  // namespace
 
+int64_t images_per_gemm(const ConvolutionGeometry& geometry, size_t max_column_bytes, int64_t max_images_per_gemm) {
+  const int64_t rows = geometry.group_in_channels() * geometry.kernel_taps(), pixels = geometry.output_pixels();
+  const auto budget_columns = static_cast<int64_t>(max_column_bytes / (sizeof(double) * rows));
+  // Several images share a GEMM (their columns one after the other, one filter matrix) only where
+  // a chunk is a whole image.
+  if (budget_columns < pixels) return 1;
+  return std::clamp<int64_t>(budget_columns / pixels, 1, std::min(geometry.batch, max_images_per_gemm));
+}
+
 // im2col in chunks of output positions, each followed by one GEMM per group:
 //   y[n, group's channels, chunk] = filters[group] [O/groups, Kc] · columns [Kc, chunk],
 // batched over images where a chunk is a whole image (max_images_per_gemm, kConvImagesPerGemm).
@@ -169,11 +178,8 @@ void convolution_f64(const ReferenceCall& call, size_t max_column_bytes, int64_t
   const int64_t group_out = g.group_out_channels();
   const auto budget_columns = static_cast<int64_t>(max_column_bytes / (sizeof(double) * rows));
   const int64_t chunk = std::clamp<int64_t>(budget_columns, 1, pixels);
-  // Several images share a GEMM (their columns one after the other, one filter matrix) only where
-  // a chunk is a whole image.
-  const int64_t images_per_gemm =
-      chunk == pixels ? std::clamp<int64_t>(budget_columns / pixels, 1, std::min(g.batch, max_images_per_gemm)) : 1;
-  auto columns = DeviceBuffer<double>::on_stream(static_cast<size_t>(rows * chunk * images_per_gemm), call.stream);
+  const int64_t images_a_gemm = images_per_gemm(g, max_column_bytes, max_images_per_gemm);
+  auto columns = DeviceBuffer<double>::on_stream(static_cast<size_t>(rows * chunk * images_a_gemm), call.stream);
 
   const double* filters = call.input(1);
   DeviceBuffer<double> grouped_filters;
@@ -187,8 +193,8 @@ void convolution_f64(const ReferenceCall& call, size_t max_column_bytes, int64_t
     filters = grouped_filters.get();
   }
 
-  for (int64_t image = 0; image < g.batch; image += images_per_gemm) {
-    const int64_t images = std::min(images_per_gemm, g.batch - image);
+  for (int64_t image = 0; image < g.batch; image += images_a_gemm) {
+    const int64_t images = std::min(images_a_gemm, g.batch - image);
     for (int64_t first = 0; first < pixels; first += chunk) {
       const int64_t count = std::min(chunk, pixels - first);
       for (int64_t group = 0; group < g.groups; ++group) {

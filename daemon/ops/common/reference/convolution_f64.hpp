@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "data/reference_context.hpp"
+#include "ops/common/convolution.hpp"
 #include "ops/common/reference/reference_call.hpp"
 
 namespace kbv::ops::reference {
@@ -28,6 +29,11 @@ constexpr size_t kConvColumnBudgetBytes = size_t{512} << 20;
 // first run's loading): kbv's references take one image a GEMM until kbv_bench_cuda_data's
 // "images per GEMM" lines say more is faster.
 constexpr int64_t kConvImagesPerGemm = 1;
+
+// Whole images each GEMM of convolution_f64 takes for this geometry: as many as `max_column_bytes`
+// of im2col columns hold (at most the batch and `max_images_per_gemm`) where one image's columns
+// fit in them, else 1 (the chunks split images).
+int64_t images_per_gemm(const ConvolutionGeometry& geometry, size_t max_column_bytes, int64_t max_images_per_gemm);  // max ≥ 1
 
 // The reference of a convolution op's application, with im2col columns of at most
 // `max_column_bytes` (at least one output position per chunk) and at most `max_images_per_gemm`
